@@ -1,0 +1,42 @@
+# Generated from matrix.yaml by gen-matrix; do not edit by hand: change matrix.yaml and run `gen-matrix`.
+# PyTorch 2.8.0 for Python 3.13, CPU armv9.
+# Build with: flox build pytorch-python313-cpu-armv9
+{ genMatrixNixpkgs ? null }:
+
+let
+  pkgs = import ../../nix/nixpkgs.nix {
+    source = genMatrixNixpkgs;
+  };
+  inherit (pkgs) lib;
+  cpuFlags = "-march=armv9-a+sve+sve2";
+  disabledFeatures = [ ];
+  maxJobs = 32;
+in
+(pkgs.python313Packages.torch.override {
+  cudaSupport = false;
+  blas = pkgs.blas.override { blasProvider = pkgs.openblas; };
+}).overrideAttrs (old: {
+  pname = "pytorch-python313-cpu-armv9";
+
+  requiredSystemFeatures = [ "big-parallel" ];
+  nativeBuildInputs = (old.nativeBuildInputs or [ ]) ++ [ pkgs.ninja ];
+
+  preConfigure = (old.preConfigure or "") + ''
+    export CXXFLAGS="$CXXFLAGS ${cpuFlags}"
+    export CFLAGS="$CFLAGS ${cpuFlags}"
+    export BLAS=OpenBLAS
+    export USE_NINJA=1
+    export MAX_JOBS=${toString maxJobs}
+  '' + lib.concatMapStrings (feature: "export USE_${feature}=0\n") disabledFeatures;
+
+  passthru = (old.passthru or { }) // {
+    cpuISA = "armv9";
+    blasProvider = "openblas";
+  };
+
+  meta = (old.meta or { }) // {
+    description = "PyTorch 2.8.0, CPU only, for armv9 CPUs";
+    longDescription = "PyTorch 2.8.0 built from source for Python 3.13.\nCPUs: NVIDIA Grace, AWS Graviton4, NVIDIA GB10; needs the armv9 instruction set (sve sve2 in /proc/cpuinfo).\n";
+    platforms = [ "aarch64-linux" ];
+  };
+})

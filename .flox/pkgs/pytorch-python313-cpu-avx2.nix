@@ -1,0 +1,42 @@
+# Generated from matrix.yaml by gen-matrix; do not edit by hand: change matrix.yaml and run `gen-matrix`.
+# PyTorch 2.8.0 for Python 3.13, CPU avx2.
+# Build with: flox build pytorch-python313-cpu-avx2
+{ genMatrixNixpkgs ? null }:
+
+let
+  pkgs = import ../../nix/nixpkgs.nix {
+    source = genMatrixNixpkgs;
+  };
+  inherit (pkgs) lib;
+  cpuFlags = "-mavx2 -mfma -mf16c";
+  disabledFeatures = [ ];
+  maxJobs = 32;
+in
+(pkgs.python313Packages.torch.override {
+  cudaSupport = false;
+  blas = pkgs.blas.override { blasProvider = pkgs.openblas; };
+}).overrideAttrs (old: {
+  pname = "pytorch-python313-cpu-avx2";
+
+  requiredSystemFeatures = [ "big-parallel" ];
+  nativeBuildInputs = (old.nativeBuildInputs or [ ]) ++ [ pkgs.ninja ];
+
+  preConfigure = (old.preConfigure or "") + ''
+    export CXXFLAGS="$CXXFLAGS ${cpuFlags}"
+    export CFLAGS="$CFLAGS ${cpuFlags}"
+    export BLAS=OpenBLAS
+    export USE_NINJA=1
+    export MAX_JOBS=${toString maxJobs}
+  '' + lib.concatMapStrings (feature: "export USE_${feature}=0\n") disabledFeatures;
+
+  passthru = (old.passthru or { }) // {
+    cpuISA = "avx2";
+    blasProvider = "openblas";
+  };
+
+  meta = (old.meta or { }) // {
+    description = "PyTorch 2.8.0, CPU only, for avx2 CPUs";
+    longDescription = "PyTorch 2.8.0 built from source for Python 3.13.\nCPUs: Intel Haswell and later, AMD Zen 1-3; needs the avx2 instruction set (avx2 fma f16c in /proc/cpuinfo).\n";
+    platforms = [ "x86_64-linux" ];
+  };
+})

@@ -1,0 +1,42 @@
+# Generated from matrix.yaml by gen-matrix; do not edit by hand: change matrix.yaml and run `gen-matrix`.
+# PyTorch 2.8.0 for Python 3.13, CPU avx512vnni.
+# Build with: flox build pytorch-python313-cpu-avx512vnni
+{ genMatrixNixpkgs ? null }:
+
+let
+  pkgs = import ../../nix/nixpkgs.nix {
+    source = genMatrixNixpkgs;
+  };
+  inherit (pkgs) lib;
+  cpuFlags = "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma -mavx512vnni";
+  disabledFeatures = [ ];
+  maxJobs = 32;
+in
+(pkgs.python313Packages.torch.override {
+  cudaSupport = false;
+  blas = pkgs.blas.override { blasProvider = pkgs.openblas; };
+}).overrideAttrs (old: {
+  pname = "pytorch-python313-cpu-avx512vnni";
+
+  requiredSystemFeatures = [ "big-parallel" ];
+  nativeBuildInputs = (old.nativeBuildInputs or [ ]) ++ [ pkgs.ninja ];
+
+  preConfigure = (old.preConfigure or "") + ''
+    export CXXFLAGS="$CXXFLAGS ${cpuFlags}"
+    export CFLAGS="$CFLAGS ${cpuFlags}"
+    export BLAS=OpenBLAS
+    export USE_NINJA=1
+    export MAX_JOBS=${toString maxJobs}
+  '' + lib.concatMapStrings (feature: "export USE_${feature}=0\n") disabledFeatures;
+
+  passthru = (old.passthru or { }) // {
+    cpuISA = "avx512vnni";
+    blasProvider = "openblas";
+  };
+
+  meta = (old.meta or { }) // {
+    description = "PyTorch 2.8.0, CPU only, for avx512vnni CPUs";
+    longDescription = "PyTorch 2.8.0 built from source for Python 3.13.\nCPUs: Intel Cascade Lake, Intel Ice Lake, AMD Zen 4; needs the avx512vnni instruction set (avx512f avx512dq avx512vl avx512bw avx512_vnni in /proc/cpuinfo).\n";
+    platforms = [ "x86_64-linux" ];
+  };
+})

@@ -1,0 +1,49 @@
+# Generated from matrix.yaml by gen-matrix; do not edit by hand: change matrix.yaml and run `gen-matrix`.
+# PyTorch 2.8.0 for Python 3.13, CUDA 12.8, NVIDIA sm89 (Ada Lovelace), CPU avx.
+# Build with: flox build pytorch-python313-cuda12_8-sm89-avx
+{ genMatrixNixpkgs ? null }:
+
+let
+  pkgs = import ../../nix/nixpkgs.nix {
+    source = genMatrixNixpkgs;
+    cuda = "12_8";
+    cudaCapabilities = null;
+  };
+  inherit (pkgs) lib;
+  # The SM torch compiles for; passthru.cudaCapabilities makes torchvision and
+  # torchaudio, which read torch.cudaCapabilities, compile for the same one.
+  capabilities = [ "8.9" ];
+  cpuFlags = "-mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2";
+  disabledFeatures = [ "FBGEMM" "MKLDNN" "NNPACK" ];
+  maxJobs = 32;
+in
+(pkgs.python313Packages.torch.override {
+  cudaSupport = true;
+  gpuTargets = capabilities;
+}).overrideAttrs (old: {
+  pname = "pytorch-python313-cuda12_8-sm89-avx";
+
+  requiredSystemFeatures = [ "big-parallel" ];
+  nativeBuildInputs = (old.nativeBuildInputs or [ ]) ++ [ pkgs.ninja ];
+
+  preConfigure = (old.preConfigure or "") + ''
+    export CXXFLAGS="$CXXFLAGS ${cpuFlags}"
+    export CFLAGS="$CFLAGS ${cpuFlags}"
+    export USE_NINJA=1
+    export MAX_JOBS=${toString maxJobs}
+  '' + lib.concatMapStrings (feature: "export USE_${feature}=0\n") disabledFeatures;
+
+  passthru = (old.passthru or { }) // {
+    gpuArch = "sm89";
+    cpuISA = "avx";
+    blasProvider = "cublas";
+    cudaVersion = "12.8";
+    cudaCapabilities = capabilities;
+  };
+
+  meta = (old.meta or { }) // {
+    description = "PyTorch 2.8.0 for NVIDIA Ada Lovelace GPUs (sm89) and avx CPUs, CUDA 12.8";
+    longDescription = "PyTorch 2.8.0 built from source for Python 3.13.\nGPUs: GeForce RTX 4060, GeForce RTX 4070, GeForce RTX 4080, GeForce RTX 4090, L4, L40, L40S, RTX 6000 Ada (NVIDIA Ada Lovelace, compute capability 8.9, sm89).\nCUDA 12.8; needs NVIDIA driver 570.26 or newer.\nCPUs: Intel Sandy Bridge, Intel Ivy Bridge, AMD Bulldozer; needs the avx instruction set (avx in /proc/cpuinfo).\nBuilt without FBGEMM, MKLDNN, NNPACK, which need a newer instruction set.\n";
+    platforms = [ "x86_64-linux" ];
+  };
+})

@@ -1,0 +1,93 @@
+"""The gen-matrix command line: exit 0 ok, 1 drift, 2 invalid input."""
+
+from __future__ import annotations
+
+import functools
+import sys
+
+import click
+
+from . import pipeline, write
+from .errors import GenMatrixError
+
+EXIT_DRIFT = 1
+EXIT_INVALID = 2
+
+
+def _fail(error: GenMatrixError) -> None:
+    for problem in error.problems:
+        click.echo(f"error: {problem}", err=True)
+    sys.exit(EXIT_INVALID)
+
+
+def project_options(command):
+    """--matrix and --root, on the group and on every command."""
+
+    @click.option("--matrix", "matrix", type=click.Path(dir_okay=False), default=None,
+                  help="The matrix file [default: ROOT/matrix.yaml].")
+    @click.option("--root", "root", type=click.Path(file_okay=False), default=None,
+                  help="The repository to write into [default: the matrix's folder, else the working folder].")
+    @functools.wraps(command)
+    def wrapper(*args, matrix=None, root=None, **kwargs):
+        parent = click.get_current_context().find_root().params
+        project = pipeline.locate(matrix or parent.get("matrix"), root or parent.get("root"))
+        try:
+            return command(project, *args, **kwargs)
+        except GenMatrixError as error:
+            _fail(error)
+
+    return wrapper
+
+
+def _warn(expansion) -> None:
+    for warning in expansion.warnings:
+        click.echo(f"warning: {warning}", err=True)
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.option("--matrix", type=click.Path(dir_okay=False), default=None,
+              help="The matrix file [default: ROOT/matrix.yaml].")
+@click.option("--root", type=click.Path(file_okay=False), default=None,
+              help="The repository to write into [default: the matrix's folder, else the working folder].")
+@click.version_option(package_name="gen-matrix")
+@click.pass_context
+def main(ctx: click.Context, matrix, root) -> None:
+    """Expand matrix.yaml into Flox recipes for custom PyTorch builds.
+
+    Without a command, runs `generate`.
+    """
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(generate)
+
+
+@main.command()
+@project_options
+def generate(project: pipeline.Project) -> None:
+    """Validate the matrix, render every output and write what changed."""
+    expansion = pipeline.expansion(project)
+    _warn(expansion)
+    plan = write.plan(project.root, pipeline.outputs(expansion))
+    try:
+        write.apply(plan)
+    except OSError as error:
+        click.echo(f"error: {error.filename or project.root}: cannot write: {error.strerror or error}", err=True)
+        click.echo("  hint: files already written are complete; fix the cause and run gen-matrix again", err=True)
+        sys.exit(EXIT_INVALID)
+    click.echo(f"gen-matrix: {len(expansion.variants)} variants; {len(plan.write)} written, "
+               f"{len(plan.unchanged)} unchanged, {len(plan.remove)} removed")
+
+
+@main.command()
+@project_options
+def check(project: pipeline.Project) -> None:
+    """Exit 1, with a diff, if the tree differs from what the matrix generates."""
+    expansion = pipeline.expansion(project)
+    _warn(expansion)
+    plan = write.plan(project.root, pipeline.outputs(expansion))
+    if plan.current:
+        click.echo(f"gen-matrix: {len(plan.outputs)} generated files are current")
+        return
+    click.echo(write.report(plan), nl=False)
+    click.echo(f"gen-matrix: {len(plan.write)} files differ or are missing, {len(plan.remove)} are no longer "
+               f"in the matrix; run `gen-matrix` to update them", err=True)
+    sys.exit(EXIT_DRIFT)

@@ -1,0 +1,40 @@
+"""The one error type: every problem says where it is and what to do about it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class Location:
+    path: str
+    line: int = 0
+    column: int = 0
+
+    def __str__(self) -> str:
+        if not self.line:
+            return self.path
+        return f"{self.path}:{self.line}:{self.column}" if self.column else f"{self.path}:{self.line}"
+
+
+@dataclass(frozen=True, order=True)
+class Problem:
+    where: Location
+    message: str
+    hint: str = ""
+
+    def __str__(self) -> str:
+        text = f"{self.where}: {self.message}"
+        return f"{text}\n  hint: {self.hint}" if self.hint else text
+
+
+class GenMatrixError(Exception):
+    """Invalid input: one or more located problems. The CLI prints them and exits 2."""
+
+    def __init__(self, problems: list[Problem] | tuple[Problem, ...]):
+        self.problems = tuple(sorted(set(problems)))
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+    @classmethod
+    def at(cls, where: Location, message: str, hint: str = "") -> "GenMatrixError":
+        return cls([Problem(where, message, hint)])

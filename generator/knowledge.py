@@ -1,0 +1,172 @@
+"""The knowledge table: what GPUs, CUDA toolkits, Pythons and CPUs can work together.
+
+The facts are data (knowledge.yaml beside this file, plus rows a matrix adds under
+`knowledge:`); `incompatibility` is the one function that applies them.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+from . import load
+from .errors import GenMatrixError, Problem
+from .schema import check_schema
+
+KNOWLEDGE_FILE = Path(__file__).with_name("knowledge.yaml")
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+@dataclass(frozen=True)
+class Sm:
+    name: str
+    capability: str
+    family: str
+    min_cuda: str
+    hosts: tuple[str, ...]
+    max_cuda: str | None = None
+    jetson: bool = False
+    cudnn: bool = True
+    gpus: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.family})"
+
+
+@dataclass(frozen=True)
+class Cuda:
+    name: str
+    driver: str
+    capabilities: tuple[str, ...]
+
+    @property
+    def token(self) -> str:
+        return self.name.replace(".", "_")
+
+    @property
+    def attr(self) -> str:
+        return f"cudaPackages_{self.token}"
+
+
+@dataclass(frozen=True)
+class Python:
+    name: str
+
+    @property
+    def token(self) -> str:
+        return self.name.replace(".", "")
+
+    @property
+    def attr(self) -> str:
+        return f"python{self.token}Packages"
+
+
+@dataclass(frozen=True)
+class Isa:
+    name: str
+    arch: str
+    flags: tuple[str, ...]
+    cpuinfo: tuple[str, ...]
+    msvc: str = ""
+    disable: tuple[str, ...] = ()
+    cpus: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Accelerator:
+    name: str
+    arch: str
+    blas: str
+    description: str = ""
+
+
+TABLES = {"sm": Sm, "cuda": Cuda, "python": Python, "isa": Isa, "accelerator": Accelerator}
+
+
+@dataclass(frozen=True)
+class Knowledge:
+    sm: Mapping[str, Sm]
+    cuda: Mapping[str, Cuda]
+    python: Mapping[str, Python]
+    isa: Mapping[str, Isa]
+    accelerator: Mapping[str, Accelerator]
+
+    def table(self, axis: str) -> Mapping:
+        return getattr(self, axis)
+
+    def sm_for_capability(self, capability: str) -> Sm | None:
+        return next((sm for sm in self.sm.values() if sm.capability == capability), None)
+
+
+def _required(cls) -> list[str]:
+    from dataclasses import MISSING
+    return [f.name for f in fields(cls) if f.name != "name" and f.default is MISSING]
+
+
+def _row(cls, name: str, values: dict):
+    converted = {key: tuple(value) if isinstance(value, list) else value for key, value in values.items()}
+    if cls is Cuda:
+        converted["capabilities"] = tuple(str(c) for c in converted.get("capabilities", ()))
+    return cls(name=name, **converted)
+
+
+def build(doc: load.Document, extra: load.Document | None = None, extra_path: tuple = ()) -> Knowledge:
+    """Knowledge from the built-in table, with the rows of `extra` (a matrix) added or overriding."""
+    problems: list[Problem] = []
+    merged: dict[str, dict[str, dict]] = {table: {} for table in TABLES}
+    origin: dict[tuple[str, str], load.Document] = {}
+    sources = [(doc, ())] + ([(extra, extra_path)] if extra is not None else [])
+    for source, prefix in sources:
+        data = source.data
+        for key in prefix:
+            data = data.get(key) if isinstance(data, dict) else None
+        for table, rows in (data or {}).items():
+            for name, row in (rows or {}).items():
+                merged[table].setdefault(str(name), {}).update(row or {})
+                origin[(table, str(name))] = (source, prefix + (table, name))
+    tables: dict[str, dict] = {}
+    for table, cls in TABLES.items():
+        built = {}
+        for name, values in sorted(merged[table].items(), key=lambda item: item[0]):
+            missing = [f for f in _required(cls) if f not in values]
+            if missing:
+                source, path = origin[(table, name)]
+                problems.append(Problem(
+                    source.where(path), f"new {table} row '{name}' lacks {', '.join(missing)}",
+                    f"a new row needs every field of a built-in one; see {KNOWLEDGE_FILE.name}",
+                ))
+                continue
+            built[name] = _row(cls, name, values)
+        tables[table] = MappingProxyType(built)
+    if problems:
+        raise GenMatrixError(problems)
+    return Knowledge(**tables)
+
+
+def builtin() -> load.Document:
+    doc = load.read(KNOWLEDGE_FILE, display=f"generator/{KNOWLEDGE_FILE.name}")
+    check_schema(doc, "knowledge")
+    return doc
+
+
+def incompatibility(*, sm: Sm | None = None, cuda: Cuda | None = None,
+                    isa: Isa | None = None, accelerator: Accelerator | None = None) -> str | None:
+    """Why this combination cannot work, in the user's terms; None when it can."""
+    if sm is not None and cuda is not None:
+        if version_key(cuda.name) < version_key(sm.min_cuda):
+            return f"{sm.label} needs CUDA >= {sm.min_cuda}; this asks for {cuda.name}"
+        if sm.max_cuda and version_key(cuda.name) > version_key(sm.max_cuda):
+            return f"{sm.label} was dropped after CUDA {sm.max_cuda}; this asks for {cuda.name}"
+    if sm is not None and isa is not None and isa.arch not in sm.hosts:
+        where = " or ".join(sm.hosts)
+        only = "a Jetson part, found only on" if sm.jetson else "found only on"
+        return f"{sm.label} is {only} {where} hosts; {isa.name} is an {isa.arch} instruction set"
+    if accelerator is not None and isa is not None and isa.arch != accelerator.arch:
+        return f"{accelerator.name} runs on {accelerator.arch}; {isa.name} is {isa.arch}"
+    return None

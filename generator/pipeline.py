@@ -1,0 +1,39 @@
+"""load -> validate -> expand -> render: everything up to the files, in memory."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import expand, load, render, validate
+from .model import Expansion
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    matrix_path: Path
+
+    @property
+    def display(self) -> str:
+        """The matrix file as messages name it: relative to the working folder when it can be."""
+        try:
+            return os.path.relpath(self.matrix_path)
+        except ValueError:  # another drive
+            return str(self.matrix_path)
+
+
+def locate(matrix: str | None, root: str | None) -> Project:
+    root_path = Path(root) if root else (Path(matrix).parent if matrix else Path.cwd())
+    matrix_path = Path(matrix) if matrix else root_path / "matrix.yaml"
+    return Project(root_path, matrix_path)
+
+
+def expansion(project: Project) -> Expansion:
+    doc = load.read(project.matrix_path, project.display)
+    return expand.expand(validate.validate(doc))
+
+
+def outputs(result: Expansion) -> dict[str, str]:
+    return render.render(result)

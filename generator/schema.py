@@ -1,0 +1,105 @@
+"""matrix.yaml's structure, checked against the JSON Schema shipped beside this file.
+
+The same schema file serves editors (through the `$schema` comment in matrix.yaml) and
+this loader, so the two cannot disagree. Errors become located problems with hints.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from functools import lru_cache
+from pathlib import Path
+
+import jsonschema
+from jsonschema.exceptions import best_match
+
+from .errors import GenMatrixError, Problem
+from .load import Document
+
+SCHEMA_FILE = Path(__file__).with_name("matrix.schema.json")
+
+_TYPE_NAMES = {
+    "object": "a mapping", "array": "a list", "string": "a string", "integer": "a whole number",
+    "number": "a number", "boolean": "true or false", "null": "nothing (null)",
+}
+
+
+def _yaml_type(value) -> str:
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return "a boolean"
+    return {dict: "a mapping", list: "a list", str: "a string", int: "a whole number"}.get(type(value), type(value).__name__)
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict:
+    return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=None)
+def _validator(part: str | None):
+    root = jsonschema.Draft202012Validator(schema())
+    return root if part is None else root.evolve(schema=schema()["properties"][part])
+
+
+def dotted(path) -> str:
+    text = ""
+    for key in path:
+        text += f"[{key}]" if isinstance(key, int) else (f".{key}" if text else str(key))
+    return text or "the top level"
+
+
+def suggest(word: str, choices) -> str:
+    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    return f"did you mean '{close[0]}'?" if close else ""
+
+
+def _describe(error, doc: Document) -> list[Problem]:
+    path = tuple(error.absolute_path)
+    name = dotted(path)
+    kind = error.validator
+    if kind in ("oneOf", "anyOf") and error.context:
+        return _describe(best_match(error.context), doc)
+    if kind == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        problems = []
+        for key in sorted(set(error.instance) - set(allowed)):
+            hint = suggest(key, allowed) or (f"allowed here: {', '.join(allowed)}" if allowed else "remove it")
+            where = f"in {name}" if path else "at the top level"
+            problems.append(Problem(doc.key_where(path + (key,)), f"unknown key '{key}' {where}", hint))
+        return problems
+    if kind == "required":
+        missing = [k for k in error.validator_value if k not in error.instance]
+        return [Problem(doc.where(path), f"{name} lacks the key '{k}'", f"add '{k}:'") for k in missing]
+    if kind == "type":
+        wanted = error.validator_value
+        wanted = " or ".join(_TYPE_NAMES[t] for t in ([wanted] if isinstance(wanted, str) else wanted))
+        hint = "quote versions, e.g. \"12.8\"" if "string" in str(error.validator_value) else ""
+        return [Problem(doc.where(path), f"{name} must be {wanted}, not {_yaml_type(error.instance)}", hint)]
+    if kind == "enum":
+        choices = [str(c) for c in error.validator_value]
+        hint = suggest(error.instance, choices) or f"use one of: {', '.join(choices)}"
+        return [Problem(doc.where(path), f"{name}: '{error.instance}' is not allowed here", hint)]
+    if kind == "pattern":
+        description = error.schema.get("description", f"text matching {error.validator_value}")
+        return [Problem(doc.where(path), f"{name}: '{error.instance}' is not valid", f"expected {description}")]
+    if kind == "uniqueItems":
+        return [Problem(doc.where(path), f"{name} lists a value twice", "remove the repeated value")]
+    if kind in ("minItems", "minProperties"):
+        return [Problem(doc.where(path), f"{name} is empty", "give at least one value, or remove the key")]
+    if kind == "minimum":
+        return [Problem(doc.where(path), f"{name} must be at least {error.validator_value}")]
+    return [Problem(doc.where(path), f"{name}: {error.message}")]  # pragma: no cover
+
+
+def check_schema(doc: Document, part: str | None = None) -> None:
+    """Raise GenMatrixError with every place where `doc` breaks the schema (or a part of it)."""
+    if not isinstance(doc.data, dict):
+        what = "empty" if doc.data is None else f"{_yaml_type(doc.data)}, not a mapping"
+        raise GenMatrixError.at(doc.where(), f"the file is {what}",
+                                "start from the shipped matrix.yaml; the top level maps keys such as pytorch:, nixpkgs:, gpu:")
+    problems = [p for error in _validator(part).iter_errors(doc.data) for p in _describe(error, doc)]
+    if problems:
+        raise GenMatrixError(problems)

@@ -1,0 +1,141 @@
+"""Turn a parsed matrix.yaml into a Matrix, reporting every problem at once."""
+
+from __future__ import annotations
+
+import string
+from types import MappingProxyType
+
+from . import knowledge as knowledge_
+from .errors import GenMatrixError, Problem
+from .load import Document
+from .model import KIND_AXES, Match, Matrix, Restriction, Section
+from .schema import check_schema, suggest
+
+DEFAULT_NAMING = {
+    "gpu": "{package}-python{python}-cuda{cuda}-{sm}-{isa}",
+    "cpu": "{package}-python{python}-cpu-{isa}",
+    "darwin": "{package}-python{python}-darwin-{accelerator}",
+}
+DEFAULT_DESCRIPTION = {
+    "gpu": "PyTorch {pytorch} for NVIDIA {family} GPUs ({sm}) and {isa} CPUs, CUDA {cuda}",
+    "cpu": "PyTorch {pytorch}, CPU only, for {isa} CPUs",
+    "darwin": "PyTorch {pytorch} for Apple Silicon with {accelerator}",
+}
+NAME_FIELDS = {"package", "python", "cuda", "sm", "isa", "accelerator"}
+DESCRIPTION_FIELDS = NAME_FIELDS | {"pytorch", "family", "gpus", "cpus", "capability"}
+
+
+def _fields(pattern: str) -> list[str] | None:
+    try:
+        return [name for _, name, _, _ in string.Formatter().parse(pattern) if name is not None]
+    except ValueError:
+        return None
+
+
+class _Checker:
+    def __init__(self, doc: Document, knowledge: knowledge_.Knowledge):
+        self.doc = doc
+        self.knowledge = knowledge
+        self.problems: list[Problem] = []
+
+    def value(self, axis: str, value, path: tuple) -> str:
+        value = str(value)
+        table = self.knowledge.table(axis)
+        if value not in table:
+            hint = suggest(value, table) or f"known {axis} values: {', '.join(table)}"
+            self.problems.append(Problem(
+                self.doc.where(path), f"unknown {axis} '{value}'",
+                f"{hint} (a new one is a row under knowledge.{axis} in matrix.yaml)",
+            ))
+        return value
+
+    def match(self, kind: str, raw: dict, path: tuple, label: str) -> Match:
+        values = []
+        for axis in KIND_AXES[kind]:
+            if axis in raw:
+                given = raw[axis] if isinstance(raw[axis], list) else [raw[axis]]
+                where = path + (axis,)
+                items = [self.value(axis, v, where + ((i,) if isinstance(raw[axis], list) else ()))
+                         for i, v in enumerate(given)]
+                values.append((axis, tuple(items)))
+        return Match(tuple(values), self.doc.where(path), label)
+
+    def section(self, kind: str) -> Section | None:
+        raw = self.doc.data.get(kind)
+        if raw is None:
+            return None
+        path = (kind,)
+        axes = []
+        for axis in KIND_AXES[kind]:
+            given = raw.get(axis, [])
+            if not given:
+                self.problems.append(Problem(
+                    self.doc.key_where(path + (axis,)) if axis in raw else self.doc.where(path),
+                    f"{kind}.{axis} lists no values",
+                    f"a {kind} variant is the product of {', '.join(KIND_AXES[kind])}: give each at least one value",
+                ))
+            axes.append((axis, tuple(self.value(axis, v, path + (axis, i)) for i, v in enumerate(given))))
+        restrict = tuple(
+            Restriction(self.match(kind, rule["when"], path + ("restrict", i, "when"), f"{kind}.restrict[{i}]"),
+                        self.match(kind, rule["only"], path + ("restrict", i, "only"), f"{kind}.restrict[{i}]"))
+            for i, rule in enumerate(raw.get("restrict", []))
+        )
+        include = tuple(self.match(kind, item, path + ("include", i), f"{kind}.include[{i}]")
+                        for i, item in enumerate(raw.get("include", [])))
+        exclude = tuple(self.match(kind, item, path + ("exclude", i), f"{kind}.exclude[{i}]")
+                        for i, item in enumerate(raw.get("exclude", [])))
+        return Section(kind, tuple(axes), restrict, include, exclude, self.doc.key_where(path))
+
+    def patterns(self, key: str, defaults: dict, allowed: set, required: bool) -> dict:
+        given = self.doc.data.get(key, {})
+        result = dict(defaults, **given)
+        for kind, pattern in given.items():
+            names = _fields(pattern)
+            where = self.doc.where((key, kind))
+            if names is None:
+                self.problems.append(Problem(where, f"{key}.{kind}: unbalanced braces in '{pattern}'",
+                                             "write fields as {python}; double a literal brace"))
+                continue
+            for name in names:
+                if name not in allowed:
+                    self.problems.append(Problem(where, f"{key}.{kind}: unknown field '{{{name}}}'",
+                                                 suggest(name, allowed) or f"fields: {', '.join(sorted(allowed))}"))
+            if required:
+                for axis in ("package",) + KIND_AXES[kind]:
+                    if axis not in names:
+                        self.problems.append(Problem(
+                            where, f"naming.{kind} lacks {{{axis}}}, so two variants would get the same name",
+                            f"add {{{axis}}} to the pattern",
+                        ))
+        return result
+
+
+def validate(doc: Document, builtin: Document | None = None) -> Matrix:
+    """Check `doc` against the schema and the knowledge table; return the Matrix it describes."""
+    check_schema(doc)
+    knowledge = knowledge_.build(builtin or knowledge_.builtin(), doc, ("knowledge",))
+    checker = _Checker(doc, knowledge)
+    data = doc.data
+    sections = tuple(s for s in (checker.section(kind) for kind in KIND_AXES) if s is not None)
+    if not sections:
+        checker.problems.append(Problem(doc.where(), "the matrix has no gpu:, cpu: or darwin: section",
+                                        "add at least one section of variants"))
+    naming = checker.patterns("naming", DEFAULT_NAMING, NAME_FIELDS, required=True)
+    description = checker.patterns("description", DEFAULT_DESCRIPTION, DESCRIPTION_FIELDS, required=False)
+    if checker.problems:
+        raise GenMatrixError(checker.problems)
+    nixpkgs = data["nixpkgs"]
+    build = data.get("build", {})
+    return Matrix(
+        file=doc.file,
+        pytorch_version=str(data["pytorch"]["version"]),
+        nixpkgs_rev=nixpkgs["rev"],
+        nixpkgs_sha256=nixpkgs.get("sha256"),
+        capability_scope=nixpkgs.get("capability_scope", "torch"),
+        jobs=build.get("jobs", 16),
+        system_features=tuple(build.get("system_features", ["big-parallel"])),
+        naming=MappingProxyType(naming),
+        description=MappingProxyType(description),
+        sections=sections,
+        knowledge=knowledge,
+    )
