@@ -1,0 +1,89 @@
+"""Shared fixtures: the repository, a CLI runner, and real nix-instantiate."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from generator import pipeline
+from generator.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+FAKE_NIXPKGS = REPO / "tests" / "nix" / "nixpkgs"
+FAKE_FOR_SYSTEM = {
+    "x86_64-linux": FAKE_NIXPKGS,
+    "aarch64-linux": REPO / "tests" / "nix" / "nixpkgs-aarch64-linux",
+    "aarch64-darwin": REPO / "tests" / "nix" / "nixpkgs-aarch64-darwin",
+}
+REFERENCE_NAMES = REPO.parent / "shared" / "reference" / "reference-main-branch-names.txt"
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true",
+                     help="rewrite tests/golden/ from the current templates instead of comparing")
+
+
+@pytest.fixture
+def update_golden(request) -> bool:
+    return request.config.getoption("--update-golden")
+
+
+NIX_INSTANTIATE = shutil.which("nix-instantiate")
+needs_nix = pytest.mark.skipif(
+    NIX_INSTANTIATE is None,
+    reason="nix-instantiate not found: install it (apt-get install nix-bin) to evaluate the recipes",
+)
+
+
+def nix_eval(expression: str, cwd: Path | None = None) -> object:
+    """Evaluate a Nix expression strictly with the real nix-instantiate; return it as JSON data."""
+    result = subprocess.run(
+        [NIX_INSTANTIATE, "--eval", "--strict", "--json", "--expr", expression],
+        cwd=cwd, capture_output=True, text=True,
+    )
+    if result.returncode != 0:
+        raise NixError(result.stderr)
+    return json.loads(result.stdout)
+
+
+class NixError(Exception):
+    pass
+
+
+def nix_string(path: Path) -> str:
+    """A path as a Nix path literal (absolute, so it works from any folder)."""
+    return str(path.resolve())
+
+
+@pytest.fixture
+def run():
+    """Run the gen-matrix CLI in-process; returns click's Result (exit_code, stdout, stderr)."""
+    runner = CliRunner()
+
+    def invoke(*args: str):
+        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+    return invoke
+
+
+@pytest.fixture
+def project(tmp_path) -> Path:
+    """A fresh repository holding a copy of the shipped matrix.yaml and nothing generated yet."""
+    shutil.copy(REPO / "matrix.yaml", tmp_path / "matrix.yaml")
+    return tmp_path
+
+
+def expansion_of(root: Path):
+    return pipeline.expansion(pipeline.locate(str(root / "matrix.yaml"), str(root)))
+
+
+def reference_names() -> list[str]:
+    """The package names a real hand-kept repository ships (shared/reference)."""
+    if not REFERENCE_NAMES.exists():
+        pytest.skip(f"{REFERENCE_NAMES} is not beside the checkout")
+    return sorted(line.strip() for line in REFERENCE_NAMES.read_text().splitlines() if line.strip())

@@ -1,0 +1,151 @@
+"""Expansion: the product of the axes, less what cannot work, plus includes."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+from generator import expand, load, validate
+from generator.errors import GenMatrixError
+
+from conftest import REPO, expansion_of, reference_names
+
+BASE = """\
+pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+"""
+
+
+def expand_text(text: str):
+    doc = load.parse(BASE + textwrap.dedent(text), "matrix.yaml")
+    return expand.expand(validate.validate(doc))
+
+
+def names(text: str) -> list[str]:
+    return [v.name for v in expand_text(text).variants]
+
+
+def test_shipped_matrix_reproduces_the_reference_torch_names():
+    shipped = [v.name for v in expansion_of(REPO).variants]
+    expected = [n for n in reference_names() if n.startswith("pytorch-")]
+    assert shipped == expected
+    kinds = [v.kind for v in expansion_of(REPO).variants]
+    assert (kinds.count("gpu"), kinds.count("cpu"), kinds.count("darwin")) == (51, 6, 1)
+
+
+def test_sm_dropped_after_its_last_cuda():
+    result = names("""
+        gpu: {python: ["3.13"], cuda: ["12.9", "13.0"], sm: [sm61, sm90], isa: [avx2]}
+    """)
+    assert result == [
+        "pytorch-python313-cuda12_9-sm61-avx2",
+        "pytorch-python313-cuda12_9-sm90-avx2",
+        "pytorch-python313-cuda13_0-sm90-avx2",
+    ]
+
+
+def test_sm_dropped_before_its_first_cuda_with_reason():
+    result = expand_text("""
+        gpu: {python: ["3.13"], cuda: ["12.6", "12.8"], sm: [sm120], isa: [avx2]}
+    """)
+    assert [v.name for v in result.variants] == ["pytorch-python313-cuda12_8-sm120-avx2"]
+    (dropped,) = result.dropped
+    assert dropped.rule == "knowledge"
+    assert "needs CUDA >= 12.8" in dropped.reason and "12.6" in dropped.reason
+
+
+def test_aarch64_only_gpus_only_pair_with_arm_isas():
+    result = names("""
+        gpu: {python: ["3.13"], cuda: ["13.0"], sm: [sm110, sm121], isa: [avx2, armv9]}
+    """)
+    assert result == ["pytorch-python313-cuda13_0-sm110-armv9", "pytorch-python313-cuda13_0-sm121-armv9"]
+
+
+def test_several_cudas_and_pythons_side_by_side():
+    result = names("""
+        gpu: {python: ["3.12", "3.13"], cuda: ["12.8", "12.9", "13.0", "13.1"], sm: [sm90], isa: [avx512]}
+    """)
+    assert len(result) == 8
+    assert "pytorch-python312-cuda13_1-sm90-avx512" in result
+
+
+def test_restrict_limits_one_value_to_some_others():
+    result = names("""
+        gpu:
+          python: ["3.13"]
+          cuda: ["12.8"]
+          sm: [sm61, sm90]
+          isa: [avx, avx2, avx512, armv9]
+          restrict:
+            - when: {sm: sm61}
+              only: {isa: [avx, avx2]}
+            - when: {isa: armv9}
+              only: {sm: sm90}
+    """)
+    assert result == [
+        "pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cuda12_8-sm61-avx2",
+        "pytorch-python313-cuda12_8-sm90-armv9", "pytorch-python313-cuda12_8-sm90-avx",
+        "pytorch-python313-cuda12_8-sm90-avx2", "pytorch-python313-cuda12_8-sm90-avx512",
+    ]
+
+
+def test_exclude_and_include():
+    result = names("""
+        cpu:
+          python: ["3.13"]
+          isa: [avx2, avx512]
+          exclude:
+            - {isa: avx512}
+          include:
+            - {python: "3.12", isa: avx512}
+    """)
+    assert result == ["pytorch-python312-cpu-avx512", "pytorch-python313-cpu-avx2"]
+
+
+def test_exclude_that_matches_nothing_warns():
+    result = expand_text("""
+        cpu:
+          python: ["3.13"]
+          isa: [avx2]
+          exclude:
+            - {isa: avx512}
+    """)
+    (warning,) = result.warnings
+    assert "matches no variant" in warning.message and warning.where.line > 0
+
+
+def test_include_that_cannot_work_is_an_error():
+    with pytest.raises(GenMatrixError) as error:
+        expand_text("""
+            gpu:
+              python: ["3.13"]
+              cuda: ["12.8"]
+              sm: [sm90]
+              isa: [avx2]
+              include:
+                - {python: "3.13", cuda: "12.6", sm: sm120, isa: avx2}
+        """)
+    (problem,) = error.value.problems
+    assert "sm120 (Blackwell consumer) needs CUDA >= 12.8; this asks for 12.6" in problem.message
+    assert problem.where.line == 10
+
+
+def test_knowledge_rows_from_the_matrix_add_a_gpu_generation():
+    result = names("""
+        knowledge:
+          sm:
+            sm130:
+              capability: "13.0"
+              family: Future
+              min_cuda: "13.1"
+              hosts: [x86_64]
+        gpu: {python: ["3.13"], cuda: ["13.0", "13.1"], sm: [sm130], isa: [avx2]}
+    """)
+    assert result == ["pytorch-python313-cuda13_1-sm130-avx2"]
+
+
+def test_expansion_is_sorted_and_independent_of_axis_order():
+    a = names('gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm90, sm80], isa: [avx512, avx2]}')
+    b = names('gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm80, sm90], isa: [avx2, avx512]}')
+    assert a == b == sorted(a)
