@@ -66,7 +66,7 @@ def generate(project: pipeline.Project) -> None:
     """Validate the matrix, render every output and write what changed."""
     expansion = pipeline.expansion(project)
     _warn(expansion)
-    plan = write.plan(project.root, pipeline.outputs(expansion))
+    plan = write.plan(project.root, pipeline.outputs(project, expansion))
     try:
         write.apply(plan)
     except OSError as error:
@@ -83,7 +83,7 @@ def check(project: pipeline.Project) -> None:
     """Exit 1, with a diff, if the tree differs from what the matrix generates."""
     expansion = pipeline.expansion(project)
     _warn(expansion)
-    plan = write.plan(project.root, pipeline.outputs(expansion))
+    plan = write.plan(project.root, pipeline.outputs(project, expansion))
     if plan.current:
         click.echo(f"gen-matrix: {len(plan.outputs)} generated files are current")
         return

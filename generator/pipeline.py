@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import expand, load, render, validate
+from . import expand, load, render, state, validate
 from .model import Expansion
 
 
@@ -35,5 +35,5 @@ def expansion(project: Project) -> Expansion:
     return expand.expand(validate.validate(doc))
 
 
-def outputs(result: Expansion) -> dict[str, str]:
-    return render.render(result)
+def outputs(project: Project, result: Expansion) -> dict[str, str]:
+    return render.render(result, state.read(project.root))

@@ -6,12 +6,14 @@ Nix file passes through `nix`, the one function that writes Nix literals.
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
 from pathlib import Path
 
 import jinja2
 
+from . import state
 from .model import Expansion, Matrix, Variant
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -122,6 +124,24 @@ def _long_description(matrix: Matrix, variant: Variant) -> str:
     return "\n".join(lines) + "\n"
 
 
+# Context keys that are metadata: a change to them alone bumps the metadata revision.
+META_KEYS = ("description", "long_description", "platforms")
+
+
+@lru_cache(maxsize=None)
+def templates_digest() -> str:
+    """Any change to a recipe template changes every build fingerprint."""
+    return state.digest(*(path.read_text(encoding="utf-8") for path in sorted(TEMPLATES.glob("*.nix.j2"))))
+
+
+def fingerprints(context: dict, shared: str) -> tuple[str, str]:
+    """(build, metadata) hashes of a recipe's context; `shared` is the Nix every recipe imports."""
+    build = {k: v for k, v in context.items() if k not in META_KEYS and k != "revision"}
+    meta = {k: context[k] for k in META_KEYS}
+    encode = lambda value: json.dumps(value, sort_keys=True, default=str)  # noqa: E731
+    return state.digest(templates_digest(), shared, encode(build)), state.digest(encode(meta))
+
+
 def recipe_context(matrix: Matrix, variant: Variant) -> dict:
     """What a recipe template is given for `variant`."""
     isa, sm = variant.isa, variant.sm
@@ -168,14 +188,22 @@ def _render(template: str, nix_output: bool, **context) -> str:
     return environment(nix_output).get_template(template).render(**context)
 
 
-def render(expansion: Expansion) -> dict[str, str]:
-    """Every generated file, as {path relative to the root: text}."""
+def render(expansion: Expansion, previous: dict[str, state.Entry]) -> dict[str, str]:
+    """Every generated file, as {path relative to the root: text}.
+
+    `previous` is the state file as committed: it decides each variant's metadata revision.
+    """
     matrix = expansion.matrix
     outputs: dict[str, str] = {}
     url = f"https://github.com/NixOS/nixpkgs/archive/{matrix.nixpkgs_rev}.tar.gz"
-    outputs[NIXPKGS_FILE] = _render("nixpkgs.nix.j2", True, header=NIX_HEADER, url=url,
-                                    sha256=matrix.nixpkgs_sha256)
+    shared = _render("nixpkgs.nix.j2", True, header=NIX_HEADER, url=url, sha256=matrix.nixpkgs_sha256)
+    outputs[NIXPKGS_FILE] = shared
+    entries: dict[str, state.Entry] = {}
     for variant in expansion.variants:
+        context = recipe_context(matrix, variant)
+        entry = state.next_entry(previous.get(variant.name), *fingerprints(context, shared))
+        entries[variant.name] = entry
         outputs[f"{PKGS_DIR}/{variant.name}.nix"] = _render(
-            f"{variant.kind}.nix.j2", True, **recipe_context(matrix, variant))
+            f"{variant.kind}.nix.j2", True, **context, revision=entry.revision)
+    outputs[state.STATE_FILE] = state.dump(entries, HEADER)
     return dict(sorted(outputs.items()))

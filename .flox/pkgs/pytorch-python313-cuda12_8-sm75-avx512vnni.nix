@@ -16,6 +16,8 @@ let
   cpuFlags = "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma -mavx512vnni";
   disabledFeatures = [ ];
   maxJobs = 32;
+  # Goes up when only the metadata below changed, so the catalog sees a new store path.
+  metadataRevision = 0;
 in
 (pkgs.python313Packages.torch.override {
   cudaSupport = true;
@@ -32,6 +34,10 @@ in
     export USE_NINJA=1
     export MAX_JOBS=${toString maxJobs}
   '' + lib.concatMapStrings (feature: "export USE_${feature}=0\n") disabledFeatures;
+
+  postInstall = (old.postInstall or "") + ''
+    echo ${toString metadataRevision} > $out/.metadata-rev
+  '';
 
   passthru = (old.passthru or { }) // {
     gpuArch = "sm75";

@@ -1,0 +1,82 @@
+"""The committed state file: per variant, what its build and its metadata were made from.
+
+The catalog indexes a store path once, so a change to a description or platform alone
+would never reach it. When only a variant's metadata changed since the state was written,
+its revision goes up by one; the recipe writes the revision into `$out/.metadata-rev`,
+which gives a new store path. Revisions never go down.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .errors import GenMatrixError, Location
+
+STATE_FILE = "matrix.state.json"
+
+
+@dataclass(frozen=True)
+class Entry:
+    build: str  # hash of everything that goes into the build
+    metadata: str  # hash of the metadata (descriptions, platforms)
+    revision: int
+
+
+def digest(*parts: str) -> str:
+    hasher = hashlib.sha256()
+    for part in parts:
+        hasher.update(part.encode("utf-8"))
+        hasher.update(b"\0")
+    return hasher.hexdigest()
+
+
+def next_entry(previous: Entry | None, build: str, metadata: str) -> Entry:
+    if previous is None:
+        return Entry(build, metadata, 0)
+    metadata_only = previous.build == build and previous.metadata != metadata
+    return Entry(build, metadata, previous.revision + 1 if metadata_only else previous.revision)
+
+
+def parse(text: str, file: str) -> dict[str, Entry]:
+    def fail(message: str):
+        raise GenMatrixError.at(Location(file), message,
+                                f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`); "
+                                "deleting it restarts every revision at 0")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise GenMatrixError.at(Location(file, error.lineno, error.colno), f"not valid JSON: {error.msg}",
+                                f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)") from None
+    variants = data.get("variants") if isinstance(data, dict) else None
+    if not isinstance(variants, dict):
+        fail("has no 'variants' mapping")
+    entries = {}
+    for name, entry in variants.items():
+        try:
+            entries[name] = Entry(str(entry["build"]), str(entry["metadata"]), int(entry["revision"]))
+        except (TypeError, KeyError, ValueError):
+            fail(f"the entry for '{name}' lacks build, metadata or revision")
+    return entries
+
+
+def read(root: Path) -> dict[str, Entry]:
+    path = root / STATE_FILE
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as error:
+        raise GenMatrixError.at(Location(STATE_FILE), f"cannot read: {error}") from None
+    return parse(text, STATE_FILE)
+
+
+def dump(entries: dict[str, Entry], header: str) -> str:
+    document = {
+        "generated": header,
+        "variants": {name: {"build": e.build, "metadata": e.metadata, "revision": e.revision}
+                     for name, e in sorted(entries.items())},
+    }
+    return json.dumps(document, indent=2, sort_keys=False) + "\n"
