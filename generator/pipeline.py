@@ -17,11 +17,12 @@ class Project:
 
     @property
     def display(self) -> str:
-        """The matrix file as messages name it: relative to the working folder when it can be."""
+        """The matrix file as messages name it: relative to the working folder when inside it."""
         try:
-            return os.path.relpath(self.matrix_path)
+            relative = os.path.relpath(self.matrix_path)
         except ValueError:  # another drive
-            return str(self.matrix_path)
+            relative = ".."
+        return str(self.matrix_path.resolve()) if relative.startswith("..") else relative
 
 
 def locate(matrix: str | None, root: str | None) -> Project:

@@ -1,0 +1,48 @@
+# Generated from matrix.yaml by gen-matrix; do not edit by hand: change matrix.yaml and run `gen-matrix`.
+# PyTorch 2.8.0 for Python 3.13, CPU avx512.
+# Build with: flox build pytorch-python313-cpu-avx512
+{ genMatrixNixpkgs ? null }:
+
+let
+  pkgs = import ../../nix/nixpkgs.nix {
+    source = genMatrixNixpkgs;
+  };
+  inherit (pkgs) lib;
+  cpuFlags = "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma";
+  disabledFeatures = [ ];
+  maxJobs = 32;
+  # Goes up when only the metadata below changed, so the catalog sees a new store path.
+  metadataRevision = 0;
+in
+(pkgs.python313Packages.torch.override {
+  cudaSupport = false;
+  blas = pkgs.blas.override { blasProvider = pkgs.openblas; };
+}).overrideAttrs (old: {
+  pname = "pytorch-python313-cpu-avx512";
+
+  requiredSystemFeatures = [ "big-parallel" ];
+  nativeBuildInputs = (old.nativeBuildInputs or [ ]) ++ [ pkgs.ninja ];
+
+  preConfigure = (old.preConfigure or "") + ''
+    export CXXFLAGS="$CXXFLAGS ${cpuFlags}"
+    export CFLAGS="$CFLAGS ${cpuFlags}"
+    export BLAS=OpenBLAS
+    export USE_NINJA=1
+    export MAX_JOBS=${toString maxJobs}
+  '' + lib.concatMapStrings (feature: "export USE_${feature}=0\n") disabledFeatures;
+
+  postInstall = (old.postInstall or "") + ''
+    echo ${toString metadataRevision} > $out/.metadata-rev
+  '';
+
+  passthru = (old.passthru or { }) // {
+    cpuISA = "avx512";
+    blasProvider = "openblas";
+  };
+
+  meta = (old.meta or { }) // {
+    description = "PyTorch 2.8.0, CPU only, for avx512 CPUs";
+    longDescription = "PyTorch 2.8.0 built from source for Python 3.13.\nCPUs: Intel Skylake-SP, Intel Ice Lake, AMD Zen 4; needs the avx512 instruction set (avx512f avx512dq avx512vl avx512bw in /proc/cpuinfo).\n";
+    platforms = [ "x86_64-linux" ];
+  };
+})

@@ -1,0 +1,55 @@
+# Generated from matrix.yaml by gen-matrix; do not edit by hand: change matrix.yaml and run `gen-matrix`.
+# PyTorch 2.8.0 for Python 3.13, CUDA 12.8, NVIDIA sm90 (Hopper), CPU armv9.
+# Build with: flox build pytorch-python313-cuda12_8-sm90-armv9
+{ genMatrixNixpkgs ? null }:
+
+let
+  pkgs = import ../../nix/nixpkgs.nix {
+    source = genMatrixNixpkgs;
+    cuda = "12_8";
+    cudaCapabilities = null;
+  };
+  inherit (pkgs) lib;
+  # The SM torch compiles for; passthru.cudaCapabilities makes torchvision and
+  # torchaudio, which read torch.cudaCapabilities, compile for the same one.
+  capabilities = [ "9.0" ];
+  cpuFlags = "-march=armv9-a+sve+sve2";
+  disabledFeatures = [ ];
+  maxJobs = 32;
+  # Goes up when only the metadata below changed, so the catalog sees a new store path.
+  metadataRevision = 0;
+in
+(pkgs.python313Packages.torch.override {
+  cudaSupport = true;
+  gpuTargets = capabilities;
+}).overrideAttrs (old: {
+  pname = "pytorch-python313-cuda12_8-sm90-armv9";
+
+  requiredSystemFeatures = [ "big-parallel" ];
+  nativeBuildInputs = (old.nativeBuildInputs or [ ]) ++ [ pkgs.ninja ];
+
+  preConfigure = (old.preConfigure or "") + ''
+    export CXXFLAGS="$CXXFLAGS ${cpuFlags}"
+    export CFLAGS="$CFLAGS ${cpuFlags}"
+    export USE_NINJA=1
+    export MAX_JOBS=${toString maxJobs}
+  '' + lib.concatMapStrings (feature: "export USE_${feature}=0\n") disabledFeatures;
+
+  postInstall = (old.postInstall or "") + ''
+    echo ${toString metadataRevision} > $out/.metadata-rev
+  '';
+
+  passthru = (old.passthru or { }) // {
+    gpuArch = "sm90";
+    cpuISA = "armv9";
+    blasProvider = "cublas";
+    cudaVersion = "12.8";
+    cudaCapabilities = capabilities;
+  };
+
+  meta = (old.meta or { }) // {
+    description = "PyTorch 2.8.0 for NVIDIA Hopper GPUs (sm90) and armv9 CPUs, CUDA 12.8";
+    longDescription = "PyTorch 2.8.0 built from source for Python 3.13.\nGPUs: H100, H200, GH200 (NVIDIA Hopper, compute capability 9.0, sm90).\nCUDA 12.8; needs NVIDIA driver 570.26 or newer.\nCPUs: NVIDIA Grace, AWS Graviton4, NVIDIA GB10; needs the armv9 instruction set (sve sve2 in /proc/cpuinfo).\n";
+    platforms = [ "aarch64-linux" ];
+  };
+})

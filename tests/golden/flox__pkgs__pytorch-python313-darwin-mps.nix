@@ -1,0 +1,46 @@
+# Generated from matrix.yaml by gen-matrix; do not edit by hand: change matrix.yaml and run `gen-matrix`.
+# PyTorch 2.8.0 for Python 3.13, Apple GPU (mps).
+# Build with: flox build pytorch-python313-darwin-mps
+{ genMatrixNixpkgs ? null }:
+
+let
+  pkgs = import ../../nix/nixpkgs.nix {
+    source = genMatrixNixpkgs;
+  };
+  inherit (pkgs) lib;
+  blasProvider = "vecLib";
+  disabledFeatures = [ ];
+  maxJobs = 32;
+  # Goes up when only the metadata below changed, so the catalog sees a new store path.
+  metadataRevision = 0;
+in
+(pkgs.python313Packages.torch.override {
+  cudaSupport = false;
+}).overrideAttrs (old: {
+  pname = "pytorch-python313-darwin-mps";
+
+  requiredSystemFeatures = [ "big-parallel" ];
+  nativeBuildInputs = (old.nativeBuildInputs or [ ]) ++ [ pkgs.ninja ];
+
+  preConfigure = (old.preConfigure or "") + ''
+    export USE_MPS=1
+    export BLAS=${blasProvider}
+    export USE_NINJA=1
+    export MAX_JOBS=${toString maxJobs}
+  '' + lib.concatMapStrings (feature: "export USE_${feature}=0\n") disabledFeatures;
+
+  postInstall = (old.postInstall or "") + ''
+    echo ${toString metadataRevision} > $out/.metadata-rev
+  '';
+
+  passthru = (old.passthru or { }) // {
+    gpuArch = "mps";
+    inherit blasProvider;
+  };
+
+  meta = (old.meta or { }) // {
+    description = "PyTorch 2.8.0 for Apple Silicon with mps";
+    longDescription = "PyTorch 2.8.0 built from source for Python 3.13.\nApple Silicon with Metal Performance Shaders on Apple Silicon, BLAS from vecLib.\n";
+    platforms = [ "aarch64-darwin" ];
+  };
+})

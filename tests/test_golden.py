@@ -1,0 +1,43 @@
+"""Rendered recipes of each kind against reviewed copies in tests/golden/.
+
+After an intended template change: `python -m pytest tests/test_golden.py --update-golden`,
+then review the diff of tests/golden/ before committing it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from generator import render
+
+from conftest import REPO, expansion_of
+
+GOLDEN = REPO / "tests" / "golden"
+REPRESENTATIVES = [
+    "nix/nixpkgs.nix",
+    ".flox/pkgs/pytorch-python313-cuda12_8-sm61-avx.nix",  # AVX-only and below sm75: switches off
+    ".flox/pkgs/pytorch-python313-cuda12_8-sm90-armv9.nix",  # aarch64 GPU host
+    ".flox/pkgs/pytorch-python313-cpu-avx512.nix",
+    ".flox/pkgs/pytorch-python313-darwin-mps.nix",
+]
+
+
+@pytest.fixture(scope="module")
+def rendered() -> dict[str, str]:
+    return render.render(expansion_of(REPO), {})
+
+
+@pytest.mark.parametrize("path", REPRESENTATIVES)
+def test_rendered_output_matches_golden(path, rendered, update_golden):
+    golden = GOLDEN / path.replace("/", "__").lstrip(".")
+    if update_golden:
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(rendered[path], encoding="utf-8")
+    assert golden.exists(), f"{golden} is missing: run pytest with --update-golden and review it"
+    assert rendered[path] == golden.read_text(encoding="utf-8"), (
+        f"{path} differs from {golden.name}; if the change is intended, rerun with --update-golden")
+
+
+def test_every_generated_file_starts_with_the_header(rendered):
+    for path, text in rendered.items():
+        assert render.MARKER in "\n".join(text.splitlines()[:2]), path

@@ -1,0 +1,131 @@
+"""Every generated Nix file parses, and every recipe evaluates, with the real nix-instantiate,
+against the strict fake nixpkgs in tests/nix/."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from generator.render import nix
+
+from conftest import FAKE_FOR_SYSTEM, NIX_INSTANTIATE, REPO, expansion_of, needs_nix, nix_eval
+
+pytestmark = needs_nix
+
+EVALUATE = """
+let
+  evaluate = file: source:
+    let r = import file { genMatrixNixpkgs = source; };
+    in {
+      inherit (r) pname preConfigure postInstall requiredSystemFeatures;
+      archList = r.TORCH_CUDA_ARCH_LIST or null;
+      cudaCapabilities = r.cudaCapabilities or null;
+      nixpkgsCapabilities = if r.cudaSupport then r.cudaPackages.flags.cudaCapabilities else null;
+      cudaVersion = if r.cudaSupport then r.cudaPackages.cudaMajorMinorVersion else null;
+      passthru = builtins.removeAttrs r.passthru [ "cudaPackages" "cudaCapabilities" ];
+      inherit (r.meta) description longDescription platforms;
+    };
+in
+"""
+
+
+def evaluate_recipes(root, variants) -> dict:
+    body = " ".join(
+        f"{nix(v.name)} = evaluate {root / '.flox/pkgs' / (v.name + '.nix')} {FAKE_FOR_SYSTEM[v.system]};"
+        for v in variants
+    )
+    return nix_eval(EVALUATE + "{ " + body + " }")
+
+
+@pytest.fixture(scope="module")
+def shipped():
+    variants = expansion_of(REPO).variants
+    return variants, evaluate_recipes(REPO, variants)
+
+
+def test_every_generated_nix_file_parses():
+    files = sorted(REPO.glob(".flox/pkgs/**/*.nix")) + sorted(REPO.glob("nix/*.nix"))
+    assert len(files) >= 59
+    for file in files:
+        result = subprocess.run([NIX_INSTANTIATE, "--parse", str(file)], capture_output=True, text=True)
+        assert result.returncode == 0, f"{file}: {result.stderr}"
+
+
+def test_every_recipe_evaluates_with_its_file_name_as_pname(shipped):
+    variants, evaluated = shipped
+    assert sorted(evaluated) == sorted(v.name for v in variants)
+    for name, result in evaluated.items():
+        assert result["pname"] == name
+
+
+def test_gpu_recipes_target_exactly_their_sm(shipped):
+    variants, evaluated = shipped
+    for variant in (v for v in variants if v.kind == "gpu"):
+        result = evaluated[variant.name]
+        assert result["archList"] == variant.sm.capability, variant.name
+        assert result["cudaCapabilities"] == [variant.sm.capability]
+        assert result["cudaVersion"] == variant.cuda.name
+        assert result["passthru"]["gpuArch"] == variant.sm.name
+        assert result["passthru"]["cpuISA"] == variant.isa.name
+        assert result["passthru"]["cudaVersion"] == variant.cuda.name
+        # torch scope: CUDA libraries keep nixpkgs' defaults, so they stay binary-cache hits
+        assert result["nixpkgsCapabilities"] == list(variant.cuda.capabilities)
+
+
+def test_isa_flags_and_switches_reach_pre_configure(shipped):
+    variants, evaluated = shipped
+    for variant in (v for v in variants if v.isa):
+        script = evaluated[variant.name]["preConfigure"]
+        flags = " ".join(variant.isa.flags)
+        assert f'export CXXFLAGS="$CXXFLAGS {flags}"' in script
+        assert f'export CFLAGS="$CFLAGS {flags}"' in script
+        for feature in variant.isa.disable:
+            assert f"export USE_{feature}=0\n" in script
+        assert ("export USE_CUDNN=0\n" in script) == bool(variant.sm and not variant.sm.cudnn), variant.name
+        assert "export MAX_JOBS=32\n" in script
+
+
+def test_avx_only_variants_switch_off_what_needs_avx2(shipped):
+    _, evaluated = shipped
+    script = evaluated["pytorch-python313-cuda12_8-sm61-avx"]["preConfigure"]
+    for line in ("export USE_FBGEMM=0", "export USE_MKLDNN=0", "export USE_NNPACK=0", "export USE_CUDNN=0"):
+        assert line in script
+    assert "USE_FBGEMM=0" not in evaluated["pytorch-python313-cuda12_8-sm90-avx2"]["preConfigure"]
+
+
+def test_platforms_follow_the_cpu_architecture(shipped):
+    variants, evaluated = shipped
+    platforms = {name: result["platforms"] for name, result in evaluated.items()}
+    assert platforms["pytorch-python313-cuda12_8-sm90-avx512"] == ["x86_64-linux"]
+    assert platforms["pytorch-python313-cuda12_8-sm90-armv9"] == ["aarch64-linux"]
+    assert platforms["pytorch-python313-cpu-armv8_2"] == ["aarch64-linux"]
+    assert platforms["pytorch-python313-darwin-mps"] == ["aarch64-darwin"]
+
+
+def test_cpu_and_darwin_recipes_have_no_cuda(shipped):
+    variants, evaluated = shipped
+    for variant in (v for v in variants if v.kind != "gpu"):
+        result = evaluated[variant.name]
+        assert result["archList"] is None and result["cudaVersion"] is None, variant.name
+    assert evaluated["pytorch-python313-cpu-avx2"]["passthru"]["blasProvider"] == "openblas"
+    darwin = evaluated["pytorch-python313-darwin-mps"]
+    assert darwin["passthru"]["blasProvider"] == "vecLib"
+    assert "export USE_MPS=1" in darwin["preConfigure"] and "export BLAS=vecLib" in darwin["preConfigure"]
+
+
+def test_metadata_revision_reaches_the_output(shipped):
+    _, evaluated = shipped
+    assert "echo 0 > $out/.metadata-rev" in evaluated["pytorch-python313-cpu-avx2"]["postInstall"]
+
+
+def test_nixpkgs_wide_capability_scope_rebuilds_cuda_dependencies_for_the_sm(project, run):
+    text = (project / "matrix.yaml").read_text().replace("capability_scope: torch", "capability_scope: nixpkgs")
+    (project / "matrix.yaml").write_text(text)
+    assert run("--root", project).exit_code == 0
+    variants = [v for v in expansion_of(project).variants
+                if v.name in ("pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cuda12_8-sm90-armv9")]
+    evaluated = evaluate_recipes(project, variants)
+    assert evaluated["pytorch-python313-cuda12_8-sm61-avx"]["nixpkgsCapabilities"] == ["6.1"]
+    assert evaluated["pytorch-python313-cuda12_8-sm90-armv9"]["nixpkgsCapabilities"] == ["9.0"]
+    assert evaluated["pytorch-python313-cuda12_8-sm61-avx"]["archList"] == "6.1"
