@@ -119,7 +119,10 @@ def _kind_axes(command):
               show_default=True, help="names: one a line, for scripts; table: aligned columns; json.")
 @project_options
 def list_(project: pipeline.Project, kinds, python, cuda, sm, isa, accelerator, output) -> None:
-    """List the variants, filtered on any axis (values of one option: any; of several: all)."""
+    """List the variants, filtered on any axis.
+
+    Values of one option: any of them; of several options: all of them.
+    """
     expansion = pipeline.expansion(project)
     chosen = listing.make_filter(expansion.matrix.knowledge, kinds=kinds, python=python, cuda=cuda,
                                  sm=sm, isa=isa, accelerator=accelerator)
@@ -139,7 +142,10 @@ def list_(project: pipeline.Project, kinds, python, cuda, sm, isa, accelerator, 
 @click.option("--json", "as_json", is_flag=True, help="Print the facts as JSON.")
 @project_options
 def show(project: pipeline.Project, name, as_json) -> None:
-    """Everything about one variant: axes, GPUs, CPUs, flags, switches, driver, file, build command."""
+    """Everything about one variant.
+
+    Axes, GPUs, CPUs, flags, switches, minimum driver, platforms, file, build command.
+    """
     expansion = pipeline.expansion(project)
     facts = listing.facts(expansion.matrix, listing.find(expansion, name, project.display))
     if as_json:
@@ -159,7 +165,10 @@ def show(project: pipeline.Project, name, as_json) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the recommendation as JSON.")
 @project_options
 def detect(project: pipeline.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, uname, as_json) -> None:
-    """Recommend the variant of the matrix for this machine (exit 1 when none fits)."""
+    """Recommend the variant for this machine.
+
+    Prints its name, then the reasons; warnings go to stderr. Exit 1 when none fits.
+    """
     expansion = pipeline.expansion(project)
     gpus, source = None, ""
     if no_gpu:
@@ -192,7 +201,10 @@ def detect(project: pipeline.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, u
               help="A captured /proc/cpuinfo to check the ISA against instead of this machine's.")
 @project_options
 def smoke(project: pipeline.Project, name, python, cpuinfo) -> None:
-    """Check a built variant in its Python: version, CUDA, SM, CPU and a small computation (exit 1 on a failure)."""
+    """Check a built variant in its Python.
+
+    Python, PyTorch and CUDA versions, the SM, the CPU and a small computation; exit 1 on a failure.
+    """
     expansion = pipeline.expansion(project)
     variant = listing.find(expansion, name, project.display)
     interpreter = Path(python) if python else smoke_.default_python(project.root, variant)
@@ -217,7 +229,10 @@ def smoke(project: pipeline.Project, name, python, cpuinfo) -> None:
               help="bash (GCC or Clang flags), cmd or powershell (MSVC /arch: flags).")
 @project_options
 def env(project: pipeline.Project, name, shell) -> None:
-    """The environment for building a variant from a PyTorch checkout without Nix (setup.py)."""
+    """The environment to build a variant without Nix.
+
+    For `python setup.py` in a PyTorch source checkout, on Windows or a Linux without Nix.
+    """
     expansion = pipeline.expansion(project)
     variant = listing.find(expansion, name, project.display)
     click.echo(buildenv.script(expansion.matrix, variant, shell), nl=False)

@@ -52,7 +52,7 @@ def probe():
         cuda=torch.version.cuda,
         cuda_available=cuda_available,
         arch_list=arch_list(torch),
-        cpu_capability=torch.backends.cpu.get_cpu_capability(),
+        cpu_capability=getattr(getattr(torch.backends, "cpu", None), "get_cpu_capability", lambda: None)(),
         devices=[{"name": torch.cuda.get_device_name(i),
                   "capability": "%d.%d" % torch.cuda.get_device_capability(i)}
                  for i in range(torch.cuda.device_count())] if cuda_available else [],
