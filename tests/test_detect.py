@@ -198,3 +198,14 @@ def test_intel_mac_gets_no_variant(run):
     result = run("detect", "--matrix", MATRIX, "--uname", "Darwin x86_64")
     assert result.exit_code == 1
     assert "no Darwin variant for x86_64: its Darwin variants need Apple Silicon" in result.stderr
+
+
+def test_a_capture_file_that_is_missing_or_wrong_is_invalid_input(run, tmp_path):
+    result = run("detect", "--matrix", MATRIX, "--cpuinfo", tmp_path / "cpuinfo")
+    assert result.exit_code == 2 and f"error: {tmp_path / 'cpuinfo'}: cannot read" in result.stderr
+    smi = HOSTS / "i7-4790k-gtx1080-driver470" / "nvidia-smi-compute-cap.txt"
+    result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "i7-4790k-gtx1080-driver470" / "cpuinfo",
+                 "--nvidia-smi-output", smi)
+    assert result.exit_code == 2
+    assert f"error: {smi}: this nvidia-smi is too old to report compute_cap" in result.stderr
+    assert "--query-gpu=name,driver_version" in result.stderr
