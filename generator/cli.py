@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import functools
+import json
 import sys
+from pathlib import Path
 
 import click
 
-from . import pipeline, write
+from . import buildenv, host, listing, pipeline, render, write
+from . import detect as detect_
+from . import smoke as smoke_
 from .errors import GenMatrixError
 
 EXIT_DRIFT = 1
@@ -91,3 +95,144 @@ def check(project: pipeline.Project) -> None:
     click.echo(f"gen-matrix: {len(plan.write)} files differ or are missing, {len(plan.remove)} are no longer "
                f"in the matrix; run `gen-matrix` to update them", err=True)
     sys.exit(EXIT_DRIFT)
+
+
+def _kind_axes(command):
+    """The axis filters of `list`: each may be given more than once."""
+    options = [
+        click.option("--kind", "kinds", multiple=True, type=click.Choice(listing.KIND_CHOICES),
+                     help="gpu, cpu, darwin (torch itself) or companion (torchvision, torchaudio)."),
+        click.option("--python", multiple=True, metavar="VERSION", help="e.g. 3.13"),
+        click.option("--cuda", multiple=True, metavar="VERSION", help="e.g. 12.8"),
+        click.option("--sm", multiple=True, metavar="SM", help="an SM or a compute capability: sm90 or 9.0"),
+        click.option("--isa", multiple=True, metavar="ISA", help="e.g. avx512"),
+        click.option("--accelerator", multiple=True, metavar="NAME", help="e.g. mps"),
+    ]
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+@main.command("list")
+@_kind_axes
+@click.option("--format", "output", type=click.Choice(["names", "table", "json"]), default="names",
+              show_default=True, help="names: one a line, for scripts; table: aligned columns; json.")
+@project_options
+def list_(project: pipeline.Project, kinds, python, cuda, sm, isa, accelerator, output) -> None:
+    """List the variants, filtered on any axis.
+
+    Values of one option: any of them; of several options: all of them.
+    """
+    expansion = pipeline.expansion(project)
+    chosen = listing.make_filter(expansion.matrix.knowledge, kinds=kinds, python=python, cuda=cuda,
+                                 sm=sm, isa=isa, accelerator=accelerator)
+    variants = listing.select(expansion, chosen)
+    if output == "json":
+        click.echo(json.dumps([listing.facts(expansion.matrix, v) for v in variants], indent=2))
+    elif output == "table":
+        for line in listing.aligned(listing.table(expansion.matrix, variants)):
+            click.echo(line)
+    else:
+        for variant in variants:
+            click.echo(variant.name)
+
+
+@main.command()
+@click.argument("name")
+@click.option("--json", "as_json", is_flag=True, help="Print the facts as JSON.")
+@project_options
+def show(project: pipeline.Project, name, as_json) -> None:
+    """Everything about one variant.
+
+    Axes, GPUs, CPUs, flags, switches, minimum driver, platforms, file, build command.
+    """
+    expansion = pipeline.expansion(project)
+    facts = listing.facts(expansion.matrix, listing.find(expansion, name, project.display))
+    if as_json:
+        click.echo(json.dumps(facts, indent=2))
+    else:
+        click.echo(render.environment(False).get_template("show.txt.j2").render(**facts), nl=False)
+
+
+@main.command()
+@click.option("--gpu", metavar="NAME", help='Ask about a GPU without having it: "RTX 5070", sm120 or 12.0.')
+@click.option("--no-gpu", is_flag=True, help="Leave any GPU aside: recommend a CPU-only variant.")
+@click.option("--nvidia-smi-output", type=click.Path(dir_okay=False), metavar="FILE",
+              help=f"Captured output of `{' '.join(host.GPU_QUERY)}` instead of running it.")
+@click.option("--cpuinfo", type=click.Path(dir_okay=False), metavar="FILE",
+              help="A captured /proc/cpuinfo instead of this machine's.")
+@click.option("--uname", metavar="TEXT", help='What `uname -sm` prints, e.g. "Darwin arm64" [default: this machine].')
+@click.option("--json", "as_json", is_flag=True, help="Print the recommendation as JSON.")
+@project_options
+def detect(project: pipeline.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, uname, as_json) -> None:
+    """Recommend the variant for this machine.
+
+    Prints its name, then the reasons; warnings go to stderr. Exit 1 when none fits.
+    """
+    expansion = pipeline.expansion(project)
+    gpus, source = None, ""
+    if no_gpu:
+        gpus, source = (), "no GPU asked about: --no-gpu"
+    elif gpu:
+        gpus, source = (detect_.gpu_from_query(expansion.matrix.knowledge, gpu),), "--gpu"
+    machine = host.gather(uname=uname, cpuinfo=Path(cpuinfo) if cpuinfo else None,
+                          nvidia_smi_output=Path(nvidia_smi_output) if nvidia_smi_output else None,
+                          gpus=gpus, gpu_source=source)
+    result = detect_.recommend(machine, expansion)
+    if as_json:
+        click.echo(json.dumps(detect_.as_json(result), indent=2))
+    else:
+        click.echo(result.variant.name if result.variant else "no variant of the matrix fits this host")
+        for reason in result.reasons:
+            click.echo(f"  {reason}")
+        if result.variant:
+            click.echo(f"  build: flox build {result.variant.name}")
+        for warning in result.warnings:
+            click.echo(f"warning: {warning}", err=True)
+    if result.variant is None:
+        sys.exit(EXIT_DRIFT)
+
+
+@main.command()
+@click.argument("name")
+@click.option("--python", "python", type=click.Path(dir_okay=False), metavar="PATH",
+              help="The interpreter to test [default: ROOT/result-NAME/bin/python].")
+@click.option("--cpuinfo", type=click.Path(dir_okay=False), metavar="FILE",
+              help="A captured /proc/cpuinfo to check the ISA against instead of this machine's.")
+@project_options
+def smoke(project: pipeline.Project, name, python, cpuinfo) -> None:
+    """Check a built variant in its Python.
+
+    Python, PyTorch and CUDA versions, the SM, the CPU and a small computation; exit 1 on a failure.
+    """
+    expansion = pipeline.expansion(project)
+    variant = listing.find(expansion, name, project.display)
+    interpreter = Path(python) if python else smoke_.default_python(project.root, variant)
+    machine = host.gather(cpuinfo=Path(cpuinfo) if cpuinfo else None, gpus=(), gpu_source="not asked")
+    facts = smoke_.probe(interpreter, variant.name)
+    results = smoke_.checks(expansion.matrix, variant, facts, machine)
+    click.echo(f"smoke test of {variant.name} with {interpreter}"
+               + (f" (Python {facts['python']})" if facts.get("python") else ""))
+    width = max(len(check.name) for check in results)
+    for check in results:
+        click.echo(f"{'PASS' if check.ok else 'FAIL'}  {check.name.ljust(width)}  {check.detail}")
+    failed = [check for check in results if not check.ok]
+    click.echo(f"gen-matrix: {len(results) - len(failed)} of {len(results)} checks passed"
+               + (f", {len(failed)} failed" if failed else ""))
+    if failed:
+        sys.exit(EXIT_DRIFT)
+
+
+@main.command()
+@click.argument("name")
+@click.option("--shell", type=click.Choice(buildenv.SHELLS), default="bash", show_default=True,
+              help="bash (GCC or Clang flags), cmd or powershell (MSVC /arch: flags).")
+@project_options
+def env(project: pipeline.Project, name, shell) -> None:
+    """The environment to build a variant without Nix.
+
+    For `python setup.py` in a PyTorch source checkout, on Windows or a Linux without Nix.
+    """
+    expansion = pipeline.expansion(project)
+    variant = listing.find(expansion, name, project.display)
+    click.echo(buildenv.script(expansion.matrix, variant, shell), nl=False)

@@ -76,6 +76,7 @@ class Isa:
     msvc: str = ""
     disable: tuple[str, ...] = ()
     cpus: tuple[str, ...] = ()
+    rank: int = 0  # among the ISAs of one arch, higher uses more of the CPU
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ in
 
   meta = (old.meta or { }) // {
     description = "PyTorch 2.8.0 for NVIDIA Ampere GPUs (sm86) and armv8_2 CPUs, CUDA 12.8";
-    longDescription = "PyTorch 2.8.0 built from source for Python 3.13.\nGPUs: GeForce RTX 3060, GeForce RTX 3070, GeForce RTX 3080, GeForce RTX 3090, A10, A40, RTX A5000, A2 (NVIDIA Ampere, compute capability 8.6, sm86).\nCUDA 12.8; needs NVIDIA driver 570.26 or newer.\nCPUs: AWS Graviton2, Ampere Altra, NVIDIA Grace; needs the armv8_2 instruction set (fphp asimdhp asimddp in /proc/cpuinfo).\n";
+    longDescription = "PyTorch 2.8.0 built from source for Python 3.13.\nGPUs: GeForce RTX 3060, GeForce RTX 3070, GeForce RTX 3080, GeForce RTX 3090, A10, A10G, A40, RTX A5000, RTX A6000, A2 (NVIDIA Ampere, compute capability 8.6, sm86).\nCUDA 12.8; needs NVIDIA driver 570.26 or newer.\nCPUs: AWS Graviton2, Ampere Altra, NVIDIA Grace; needs the armv8_2 instruction set (fphp asimdhp asimddp in /proc/cpuinfo).\n";
     platforms = [ "aarch64-linux" ];
   };
 })

@@ -1,0 +1,282 @@
+"""Which variant of the matrix suits a host, and why.
+
+Pure: a Host and an Expansion in, a Recommendation out. GPUs are matched to an SM by the
+compute capability nvidia-smi reports, else by the GPU names of the knowledge table; the
+CPU by the `cpuinfo` flags and `rank` of each instruction set.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .errors import GenMatrixError, Location
+from .host import Gpu, Host
+from .knowledge import Isa, Knowledge, Sm, incompatibility, version_key
+from .model import Expansion, Variant
+
+
+@dataclass(frozen=True)
+class GpuFinding:
+    index: int
+    gpu: Gpu
+    sm: Sm | None
+    how: str  # how the SM was found
+    variant: Variant | None
+    problem: str | None  # why there is no variant for it
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    host: Host
+    variant: Variant | None
+    gpus: tuple[GpuFinding, ...]
+    reasons: tuple[str, ...]
+    warnings: tuple[str, ...]
+
+
+# ---- GPU name -> SM ---------------------------------------------------------------------
+
+def _tokens(name: str) -> tuple[str, ...]:
+    # nvidia-smi says "NVIDIA A100-SXM4-80GB" where people say "A100"
+    return tuple(t for t in re.split(r"[^a-z0-9]+", name.lower()) if t and t != "nvidia")
+
+
+def _contains(words: tuple[str, ...], part: tuple[str, ...]) -> bool:
+    return bool(part) and any(words[i:i + len(part)] == part for i in range(len(words) - len(part) + 1))
+
+
+def gpu_name_matches(knowledge: Knowledge, name: str) -> tuple[tuple[Sm, str], ...]:
+    """The SMs (with the known name) that best match a GPU name.
+
+    A known name found whole inside `name` beats `name` found inside a known name
+    ("NVIDIA GeForce RTX 5070 Ti" is the 5070 Ti, "RTX 5070" is the 5070 or the 5070 Ti);
+    among those, the longest known name wins.
+    """
+    words = _tokens(name)
+    scored = []
+    for sm in knowledge.sm.values():
+        for known in sm.gpus:
+            known_words = _tokens(known)
+            if _contains(words, known_words):
+                scored.append(((1, len(known_words)), sm, known))
+            elif _contains(known_words, words):
+                scored.append(((0, len(words)), sm, known))
+    if not scored:
+        return ()
+    best = max(score for score, _, _ in scored)
+    return tuple(sorted(((sm, known) for score, sm, known in scored if score == best),
+                        key=lambda pair: (version_key(pair[0].capability), pair[1])))
+
+
+def _resolve(knowledge: Knowledge, gpu: Gpu) -> tuple[Sm | None, str, str | None]:
+    """(SM, how it was found, why none was)."""
+    if gpu.capability:
+        sm = knowledge.sm_for_capability(gpu.capability)
+        if sm:
+            return sm, f"compute capability {gpu.capability}", None
+        return None, "", (f"compute capability {gpu.capability} is not in the knowledge table: add a row "
+                          f"with capability: \"{gpu.capability}\" under knowledge.sm in matrix.yaml, "
+                          "then name it in gpu.sm")
+    matches = gpu_name_matches(knowledge, gpu.name)
+    sms = sorted({sm.name for sm, _ in matches}, key=lambda n: version_key(knowledge.sm[n].capability))
+    if len(sms) == 1:
+        sm, known = matches[0]
+        return sm, f"the GPU name table ('{known}' is {sm.capability})", None
+    if sms:
+        return None, "", (f"'{gpu.name}' could be {' or '.join(sms)}; give its compute capability "
+                          f"(e.g. --gpu {knowledge.sm[sms[-1]].capability})")
+    return None, "", (f"'{gpu.name}' is not in the GPU name table: add it to sm.<smXX>.gpus under "
+                      "knowledge: in matrix.yaml, or give its compute capability")
+
+
+def gpu_from_query(knowledge: Knowledge, text: str) -> Gpu:
+    """The GPU `--gpu TEXT` asks about: a name ("RTX 5070"), an SM ("sm120") or a capability ("12.0")."""
+    value = text.strip()
+    sm = knowledge.sm.get(value.lower()) or knowledge.sm_for_capability(value)
+    if sm:
+        return Gpu(value, sm.capability, None)
+    gpu = Gpu(value, None, None)
+    _, _, problem = _resolve(knowledge, gpu)
+    if problem:
+        raise GenMatrixError.at(Location("--gpu"), problem,
+                                "give the name nvidia-smi prints, an SM such as sm120 or a capability such as 12.0")
+    return gpu
+
+
+# ---- choosing among variants ------------------------------------------------------------
+
+def _runs(isa: Isa, host: Host) -> bool:
+    return host.cpu is not None and isa.arch == host.cpu.arch and set(isa.cpuinfo) <= host.cpu.flags
+
+
+def _driver_ok(variant: Variant, driver: str | None) -> bool:
+    return driver is None or version_key(driver) >= version_key(variant.cuda.driver)
+
+
+def _best(candidates: list[Variant], driver: str | None = None) -> Variant:
+    def key(v: Variant):
+        cuda = ()
+        if v.cuda is not None:
+            ok = _driver_ok(v, driver)
+            # with a driver too old for all of them, the CUDA that needs the least is closest
+            cuda = (ok, version_key(v.cuda.name) if ok else tuple(-n for n in version_key(v.cuda.driver)))
+        return ((v.isa.rank if v.isa else 0), cuda, version_key(v.python.name), v.name)
+    return max(candidates, key=key)
+
+
+def _best_host_isa(knowledge: Knowledge, host: Host) -> Isa | None:
+    runnable = [isa for isa in knowledge.isa.values() if _runs(isa, host)]
+    return max(runnable, key=lambda isa: (isa.rank, isa.name)) if runnable else None
+
+
+def _axis(expansion: Expansion, kind: str, axis: str) -> tuple[str, ...]:
+    for section in expansion.matrix.sections:
+        if section.kind == kind:
+            return dict(section.axes).get(axis, ())
+    return ()
+
+
+def _for_cpu(expansion: Expansion, host: Host, kind: str, variants: list[Variant]) -> tuple[list[Variant], str | None]:
+    """The variants whose ISA this host runs, or what to add to the matrix."""
+    k = expansion.matrix.knowledge
+    if host.cpu is None:
+        return [], f"the CPU's flags are unknown on {host.system}: give --cpuinfo FILE"
+    here = [v for v in variants if v.isa.arch == host.cpu.arch]
+    runnable = [v for v in here if _runs(v.isa, host)]
+    if runnable:
+        return runnable, None
+    best = _best_host_isa(k, host)
+    if best is None:
+        return [], f"this {host.cpu.arch} CPU runs none of the instruction sets gen-matrix knows"
+    if not here:
+        return [], (f"the matrix has no {kind} variant for {host.cpu.arch}: add {best.name} to {kind}.isa "
+                    "in matrix.yaml")
+    isas = sorted({v.isa.name for v in here}, key=lambda n: k.isa[n].rank)
+    return [], (f"this CPU runs none of {', '.join(isas)} (it lacks "
+                f"{' '.join(sorted(set(k.isa[isas[0]].cpuinfo) - host.cpu.flags))} for {isas[0]}): "
+                f"add {best.name} to {kind}.isa in matrix.yaml")
+
+
+def _missing_sm(expansion: Expansion, sm: Sm) -> str:
+    """What to add to matrix.yaml so that `sm` gets a variant."""
+    k = expansion.matrix.knowledge
+    if sm.name in _axis(expansion, "gpu", "sm"):
+        dropped = next((d for d in expansion.dropped if d.kind == "gpu" and dict(d.combination).get("sm") == sm.name), None)
+        why = f": {dropped.reason}" if dropped else ""
+        return f"{sm.name} is in gpu.sm, but no combination with it is kept{why}"
+    text = f"the matrix has no variant for {sm.label}: add {sm.name} to gpu.sm in matrix.yaml"
+    cudas = [c for c in _axis(expansion, "gpu", "cuda") if c in k.cuda]
+    if not any(incompatibility(sm=sm, cuda=k.cuda[c]) is None for c in cudas):
+        newest = f", <= {sm.max_cuda}" if sm.max_cuda else ""
+        text += f", and a CUDA release it supports (>= {sm.min_cuda}{newest}) to gpu.cuda"
+    return text
+
+
+def _gpu_finding(expansion: Expansion, host: Host, index: int, gpu: Gpu) -> GpuFinding:
+    sm, how, problem = _resolve(expansion.matrix.knowledge, gpu)
+    if sm is None:
+        return GpuFinding(index, gpu, None, how, None, problem)
+    served = [v for v in expansion.variants
+              if v.package == "pytorch" and v.kind == "gpu" and v.sm.name == sm.name]
+    if not served:
+        return GpuFinding(index, gpu, sm, how, None, _missing_sm(expansion, sm))
+    runnable, problem = _for_cpu(expansion, host, "gpu", served)
+    if not runnable:
+        return GpuFinding(index, gpu, sm, how, None, problem)
+    return GpuFinding(index, gpu, sm, how, _best(runnable, gpu.driver), None)
+
+
+def _describe_gpu(finding: GpuFinding) -> str:
+    gpu = finding.gpu
+    text = f"GPU {finding.index}: {gpu.name}"
+    if finding.sm:
+        text += f": {finding.sm.name} ({finding.sm.family}) by {finding.how}"
+    return text + (f", driver {gpu.driver}" if gpu.driver else "")
+
+
+def _describe_cpu(host: Host, variant: Variant) -> str:
+    isa = variant.isa
+    return (f"CPU: {host.cpu.model or host.cpu.arch}: {isa.name} is the best instruction set of these variants "
+            f"it runs (it shows {' '.join(isa.cpuinfo)})")
+
+
+def recommend(host: Host, expansion: Expansion) -> Recommendation:
+    """The best variant of the matrix for `host`, with the reasons and what to look out for."""
+    reasons = [f"host: {host.system} {host.machine}"]
+    warnings: list[str] = []
+    pytorch = [v for v in expansion.variants if v.package == "pytorch"]
+
+    if host.system == "Darwin":
+        darwin = [v for v in pytorch if v.kind == "darwin" and v.accelerator.arch == host.machine]
+        if not darwin:
+            need = "Apple Silicon" if host.machine != "aarch64" else "a darwin: section"
+            warnings.append(f"the matrix has no Darwin variant for {host.machine}: its Darwin variants need {need}")
+            return Recommendation(host, None, (), tuple(reasons), tuple(warnings))
+        variant = _best(darwin)
+        reasons.append(f"Apple Silicon: {variant.accelerator.description or variant.accelerator.name}")
+        return Recommendation(host, variant, (), tuple(reasons), tuple(warnings))
+
+    findings = tuple(_gpu_finding(expansion, host, i, gpu) for i, gpu in enumerate(host.gpus))
+    if findings:
+        reasons.append(f"GPUs from {host.gpu_source}")
+    for finding in findings:
+        reasons.append(_describe_gpu(finding))
+        if finding.problem:
+            warnings.append(f"GPU {finding.index} ({finding.gpu.name}): {finding.problem}")
+    served = [f for f in findings if f.variant]
+    if len(findings) > 1:
+        reasons.append(f"{len(findings)} GPUs: a variant targets one SM; the recommendation serves "
+                       f"GPU {served[0].index if served else 0}")
+        for finding in served[1:]:
+            if finding.variant != served[0].variant:
+                reasons.append(f"GPU {finding.index} ({finding.gpu.name}) is served by {finding.variant.name}")
+    if served:
+        finding = served[0]
+        variant = finding.variant
+        reasons.append(_describe_cpu(host, variant))
+        driver, cuda = finding.gpu.driver, variant.cuda
+        if driver is None:
+            reasons.append(f"CUDA {cuda.name}: needs NVIDIA driver {cuda.driver} or newer (driver not checked)")
+        elif _driver_ok(variant, driver):
+            reasons.append(f"CUDA {cuda.name}: driver {driver} >= {cuda.driver}, its minimum")
+        else:
+            warnings.append(f"driver {driver} is below {cuda.driver}, the minimum for CUDA {cuda.name}: "
+                            f"update the NVIDIA driver to {cuda.driver} or newer before running {variant.name}")
+        return Recommendation(host, variant, findings, tuple(reasons), tuple(warnings))
+
+    if not findings:
+        reasons.append(host.gpu_source or "no NVIDIA GPU")
+    cpu_only = [v for v in pytorch if v.kind == "cpu"]
+    runnable, problem = _for_cpu(expansion, host, "cpu", cpu_only)
+    if not runnable:
+        warnings.append(f"no CPU-only variant fits: {problem}")
+        return Recommendation(host, None, findings, tuple(reasons), tuple(warnings))
+    variant = _best(runnable)
+    reasons.append(_describe_cpu(host, variant))
+    if findings:
+        reasons.append("CPU-only until the matrix has a variant for the GPU")
+    return Recommendation(host, variant, findings, tuple(reasons), tuple(warnings))
+
+
+def as_json(recommendation: Recommendation) -> dict:
+    host = recommendation.host
+    variant = recommendation.variant
+    return {
+        "variant": variant.name if variant else None,
+        "build": f"flox build {variant.name}" if variant else None,
+        "host": {
+            "system": host.system,
+            "machine": host.machine,
+            "cpu": host.cpu.model if host.cpu else None,
+            "cpu_flags": sorted(host.cpu.flags) if host.cpu else [],
+            "gpu_source": host.gpu_source,
+        },
+        "gpus": [{
+            "index": f.index, "name": f.gpu.name, "compute_cap": f.gpu.capability, "driver": f.gpu.driver,
+            "sm": f.sm.name if f.sm else None, "found_by": f.how or None,
+            "variant": f.variant.name if f.variant else None, "problem": f.problem,
+        } for f in recommendation.gpus],
+        "reasons": list(recommendation.reasons),
+        "warnings": list(recommendation.warnings),
+    }

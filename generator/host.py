@@ -1,0 +1,192 @@
+"""What a machine has: its NVIDIA GPUs, CPU flags, architecture and operating system.
+
+The parsers take the text that `nvidia-smi`, `/proc/cpuinfo` and `uname -sm` print, so the
+same code reads the live machine and outputs captured on others; `read` gathers the live
+facts through functions a caller may replace.
+"""
+
+from __future__ import annotations
+
+import csv
+import platform
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from .errors import GenMatrixError, Location
+
+GPU_QUERY = ("nvidia-smi", "--query-gpu=name,compute_cap,driver_version", "--format=csv,noheader")
+# Drivers before compute_cap became a query field (R510) answer the query above with an error.
+GPU_QUERY_OLD = ("nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader")
+NO_COMPUTE_CAP = 'Field "compute_cap" is not a valid field to query'
+
+_MACHINES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64": "aarch64"}
+
+
+@dataclass(frozen=True)
+class Gpu:
+    name: str
+    capability: str | None  # "9.0"; None where nvidia-smi does not report it
+    driver: str | None
+
+
+@dataclass(frozen=True)
+class Cpu:
+    arch: str  # x86_64 or aarch64
+    model: str
+    flags: frozenset[str]
+
+
+@dataclass(frozen=True)
+class Host:
+    system: str  # Linux, Darwin, Windows
+    machine: str  # x86_64 or aarch64
+    cpu: Cpu | None  # None where there is no /proc/cpuinfo (Darwin)
+    gpus: tuple[Gpu, ...]
+    gpu_source: str  # where the GPU list came from, or why it is empty
+
+    @property
+    def apple_silicon(self) -> bool:
+        return self.system == "Darwin" and self.machine == "aarch64"
+
+
+Runner = Callable[[tuple[str, ...]], tuple[int, str]]  # argv -> (exit status, stdout and stderr)
+
+
+def machine_name(raw: str) -> str:
+    return _MACHINES.get(raw.strip().lower(), raw.strip())
+
+
+def parse_uname(text: str, where: str = "--uname") -> tuple[str, str]:
+    """(system, machine) from what `uname -sm` prints, e.g. `Darwin arm64`."""
+    parts = text.split()
+    if len(parts) != 2:
+        raise GenMatrixError.at(Location(where), f"'{text.strip()}' is not what `uname -sm` prints",
+                                "give the system and the machine, e.g. \"Linux x86_64\" or \"Darwin arm64\"")
+    return parts[0], machine_name(parts[1])
+
+
+def parse_cpuinfo(text: str, where: str = "/proc/cpuinfo") -> Cpu:
+    """The CPU of a /proc/cpuinfo text, x86_64 (`flags`) or aarch64 (`Features`).
+
+    Only flags every processor shows count: code that needs one would crash on the cores
+    that lack it.
+    """
+    flag_sets: list[frozenset[str]] = []
+    arch = ""
+    facts: dict[str, str] = {}
+    for line in text.splitlines():
+        key, sep, value = line.partition(":")
+        if not sep:
+            continue
+        key = key.strip()
+        if key in ("flags", "Features"):
+            arch = "x86_64" if key == "flags" else "aarch64"
+            flag_sets.append(frozenset(value.split()))
+        elif key in ("model name", "CPU implementer", "CPU part"):
+            facts.setdefault(key, value.strip())
+    if not flag_sets:
+        raise GenMatrixError.at(Location(where), "no 'flags' or 'Features' line: this is not a /proc/cpuinfo",
+                                "give the output of `cat /proc/cpuinfo` from a Linux machine")
+    # aarch64 kernels print no model name, only the vendor and part numbers
+    model = facts.get("model name") or ", ".join(
+        f"{key} {facts[key]}" for key in ("CPU implementer", "CPU part") if key in facts)
+    return Cpu(arch, model, frozenset.intersection(*flag_sets))
+
+
+def _field(value: str) -> str | None:
+    value = value.strip()
+    return None if not value or value.startswith("[") else value  # "[N/A]", "[Not Supported]"
+
+
+def parse_nvidia_smi(text: str, where: str = "nvidia-smi") -> tuple[Gpu, ...]:
+    """The GPUs in the output of GPU_QUERY (name, compute_cap, driver) or GPU_QUERY_OLD."""
+    if NO_COMPUTE_CAP in text:
+        raise GenMatrixError.at(
+            Location(where), "this nvidia-smi is too old to report compute_cap",
+            f"give the output of `{' '.join(GPU_QUERY_OLD)}` instead; the GPU name table supplies the capability")
+    if "No devices were found" in text:
+        return ()
+    gpus = []
+    for number, row in enumerate(csv.reader(text.splitlines(), skipinitialspace=True), start=1):
+        if not row or not "".join(row).strip():
+            continue
+        if len(row) == 3:
+            gpus.append(Gpu(row[0].strip(), _field(row[1]), _field(row[2])))
+        elif len(row) == 2:
+            gpus.append(Gpu(row[0].strip(), None, _field(row[1])))
+        else:
+            raise GenMatrixError.at(
+                Location(where, number), f"'{','.join(row)}' is not a line of `{' '.join(GPU_QUERY)}`",
+                "give that command's output as it printed it: name, compute_cap, driver_version")
+    return tuple(gpus)
+
+
+def run_command(argv: tuple[str, ...]) -> tuple[int, str]:
+    """Run a command; (127, message) when it is not installed."""
+    try:
+        result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    except FileNotFoundError:
+        return 127, f"{argv[0]} not found"
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return 126, f"{argv[0]}: {error}"
+    return result.returncode, result.stdout + result.stderr
+
+
+def read_gpus(run: Runner = run_command) -> tuple[tuple[Gpu, ...], str]:
+    """The GPUs nvidia-smi lists, and where they came from (or why there are none)."""
+    status, output = run(GPU_QUERY)
+    if status != 0 and NO_COMPUTE_CAP in output:
+        status, output = run(GPU_QUERY_OLD)
+        source = "nvidia-smi (a driver without compute_cap: capability from the GPU name table)"
+    else:
+        source = "nvidia-smi"
+    if status != 0:
+        first = output.strip().splitlines()[0] if output.strip() else f"exit status {status}"
+        return (), f"no NVIDIA GPU: {first}"
+    gpus = parse_nvidia_smi(output)
+    return gpus, source if gpus else "no NVIDIA GPU: nvidia-smi lists none"
+
+
+def gather(*, uname: str | None = None, cpuinfo: Path | None = None, nvidia_smi_output: Path | None = None,
+           gpus: tuple[Gpu, ...] | None = None, gpu_source: str = "",
+           run: Runner = run_command, proc_cpuinfo: Path = Path("/proc/cpuinfo"),
+           live_uname: Callable[[], tuple[str, str]] = lambda: (platform.system(), platform.machine())) -> Host:
+    """The host, from the live machine except for the parts given.
+
+    uname: what `uname -sm` prints; cpuinfo, nvidia_smi_output: captured outputs;
+    gpus: the GPUs to assume (with gpu_source saying why), instead of asking nvidia-smi.
+    """
+    cpu = parse_cpuinfo(_read(cpuinfo), str(cpuinfo)) if cpuinfo else None
+    if uname is not None:
+        system, machine = parse_uname(uname)
+    elif cpu is not None:
+        system, machine = "Linux", cpu.arch  # a captured cpuinfo speaks for a Linux machine
+    else:
+        system, raw = live_uname()
+        machine = machine_name(raw)
+    if cpu is None and system == "Linux" and proc_cpuinfo.exists():
+        cpu = parse_cpuinfo(proc_cpuinfo.read_text(errors="replace"), str(proc_cpuinfo))
+    if cpu is not None and cpu.arch != machine:
+        raise GenMatrixError.at(Location(str(cpuinfo or proc_cpuinfo)),
+                                f"this is an {cpu.arch} CPU, but the machine is {system} {machine}",
+                                "give the cpuinfo and the uname of the same machine")
+    if gpus is not None:
+        return Host(system, machine, cpu, gpus, gpu_source)
+    if nvidia_smi_output is not None:
+        found = parse_nvidia_smi(_read(nvidia_smi_output), str(nvidia_smi_output))
+        return Host(system, machine, cpu, found,
+                    f"{nvidia_smi_output}" if found else f"no NVIDIA GPU: {nvidia_smi_output} lists none")
+    if system == "Darwin":
+        return Host(system, machine, cpu, (), "no NVIDIA GPU: Darwin")
+    found, source = read_gpus(run)
+    return Host(system, machine, cpu, found, source)
+
+
+def _read(path: Path) -> str:
+    try:
+        return Path(path).read_text(errors="replace")
+    except OSError as error:
+        raise GenMatrixError.at(Location(str(path)), f"cannot read: {error.strerror or error}",
+                                "give the path of a file holding the captured output") from None

@@ -1,0 +1,137 @@
+"""The variants of an expansion as people and scripts look for them: filtered, described, tabled."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import GenMatrixError, Location
+from .knowledge import Knowledge
+from .model import KINDS, Expansion, Matrix, Variant
+from .render import PKGS_DIR
+from .schema import suggest
+
+COMPANION = "companion"
+KIND_CHOICES = KINDS + (COMPANION,)
+TABLE_COLUMNS = ("name", "kind", "python", "cuda", "sm", "isa", "accelerator", "platforms")
+
+
+@dataclass(frozen=True)
+class Filter:
+    """Each axis keeps the variants with one of its values; an empty axis keeps all."""
+
+    kinds: tuple[str, ...] = ()
+    python: tuple[str, ...] = ()
+    cuda: tuple[str, ...] = ()
+    sm: tuple[str, ...] = ()  # SM names, e.g. sm90
+    isa: tuple[str, ...] = ()
+    accelerator: tuple[str, ...] = ()
+
+    def keeps(self, variant: Variant) -> bool:
+        if self.kinds and not any(_is_kind(variant, kind) for kind in self.kinds):
+            return False
+        values = {"python": variant.python, "cuda": variant.cuda, "sm": variant.sm, "isa": variant.isa,
+                  "accelerator": variant.accelerator}
+        for axis, value in values.items():
+            wanted = getattr(self, axis)
+            if wanted and (value is None or value.name not in wanted):
+                return False
+        return True
+
+
+def _is_kind(variant: Variant, kind: str) -> bool:
+    # companions (torchvision, torchaudio) keep the kind of the torch they build on
+    if kind == COMPANION:
+        return variant.package != "pytorch"
+    return variant.kind == kind and variant.package == "pytorch"
+
+
+def make_filter(knowledge: Knowledge, *, kinds=(), python=(), cuda=(), sm=(), isa=(), accelerator=()) -> Filter:
+    """A Filter from command-line values; an SM may be given as sm90 or 9.0. Unknown values are errors."""
+    def known(option: str, values, table) -> tuple[str, ...]:
+        names = []
+        for value in values:
+            name = value.lower() if option == "--sm" else value
+            if option == "--sm" and name not in table:
+                found = knowledge.sm_for_capability(value)
+                name = found.name if found else name
+            if name not in table:
+                hint = suggest(value, table) or f"known: {', '.join(table)}"
+                raise GenMatrixError.at(Location(option), f"'{value}' is not a value gen-matrix knows", hint)
+            names.append(name)
+        return tuple(names)
+
+    return Filter(tuple(kinds), known("--python", python, knowledge.python), known("--cuda", cuda, knowledge.cuda),
+                  known("--sm", sm, knowledge.sm), known("--isa", isa, knowledge.isa),
+                  known("--accelerator", accelerator, knowledge.accelerator))
+
+
+def select(expansion: Expansion, chosen: Filter) -> tuple[Variant, ...]:
+    return tuple(v for v in expansion.variants if chosen.keeps(v))
+
+
+def find(expansion: Expansion, name: str, where: str) -> Variant:
+    """The variant called `name`; a located error, with the closest name, when there is none."""
+    for variant in expansion.variants:
+        if variant.name == name:
+            return variant
+    names = [v.name for v in expansion.variants]
+    raise GenMatrixError.at(Location(where), f"no variant is called '{name}'",
+                            suggest(name, names) or "`gen-matrix list` names every variant")
+
+
+def switches(variant: Variant) -> dict[str, str]:
+    """The PyTorch build switches (USE_<X>) the variant sets, as the recipes and `env` set them."""
+    values = {"USE_CUDA": "1" if variant.sm else "0"}
+    if variant.sm:
+        values["USE_CUDNN"] = "1" if variant.sm.cudnn else "0"
+    for feature in variant.isa.disable if variant.isa else ():
+        values[f"USE_{feature}"] = "0"
+    if variant.accelerator:
+        values[f"USE_{variant.accelerator.name.upper()}"] = "1"
+    return dict(sorted(values.items()))
+
+
+def facts(matrix: Matrix, variant: Variant) -> dict:
+    """Everything about one variant, as plain values (the JSON of `list` and `show`)."""
+    sm, isa, cuda, accelerator = variant.sm, variant.isa, variant.cuda, variant.accelerator
+    return {
+        "name": variant.name,
+        "kind": variant.kind,
+        "package": variant.package,
+        "pytorch": matrix.pytorch_version,
+        "python": variant.python.name,
+        "cuda": cuda.name if cuda else None,
+        "driver": cuda.driver if cuda else None,
+        "sm": sm.name if sm else None,
+        "capability": sm.capability if sm else None,
+        "family": sm.family if sm else None,
+        "gpus": list(sm.gpus) if sm else [],
+        "isa": isa.name if isa else None,
+        "cpus": list(isa.cpus) if isa else [],
+        "cpuinfo": list(isa.cpuinfo) if isa else [],
+        "flags": list(isa.flags) if isa else [],
+        "msvc": (isa.msvc or None) if isa else None,
+        "accelerator": accelerator.name if accelerator else None,
+        "switches": switches(variant),
+        "jobs": matrix.jobs,
+        "platforms": list(variant.platforms),
+        "file": f"{PKGS_DIR}/{variant.name}.nix",
+        "build": f"flox build {variant.name}",
+        "origin": variant.origin,
+    }
+
+
+def table(matrix: Matrix, variants: tuple[Variant, ...]) -> list[list[str]]:
+    """Rows of TABLE_COLUMNS, the header first, every cell a string ('-' where an axis does not apply)."""
+    rows = [[column.upper() for column in TABLE_COLUMNS]]
+    for variant in variants:
+        described = facts(matrix, variant)
+        described["kind"] = COMPANION if variant.package != "pytorch" else variant.kind
+        described["platforms"] = " ".join(described["platforms"])
+        rows.append([described[column] or "-" for column in TABLE_COLUMNS])
+    return rows
+
+
+def aligned(rows: list[list[str]]) -> list[str]:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]

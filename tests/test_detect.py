@@ -1,0 +1,211 @@
+"""detect: the right variant of the shipped matrix for each captured host, and why."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from generator import detect
+from generator.host import Gpu
+
+from conftest import REPO, expansion_of
+
+HOSTS = Path(__file__).parent / "fixtures" / "hosts"
+MATRIX = REPO / "matrix.yaml"
+
+
+def host_args(name: str) -> list[str]:
+    folder = HOSTS / name
+    args = ["--uname", (folder / "uname").read_text().strip()]
+    if (folder / "cpuinfo").exists():
+        args += ["--cpuinfo", folder / "cpuinfo"]
+    if (folder / "nvidia-smi.csv").exists():
+        args += ["--nvidia-smi-output", folder / "nvidia-smi.csv"]
+    else:
+        args += ["--no-gpu"]
+    return args
+
+
+# host -> (variant, lines the reasons must hold, warnings)
+EXPECTED = {
+    "xeon8380-a100": ("pytorch-python313-cuda12_8-sm80-avx512vnni",
+                      ["GPU 0: NVIDIA A100-SXM4-80GB: sm80 (Ampere datacenter) by compute capability 8.0",
+                       "avx512vnni is the best instruction set", "driver 570.133.20 >= 570.26"], []),
+    "xeon8480-h100": ("pytorch-python313-cuda12_8-sm90-avx512bf16",
+                      ["NVIDIA H100 80GB HBM3: sm90 (Hopper)", "avx512bf16 is the best"], []),
+    "ryzen5950x-rtx3090": ("pytorch-python313-cuda12_8-sm86-avx2",
+                           ["NVIDIA GeForce RTX 3090: sm86", "avx2 is the best"], []),
+    "i7-2600k-gtx1070": ("pytorch-python313-cuda12_8-sm61-avx",
+                         ["NVIDIA GeForce GTX 1070: sm61 (Pascal)", "avx is the best instruction set"], []),
+    "i7-4790k-gtx1080-driver470": ("pytorch-python313-cuda12_8-sm61-avx2",
+                                   ["sm61 (Pascal) by the GPU name table ('GeForce GTX 1080' is 6.1)"],
+                                   ["driver 470.256.02 is below 570.26, the minimum for CUDA 12.8"]),
+    "ryzen7800x3d-rtx5070-driver550": ("pytorch-python313-cuda12_8-sm120-avx512bf16",
+                                       ["NVIDIA GeForce RTX 5070: sm120 (Blackwell consumer)"],
+                                       ["driver 550.144.03 is below 570.26, the minimum for CUDA 12.8: "
+                                        "update the NVIDIA driver to 570.26 or newer"]),
+    "threadripper5975wx-two-gpus": ("pytorch-python313-cuda12_8-sm89-avx2",
+                                    ["2 GPUs: a variant targets one SM; the recommendation serves GPU 0",
+                                     "GPU 1 (NVIDIA GeForce RTX 3090) is served by "
+                                     "pytorch-python313-cuda12_8-sm86-avx2"], []),
+    "grace-gh200": ("pytorch-python313-cuda12_8-sm90-armv9",
+                    ["host: Linux aarch64", "NVIDIA GH200 480GB: sm90", "armv9 is the best"], []),
+    "graviton4-nogpu": ("pytorch-python313-cpu-armv9", ["armv9 is the best", "--no-gpu"], []),
+    "graviton2-nogpu": ("pytorch-python313-cpu-armv8_2", ["armv8_2 is the best"], []),
+    "epyc9654-nogpu": ("pytorch-python313-cpu-avx512bf16", ["AMD EPYC 9654 96-Core Processor: avx512bf16"], []),
+    "dgx-spark-gb10": ("pytorch-python313-cpu-armv9",
+                       ["NVIDIA GB10: sm121 (Blackwell GB10)", "CPU-only until the matrix has a variant for the GPU"],
+                       ["the matrix has no variant for sm121 (Blackwell GB10): add sm121 to gpu.sm in matrix.yaml, "
+                        "and a CUDA release it supports (>= 12.9) to gpu.cuda"]),
+    "macbook-m3": ("pytorch-python313-darwin-mps", ["host: Darwin aarch64", "Apple Silicon"], []),
+}
+
+
+def test_every_captured_host_is_tested():
+    assert sorted(EXPECTED) == sorted(p.name for p in HOSTS.iterdir() if p.is_dir())
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_host_gets_its_variant_with_the_reasons(run, name):
+    variant, reasons, warnings = EXPECTED[name]
+    result = run("detect", "--matrix", MATRIX, *host_args(name))
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == variant
+    assert lines[-1] == f"  build: flox build {variant}"
+    for reason in reasons:
+        assert reason in result.stdout
+    printed = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
+    assert len(printed) == len(warnings)
+    for line, warning in zip(printed, warnings):
+        assert warning in line
+
+
+def test_json_names_the_variant_the_gpus_and_the_warnings(run):
+    result = run("detect", "--matrix", MATRIX, "--json", *host_args("ryzen7800x3d-rtx5070-driver550"))
+    data = json.loads(result.stdout)
+    assert data["variant"] == "pytorch-python313-cuda12_8-sm120-avx512bf16"
+    assert data["build"] == "flox build pytorch-python313-cuda12_8-sm120-avx512bf16"
+    assert data["host"]["machine"] == "x86_64" and "avx512_bf16" in data["host"]["cpu_flags"]
+    (gpu,) = data["gpus"]
+    assert (gpu["name"], gpu["compute_cap"], gpu["driver"], gpu["sm"]) == \
+        ("NVIDIA GeForce RTX 5070", "12.0", "550.144.03", "sm120")
+    assert any("below 570.26" in w for w in data["warnings"])
+
+
+def test_gpu_option_asks_about_a_card_without_having_it(run):
+    cpu = HOSTS / "ryzen5950x-rtx3090" / "cpuinfo"
+    result = run("detect", "--matrix", MATRIX, "--cpuinfo", cpu, "--gpu", "RTX 5070")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == "pytorch-python313-cuda12_8-sm120-avx2"
+    assert "sm120 (Blackwell consumer) by the GPU name table ('GeForce RTX 5070' is 12.0)" in result.stdout
+    assert "needs NVIDIA driver 570.26 or newer (driver not checked)" in result.stdout
+    for query in ("sm90", "9.0", "NVIDIA H100 80GB HBM3"):
+        again = run("detect", "--matrix", MATRIX, "--cpuinfo", cpu, "--gpu", query)
+        assert again.stdout.splitlines()[0] == "pytorch-python313-cuda12_8-sm90-avx2", query
+
+
+@pytest.mark.parametrize("query, message", [
+    ("RTX 9999", "'RTX 9999' is not in the GPU name table"),
+    ("Jetson Thor", "'Jetson Thor' could be sm101 or sm110; give its compute capability (e.g. --gpu 11.0)"),
+])
+def test_gpu_option_that_names_no_known_card_is_invalid_input(run, query, message):
+    result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "epyc9654-nogpu" / "cpuinfo", "--gpu", query)
+    assert result.exit_code == 2
+    assert f"error: --gpu: {message}" in result.stderr
+
+
+@pytest.mark.parametrize("name, sm", [
+    ("NVIDIA GeForce RTX 5070", "sm120"), ("NVIDIA GeForce RTX 5070 Ti", "sm120"),
+    ("NVIDIA H100 80GB HBM3", "sm90"), ("NVIDIA A100-SXM4-80GB", "sm80"), ("NVIDIA A10G", "sm86"),
+    ("NVIDIA A10", "sm86"), ("Tesla V100-SXM2-16GB", "sm70"), ("NVIDIA L40S", "sm89"), ("NVIDIA L4", "sm89"),
+    ("NVIDIA GH200 480GB", "sm90"), ("NVIDIA GeForce GTX 1080 Ti", "sm61"), ("Tesla T4", "sm75"),
+    ("NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "sm120"),
+])
+def test_gpu_names_as_nvidia_smi_prints_them_map_to_their_sm(name, sm):
+    matches = detect.gpu_name_matches(expansion_of(REPO).matrix.knowledge, name)
+    assert {found.name for found, _ in matches} == {sm}
+
+
+def test_the_longest_known_name_wins():
+    ((sm, known),) = detect.gpu_name_matches(expansion_of(REPO).matrix.knowledge, "NVIDIA GeForce RTX 5070 Ti")
+    assert known == "GeForce RTX 5070 Ti"
+
+
+def test_avx_only_host_without_gpu_gets_no_variant_and_what_to_add(run):
+    result = run("detect", "--matrix", MATRIX, "--no-gpu", "--cpuinfo", HOSTS / "i7-2600k-gtx1070" / "cpuinfo")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == "no variant of the matrix fits this host"
+    assert ("warning: no CPU-only variant fits: this CPU runs none of avx2, avx512, avx512vnni, avx512bf16 "
+            "(it lacks avx2 f16c fma for avx2): add avx to cpu.isa in matrix.yaml") in result.stderr
+
+
+def write_matrix(root: Path, body: str) -> Path:
+    (root / "matrix.yaml").write_text(textwrap.dedent("""\
+        pytorch: {version: "2.8.0"}
+        nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+    """) + textwrap.dedent(body))
+    return root / "matrix.yaml"
+
+
+def test_sm_in_the_matrix_but_dropped_says_why(run, tmp_path):
+    matrix = write_matrix(tmp_path, """
+        gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm90, sm121], isa: [armv9]}
+    """)
+    result = run("detect", "--matrix", matrix, *host_args("dgx-spark-gb10"))
+    assert result.exit_code == 1
+    assert "sm121 is in gpu.sm, but no combination with it is kept: sm121 (Blackwell GB10) needs CUDA >= 12.9" \
+        in result.stderr
+
+
+def test_newest_cuda_the_driver_runs_and_newest_python_are_chosen(run, tmp_path):
+    matrix = write_matrix(tmp_path, """
+        gpu: {python: ["3.12", "3.13"], cuda: ["12.6", "12.8", "12.9"], sm: [sm90], isa: [avx2, avx512]}
+    """)
+    cpu = HOSTS / "xeon8480-h100" / "cpuinfo"
+    smi = tmp_path / "smi.csv"
+    smi.write_text("NVIDIA H100 80GB HBM3, 9.0, 570.124.06\n")  # runs 12.8, not 12.9
+    result = run("detect", "--matrix", matrix, "--cpuinfo", cpu, "--nvidia-smi-output", smi)
+    assert result.stdout.splitlines()[0] == "pytorch-python313-cuda12_8-sm90-avx512"
+    smi.write_text("NVIDIA H100 80GB HBM3, 9.0, 535.54.03\n")  # runs none: the one needing the least
+    result = run("detect", "--matrix", matrix, "--cpuinfo", cpu, "--nvidia-smi-output", smi)
+    assert result.stdout.splitlines()[0] == "pytorch-python313-cuda12_6-sm90-avx512"
+    assert "driver 535.54.03 is below 560.28.03, the minimum for CUDA 12.6" in result.stderr
+
+
+def test_isa_order_comes_from_the_knowledge_rank(run, tmp_path):
+    matrix = write_matrix(tmp_path, """
+        knowledge:
+          isa:
+            avx512vnni: {rank: 9}
+        cpu: {python: ["3.13"], isa: [avx512, avx512bf16, avx512vnni]}
+    """)
+    result = run("detect", "--matrix", matrix, *host_args("epyc9654-nogpu"))
+    assert result.stdout.splitlines()[0] == "pytorch-python313-cpu-avx512vnni"
+
+
+def test_capability_missing_from_the_knowledge_table_says_to_add_a_row():
+    expansion = expansion_of(REPO)
+    finding = detect._gpu_finding(expansion, None, 0, Gpu("NVIDIA R200", "13.0", "600.1"))
+    assert finding.variant is None
+    assert 'add a row with capability: "13.0" under knowledge.sm in matrix.yaml' in finding.problem
+
+
+def test_intel_mac_gets_no_variant(run):
+    result = run("detect", "--matrix", MATRIX, "--uname", "Darwin x86_64")
+    assert result.exit_code == 1
+    assert "no Darwin variant for x86_64: its Darwin variants need Apple Silicon" in result.stderr
+
+
+def test_a_capture_file_that_is_missing_or_wrong_is_invalid_input(run, tmp_path):
+    result = run("detect", "--matrix", MATRIX, "--cpuinfo", tmp_path / "cpuinfo")
+    assert result.exit_code == 2 and f"error: {tmp_path / 'cpuinfo'}: cannot read" in result.stderr
+    smi = HOSTS / "i7-4790k-gtx1080-driver470" / "nvidia-smi-compute-cap.txt"
+    result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "i7-4790k-gtx1080-driver470" / "cpuinfo",
+                 "--nvidia-smi-output", smi)
+    assert result.exit_code == 2
+    assert f"error: {smi}: this nvidia-smi is too old to report compute_cap" in result.stderr
+    assert "--query-gpu=name,driver_version" in result.stderr

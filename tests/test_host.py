@@ -1,0 +1,114 @@
+"""Reading a host: the text nvidia-smi, /proc/cpuinfo and uname print, live or captured."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from generator import host
+from generator.errors import GenMatrixError
+
+HOSTS = Path(__file__).parent / "fixtures" / "hosts"
+
+
+def cpuinfo(name: str) -> host.Cpu:
+    return host.parse_cpuinfo((HOSTS / name / "cpuinfo").read_text(), name)
+
+
+def test_x86_cpuinfo_gives_model_and_flags():
+    cpu = cpuinfo("xeon8480-h100")
+    assert cpu.arch == "x86_64"
+    assert cpu.model == "Intel(R) Xeon(R) Platinum 8480+"
+    assert {"avx512f", "avx512_bf16", "avx512_vnni", "amx_tile"} <= cpu.flags
+
+
+def test_sandy_bridge_has_avx_but_not_avx2_fma_or_f16c():
+    flags = cpuinfo("i7-2600k-gtx1070").flags
+    assert "avx" in flags and not {"avx2", "fma", "f16c"} & flags
+
+
+def test_aarch64_cpuinfo_gives_features_and_part():
+    cpu = cpuinfo("grace-gh200")
+    assert cpu.arch == "aarch64"
+    assert {"sve", "sve2", "asimddp"} <= cpu.flags
+    assert cpu.model == "CPU implementer 0x41, CPU part 0xd4f"
+
+
+def test_only_flags_every_processor_shows_count():
+    text = "processor\t: 0\nflags\t\t: fpu avx avx2\n\nprocessor\t: 1\nflags\t\t: fpu avx\n"
+    assert host.parse_cpuinfo(text).flags == {"fpu", "avx"}
+
+
+def test_a_file_that_is_not_a_cpuinfo_is_a_located_error():
+    with pytest.raises(GenMatrixError) as error:
+        host.parse_cpuinfo("NVIDIA H100, 9.0, 570.1\n", "h100.txt")
+    (problem,) = error.value.problems
+    assert str(problem.where) == "h100.txt" and "not a /proc/cpuinfo" in problem.message
+
+
+def test_nvidia_smi_rows_with_and_without_compute_cap():
+    two = (HOSTS / "threadripper5975wx-two-gpus" / "nvidia-smi.csv").read_text()
+    assert host.parse_nvidia_smi(two) == (
+        host.Gpu("NVIDIA GeForce RTX 4090", "8.9", "575.64.03"),
+        host.Gpu("NVIDIA GeForce RTX 3090", "8.6", "575.64.03"),
+    )
+    old = (HOSTS / "i7-4790k-gtx1080-driver470" / "nvidia-smi.csv").read_text()
+    assert host.parse_nvidia_smi(old) == (host.Gpu("NVIDIA GeForce GTX 1080", None, "470.256.02"),)
+    assert host.parse_nvidia_smi("NVIDIA A100-PCIE-40GB, [N/A], 535.54.03\n")[0].capability is None
+    assert host.parse_nvidia_smi("No devices were found\n") == ()
+
+
+def test_the_compute_cap_error_in_a_file_says_which_query_to_capture_instead():
+    text = (HOSTS / "i7-4790k-gtx1080-driver470" / "nvidia-smi-compute-cap.txt").read_text()
+    with pytest.raises(GenMatrixError) as error:
+        host.parse_nvidia_smi(text, "smi.txt")
+    (problem,) = error.value.problems
+    assert "too old to report compute_cap" in problem.message
+    assert "--query-gpu=name,driver_version" in problem.hint
+
+
+def test_a_row_of_another_query_is_a_located_error():
+    with pytest.raises(GenMatrixError) as error:
+        host.parse_nvidia_smi("NVIDIA H100, 9.0, 570.1, 80GB\n", "smi.txt")
+    assert str(error.value.problems[0].where) == "smi.txt:1"
+
+
+def test_live_reader_falls_back_to_the_name_query_on_old_drivers():
+    folder = HOSTS / "i7-4790k-gtx1080-driver470"
+    asked = []
+
+    def run(argv):
+        asked.append(argv)
+        if argv == host.GPU_QUERY:
+            return 6, (folder / "nvidia-smi-compute-cap.txt").read_text()
+        return 0, (folder / "nvidia-smi.csv").read_text()
+
+    gpus, source = host.read_gpus(run)
+    assert asked == [host.GPU_QUERY, host.GPU_QUERY_OLD]
+    assert gpus == (host.Gpu("NVIDIA GeForce GTX 1080", None, "470.256.02"),)
+    assert "without compute_cap" in source
+
+
+def test_live_reader_without_nvidia_smi_or_driver_finds_no_gpu():
+    assert host.read_gpus(lambda argv: (127, "nvidia-smi not found")) == ((), "no NVIDIA GPU: nvidia-smi not found")
+    failed = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n"
+    assert host.read_gpus(lambda argv: (9, failed))[1] == f"no NVIDIA GPU: {failed.strip()}"
+
+
+def test_gather_uses_the_captured_parts_and_asks_the_machine_for_the_rest(tmp_path):
+    folder = HOSTS / "grace-gh200"
+    machine = host.gather(cpuinfo=folder / "cpuinfo", nvidia_smi_output=folder / "nvidia-smi.csv",
+                          run=lambda argv: pytest.fail("nvidia-smi must not run"))
+    assert (machine.system, machine.machine) == ("Linux", "aarch64")
+    assert machine.gpus[0].name == "NVIDIA GH200 480GB"
+
+    darwin = host.gather(uname="Darwin arm64", proc_cpuinfo=tmp_path / "none",
+                         run=lambda argv: pytest.fail("Darwin has no nvidia-smi"))
+    assert darwin.apple_silicon and darwin.cpu is None and darwin.gpus == ()
+
+
+def test_cpuinfo_and_uname_of_different_machines_are_an_error():
+    with pytest.raises(GenMatrixError) as error:
+        host.gather(uname="Linux x86_64", cpuinfo=HOSTS / "grace-gh200" / "cpuinfo", gpus=())
+    assert "aarch64 CPU, but the machine is Linux x86_64" in error.value.problems[0].message
