@@ -17,7 +17,7 @@ let
   disabledFeatures = [ ];
   maxJobs = 32;
   # Goes up when only the metadata below changed, so the catalog sees a new store path.
-  metadataRevision = 0;
+  metadataRevision = 1;
 in
 (pkgs.python313Packages.torch.override {
   cudaSupport = true;
