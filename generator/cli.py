@@ -99,7 +99,7 @@ def check(project: pipeline.Project) -> None:
               help="Only the variants whose build inputs or metadata changed since this git revision.")
 @click.option("--shard-size", type=click.IntRange(1, 256), default=None,
               help="Variants per shard [default: ci.shard_size in matrix.yaml, 256].")
-@click.option("--shard", type=click.IntRange(min=0), default=None,
+@click.option("--shard", type=click.IntRange(min=0), default=None, metavar="K",
               help="Print only shard K as a value for strategy.matrix (empty past the last shard).")
 @click.option("--shards", "list_shards", is_flag=True, help="Print the indices of the non-empty shards.")
 @project_options
