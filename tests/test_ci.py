@@ -349,9 +349,20 @@ ci:
     assert {tuple(e["runner"]) for n, e in entries.items() if n not in on_gpu} == {("self-hosted", "linux", "x64", "big")}
 
 
-def test_without_a_gpu_runner_the_workflow_has_no_smoke_step(run):
-    build = yaml.safe_load((REPO / WORKFLOW_FILE).read_text())["jobs"]["build-0"]
-    assert "Smoke test on the GPU" not in steps(build)
+def test_shipped_workflow_builds_on_pull_requests_and_publishes_on_main_without_overlap():
+    document = yaml.safe_load((REPO / WORKFLOW_FILE).read_text())
+    assert set(document[True]) == {"pull_request", "push", "workflow_dispatch"}
+    assert document[True]["push"]["branches"] == ["main"]
+    assert document["concurrency"]["cancel-in-progress"] == "${{ github.event_name == 'pull_request' }}"
+    assert "'publish'" in document["concurrency"]["group"]
+    plan, build = document["jobs"]["plan"], document["jobs"]["build-0"]
+    assert steps(plan)["actions/checkout@v4"]["with"]["fetch-depth"] == 0
+    assert "gen-matrix check" in [step.get("run") for step in plan["steps"]]
+    assert steps(build)["actions/checkout@v4"]["with"]["fetch-depth"] == 0
+    assert "flox/install-flox-action@v2" in steps(build)
+    assert build["runs-on"] == "${{ matrix.runner }}"
+    assert steps(build)["Publish to the Flox catalog"]["if"] == "github.event_name != 'pull_request'"
+    assert "Smoke test on the GPU" not in steps(build)  # the shipped matrix names no GPU runner
 
 
 @pytest.mark.parametrize("ci_section, where, words", [
