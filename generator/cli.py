@@ -9,7 +9,8 @@ from pathlib import Path
 
 import click
 
-from . import buildenv, host, listing, pipeline, render, write
+from . import buildenv, host, listing, pipeline, render, state, write
+from . import ci as ci_
 from . import detect as detect_
 from . import smoke as smoke_
 from .errors import GenMatrixError
@@ -236,3 +237,35 @@ def env(project: pipeline.Project, name, shell) -> None:
     expansion = pipeline.expansion(project)
     variant = listing.find(expansion, name, project.display)
     click.echo(buildenv.script(expansion.matrix, variant, shell), nl=False)
+
+
+@main.command()
+@click.option("--changed-since", "since", metavar="REF", default=None,
+              help="Only the variants whose build inputs or metadata changed since this git revision.")
+@click.option("--shard-size", type=click.IntRange(1, 256), default=None,
+              help="Variants per shard [default: ci.shard_size in matrix.yaml, 256].")
+@click.option("--shard", type=click.IntRange(min=0), default=None, metavar="K",
+              help="Print only shard K as a value for strategy.matrix (empty past the last shard).")
+@click.option("--shards", "list_shards", is_flag=True, help="Print the indices of the non-empty shards.")
+@project_options
+def ci(project: pipeline.Project, since, shard_size, shard, list_shards) -> None:
+    """Print the GitHub Actions build matrix as JSON: every variant, or those changed since REF.
+
+    Variants whose metadata alone changed are marked metadata_only; variants in the state at
+    REF but no longer in the matrix are listed under "deleted".
+    """
+    if shard is not None and list_shards:
+        raise click.UsageError("--shard and --shards exclude each other")
+    expansion = pipeline.expansion(project)
+    _warn(expansion)
+    now = state.parse(pipeline.outputs(project, expansion)[state.STATE_FILE], state.STATE_FILE)
+    before = ci_.committed_state(project.root, since) if since is not None else None
+    selection = ci_.select(expansion, now, before)
+    shards = selection.shards(shard_size or expansion.matrix.ci.shard_size)
+    if list_shards:
+        document = list(range(len(shards)))
+    elif shard is not None:
+        document = ci_.matrix_json(shards[shard] if shard < len(shards) else ())
+    else:
+        document = selection.as_json()
+    click.echo(json.dumps(document, separators=(",", ":")))

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Mapping
 
 from .errors import Location
@@ -56,6 +57,39 @@ class Section:
 
 
 @dataclass(frozen=True)
+class GpuRunner:
+    """A runner with a GPU: variants of `system` for one of `sms` build there and are smoke-tested."""
+
+    labels: tuple[str, ...]
+    system: str
+    sms: tuple[str, ...]
+
+
+# GitHub-hosted labels; a PyTorch build needs far more disk and time than these give,
+# so real matrices name larger or self-hosted runners in matrix.yaml.
+DEFAULT_RUNNERS: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "x86_64-linux": ("ubuntu-latest",),
+    "aarch64-linux": ("ubuntu-24.04-arm",),
+    "x86_64-darwin": ("macos-13",),
+    "aarch64-darwin": ("macos-latest",),
+})
+
+
+@dataclass(frozen=True)
+class CI:
+    """The `ci:` section: how the generated GitHub Actions workflow builds and publishes."""
+
+    organisation_variable: str = "FLOX_ORG"  # the repository variable naming the Flox organisation
+    organisation: str | None = None  # used where that variable is unset
+    main_branch: str = "main"
+    timeout_minutes: int = 360
+    shard_size: int = 256  # GitHub runs at most 256 jobs of one matrix
+    plan_runner: tuple[str, ...] = ("ubuntu-latest",)
+    runners: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: DEFAULT_RUNNERS)  # system -> labels
+    gpu_runners: tuple[GpuRunner, ...] = ()
+
+
+@dataclass(frozen=True)
 class Matrix:
     file: str
     pytorch_version: str
@@ -68,6 +102,7 @@ class Matrix:
     description: Mapping[str, str]
     sections: tuple[Section, ...]
     knowledge: Knowledge
+    ci: CI = CI()
 
 
 @dataclass(frozen=True)

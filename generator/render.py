@@ -13,7 +13,7 @@ from pathlib import Path
 
 import jinja2
 
-from . import state
+from . import ci, state
 from .model import Expansion, Matrix, Variant
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -206,4 +206,6 @@ def render(expansion: Expansion, previous: dict[str, state.Entry]) -> dict[str, 
         outputs[f"{PKGS_DIR}/{variant.name}.nix"] = _render(
             f"{variant.kind}.nix.j2", True, **context, revision=entry.revision)
     outputs[state.STATE_FILE] = state.dump(entries, HEADER)
+    outputs[ci.WORKFLOW_FILE] = _render("flox-variants.yml.j2", False, header=f"# {HEADER}",
+                                        **ci.workflow_context(expansion))
     return dict(sorted(outputs.items()))

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import string
+from dataclasses import replace
 from types import MappingProxyType
 
 from . import knowledge as knowledge_
 from .errors import GenMatrixError, Problem
 from .load import Document
-from .model import KIND_AXES, Match, Matrix, Restriction, Section
+from .model import CI, KIND_AXES, GpuRunner, Match, Matrix, Restriction, Section
 from .schema import check_schema, suggest
 
 DEFAULT_NAMING = {
@@ -86,6 +87,33 @@ class _Checker:
                         for i, item in enumerate(raw.get("exclude", [])))
         return Section(kind, tuple(axes), restrict, include, exclude, self.doc.key_where(path))
 
+    def ci(self) -> CI:
+        given = self.doc.data.get("ci", {})
+        gpu_runners, first = [], {}
+        for i, raw in enumerate(given.get("gpu_runners", [])):
+            path = ("ci", "gpu_runners", i)
+            sms = tuple(self.value("sm", sm, path + ("sm", j)) for j, sm in enumerate(raw["sm"]))
+            for j, sm in enumerate(sms):
+                earlier = first.setdefault((raw["system"], sm), i)
+                if earlier != i:
+                    self.problems.append(Problem(
+                        self.doc.where(path + ("sm", j)),
+                        f"{sm} on {raw['system']} already has a GPU runner, ci.gpu_runners[{earlier}]",
+                        "name each SM of a system under one GPU runner only",
+                    ))
+            gpu_runners.append(GpuRunner(tuple(raw["labels"]), raw["system"], sms))
+        scalars = {key: given[key] for key in
+                   ("organisation_variable", "organisation", "main_branch", "timeout_minutes", "shard_size")
+                   if key in given}
+        runners = {system: tuple(labels) for system, labels in given.get("runners", {}).items()}
+        defaults = CI()
+        return replace(
+            defaults, **scalars,
+            plan_runner=tuple(given.get("plan_runner", defaults.plan_runner)),
+            runners=MappingProxyType(dict(defaults.runners, **runners)),
+            gpu_runners=tuple(gpu_runners),
+        )
+
     def patterns(self, key: str, defaults: dict, allowed: set, required: bool) -> dict:
         given = self.doc.data.get(key, {})
         result = dict(defaults, **given)
@@ -122,6 +150,7 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
                                         "add at least one section of variants"))
     naming = checker.patterns("naming", DEFAULT_NAMING, NAME_FIELDS, required=True)
     description = checker.patterns("description", DEFAULT_DESCRIPTION, DESCRIPTION_FIELDS, required=False)
+    ci = checker.ci()
     if checker.problems:
         raise GenMatrixError(checker.problems)
     nixpkgs = data["nixpkgs"]
@@ -138,4 +167,5 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
         description=MappingProxyType(description),
         sections=sections,
         knowledge=knowledge,
+        ci=ci,
     )

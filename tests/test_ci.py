@@ -1,0 +1,440 @@
+"""gen-matrix ci and the generated workflow: what CI rebuilds, how it shards, and that GitHub accepts it."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator import ci as ci_, pipeline, state
+from generator.ci import WORKFLOW_FILE
+
+from conftest import REPO, expansion_of
+
+GIT = shutil.which("git")
+needs_git = pytest.mark.skipif(GIT is None, reason="git not found: --changed-since reads the history with it")
+BIN = Path(sys.executable).parent  # the test extra's tools land beside the interpreter
+
+
+def tool(name: str) -> str:
+    found = shutil.which(name) or shutil.which(name, path=str(BIN))
+    if found is None:
+        pytest.skip(f"{name} not found: install the test extra (pip install -e '.[test]')")
+    return found
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run([GIT, *args], cwd=root, check=True, capture_output=True, text=True).stdout
+
+
+def commit(root: Path, message: str) -> None:
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", message)
+
+
+def generate(run, root: Path) -> None:
+    result = run("generate", "--root", root)
+    assert result.exit_code == 0, result.output
+
+
+def ci(run, root: Path, *args: str):
+    result = run("ci", "--root", root, *args)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def names(document: dict) -> list[str]:
+    return [entry["name"] for entry in document["include"]]
+
+
+def variant_names(root: Path, where=lambda variant: True) -> list[str]:
+    return sorted(v.name for v in expansion_of(root).variants if where(v))
+
+
+def edit(root: Path, change) -> None:
+    """Apply `change` to matrix.yaml's data (its comments do not survive; nothing reads them)."""
+    path = root / "matrix.yaml"
+    data = yaml.safe_load(path.read_text())
+    change(data)
+    path.write_text(yaml.safe_dump(data, sort_keys=False))
+
+
+def override_sm(sm: str, **fields):
+    """A change adding `knowledge: sm: SM: FIELDS` to the matrix."""
+    return lambda data: data.setdefault("knowledge", {}).setdefault("sm", {}).setdefault(sm, {}).update(fields)
+
+
+def on_sm(sm: str):
+    return lambda variant: variant.sm is not None and variant.sm.name == sm
+
+
+@pytest.fixture
+def repo(project, run) -> Path:
+    """A git repository with the shipped matrix generated and committed."""
+    git(project, "init", "-q", "-b", "main")
+    git(project, "config", "user.name", "Test")
+    git(project, "config", "user.email", "test@example.invalid")
+    git(project, "config", "commit.gpgsign", "false")
+    generate(run, project)
+    commit(project, "Generate the matrix")
+    return project
+
+
+def workflow(root: Path) -> dict:
+    return yaml.safe_load((root / WORKFLOW_FILE).read_text())
+
+
+def steps(job: dict) -> dict:
+    return {step.get("name") or step["uses"]: step for step in job["steps"]}
+
+
+# --- selection -------------------------------------------------------------------------
+
+
+def test_without_a_revision_every_variant_on_its_systems_runner(run):
+    document = ci(run, REPO)
+    expansion = expansion_of(REPO)
+    assert names(document) == sorted(v.name for v in expansion.variants)
+    assert document["deleted"] == []
+    runners = expansion.matrix.ci.runners
+    by_name = {v.name: v for v in expansion.variants}
+    for entry in document["include"]:
+        assert entry["system"] == by_name[entry["name"]].system
+        assert entry["runner"] == list(runners[entry["system"]])
+        assert entry["metadata_only"] is False and entry["smoke"] is False
+    assert {e["runner"][0] for e in document["include"] if e["system"] == "aarch64-linux"} == {"ubuntu-24.04-arm"}
+
+
+@needs_git
+def test_nothing_changed_selects_nothing(repo, run):
+    assert ci(run, repo, "--changed-since", "HEAD") == {"include": [], "deleted": []}
+    assert ci(run, repo, "--changed-since", "HEAD", "--shards") == []
+
+
+@needs_git
+def test_one_sm_metadata_edit_selects_exactly_that_sms_variants_as_metadata_only(repo, run):
+    edit(repo, override_sm("sm90", gpus=["H100", "H200", "GH200", "H20"]))
+    generate(run, repo)
+    commit(repo, "Name the H20 among the Hopper GPUs")
+    document = ci(run, repo, "--changed-since", "HEAD~1")
+    expected = variant_names(repo, on_sm("sm90"))
+    assert 0 < len(expected) < len(variant_names(repo))
+    assert names(document) == expected
+    assert all(entry["metadata_only"] for entry in document["include"])
+    assert document["deleted"] == []
+
+
+@needs_git
+def test_one_sm_build_edit_selects_exactly_that_sms_variants_for_a_rebuild(repo, run):
+    edit(repo, override_sm("sm61", cudnn=True))
+    generate(run, repo)
+    commit(repo, "Build the Pascal variants with cuDNN")
+    document = ci(run, repo, "--changed-since", "HEAD~1")
+    assert names(document) == variant_names(repo, on_sm("sm61"))
+    assert document["include"] and not any(entry["metadata_only"] for entry in document["include"])
+
+
+@needs_git
+def test_the_working_tree_counts_before_it_is_committed(repo, run):
+    edit(repo, override_sm("sm61", cudnn=True))
+    assert names(ci(run, repo, "--changed-since", "HEAD")) == variant_names(repo, on_sm("sm61"))
+
+
+@needs_git
+def test_a_pin_edit_selects_every_variant(repo, run):
+    edit(repo, lambda data: data["nixpkgs"].update(rev="0123456789abcdef0123456789abcdef01234567"))
+    generate(run, repo)
+    commit(repo, "Move the nixpkgs pin")
+    document = ci(run, repo, "--changed-since", "HEAD~1")
+    assert names(document) == variant_names(repo)
+    assert not any(entry["metadata_only"] for entry in document["include"])
+
+
+@needs_git
+def test_a_removed_variant_is_listed_as_deleted_not_built(repo, run):
+    before = variant_names(repo, on_sm("sm120"))
+    edit(repo, lambda data: data["gpu"]["sm"].remove("sm120"))
+    generate(run, repo)
+    commit(repo, "Drop the consumer Blackwell variants")
+    document = ci(run, repo, "--changed-since", "HEAD~1")
+    assert document == {"include": [], "deleted": before}
+    assert before
+
+
+@needs_git
+def test_a_revision_without_a_state_file_makes_every_variant_new(project, run):
+    git(project, "init", "-q", "-b", "main")
+    git(project, "config", "user.name", "Test")
+    git(project, "config", "user.email", "test@example.invalid")
+    commit(project, "Only the matrix")
+    generate(run, project)
+    document = ci(run, project, "--changed-since", "HEAD")
+    assert names(document) == variant_names(project)
+    assert not any(entry["metadata_only"] for entry in document["include"])
+
+
+@needs_git
+def test_a_companion_follows_its_torch(repo, run):
+    expansion = expansion_of(repo)
+    axes = lambda v: (v.python, v.cuda, v.sm, v.isa, v.accelerator)  # noqa: E731
+    companions = [v for v in expansion.variants if v.package != "pytorch"]
+    if not companions:
+        pytest.skip("the shipped matrix has no torchvision/torchaudio companions to follow a torch")
+    torch = {axes(v): v.name for v in expansion.variants if v.package == "pytorch"}
+    companion = companions[0]
+    sm = companion.sm.name if companion.sm else None
+    assert sm is not None, "the check edits the companion's SM"
+    edit(repo, override_sm(sm, cudnn=not companion.sm.cudnn))
+    generate(run, repo)
+    commit(repo, "Change one SM's build")
+    selected = set(names(ci(run, repo, "--changed-since", "HEAD~1")))
+    for variant in companions:
+        assert (variant.name in selected) == (torch[axes(variant)] in selected), variant.name
+    assert companion.name in selected
+
+
+@needs_git
+def test_a_bad_revision_is_a_clear_error(repo, run):
+    result = run("ci", "--root", repo, "--changed-since", "origin/no-such-branch")
+    assert result.exit_code == 2
+    assert "--changed-since origin/no-such-branch: no such commit" in result.stderr
+    assert "fetch-depth: 0" in result.stderr
+    assert result.stdout == ""
+    assert "Traceback" not in result.output
+
+
+def test_an_option_in_place_of_a_revision_is_refused(project, run):
+    result = run("ci", "--root", project, "--changed-since", "--output=x")
+    assert result.exit_code == 2
+    assert "not a git revision" in result.stderr
+    assert not (project / "x").exists()
+
+
+@needs_git
+def test_a_folder_outside_git_is_a_clear_error(project, run):
+    result = run("ci", "--root", project, "--changed-since", "HEAD")
+    assert result.exit_code == 2
+    assert "no such commit" in result.stderr and "not a git repository" in result.stderr
+
+
+SHIPPED = expansion_of(REPO)
+NOW = state.parse(pipeline.outputs(pipeline.locate(str(REPO / "matrix.yaml"), str(REPO)), SHIPPED)[state.STATE_FILE],
+                  state.STATE_FILE)
+HOW = st.sampled_from(["new", "same", "build", "metadata"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(how=st.fixed_dictionaries({name: HOW for name in NOW}),
+       gone=st.sets(st.from_regex(r"pytorch-gone-[a-z0-9]{1,8}", fullmatch=True), max_size=5),
+       size=st.integers(1, 256))
+def test_selection_is_exactly_what_differs_and_shards_partition_it(how, gone, size):
+    before = {name: state.Entry("b", "m", 3) for name in gone}
+    for name, entry in NOW.items():
+        if how[name] == "same":
+            before[name] = state.Entry(entry.build, entry.metadata, entry.revision)
+        elif how[name] == "build":
+            before[name] = state.Entry("old" + entry.build, "old" + entry.metadata, entry.revision)
+        elif how[name] == "metadata":
+            before[name] = state.Entry(entry.build, "old" + entry.metadata, entry.revision)
+    selection = ci_.select(SHIPPED, NOW, before)
+    assert [job.name for job in selection.jobs] == sorted(n for n in NOW if how[n] != "same")
+    assert {job.name for job in selection.jobs if job.metadata_only} == {n for n in NOW if how[n] == "metadata"}
+    assert selection.deleted == tuple(sorted(gone))
+    shards = selection.shards(size)
+    assert [job for shard in shards for job in shard] == list(selection.jobs)
+    assert all(0 < len(shard) <= size for shard in shards)
+    assert len(shards) <= ci_.shard_count(len(NOW), size)
+
+
+# --- sharding ----------------------------------------------------------------------------
+
+SYNTHETIC = """\
+pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+gpu:
+  python: ["3.11", "3.12", "3.13"]
+  cuda: ["12.8", "12.9"]
+  sm: [sm52, sm60, sm61, sm70, sm75, sm80, sm86, sm89, sm90, sm100]
+  isa: [avx, avx2, avx512, avx512bf16, avx512vnni]
+"""
+
+
+@pytest.fixture
+def big(tmp_path, run) -> Path:
+    (tmp_path / "matrix.yaml").write_text(SYNTHETIC)
+    generate(run, tmp_path)
+    return tmp_path
+
+
+def test_300_variants_make_2_shards_of_at_most_256(big, run):
+    everything = names(ci(run, big))
+    assert len(everything) == 300
+    assert ci(run, big, "--shards") == [0, 1]
+    first, second = (names(ci(run, big, "--shard", str(k))) for k in (0, 1))
+    assert (len(first), len(second)) == (256, 44)
+    assert first + second == everything
+    assert ci(run, big, "--shard", "2") == {"include": []}
+    assert set(ci(run, big, "--shard", "0")) == {"include"}  # every other key would be a matrix axis
+
+
+def test_the_workflow_has_one_build_job_per_shard(big, run):
+    jobs = workflow(big)["jobs"]
+    assert sorted(jobs) == ["build-0", "build-1", "plan"]
+    for k in (0, 1):
+        assert jobs[f"build-{k}"]["strategy"]["matrix"] == f"${{{{ fromJSON(needs.plan.outputs.shard_{k}) }}}}"
+        assert jobs[f"build-{k}"]["if"] == f"contains(fromJSON(needs.plan.outputs.shards), {k})"
+        assert f"shard_{k}" in jobs["plan"]["outputs"]
+        assert f"--shard {k})" in steps(jobs["plan"])["Select the variants whose build inputs changed"]["run"]
+
+
+def test_shard_size_from_the_command_line_and_from_the_matrix(big, run):
+    assert ci(run, big, "--shard-size", "100", "--shards") == [0, 1, 2]
+    (big / "matrix.yaml").write_text(SYNTHETIC + "ci: {shard_size: 50}\n")
+    generate(run, big)
+    assert ci(run, big, "--shards") == [0, 1, 2, 3, 4, 5]
+    assert sum(1 for job in workflow(big)["jobs"] if job.startswith("build-")) == 6
+
+
+def test_shard_and_shards_exclude_each_other(big, run):
+    result = run("ci", "--root", big, "--shards", "--shard", "0")
+    assert result.exit_code == 2 and "exclude each other" in result.output
+
+
+# --- settings and validation -----------------------------------------------------------
+
+
+def test_ci_settings_reach_the_workflow(tmp_path, run):
+    (tmp_path / "matrix.yaml").write_text(SYNTHETIC + """\
+ci:
+  organisation_variable: PYTORCH_ORG
+  organisation: acme
+  main_branch: trunk
+  timeout_minutes: 2880
+  plan_runner: [self-hosted, small]
+  runners:
+    x86_64-linux: [self-hosted, linux, x64, big]
+  gpu_runners:
+    - labels: [self-hosted, linux, x64, h100]
+      system: x86_64-linux
+      sm: [sm90]
+""")
+    generate(run, tmp_path)
+    document = workflow(tmp_path)
+    assert document[True]["push"]["branches"] == ["trunk"]  # PyYAML reads the key `on` as true
+    assert document["jobs"]["plan"]["runs-on"] == ["self-hosted", "small"]
+    build = document["jobs"]["build-0"]
+    assert build["timeout-minutes"] == 2880
+    assert build["strategy"]["fail-fast"] is False
+    publish = steps(build)["Publish to the Flox catalog"]
+    assert publish["env"]["ORGANISATION"] == "${{ vars.PYTORCH_ORG }}"
+    assert publish["env"]["ORGANISATION_DEFAULT"] == "acme"
+    assert publish["env"]["FLOX_FLOXHUB_TOKEN"] == "${{ secrets.FLOX_FLOXHUB_TOKEN }}"
+    assert 'flox publish -o "$organisation" "$NAME"' in publish["run"]
+    smoke = steps(build)["Smoke test on the GPU"]
+    assert smoke["if"] == "matrix.smoke"
+    assert 'gen-matrix smoke "$NAME" --python "result-$NAME/bin/python"' in smoke["run"]
+
+    entries = {entry["name"]: entry for entry in ci(run, tmp_path)["include"]}
+    on_gpu = {name for name, entry in entries.items() if entry["smoke"]}
+    assert on_gpu == {n for n in entries if "-sm90-" in n} and len(on_gpu) == 30
+    assert {tuple(entries[n]["runner"]) for n in on_gpu} == {("self-hosted", "linux", "x64", "h100")}
+    assert {tuple(e["runner"]) for n, e in entries.items() if n not in on_gpu} == {("self-hosted", "linux", "x64", "big")}
+
+
+def test_shipped_workflow_builds_on_pull_requests_and_publishes_on_main_without_overlap():
+    document = yaml.safe_load((REPO / WORKFLOW_FILE).read_text())
+    assert set(document[True]) == {"pull_request", "push", "workflow_dispatch"}
+    assert document[True]["push"]["branches"] == ["main"]
+    assert document["concurrency"]["cancel-in-progress"] == "${{ github.event_name == 'pull_request' }}"
+    assert "'publish'" in document["concurrency"]["group"]
+    plan, build = document["jobs"]["plan"], document["jobs"]["build-0"]
+    assert steps(plan)["actions/checkout@v4"]["with"]["fetch-depth"] == 0
+    assert "gen-matrix check" in [step.get("run") for step in plan["steps"]]
+    assert steps(build)["actions/checkout@v4"]["with"]["fetch-depth"] == 0
+    assert "flox/install-flox-action@v2" in steps(build)
+    assert build["runs-on"] == "${{ matrix.runner }}"
+    assert steps(build)["Publish to the Flox catalog"]["if"] == "github.event_name != 'pull_request'"
+    assert "Smoke test on the GPU" not in steps(build)  # the shipped matrix names no GPU runner
+
+
+@pytest.mark.parametrize("ci_section, where, words", [
+    ("ci: {shard_size: 300}\n", "matrix.yaml:8:", "300 is greater than the maximum of 256"),
+    ("ci:\n  gpu_runners:\n    - {labels: [gpu], system: x86_64-linux, sm: [sm9O]}\n",
+     "matrix.yaml:10:", "did you mean 'sm90'"),
+    ("ci:\n  gpu_runners:\n    - {labels: [a], system: x86_64-linux, sm: [sm90]}\n"
+     "    - {labels: [b], system: x86_64-linux, sm: [sm80, sm90]}\n",
+     "matrix.yaml:11:", "sm90 on x86_64-linux already has a GPU runner, ci.gpu_runners[0]"),
+    ("ci: {organisation_variable: GITHUB_ORG}\n", "matrix.yaml:8:", "organisation_variable"),
+    ("ci: {runners: {x86_64-linux: ['${{ secrets.TOKEN }}']}}\n", "matrix.yaml:8:", "not valid"),
+    ("ci: {runners: {riscv64-linux: [rv]}}\n", "matrix.yaml:8:", "unknown key 'riscv64-linux'"),
+])
+def test_bad_ci_settings_are_located_errors_and_write_nothing(tmp_path, run, ci_section, where, words):
+    (tmp_path / "matrix.yaml").write_text(SYNTHETIC + ci_section)
+    result = run("generate", "--root", tmp_path)
+    assert result.exit_code == 2, result.output
+    assert where in result.stderr and words in result.stderr, result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["matrix.yaml"]
+
+
+# --- the shipped workflow, checked as GitHub would ---------------------------------------
+
+
+def test_shipped_workflow_passes_actionlint():
+    actionlint = tool("actionlint")
+    command = [actionlint, "-no-color"]
+    shellcheck = shutil.which("shellcheck") or shutil.which("shellcheck", path=str(BIN))
+    if shellcheck:  # actionlint checks every run: script with it
+        command += ["-shellcheck", shellcheck]
+    result = subprocess.run(command + [WORKFLOW_FILE], cwd=REPO, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("schema", ["vendor.github-workflows", "custom.github-workflows-require-timeout"])
+def test_shipped_workflow_matches_the_github_workflow_schema(schema):
+    result = subprocess.run([tool("check-jsonschema"), "--builtin-schema", schema, WORKFLOW_FILE],
+                            cwd=REPO, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_sharded_workflow_with_a_gpu_runner_passes_actionlint(tmp_path, run):
+    actionlint = tool("actionlint")
+    (tmp_path / "matrix.yaml").write_text(SYNTHETIC + "ci:\n  shard_size: 100\n  gpu_runners:\n"
+                                          "    - {labels: [self-hosted, h100], system: x86_64-linux, sm: [sm90]}\n")
+    generate(run, tmp_path)
+    (tmp_path / ".github" / "actionlint.yaml").write_text("self-hosted-runner:\n  labels: [h100]\n")
+    result = subprocess.run([actionlint, "-no-color", WORKFLOW_FILE], cwd=tmp_path, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert len([job for job in workflow(tmp_path)["jobs"] if job.startswith("build-")]) == 3
+
+
+def test_the_workflow_is_owned_like_every_output(tmp_path, run):
+    (tmp_path / "matrix.yaml").write_text(SYNTHETIC)
+    generate(run, tmp_path)
+    path = tmp_path / WORKFLOW_FILE
+    assert path.read_text().startswith("# Generated from matrix.yaml by gen-matrix")
+    path.write_text(path.read_text().replace("fail-fast: false", "fail-fast: true"))
+    result = run("check", "--root", tmp_path)
+    assert result.exit_code == 1 and "-      fail-fast: true" in result.stdout
+
+
+# --- pre-commit ---------------------------------------------------------------------------
+
+
+def test_pre_commit_hook_runs_check_on_the_files_it_reads():
+    (hook,) = yaml.safe_load((REPO / ".pre-commit-hooks.yaml").read_text())
+    assert hook["entry"] == "gen-matrix check"
+    assert hook["language"] == "python" and hook["pass_filenames"] is False
+    files = re.compile(hook["files"])
+    for path in ("matrix.yaml", "templates/gpu.nix.j2", "generator/knowledge.yaml", "matrix.state.json",
+                 ".flox/pkgs/pytorch-python313-cpu-avx2.nix", "nix/nixpkgs.nix", WORKFLOW_FILE):
+        assert files.search(path), path
+    for path in ("tests/test_ci.py", "docs/matrix.yaml.md", "pyproject.toml"):
+        assert not files.search(path), path
