@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Mapping
 
 from .errors import Location
@@ -56,6 +57,34 @@ class Section:
 
 
 @dataclass(frozen=True)
+class Companions:
+    """Packages built against the torch of every variant `when` selects (None: all of them)."""
+
+    packages: tuple[str, ...]
+    when: Match | None
+    where: Location
+    label: str  # e.g. "companions[0]"
+
+    def selects(self, variant: "Variant") -> bool:
+        return self.when is None or self.when.matches(dict(variant.combination, kind=variant.kind))
+
+
+@dataclass(frozen=True)
+class TorchSource:
+    """A PyTorch source to build instead of the pinned nixpkgs' release."""
+
+    version: str
+    rev: str
+    hash: str
+
+
+@dataclass(frozen=True)
+class Patch:
+    url: str
+    hash: str
+
+
+@dataclass(frozen=True)
 class Matrix:
     file: str
     pytorch_version: str
@@ -68,6 +97,11 @@ class Matrix:
     description: Mapping[str, str]
     sections: tuple[Section, ...]
     knowledge: Knowledge
+    companions: tuple[Companions, ...] = ()
+    torch_source: TorchSource | None = None
+    # nixpkgs attribute -> patches applied to it, sorted by attribute
+    patches: tuple[tuple[str, tuple[Patch, ...]], ...] = ()
+    nixpkgs_config: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @dataclass(frozen=True)
@@ -81,6 +115,11 @@ class Variant:
     isa: Isa | None = None
     accelerator: Accelerator | None = None
     package: str = "pytorch"
+    torch: str | None = None  # a companion's: the name of the torch variant it is built against
+
+    @property
+    def is_companion(self) -> bool:
+        return self.torch is not None
 
     @property
     def combination(self) -> dict[str, str]:

@@ -105,18 +105,21 @@ def _describe(matrix: Matrix, variant: Variant) -> str:
 
 def _long_description(matrix: Matrix, variant: Variant) -> str:
     lines = [f"PyTorch {matrix.pytorch_version} built from source for Python {variant.python.name}."]
+    if variant.is_companion:
+        lines = [f"{variant.package} built from source for Python {variant.python.name} against "
+                 f"{variant.torch} (PyTorch {matrix.pytorch_version}), for the same GPU and CPU."]
     if variant.sm:
         gpus = ", ".join(variant.sm.gpus) or variant.sm.family
         lines.append(f"GPUs: {gpus} (NVIDIA {variant.sm.family}, compute capability "
                      f"{variant.sm.capability}, {variant.sm.name}).")
         lines.append(f"CUDA {variant.cuda.name}; needs NVIDIA driver {variant.cuda.driver} or newer.")
-        if not variant.sm.cudnn:
+        if not variant.sm.cudnn and not variant.is_companion:
             lines.append("Built without cuDNN, which no longer supports this GPU.")
     if variant.isa:
         cpus = ", ".join(variant.isa.cpus) or variant.isa.arch
         lines.append(f"CPUs: {cpus}; needs the {variant.isa.name} instruction set "
                      f"({' '.join(variant.isa.cpuinfo)} in /proc/cpuinfo).")
-        if variant.isa.disable:
+        if variant.isa.disable and not variant.is_companion:
             lines.append(f"Built without {', '.join(variant.isa.disable)}, which need a newer instruction set.")
     if variant.accelerator:
         lines.append(f"Apple Silicon with {variant.accelerator.description or variant.accelerator.name}, "
@@ -134,12 +137,13 @@ def templates_digest() -> str:
     return state.digest(*(path.read_text(encoding="utf-8") for path in sorted(TEMPLATES.glob("*.nix.j2"))))
 
 
-def fingerprints(context: dict, shared: str) -> tuple[str, str]:
-    """(build, metadata) hashes of a recipe's context; `shared` is the Nix every recipe imports."""
+def fingerprints(context: dict, shared: str, *depends: str) -> tuple[str, str]:
+    """(build, metadata) hashes of a recipe's context; `shared` is the Nix every recipe imports,
+    `depends` the build hashes of the recipes it imports (a companion's torch)."""
     build = {k: v for k, v in context.items() if k not in META_KEYS and k != "revision"}
     meta = {k: context[k] for k in META_KEYS}
     encode = lambda value: json.dumps(value, sort_keys=True, default=str)  # noqa: E731
-    return state.digest(templates_digest(), shared, encode(build)), state.digest(encode(meta))
+    return state.digest(templates_digest(), shared, encode(build), *depends), state.digest(encode(meta))
 
 
 def recipe_context(matrix: Matrix, variant: Variant) -> dict:
@@ -184,6 +188,34 @@ def recipe_context(matrix: Matrix, variant: Variant) -> dict:
     return context
 
 
+def companion_context(matrix: Matrix, variant: Variant, torch: Variant) -> dict:
+    """What a torchvision or torchaudio template is given: the hardware of its torch's recipe."""
+    torch_context = recipe_context(matrix, torch)
+    fields = {"package": variant.package, "pytorch": matrix.pytorch_version, "torch": torch.name,
+              "torch_description": torch_context["description"]}
+    return {
+        "header": NIX_HEADER,
+        "name": variant.name,
+        "summary": f"{variant.package} for Python {variant.python.name}, built against {torch.name}.",
+        "package": Ident(variant.package),
+        "python_attr": Ident(variant.python.attr),
+        "torch_file": f"/{torch.name}.nix",
+        "jobs": matrix.jobs,
+        "system_features": list(matrix.system_features),
+        "description": matrix.description["companion"].format(**fields),
+        "long_description": _long_description(matrix, variant),
+        "platforms": list(variant.platforms),
+        "cuda_support": variant.kind == "gpu",
+        "cuda_token": torch_context.get("cuda_token"),
+        "nixpkgs_capabilities": torch_context.get("nixpkgs_capabilities"),
+        "cuda_version": torch_context.get("cuda_version"),
+        "sm": torch_context.get("sm"),
+        "isa": torch_context["isa"],
+        "cpu_flags": torch_context["cpu_flags"],
+        "accelerator": torch_context.get("accelerator"),
+    }
+
+
 def _render(template: str, nix_output: bool, **context) -> str:
     return environment(nix_output).get_template(template).render(**context)
 
@@ -196,14 +228,25 @@ def render(expansion: Expansion, previous: dict[str, state.Entry]) -> dict[str, 
     matrix = expansion.matrix
     outputs: dict[str, str] = {}
     url = f"https://github.com/NixOS/nixpkgs/archive/{matrix.nixpkgs_rev}.tar.gz"
-    shared = _render("nixpkgs.nix.j2", True, header=NIX_HEADER, url=url, sha256=matrix.nixpkgs_sha256)
+    shared = _render(
+        "nixpkgs.nix.j2", True, header=NIX_HEADER, url=url, sha256=matrix.nixpkgs_sha256,
+        torch_source=matrix.torch_source, config=dict(matrix.nixpkgs_config),
+        patches=[(Ident(attr), [{"url": p.url, "hash": p.hash} for p in patches]) for attr, patches in matrix.patches])
     outputs[NIXPKGS_FILE] = shared
     entries: dict[str, state.Entry] = {}
-    for variant in expansion.variants:
-        context = recipe_context(matrix, variant)
-        entry = state.next_entry(previous.get(variant.name), *fingerprints(context, shared))
+    by_name = {variant.name: variant for variant in expansion.variants}
+    # Torch recipes first: a companion's build hash includes its torch's.
+    for variant in sorted(expansion.variants, key=lambda v: v.is_companion):
+        if variant.is_companion:
+            context = companion_context(matrix, variant, by_name[variant.torch])
+            hashes = fingerprints(context, shared, entries[variant.torch].build)
+            template = f"{variant.package}.nix.j2"
+        else:
+            context = recipe_context(matrix, variant)
+            hashes = fingerprints(context, shared)
+            template = f"{variant.kind}.nix.j2"
+        entry = state.next_entry(previous.get(variant.name), *hashes)
         entries[variant.name] = entry
-        outputs[f"{PKGS_DIR}/{variant.name}.nix"] = _render(
-            f"{variant.kind}.nix.j2", True, **context, revision=entry.revision)
+        outputs[f"{PKGS_DIR}/{variant.name}.nix"] = _render(template, True, **context, revision=entry.revision)
     outputs[state.STATE_FILE] = state.dump(entries, HEADER)
     return dict(sorted(outputs.items()))

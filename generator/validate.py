@@ -8,7 +8,7 @@ from types import MappingProxyType
 from . import knowledge as knowledge_
 from .errors import GenMatrixError, Problem
 from .load import Document
-from .model import KIND_AXES, Match, Matrix, Restriction, Section
+from .model import KIND_AXES, Companions, Match, Matrix, Patch, Restriction, Section, TorchSource
 from .schema import check_schema, suggest
 
 DEFAULT_NAMING = {
@@ -20,9 +20,13 @@ DEFAULT_DESCRIPTION = {
     "gpu": "PyTorch {pytorch} for NVIDIA {family} GPUs ({sm}) and {isa} CPUs, CUDA {cuda}",
     "cpu": "PyTorch {pytorch}, CPU only, for {isa} CPUs",
     "darwin": "PyTorch {pytorch} for Apple Silicon with {accelerator}",
+    "companion": "{package} built against {torch}: {torch_description}",
 }
 NAME_FIELDS = {"package", "python", "cuda", "sm", "isa", "accelerator"}
 DESCRIPTION_FIELDS = NAME_FIELDS | {"pytorch", "family", "gpus", "cpus", "capability"}
+# nixpkgs config that gen-matrix sets itself, per recipe.
+OWNED_CONFIG = ("allowUnfree", "cudaSupport", "cudaCapabilities")
+MATCH_AXES = ("kind", "python", "cuda", "sm", "isa", "accelerator")
 
 
 def _fields(pattern: str) -> list[str] | None:
@@ -60,6 +64,35 @@ class _Checker:
                 values.append((axis, tuple(items)))
         return Match(tuple(values), self.doc.where(path), label)
 
+    def companions(self) -> tuple[Companions, ...]:
+        result = []
+        for i, raw in enumerate(self.doc.data.get("companions", [])):
+            path, label = ("companions", i), f"companions[{i}]"
+            when = None
+            if raw["when"] != "all":
+                values = []
+                for axis in (a for a in MATCH_AXES if a in raw["when"]):
+                    given = raw["when"][axis]
+                    listed = isinstance(given, list)
+                    where = path + ("when", axis)
+                    items = [str(v) if axis == "kind" else self.value(axis, v, where + ((j,) if listed else ()))
+                             for j, v in enumerate(given if listed else [given])]
+                    values.append((axis, tuple(items)))
+                when = Match(tuple(values), self.doc.where(path + ("when",)), label)
+            result.append(Companions(tuple(raw["packages"]), when, self.doc.where(path), label))
+        return tuple(result)
+
+    def nixpkgs_config(self) -> dict:
+        given = self.doc.data["nixpkgs"].get("config", {})
+        for key in given:
+            if key in OWNED_CONFIG:
+                self.problems.append(Problem(
+                    self.doc.key_where(("nixpkgs", "config", key)),
+                    f"nixpkgs.config.{key} is set by gen-matrix for each recipe",
+                    "remove it: CUDA recipes get allowUnfree and cudaSupport; "
+                    "nixpkgs.capability_scope decides cudaCapabilities"))
+        return {key: tuple(value) if isinstance(value, list) else value for key, value in sorted(given.items())}
+
     def section(self, kind: str) -> Section | None:
         raw = self.doc.data.get(kind)
         if raw is None:
@@ -86,10 +119,11 @@ class _Checker:
                         for i, item in enumerate(raw.get("exclude", [])))
         return Section(kind, tuple(axes), restrict, include, exclude, self.doc.key_where(path))
 
-    def patterns(self, key: str, defaults: dict, allowed: set, required: bool) -> dict:
+    def patterns(self, key: str, defaults: dict, allowed: set, required: bool, extra: dict | None = None) -> dict:
         given = self.doc.data.get(key, {})
         result = dict(defaults, **given)
         for kind, pattern in given.items():
+            allowed_here = allowed | (extra or {}).get(kind, set())
             names = _fields(pattern)
             where = self.doc.where((key, kind))
             if names is None:
@@ -97,9 +131,9 @@ class _Checker:
                                              "write fields as {python}; double a literal brace"))
                 continue
             for name in names:
-                if name not in allowed:
+                if name not in allowed_here:
                     self.problems.append(Problem(where, f"{key}.{kind}: unknown field '{{{name}}}'",
-                                                 suggest(name, allowed) or f"fields: {', '.join(sorted(allowed))}"))
+                                                 suggest(name, allowed_here) or f"fields: {', '.join(sorted(allowed_here))}"))
             if required:
                 for axis in ("package",) + KIND_AXES[kind]:
                     if axis not in names:
@@ -121,11 +155,15 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
         checker.problems.append(Problem(doc.where(), "the matrix has no gpu:, cpu: or darwin: section",
                                         "add at least one section of variants"))
     naming = checker.patterns("naming", DEFAULT_NAMING, NAME_FIELDS, required=True)
-    description = checker.patterns("description", DEFAULT_DESCRIPTION, DESCRIPTION_FIELDS, required=False)
+    description = checker.patterns("description", DEFAULT_DESCRIPTION, DESCRIPTION_FIELDS, required=False,
+                                   extra={"companion": {"torch", "torch_description"}})
+    companions = checker.companions()
+    nixpkgs_config = checker.nixpkgs_config()
     if checker.problems:
         raise GenMatrixError(checker.problems)
     nixpkgs = data["nixpkgs"]
     build = data.get("build", {})
+    source = data["pytorch"].get("source")
     return Matrix(
         file=doc.file,
         pytorch_version=str(data["pytorch"]["version"]),
@@ -138,4 +176,9 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
         description=MappingProxyType(description),
         sections=sections,
         knowledge=knowledge,
+        companions=companions,
+        torch_source=TorchSource(str(data["pytorch"]["version"]), source["rev"], source["hash"]) if source else None,
+        patches=tuple((attr, tuple(Patch(p["url"], p["hash"]) for p in patches))
+                      for attr, patches in sorted(nixpkgs.get("patches", {}).items())),
+        nixpkgs_config=MappingProxyType(nixpkgs_config),
     )
