@@ -72,6 +72,11 @@ def comment(text: str) -> Verbatim:
     return Verbatim(" ".join(str(text).split()))
 
 
+def cell(text) -> str:
+    """Text safe in one Markdown table cell."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
 @lru_cache(maxsize=None)
 def environment(nix_output: bool) -> jinja2.Environment:
     env = jinja2.Environment(
@@ -84,6 +89,7 @@ def environment(nix_output: bool) -> jinja2.Environment:
         finalize=nix if nix_output else None,
     )
     env.filters["comment"] = comment
+    env.filters["cell"] = cell
     return env
 
 
@@ -214,6 +220,14 @@ def companion_context(matrix: Matrix, variant: Variant, torch: Variant) -> dict:
         "cpu_flags": torch_context["cpu_flags"],
         "accelerator": torch_context.get("accelerator"),
     }
+
+
+def describe(expansion: Expansion, variant: Variant) -> str:
+    """The meta.description of `variant`'s recipe."""
+    if variant.is_companion:
+        torch = next(v for v in expansion.variants if v.name == variant.torch)
+        return companion_context(expansion.matrix, variant, torch)["description"]
+    return _describe(expansion.matrix, variant)
 
 
 def _render(template: str, nix_output: bool, **context) -> str:
