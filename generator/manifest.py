@@ -56,7 +56,7 @@ def _hook_script(old: str, block: str, text: str) -> str:
         separator = "" if not old or old.endswith("\n") else "\n"
         return old + separator + block
     if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
-        _fail(text, BEGIN if len(starts) != 1 else END,
+        _fail(text, END if ends and len(starts) <= 1 else BEGIN,
               "hook.on-activate has unbalanced gen-matrix markers",
               f"keep exactly one '{BEGIN}' line followed by one '{END}' line, or remove both")
     return "".join(lines[:starts[0]]) + block + "".join(lines[ends[0] + 1:])
