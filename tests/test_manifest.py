@@ -52,7 +52,7 @@ def generate(run, root):
 
 def test_created_when_absent(project, run):
     generate(run, project)
-    data = tomlkit.parse((project / MANIFEST).unwrap().read_text())
+    data = tomlkit.parse((project / MANIFEST).read_text()).unwrap()
     assert data["version"] == 1
     assert data["options"]["systems"] == ["aarch64-darwin", "aarch64-linux", "x86_64-linux"]
     assert {name: entry["pkg-path"] for name, entry in data["install"].items()} == dict(manifest.BUILD_TOOLS)
