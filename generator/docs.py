@@ -77,11 +77,10 @@ def facts(expansion: Expansion, revisions: Mapping[str, int]) -> dict:
     kinds = [{"kind": s.kind, "title": KIND_TITLES[s.kind], "axes": [{"axis": a, "values": list(v)} for a, v in s.axes],
               "variants": [row(v) for v in sorted(torches, key=_order) if v.kind == s.kind]}
              for s in matrix.sections]
-    per_cuda_sm = Counter((v.cuda.name, v.sm.name) for v in gpu)
-    summary = [{"kind": KIND_TITLES["gpu"], "cuda": cuda, "sm": sm, "count": count}
-               for (cuda, sm), count in sorted(per_cuda_sm.items(),
-                                               key=lambda item: (version_key(item[0][0]),
-                                                                 version_key(matrix.knowledge.sm[item[0][1]].capability)))]
+    per_cuda_sm = Counter((v.cuda, v.sm) for v in gpu)
+    summary = [{"kind": KIND_TITLES["gpu"], "cuda": cuda.name, "sm": sm.name, "count": per_cuda_sm[cuda, sm]}
+               for cuda, sm in sorted(per_cuda_sm, key=lambda pair: (version_key(pair[0].name),
+                                                                     version_key(pair[1].capability)))]
     for kind in ("cpu", "darwin"):
         count = sum(1 for v in torches if v.kind == kind)
         if count:

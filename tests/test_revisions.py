@@ -47,6 +47,10 @@ def test_metadata_only_edit_bumps_exactly_the_affected_variants(project, run):
     recipe = (project / ".flox/pkgs/pytorch-python313-cuda12_8-sm90-avx2.nix").read_text()
     assert "metadataRevision = 1;" in recipe and '"PyTorch 2.8.0 for H100, H200, GH200 (sm90)' in recipe
     assert "metadataRevision = 0;" in (project / ".flox/pkgs/pytorch-python313-cpu-avx2.nix").read_text()
+    # The same run updated the docs: the new description, with its revision.
+    assert ("| `pytorch-python313-cuda12_8-sm90-avx2` | 3.13 | 12.8 | sm90 | avx2 | "
+            "PyTorch 2.8.0 for H100, H200, GH200 (sm90), avx2 CPUs, CUDA 12.8 | 1 |") in (
+        project / "BUILD_MATRIX.md").read_text()
 
 
 def test_rerun_is_stable(project, run):
