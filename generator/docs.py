@@ -23,15 +23,13 @@ KIND_TITLES = {"gpu": "NVIDIA GPU (CUDA)", "cpu": "CPU only", "darwin": "Apple S
 _MARKER = re.compile(r"^\s*<!-- gen-matrix:(begin|end) ([A-Za-z0-9_-]+) -->\s*$")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _README_BLOCK = re.compile(r"^readme-([A-Za-z0-9_-]+)\.md\.j2$")
+# Lines end at \n only: str.splitlines would also break at \f or U+2028 inside a user's line.
+LINES = re.compile(r"[^\n]*\n|[^\n]+")
 
 
 def readme_blocks() -> tuple[str, ...]:
     """The names of the README blocks gen-matrix can fill: one template each."""
     return tuple(sorted(m[1] for m in (_README_BLOCK.match(p.name) for p in TEMPLATES.iterdir()) if m))
-
-
-def _detect(flags: tuple[str, ...]) -> str:
-    return f'for f in {" ".join(flags)}; do grep -qw "$f" /proc/cpuinfo || echo "missing: $f"; done'
 
 
 def _order(variant: Variant) -> tuple:
@@ -66,7 +64,7 @@ def facts(expansion: Expansion, revisions: Mapping[str, int]) -> dict:
     for isa in sorted({v.isa for v in torches if v.isa}, key=lambda i: (i.arch, i.name)):
         isas.append({
             "name": isa.name, "arch": isa.arch, "cpus": list(isa.cpus), "flags": list(isa.flags),
-            "cpuinfo": list(isa.cpuinfo), "disable": list(isa.disable), "detect": _detect(isa.cpuinfo),
+            "cpuinfo": list(isa.cpuinfo), "disable": list(isa.disable),
             "variants": sum(1 for v in torches if v.isa == isa),
         })
 
@@ -122,7 +120,7 @@ def splice(text: str, file: str, blocks: Mapping[str, str]) -> str:
     opened: tuple[str, int] | None = None  # name, line
     fenced = False
     known = ", ".join(sorted(blocks))
-    for number, line in enumerate(text.splitlines(keepends=True), 1):
+    for number, line in enumerate(LINES.findall(text), 1):
         if _FENCE.match(line) and opened is None:
             fenced = not fenced
         marker = None if fenced else _MARKER.match(line)

@@ -11,6 +11,7 @@ import tomlkit
 from tomlkit.exceptions import ParseError
 from tomlkit.items import String, StringType, Table
 
+from .docs import LINES
 from .errors import GenMatrixError, Location
 from .model import Expansion
 from .render import environment
@@ -33,7 +34,7 @@ BUILD_TOOLS = (
 
 
 def _fail(text: str, needle: str, message: str, hint: str):
-    lines = text.splitlines()
+    lines = LINES.findall(text)
     line = next((i for i, content in enumerate(lines, 1) if needle in content), 0)
     raise GenMatrixError.at(Location(MANIFEST_FILE, line), message, hint)
 
@@ -49,7 +50,7 @@ def _table(document, key: str, text: str) -> Table:
 
 def _hook_script(old: str, block: str, text: str) -> str:
     """`old` with the marked block replaced by `block`, or `block` appended."""
-    lines = old.splitlines(keepends=True)
+    lines = LINES.findall(old)
     starts = [i for i, line in enumerate(lines) if line.strip() == BEGIN]
     ends = [i for i, line in enumerate(lines) if line.strip() == END]
     if not starts and not ends:

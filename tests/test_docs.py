@@ -6,6 +6,7 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 from generator import docs
 from generator.errors import GenMatrixError
@@ -131,3 +132,19 @@ def test_shipped_readme_has_the_blocks():
     for name in docs.readme_blocks():
         assert f"<!-- gen-matrix:begin {name} -->\n| " in text
     assert "| **total recipes** | | | **62** |" in text
+
+# Lines a user may write: anything that is not a marker line, any line ending.
+user_lines = st.lists(
+    st.tuples(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=30)
+              .filter(lambda line: not line.lstrip().startswith("<!-- gen-matrix:")
+                      and not line.lstrip().startswith(("```", "~~~"))),
+              st.sampled_from(["\n", "\r\n"])).map("".join),
+    max_size=8).map("".join)
+
+
+@given(before=user_lines, inside=user_lines, after=user_lines)
+def test_splice_keeps_every_byte_outside_the_block(before, inside, after):
+    begin, end = "<!-- gen-matrix:begin one -->\n", "<!-- gen-matrix:end one -->\n"
+    assert docs.splice(before + begin + inside + end + after, "README.md", BLOCKS) == (
+        before + begin + BLOCKS["one"] + end + after)
+    assert docs.splice(before + after, "README.md", BLOCKS) == before + after
