@@ -93,8 +93,8 @@ def environment(nix_output: bool) -> jinja2.Environment:
     return env
 
 
-def _describe(matrix: Matrix, variant: Variant) -> str:
-    fields = {"package": variant.package, "pytorch": matrix.pytorch_version}
+def _describe(matrix: Matrix, variant: Variant, **companion_fields: str) -> str:
+    fields = {"package": variant.package, "pytorch": matrix.pytorch_version, **companion_fields}
     fields.update(variant.combination)
     if variant.sm:
         fields.update(family=variant.sm.family, gpus=", ".join(variant.sm.gpus), capability=variant.sm.capability)
@@ -106,7 +106,7 @@ def _describe(matrix: Matrix, variant: Variant) -> str:
     fields.setdefault("cpus", "")
     for axis in ("cuda", "sm", "isa", "accelerator"):
         fields.setdefault(axis, "")
-    return matrix.description[variant.kind].format(**fields)
+    return matrix.description["companion" if variant.is_companion else variant.kind].format(**fields)
 
 
 def _long_description(matrix: Matrix, variant: Variant) -> str:
@@ -197,8 +197,6 @@ def recipe_context(matrix: Matrix, variant: Variant) -> dict:
 def companion_context(matrix: Matrix, variant: Variant, torch: Variant) -> dict:
     """What a torchvision or torchaudio template is given: the hardware of its torch's recipe."""
     torch_context = recipe_context(matrix, torch)
-    fields = {"package": variant.package, "pytorch": matrix.pytorch_version, "torch": torch.name,
-              "torch_description": torch_context["description"]}
     return {
         "header": NIX_HEADER,
         "name": variant.name,
@@ -208,7 +206,7 @@ def companion_context(matrix: Matrix, variant: Variant, torch: Variant) -> dict:
         "torch_file": f"/{torch.name}.nix",
         "jobs": matrix.jobs,
         "system_features": list(matrix.system_features),
-        "description": matrix.description["companion"].format(**fields),
+        "description": _describe(matrix, variant, torch=torch.name, torch_description=torch_context["description"]),
         "long_description": _long_description(matrix, variant),
         "platforms": list(variant.platforms),
         "cuda_support": variant.kind == "gpu",
@@ -226,7 +224,8 @@ def describe(expansion: Expansion, variant: Variant) -> str:
     """The meta.description of `variant`'s recipe."""
     if variant.is_companion:
         torch = next(v for v in expansion.variants if v.name == variant.torch)
-        return companion_context(expansion.matrix, variant, torch)["description"]
+        return _describe(expansion.matrix, variant, torch=torch.name,
+                         torch_description=_describe(expansion.matrix, torch))
     return _describe(expansion.matrix, variant)
 
 

@@ -174,3 +174,26 @@ def test_companions_of_every_kind_evaluate(project, run):
             assert result["cuda"] == result["torchCuda"] == ("1" if gpu else "0")
             assert result["arch"] == result["torchArch"] == ({"sm90": "9.0", "sm61": "6.1"}[suffix.split("-")[1]]
                                                               if gpu else None)
+
+
+def test_companion_description_pattern_takes_every_field(project, run):
+    path = project / "matrix.yaml"
+    path.write_text(path.read_text().replace(
+        "naming:", 'description:\n  companion: "{package} for {gpus} ({sm}, CUDA {cuda}, {isa}); torch: {torch}"\nnaming:'))
+    assert run("--root", project).exit_code == 0
+    text = (project / ".flox/pkgs/torchaudio-python313-cuda12_8-sm75-avx.nix").read_text()
+    assert ('description = "torchaudio for GeForce RTX 2060, GeForce RTX 2070, GeForce RTX 2080, GeForce RTX 2080 Ti, '
+            'GeForce GTX 1650, GeForce GTX 1660, Tesla T4, Quadro RTX 8000, TITAN RTX (sm75, CUDA 12.8, avx); '
+            'torch: pytorch-python313-cuda12_8-sm75-avx";') in text
+    assert "torchaudio for GeForce RTX 2060" in (project / "BUILD_MATRIX.md").read_text()
+
+
+@needs_nix
+def test_companions_follow_a_nixpkgs_wide_capability(project, run):
+    path = project / "matrix.yaml"
+    path.write_text(path.read_text().replace("capability_scope: torch", "capability_scope: nixpkgs"))
+    assert run("--root", project).exit_code == 0
+    for package in ("torchvision", "torchaudio"):
+        result = evaluate(project / f".flox/pkgs/{package}-python313-cuda12_8-sm61-avx.nix",
+                          fields="caps = t.passthru.cudaPackages.flags.cudaCapabilities;")
+        assert result["arch"] == result["torchArch"] == "6.1" and result["caps"] == ["6.1"]
