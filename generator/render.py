@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+import jinja2.meta
 
 from . import state
 from .model import Expansion, Matrix, Variant
@@ -138,18 +139,23 @@ META_KEYS = ("description", "long_description", "platforms")
 
 
 @lru_cache(maxsize=None)
-def templates_digest() -> str:
-    """Any change to a recipe template changes every build fingerprint."""
-    return state.digest(*(path.read_text(encoding="utf-8") for path in sorted(TEMPLATES.glob("*.nix.j2"))))
+def template_digest(name: str) -> str:
+    """A template with the templates it extends or includes: a change to any of them changes
+    the build fingerprint of the recipes rendered from it, and of no others."""
+    source = (TEMPLATES / name).read_text(encoding="utf-8")
+    referenced = jinja2.meta.find_referenced_templates(environment(True).parse(source))
+    return state.digest(source, *(template_digest(other) for other in sorted(filter(None, referenced))))
 
 
-def fingerprints(context: dict, shared: str, *depends: str) -> tuple[str, str]:
-    """(build, metadata) hashes of a recipe's context; `shared` is the Nix every recipe imports,
-    `depends` the build hashes of the recipes it imports (a companion's torch)."""
+def fingerprints(template: str, context: dict, shared: str, *depends: str) -> tuple[str, str]:
+    """(build, metadata) hashes of a recipe rendered from `template` with `context`; `shared` is
+    the Nix every recipe imports, `depends` the build hashes of the recipes it imports (a
+    companion's torch)."""
     build = {k: v for k, v in context.items() if k not in META_KEYS and k != "revision"}
     meta = {k: context[k] for k in META_KEYS}
     encode = lambda value: json.dumps(value, sort_keys=True, default=str)  # noqa: E731
-    return state.digest(templates_digest(), shared, encode(build), *depends), state.digest(encode(meta))
+    return (state.digest(template_digest(template), shared, encode(build), *depends),
+            state.digest(encode(meta)))
 
 
 def recipe_context(matrix: Matrix, variant: Variant) -> dict:
@@ -251,13 +257,13 @@ def render(expansion: Expansion, previous: dict[str, state.Entry]) -> dict[str, 
     # Torch recipes first: a companion's build hash includes its torch's.
     for variant in sorted(expansion.variants, key=lambda v: v.is_companion):
         if variant.is_companion:
-            context = companion_context(matrix, variant, by_name[variant.torch])
-            hashes = fingerprints(context, shared, entries[variant.torch].build)
             template = f"{variant.package}.nix.j2"
+            context = companion_context(matrix, variant, by_name[variant.torch])
+            hashes = fingerprints(template, context, shared, entries[variant.torch].build)
         else:
-            context = recipe_context(matrix, variant)
-            hashes = fingerprints(context, shared)
             template = f"{variant.kind}.nix.j2"
+            context = recipe_context(matrix, variant)
+            hashes = fingerprints(template, context, shared)
         entry = state.next_entry(previous.get(variant.name), *hashes)
         entries[variant.name] = entry
         outputs[f"{PKGS_DIR}/{variant.name}.nix"] = _render(template, True, **context, revision=entry.revision)

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
-from generator import state
+import pytest
+
+from generator import pipeline, render, state
+
+from conftest import expansion_of
 
 STATE = state.STATE_FILE
 
@@ -114,3 +119,34 @@ def test_state_file_is_valid_json_with_every_variant(project, run):
     data = json.loads((project / STATE).read_text())
     assert len(data["variants"]) == 62
     assert data["generated"].startswith("Generated from matrix.yaml by gen-matrix")
+
+
+@pytest.fixture
+def templates(tmp_path, monkeypatch):
+    """A copy of the templates that a test may edit, used by the renderer for that test."""
+    copy = tmp_path / "templates"
+    shutil.copytree(render.TEMPLATES, copy)
+    monkeypatch.setattr(render, "TEMPLATES", copy)
+    yield copy
+    monkeypatch.undo()
+    render.environment.cache_clear()
+    render.template_digest.cache_clear()
+
+
+def fingerprints_of(root: Path) -> dict[str, str]:
+    render.environment.cache_clear()  # templates may have changed since the last render
+    render.template_digest.cache_clear()
+    files = pipeline.outputs(pipeline.locate(str(root / "matrix.yaml"), str(root)), expansion_of(root))
+    return {name: entry.build for name, entry in state.parse(files[STATE], STATE).items()}
+
+
+def test_a_template_change_marks_only_the_recipes_made_from_it(project, templates):
+    before = fingerprints_of(project)
+    path = templates / "torchaudio.nix.j2"
+    path.write_text(path.read_text() + "{# a note #}\n")
+    after = fingerprints_of(project)
+    assert sorted(n for n in after if after[n] != before[n]) == [
+        "torchaudio-python313-cuda12_8-sm61-avx", "torchaudio-python313-cuda12_8-sm75-avx"]
+    path = templates / "recipe.nix.j2"
+    path.write_text(path.read_text() + "# trailing\n")
+    assert all(fingerprints_of(project)[n] != after[n] for n in after if "-cpu-" in n or "darwin" in n)
