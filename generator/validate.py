@@ -53,13 +53,14 @@ class _Checker:
             ))
         return value
 
-    def match(self, kind: str, raw: dict, path: tuple, label: str) -> Match:
+    def match(self, kind: str | None, raw: dict, path: tuple, label: str) -> Match:
+        """A match on the axes of `kind`, or (kind None) on every axis and the kind itself."""
         values = []
-        for axis in KIND_AXES[kind]:
+        for axis in KIND_AXES[kind] if kind else MATCH_AXES:
             if axis in raw:
                 given = raw[axis] if isinstance(raw[axis], list) else [raw[axis]]
                 where = path + (axis,)
-                items = [self.value(axis, v, where + ((i,) if isinstance(raw[axis], list) else ()))
+                items = [str(v) if axis == "kind" else self.value(axis, v, where + ((i,) if isinstance(raw[axis], list) else ()))
                          for i, v in enumerate(given)]
                 values.append((axis, tuple(items)))
         return Match(tuple(values), self.doc.where(path), label)
@@ -68,17 +69,7 @@ class _Checker:
         result = []
         for i, raw in enumerate(self.doc.data.get("companions", [])):
             path, label = ("companions", i), f"companions[{i}]"
-            when = None
-            if raw["when"] != "all":
-                values = []
-                for axis in (a for a in MATCH_AXES if a in raw["when"]):
-                    given = raw["when"][axis]
-                    listed = isinstance(given, list)
-                    where = path + ("when", axis)
-                    items = [str(v) if axis == "kind" else self.value(axis, v, where + ((j,) if listed else ()))
-                             for j, v in enumerate(given if listed else [given])]
-                    values.append((axis, tuple(items)))
-                when = Match(tuple(values), self.doc.where(path + ("when",)), label)
+            when = None if raw["when"] == "all" else self.match(None, raw["when"], path + ("when",), label)
             result.append(Companions(tuple(raw["packages"]), when, self.doc.where(path), label))
         return tuple(result)
 
