@@ -69,7 +69,8 @@ def _set_hook(hook: Table, block: str, text: str) -> None:
         hook["on-activate"] = tomlkit.string("\n" + block, literal=True, multiline=True)
         return
     if not isinstance(current, String):
-        _fail(text, "on-activate", "hook.on-activate is not a string", "write the hook as a multi-line string ''' ... '''")
+        _fail(text, "on-activate", "hook.on-activate is not a string",
+              "write the hook as a multi-line string ''' ... '''")
     if current.type in (StringType.MLL, StringType.MLB):
         # Splice the text as written, so the user's escapes and layout stay as they are.
         raw = current.as_string()[3:-3]

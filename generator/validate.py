@@ -58,9 +58,10 @@ class _Checker:
         values = []
         for axis in KIND_AXES[kind] if kind else MATCH_AXES:
             if axis in raw:
-                given = raw[axis] if isinstance(raw[axis], list) else [raw[axis]]
+                listed = isinstance(raw[axis], list)
+                given = raw[axis] if listed else [raw[axis]]
                 where = path + (axis,)
-                items = [str(v) if axis == "kind" else self.value(axis, v, where + ((i,) if isinstance(raw[axis], list) else ()))
+                items = [str(v) if axis == "kind" else self.value(axis, v, where + ((i,) if listed else ()))
                          for i, v in enumerate(given)]
                 values.append((axis, tuple(items)))
         return Match(tuple(values), self.doc.where(path), label)
@@ -123,8 +124,8 @@ class _Checker:
                 continue
             for name in names:
                 if name not in allowed_here:
-                    self.problems.append(Problem(where, f"{key}.{kind}: unknown field '{{{name}}}'",
-                                                 suggest(name, allowed_here) or f"fields: {', '.join(sorted(allowed_here))}"))
+                    hint = suggest(name, allowed_here) or f"fields: {', '.join(sorted(allowed_here))}"
+                    self.problems.append(Problem(where, f"{key}.{kind}: unknown field '{{{name}}}'", hint))
             if required:
                 for axis in ("package",) + KIND_AXES[kind]:
                     if axis not in names:
