@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 import tomlkit
 
 from generator import manifest
+from generator.errors import GenMatrixError
 
 from conftest import REPO, expansion_of
 
@@ -130,3 +132,22 @@ def test_invalid_toml_is_a_located_error(project, run):
 def test_shipped_manifest_is_current():
     text = (REPO / MANIFEST).read_text()
     assert manifest.update(text, expansion_of(REPO)) == text
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("version = 1\ninstall = 3\n", 2, "'install' is not a table"),
+    ("version = 1\n[hook]\non-activate = 5\n", 3, "hook.on-activate is not a string"),
+    ("[hook]\non-activate = '''\n# gen-matrix:end builds\n# gen-matrix:begin builds\n'''\n", 3,
+     "hook.on-activate has unbalanced gen-matrix markers"),
+])
+def test_manifest_gen_matrix_cannot_update_is_a_located_error(text, line, message):
+    with pytest.raises(GenMatrixError) as error:
+        manifest.update(text, expansion_of(REPO))
+    (problem,) = error.value.problems
+    assert (problem.where.path, problem.where.line, problem.message) == (MANIFEST, line, message)
+
+
+def test_single_line_hook_becomes_multi_line_with_the_block():
+    text = manifest.update('version = 1\n[hook]\non-activate = "echo hi"\n', expansion_of(REPO))
+    hook = tomlkit.parse(text).unwrap()["hook"]["on-activate"]
+    assert hook.startswith("echo hi\n# gen-matrix:begin builds\n") and hook.endswith("# gen-matrix:end builds\n")
