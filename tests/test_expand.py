@@ -26,7 +26,7 @@ def names(text: str) -> list[str]:
     return [v.name for v in expand_text(text).variants]
 
 
-def test_shipped_matrix_reproduces_the_reference_names():
+def test_shipped_matrix_reproduces_the_reference_torch_names():
     variants = expansion_of(REPO).variants
     assert [v.name for v in variants] == reference_names()
     kinds = [v.kind for v in variants if not v.is_companion]
