@@ -21,13 +21,30 @@ def check_name(name: str) -> str | None:
     return None
 
 
-def _variant(matrix: Matrix, kind: str, combination: dict, origin: str) -> Variant:
+def _variant(matrix: Matrix, kind: str, combination: dict, origin: str,
+             package: str = "pytorch", torch: str | None = None) -> Variant:
     k = matrix.knowledge
     values = {axis: k.table(axis)[value] for axis, value in combination.items()}
-    fields = {"package": "pytorch"}
+    fields = {"package": package}
     fields.update({axis: getattr(v, "token", v.name) for axis, v in values.items()})
     name = matrix.naming[kind].format(**fields)
-    return Variant(name=name, kind=kind, origin=origin, **values)
+    return Variant(name=name, kind=kind, origin=origin, package=package, torch=torch, **values)
+
+
+def _companions(matrix: Matrix, torches: list[Variant], warnings: list) -> list[Variant]:
+    """The torchvision/torchaudio variants of each torch variant a companions rule selects."""
+    made: dict[str, Variant] = {}
+    for rule in matrix.companions:
+        selected = [torch for torch in torches if rule.selects(torch)]
+        if not selected:
+            warnings.append(Problem(rule.where, f"{rule.label} selects no variant: {rule.when}",
+                                    "remove the rule, or check its values against the axes"))
+        for torch in selected:
+            for package in rule.packages:
+                origin = f"{rule.label} ({rule.where}), built against {torch.name}"
+                companion = _variant(matrix, torch.kind, torch.combination, origin, package, torch.name)
+                made.setdefault(companion.name, companion)
+    return list(made.values())
 
 
 def _why_not(matrix: Matrix, kind: str, combination: dict) -> str | None:
@@ -88,6 +105,7 @@ def expand(matrix: Matrix) -> Expansion:
         kept, gone = _expand_section(matrix, section, problems, warnings)
         variants += kept
         dropped += gone
+    variants += _companions(matrix, variants, warnings)
     by_name: dict[str, Variant] = {}
     where = {s.kind: s.where for s in matrix.sections}
     for variant in variants:

@@ -90,6 +90,34 @@ class CI:
 
 
 @dataclass(frozen=True)
+class Companions:
+    """Packages built against the torch of every variant `when` selects (None: all of them)."""
+
+    packages: tuple[str, ...]
+    when: Match | None
+    where: Location
+    label: str  # e.g. "companions[0]"
+
+    def selects(self, variant: "Variant") -> bool:
+        return self.when is None or self.when.matches(dict(variant.combination, kind=variant.kind))
+
+
+@dataclass(frozen=True)
+class TorchSource:
+    """A PyTorch source to build instead of the pinned nixpkgs' release."""
+
+    version: str
+    rev: str
+    hash: str
+
+
+@dataclass(frozen=True)
+class Patch:
+    url: str
+    hash: str
+
+
+@dataclass(frozen=True)
 class Matrix:
     file: str
     pytorch_version: str
@@ -103,6 +131,11 @@ class Matrix:
     sections: tuple[Section, ...]
     knowledge: Knowledge
     ci: CI = CI()
+    companions: tuple[Companions, ...] = ()
+    torch_source: TorchSource | None = None
+    # nixpkgs attribute -> patches applied to it, sorted by attribute
+    patches: tuple[tuple[str, tuple[Patch, ...]], ...] = ()
+    nixpkgs_config: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
 
 @dataclass(frozen=True)
@@ -116,6 +149,11 @@ class Variant:
     isa: Isa | None = None
     accelerator: Accelerator | None = None
     package: str = "pytorch"
+    torch: str | None = None  # a companion's: the name of the torch variant it is built against
+
+    @property
+    def is_companion(self) -> bool:
+        return self.torch is not None
 
     @property
     def combination(self) -> dict[str, str]:

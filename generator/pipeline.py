@@ -6,7 +6,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import expand, load, render, state, validate
+from . import docs, expand, load, manifest, render, state, validate, write
+from .errors import GenMatrixError, Location
 from .model import Expansion
 
 
@@ -36,5 +37,22 @@ def expansion(project: Project) -> Expansion:
     return expand.expand(validate.validate(doc))
 
 
+def _current(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as error:
+        raise GenMatrixError.at(Location(path.name), f"cannot read: {error}") from None
+
+
 def outputs(project: Project, result: Expansion) -> dict[str, str]:
-    return render.render(result, state.read(project.root))
+    files = render.render(result, state.read(project.root))
+    revisions = {name: e.revision for name, e in state.parse(files[state.STATE_FILE], state.STATE_FILE).items()}
+    files[docs.BUILD_MATRIX_FILE] = docs.build_matrix(result, revisions)
+    readme = _current(project.root / docs.README_FILE)
+    if readme is not None:
+        files[docs.README_FILE] = write.Merged(docs.readme(readme, result, revisions))
+    files[manifest.MANIFEST_FILE] = write.Merged(
+        manifest.update(_current(project.root / manifest.MANIFEST_FILE), result))
+    return dict(sorted(files.items()))

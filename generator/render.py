@@ -12,6 +12,7 @@ from functools import lru_cache
 from pathlib import Path
 
 import jinja2
+import jinja2.meta
 
 from . import ci, state
 from .model import Expansion, Matrix, Variant
@@ -72,6 +73,11 @@ def comment(text: str) -> Verbatim:
     return Verbatim(" ".join(str(text).split()))
 
 
+def cell(text) -> str:
+    """Text safe in one Markdown table cell."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
 @lru_cache(maxsize=None)
 def environment(nix_output: bool) -> jinja2.Environment:
     env = jinja2.Environment(
@@ -84,11 +90,12 @@ def environment(nix_output: bool) -> jinja2.Environment:
         finalize=nix if nix_output else None,
     )
     env.filters["comment"] = comment
+    env.filters["cell"] = cell
     return env
 
 
-def _describe(matrix: Matrix, variant: Variant) -> str:
-    fields = {"package": variant.package, "pytorch": matrix.pytorch_version}
+def _describe(matrix: Matrix, variant: Variant, **companion_fields: str) -> str:
+    fields = {"package": variant.package, "pytorch": matrix.pytorch_version, **companion_fields}
     fields.update(variant.combination)
     if variant.sm:
         fields.update(family=variant.sm.family, gpus=", ".join(variant.sm.gpus), capability=variant.sm.capability)
@@ -100,23 +107,26 @@ def _describe(matrix: Matrix, variant: Variant) -> str:
     fields.setdefault("cpus", "")
     for axis in ("cuda", "sm", "isa", "accelerator"):
         fields.setdefault(axis, "")
-    return matrix.description[variant.kind].format(**fields)
+    return matrix.description["companion" if variant.is_companion else variant.kind].format(**fields)
 
 
 def _long_description(matrix: Matrix, variant: Variant) -> str:
     lines = [f"PyTorch {matrix.pytorch_version} built from source for Python {variant.python.name}."]
+    if variant.is_companion:
+        lines = [f"{variant.package} built from source for Python {variant.python.name} against "
+                 f"{variant.torch} (PyTorch {matrix.pytorch_version}), for the same GPU and CPU."]
     if variant.sm:
         gpus = ", ".join(variant.sm.gpus) or variant.sm.family
         lines.append(f"GPUs: {gpus} (NVIDIA {variant.sm.family}, compute capability "
                      f"{variant.sm.capability}, {variant.sm.name}).")
         lines.append(f"CUDA {variant.cuda.name}; needs NVIDIA driver {variant.cuda.driver} or newer.")
-        if not variant.sm.cudnn:
+        if not variant.sm.cudnn and not variant.is_companion:
             lines.append("Built without cuDNN, which no longer supports this GPU.")
     if variant.isa:
         cpus = ", ".join(variant.isa.cpus) or variant.isa.arch
         lines.append(f"CPUs: {cpus}; needs the {variant.isa.name} instruction set "
                      f"({' '.join(variant.isa.cpuinfo)} in /proc/cpuinfo).")
-        if variant.isa.disable:
+        if variant.isa.disable and not variant.is_companion:
             lines.append(f"Built without {', '.join(variant.isa.disable)}, which need a newer instruction set.")
     if variant.accelerator:
         lines.append(f"Apple Silicon with {variant.accelerator.description or variant.accelerator.name}, "
@@ -129,17 +139,23 @@ META_KEYS = ("description", "long_description", "platforms")
 
 
 @lru_cache(maxsize=None)
-def templates_digest() -> str:
-    """Any change to a recipe template changes every build fingerprint."""
-    return state.digest(*(path.read_text(encoding="utf-8") for path in sorted(TEMPLATES.glob("*.nix.j2"))))
+def template_digest(name: str) -> str:
+    """A template with the templates it extends or includes: a change to any of them changes
+    the build fingerprint of the recipes rendered from it, and of no others."""
+    source = (TEMPLATES / name).read_text(encoding="utf-8")
+    referenced = jinja2.meta.find_referenced_templates(environment(True).parse(source))
+    return state.digest(source, *(template_digest(other) for other in sorted(filter(None, referenced))))
 
 
-def fingerprints(context: dict, shared: str) -> tuple[str, str]:
-    """(build, metadata) hashes of a recipe's context; `shared` is the Nix every recipe imports."""
+def fingerprints(template: str, context: dict, shared: str, *depends: str) -> tuple[str, str]:
+    """(build, metadata) hashes of a recipe rendered from `template` with `context`; `shared` is
+    the Nix every recipe imports, `depends` the build hashes of the recipes it imports (a
+    companion's torch)."""
     build = {k: v for k, v in context.items() if k not in META_KEYS and k != "revision"}
     meta = {k: context[k] for k in META_KEYS}
     encode = lambda value: json.dumps(value, sort_keys=True, default=str)  # noqa: E731
-    return state.digest(templates_digest(), shared, encode(build)), state.digest(encode(meta))
+    return (state.digest(template_digest(template), shared, encode(build), *depends),
+            state.digest(encode(meta)))
 
 
 def recipe_context(matrix: Matrix, variant: Variant) -> dict:
@@ -184,6 +200,41 @@ def recipe_context(matrix: Matrix, variant: Variant) -> dict:
     return context
 
 
+def companion_context(matrix: Matrix, variant: Variant, torch: Variant) -> dict:
+    """What a torchvision or torchaudio template is given: the hardware of its torch's recipe."""
+    torch_context = recipe_context(matrix, torch)
+    return {
+        "header": NIX_HEADER,
+        "name": variant.name,
+        "summary": f"{variant.package} for Python {variant.python.name}, built against {torch.name}.",
+        "package": Ident(variant.package),
+        "python_attr": Ident(variant.python.attr),
+        "torch_file": f"/{torch.name}.nix",
+        "jobs": matrix.jobs,
+        "system_features": list(matrix.system_features),
+        "description": _describe(matrix, variant, torch=torch.name, torch_description=torch_context["description"]),
+        "long_description": _long_description(matrix, variant),
+        "platforms": list(variant.platforms),
+        "cuda_support": variant.kind == "gpu",
+        "cuda_token": torch_context.get("cuda_token"),
+        "nixpkgs_capabilities": torch_context.get("nixpkgs_capabilities"),
+        "cuda_version": torch_context.get("cuda_version"),
+        "sm": torch_context.get("sm"),
+        "isa": torch_context["isa"],
+        "cpu_flags": torch_context["cpu_flags"],
+        "accelerator": torch_context.get("accelerator"),
+    }
+
+
+def describe(expansion: Expansion, variant: Variant) -> str:
+    """The meta.description of `variant`'s recipe."""
+    if variant.is_companion:
+        torch = next(v for v in expansion.variants if v.name == variant.torch)
+        return _describe(expansion.matrix, variant, torch=torch.name,
+                         torch_description=_describe(expansion.matrix, torch))
+    return _describe(expansion.matrix, variant)
+
+
 def _render(template: str, nix_output: bool, **context) -> str:
     return environment(nix_output).get_template(template).render(**context)
 
@@ -196,15 +247,26 @@ def render(expansion: Expansion, previous: dict[str, state.Entry]) -> dict[str, 
     matrix = expansion.matrix
     outputs: dict[str, str] = {}
     url = f"https://github.com/NixOS/nixpkgs/archive/{matrix.nixpkgs_rev}.tar.gz"
-    shared = _render("nixpkgs.nix.j2", True, header=NIX_HEADER, url=url, sha256=matrix.nixpkgs_sha256)
+    shared = _render(
+        "nixpkgs.nix.j2", True, header=NIX_HEADER, url=url, sha256=matrix.nixpkgs_sha256,
+        torch_source=matrix.torch_source, config=dict(matrix.nixpkgs_config),
+        patches=[(Ident(attr), [{"url": p.url, "hash": p.hash} for p in patches]) for attr, patches in matrix.patches])
     outputs[NIXPKGS_FILE] = shared
     entries: dict[str, state.Entry] = {}
-    for variant in expansion.variants:
-        context = recipe_context(matrix, variant)
-        entry = state.next_entry(previous.get(variant.name), *fingerprints(context, shared))
+    by_name = {variant.name: variant for variant in expansion.variants}
+    # Torch recipes first: a companion's build hash includes its torch's.
+    for variant in sorted(expansion.variants, key=lambda v: v.is_companion):
+        if variant.is_companion:
+            template = f"{variant.package}.nix.j2"
+            context = companion_context(matrix, variant, by_name[variant.torch])
+            hashes = fingerprints(template, context, shared, entries[variant.torch].build)
+        else:
+            template = f"{variant.kind}.nix.j2"
+            context = recipe_context(matrix, variant)
+            hashes = fingerprints(template, context, shared)
+        entry = state.next_entry(previous.get(variant.name), *hashes)
         entries[variant.name] = entry
-        outputs[f"{PKGS_DIR}/{variant.name}.nix"] = _render(
-            f"{variant.kind}.nix.j2", True, **context, revision=entry.revision)
+        outputs[f"{PKGS_DIR}/{variant.name}.nix"] = _render(template, True, **context, revision=entry.revision)
     outputs[state.STATE_FILE] = state.dump(entries, HEADER)
     outputs[ci.WORKFLOW_FILE] = _render("flox-variants.yml.j2", False, header=f"# {HEADER}",
                                         **ci.workflow_context(expansion))

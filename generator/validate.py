@@ -9,7 +9,7 @@ from types import MappingProxyType
 from . import knowledge as knowledge_
 from .errors import GenMatrixError, Problem
 from .load import Document
-from .model import CI, KIND_AXES, GpuRunner, Match, Matrix, Restriction, Section
+from .model import CI, KIND_AXES, Companions, GpuRunner, Match, Matrix, Patch, Restriction, Section, TorchSource
 from .schema import check_schema, suggest
 
 DEFAULT_NAMING = {
@@ -21,9 +21,13 @@ DEFAULT_DESCRIPTION = {
     "gpu": "PyTorch {pytorch} for NVIDIA {family} GPUs ({sm}) and {isa} CPUs, CUDA {cuda}",
     "cpu": "PyTorch {pytorch}, CPU only, for {isa} CPUs",
     "darwin": "PyTorch {pytorch} for Apple Silicon with {accelerator}",
+    "companion": "{package} built against {torch}: {torch_description}",
 }
 NAME_FIELDS = {"package", "python", "cuda", "sm", "isa", "accelerator"}
 DESCRIPTION_FIELDS = NAME_FIELDS | {"pytorch", "family", "gpus", "cpus", "capability"}
+# nixpkgs config that gen-matrix sets itself, per recipe.
+OWNED_CONFIG = ("allowUnfree", "cudaSupport", "cudaCapabilities")
+MATCH_AXES = ("kind", "python", "cuda", "sm", "isa", "accelerator")
 
 
 def _fields(pattern: str) -> list[str] | None:
@@ -50,16 +54,37 @@ class _Checker:
             ))
         return value
 
-    def match(self, kind: str, raw: dict, path: tuple, label: str) -> Match:
+    def match(self, kind: str | None, raw: dict, path: tuple, label: str) -> Match:
+        """A match on the axes of `kind`, or (kind None) on every axis and the kind itself."""
         values = []
-        for axis in KIND_AXES[kind]:
+        for axis in KIND_AXES[kind] if kind else MATCH_AXES:
             if axis in raw:
-                given = raw[axis] if isinstance(raw[axis], list) else [raw[axis]]
+                listed = isinstance(raw[axis], list)
+                given = raw[axis] if listed else [raw[axis]]
                 where = path + (axis,)
-                items = [self.value(axis, v, where + ((i,) if isinstance(raw[axis], list) else ()))
+                items = [str(v) if axis == "kind" else self.value(axis, v, where + ((i,) if listed else ()))
                          for i, v in enumerate(given)]
                 values.append((axis, tuple(items)))
         return Match(tuple(values), self.doc.where(path), label)
+
+    def companions(self) -> tuple[Companions, ...]:
+        result = []
+        for i, raw in enumerate(self.doc.data.get("companions", [])):
+            path, label = ("companions", i), f"companions[{i}]"
+            when = None if raw["when"] == "all" else self.match(None, raw["when"], path + ("when",), label)
+            result.append(Companions(tuple(raw["packages"]), when, self.doc.where(path), label))
+        return tuple(result)
+
+    def nixpkgs_config(self) -> dict:
+        given = self.doc.data["nixpkgs"].get("config", {})
+        for key in given:
+            if key in OWNED_CONFIG:
+                self.problems.append(Problem(
+                    self.doc.key_where(("nixpkgs", "config", key)),
+                    f"nixpkgs.config.{key} is set by gen-matrix for each recipe",
+                    "remove it: CUDA recipes get allowUnfree and cudaSupport; "
+                    "nixpkgs.capability_scope decides cudaCapabilities"))
+        return {key: tuple(value) if isinstance(value, list) else value for key, value in sorted(given.items())}
 
     def section(self, kind: str) -> Section | None:
         raw = self.doc.data.get(kind)
@@ -114,10 +139,11 @@ class _Checker:
             gpu_runners=tuple(gpu_runners),
         )
 
-    def patterns(self, key: str, defaults: dict, allowed: set, required: bool) -> dict:
+    def patterns(self, key: str, defaults: dict, allowed: set, required: bool, extra: dict | None = None) -> dict:
         given = self.doc.data.get(key, {})
         result = dict(defaults, **given)
         for kind, pattern in given.items():
+            allowed_here = allowed | (extra or {}).get(kind, set())
             names = _fields(pattern)
             where = self.doc.where((key, kind))
             if names is None:
@@ -125,9 +151,9 @@ class _Checker:
                                              "write fields as {python}; double a literal brace"))
                 continue
             for name in names:
-                if name not in allowed:
-                    self.problems.append(Problem(where, f"{key}.{kind}: unknown field '{{{name}}}'",
-                                                 suggest(name, allowed) or f"fields: {', '.join(sorted(allowed))}"))
+                if name not in allowed_here:
+                    hint = suggest(name, allowed_here) or f"fields: {', '.join(sorted(allowed_here))}"
+                    self.problems.append(Problem(where, f"{key}.{kind}: unknown field '{{{name}}}'", hint))
             if required:
                 for axis in ("package",) + KIND_AXES[kind]:
                     if axis not in names:
@@ -149,12 +175,16 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
         checker.problems.append(Problem(doc.where(), "the matrix has no gpu:, cpu: or darwin: section",
                                         "add at least one section of variants"))
     naming = checker.patterns("naming", DEFAULT_NAMING, NAME_FIELDS, required=True)
-    description = checker.patterns("description", DEFAULT_DESCRIPTION, DESCRIPTION_FIELDS, required=False)
     ci = checker.ci()
+    description = checker.patterns("description", DEFAULT_DESCRIPTION, DESCRIPTION_FIELDS, required=False,
+                                   extra={"companion": {"torch", "torch_description"}})
+    companions = checker.companions()
+    nixpkgs_config = checker.nixpkgs_config()
     if checker.problems:
         raise GenMatrixError(checker.problems)
     nixpkgs = data["nixpkgs"]
     build = data.get("build", {})
+    source = data["pytorch"].get("source")
     return Matrix(
         file=doc.file,
         pytorch_version=str(data["pytorch"]["version"]),
@@ -168,4 +198,9 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
         sections=sections,
         knowledge=knowledge,
         ci=ci,
+        companions=companions,
+        torch_source=TorchSource(str(data["pytorch"]["version"]), source["rev"], source["hash"]) if source else None,
+        patches=tuple((attr, tuple(Patch(p["url"], p["hash"]) for p in patches))
+                      for attr, patches in sorted(nixpkgs.get("patches", {}).items())),
+        nixpkgs_config=MappingProxyType(nixpkgs_config),
     )

@@ -19,9 +19,9 @@ def test_generate_writes_every_recipe_then_nothing(project, run):
     first = run("generate", "--root", project)
     assert first.exit_code == 0, first.output
     generated = [p for p in project.rglob("*") if p.is_file() and p.name != "matrix.yaml"]
-    assert f"58 variants; {len(generated)} written, 0 unchanged, 0 removed" in first.stdout
+    assert f"62 variants; {len(generated)} written, 0 unchanged, 0 removed" in first.stdout
     recipes = sorted(p.stem for p in (project / ".flox/pkgs").glob("*.nix"))
-    assert len(recipes) == 58
+    assert len(recipes) == 62
     before = {p: p.stat().st_mtime_ns for p in project.rglob("*") if p.is_file()}
     second = run("generate", "--root", project)
     assert f"0 written, {len(generated)} unchanged, 0 removed" in second.stdout
@@ -78,7 +78,7 @@ def test_removing_an_axis_value_deletes_its_recipes(project, run):
     matrix = project / "matrix.yaml"
     matrix.write_text(matrix.read_text().replace("sm100, ", ""))
     result = run("--root", project)
-    assert "51 variants" in result.stdout and "7 removed" in result.stdout
+    assert "55 variants" in result.stdout and "7 removed" in result.stdout
     assert not list((project / ".flox/pkgs").glob("*sm100*"))
 
 

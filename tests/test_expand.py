@@ -27,11 +27,19 @@ def names(text: str) -> list[str]:
 
 
 def test_shipped_matrix_reproduces_the_reference_torch_names():
-    shipped = [v.name for v in expansion_of(REPO).variants]
-    expected = [n for n in reference_names() if n.startswith("pytorch-")]
-    assert shipped == expected
-    kinds = [v.kind for v in expansion_of(REPO).variants]
+    variants = expansion_of(REPO).variants
+    assert [v.name for v in variants] == reference_names()
+    kinds = [v.kind for v in variants if not v.is_companion]
     assert (kinds.count("gpu"), kinds.count("cpu"), kinds.count("darwin")) == (51, 6, 1)
+    companions = {v.name: v.torch for v in variants if v.is_companion}
+    assert companions == {
+        f"{package}-python313-cuda12_8-{sm}-avx": f"pytorch-python313-cuda12_8-{sm}-avx"
+        for package in ("torchvision", "torchaudio") for sm in ("sm61", "sm75")
+    }
+
+
+def test_shipped_tree_holds_exactly_the_reference_recipes():
+    assert sorted(p.stem for p in (REPO / ".flox" / "pkgs").glob("*.nix")) == reference_names()
 
 
 def test_sm_dropped_after_its_last_cuda():

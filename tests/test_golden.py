@@ -19,6 +19,9 @@ REPRESENTATIVES = [
     ".flox/pkgs/pytorch-python313-cuda12_8-sm90-armv9.nix",  # aarch64 GPU host
     ".flox/pkgs/pytorch-python313-cpu-avx512.nix",
     ".flox/pkgs/pytorch-python313-darwin-mps.nix",
+    ".flox/pkgs/torchvision-python313-cuda12_8-sm61-avx.nix",
+    ".flox/pkgs/torchaudio-python313-cuda12_8-sm75-avx.nix",
+    "BUILD_MATRIX.md",
 ]
 
 

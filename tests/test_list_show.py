@@ -27,7 +27,11 @@ def test_names_lists_every_variant_one_a_line(run):
 def test_filters_on_every_axis_combine(run):
     assert names(run, "--sm", "9.0", "--isa", "avx512", "--cuda", "12.8") == \
         ["pytorch-python313-cuda12_8-sm90-avx512"]
-    assert names(run, "--sm", "sm61") == ["pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cuda12_8-sm61-avx2"]
+    assert names(run, "--sm", "sm61") == [
+        "pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cuda12_8-sm61-avx2",
+        "torchaudio-python313-cuda12_8-sm61-avx", "torchvision-python313-cuda12_8-sm61-avx"]
+    assert names(run, "--sm", "sm61", "--kind", "companion") == [
+        "torchaudio-python313-cuda12_8-sm61-avx", "torchvision-python313-cuda12_8-sm61-avx"]
     assert names(run, "--isa", "armv9", "--isa", "armv8_2", "--kind", "cpu") == \
         ["pytorch-python313-cpu-armv8_2", "pytorch-python313-cpu-armv9"]
     assert names(run, "--accelerator", "mps") == ["pytorch-python313-darwin-mps"]

@@ -12,13 +12,14 @@ let
   pinned = builtins.fetchTarball {
     url = "https://github.com/NixOS/nixpkgs/archive/fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3.tar.gz";
   };
+  matrixOverlays = [ ];
 in
 import (if source == null then pinned else source) {
   config = {
     allowUnfree = true;
     cudaSupport = cuda != null;
   } // (if cudaCapabilities == null then { } else { inherit cudaCapabilities; });
-  overlays = if cuda == null then [ ] else [
+  overlays = matrixOverlays ++ (if cuda == null then [ ] else [
     (final: prev: { cudaPackages = final."cudaPackages_${cuda}"; })
-  ];
+  ]);
 }

@@ -1,0 +1,169 @@
+"""BUILD_MATRIX.md and the README's generated tables.
+
+Both are rendered from the same expansion as the recipes, so a count in the docs can never
+disagree with the files in .flox/pkgs/. The README belongs to the user: gen-matrix rewrites
+only what lies between its marker lines and keeps every other line byte for byte.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Mapping
+
+from .errors import GenMatrixError, Location, Problem
+from .knowledge import version_key
+from .model import KIND_AXES, Expansion, Variant
+from .render import HEADER, TEMPLATES, describe, environment
+
+BUILD_MATRIX_FILE = "BUILD_MATRIX.md"
+README_FILE = "README.md"
+
+KIND_TITLES = {"gpu": "NVIDIA GPU (CUDA)", "cpu": "CPU only", "darwin": "Apple Silicon"}
+_MARKER = re.compile(r"^\s*<!-- gen-matrix:(begin|end) ([A-Za-z0-9_-]+) -->\s*$")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_README_BLOCK = re.compile(r"^readme-([A-Za-z0-9_-]+)\.md\.j2$")
+# Lines end at \n only: str.splitlines would also break at \f or U+2028 inside a user's line.
+LINES = re.compile(r"[^\n]*\n|[^\n]+")
+
+
+def readme_blocks() -> tuple[str, ...]:
+    """The names of the README blocks gen-matrix can fill: one template each."""
+    return tuple(sorted(m[1] for m in (_README_BLOCK.match(p.name) for p in TEMPLATES.iterdir()) if m))
+
+
+def _order(variant: Variant) -> tuple:
+    """Variants as people scan them: by Python, CUDA release, capability, then ISA."""
+    return (version_key(variant.python.name), version_key(variant.cuda.name) if variant.cuda else (),
+            version_key(variant.sm.capability) if variant.sm else (), variant.isa.name if variant.isa else "",
+            variant.accelerator.name if variant.accelerator else "", variant.name)
+
+
+def facts(expansion: Expansion, revisions: Mapping[str, int]) -> dict:
+    """Everything the docs templates show, computed once from the expansion.
+
+    `revisions` holds each variant's metadata revision, as the state file records it."""
+    matrix = expansion.matrix
+    torches = [v for v in expansion.variants if not v.is_companion]
+    companions = [v for v in expansion.variants if v.is_companion]
+    companions_of: dict[str, list[str]] = {}
+    for companion in companions:
+        companions_of.setdefault(companion.torch, []).append(companion.name)
+    gpu = [v for v in torches if v.kind == "gpu"]
+
+    sms = []
+    for sm in sorted({v.sm for v in gpu}, key=lambda s: version_key(s.capability)):
+        cudas = sorted({v.cuda for v in gpu if v.sm == sm}, key=lambda c: version_key(c.name))
+        sms.append({
+            "name": sm.name, "capability": sm.capability, "family": sm.family, "gpus": list(sm.gpus),
+            "min_cuda": sm.min_cuda, "max_cuda": sm.max_cuda, "cudas": [c.name for c in cudas],
+            "driver": cudas[0].driver, "jetson": sm.jetson, "hosts": list(sm.hosts), "cudnn": sm.cudnn,
+            "variants": sum(1 for v in gpu if v.sm == sm),
+        })
+    isas = []
+    for isa in sorted({v.isa for v in torches if v.isa}, key=lambda i: (i.arch, i.name)):
+        isas.append({
+            "name": isa.name, "arch": isa.arch, "cpus": list(isa.cpus), "flags": list(isa.flags),
+            "cpuinfo": list(isa.cpuinfo), "disable": list(isa.disable),
+            "variants": sum(1 for v in torches if v.isa == isa),
+        })
+
+    def row(variant: Variant) -> dict:
+        return dict(variant.combination, name=variant.name, companions=companions_of.get(variant.name, []),
+                    description=describe(expansion, variant), revision=revisions[variant.name])
+
+    kinds = [{"kind": s.kind, "title": KIND_TITLES[s.kind], "axes": [{"axis": a, "values": list(v)} for a, v in s.axes],
+              "variants": [row(v) for v in sorted(torches, key=_order) if v.kind == s.kind]}
+             for s in matrix.sections]
+    per_cuda_sm = Counter((v.cuda, v.sm) for v in gpu)
+    summary = [{"kind": KIND_TITLES["gpu"], "cuda": cuda.name, "sm": sm.name, "count": per_cuda_sm[cuda, sm]}
+               for cuda, sm in sorted(per_cuda_sm, key=lambda pair: (version_key(pair[0].name),
+                                                                     version_key(pair[1].capability)))]
+    for kind in ("cpu", "darwin"):
+        count = sum(1 for v in torches if v.kind == kind)
+        if count:
+            summary.append({"kind": KIND_TITLES[kind], "cuda": None, "sm": None, "count": count})
+    return {
+        "header": HEADER,
+        "pytorch": matrix.pytorch_version,
+        "nixpkgs_rev": matrix.nixpkgs_rev,
+        "nixpkgs_sha256": matrix.nixpkgs_sha256,
+        "capability_scope": matrix.capability_scope,
+        "torch_source": matrix.torch_source,
+        "patches": [{"attr": attr, "urls": [p.url for p in patches]} for attr, patches in matrix.patches],
+        "nixpkgs_config": dict(matrix.nixpkgs_config),
+        "total": len(expansion.variants),
+        "torch_count": len(torches),
+        "kinds": kinds,
+        "kind_axes": dict(KIND_AXES),
+        "sms": sms,
+        "isas": isas,
+        "summary": summary,
+        "companions": [row(v) | {"package": v.package, "torch": v.torch} for v in companions],
+    }
+
+
+def build_matrix(expansion: Expansion, revisions: Mapping[str, int]) -> str:
+    return environment(False).get_template("BUILD_MATRIX.md.j2").render(**facts(expansion, revisions))
+
+
+def render_readme_blocks(expansion: Expansion, revisions: Mapping[str, int]) -> dict[str, str]:
+    context = facts(expansion, revisions)
+    return {name: environment(False).get_template(f"readme-{name}.md.j2").render(**context)
+            for name in readme_blocks()}
+
+
+def splice(text: str, file: str, blocks: Mapping[str, str]) -> str:
+    """`text` with the lines between each pair of markers replaced by that block's text."""
+    problems: list[Problem] = []
+    out: list[str] = []
+    opened: tuple[str, int] | None = None  # name, line
+    fenced = False
+    known = ", ".join(sorted(blocks))
+    for number, line in enumerate(LINES.findall(text), 1):
+        if _FENCE.match(line) and opened is None:
+            fenced = not fenced
+        marker = None if fenced else _MARKER.match(line)
+        if not fenced and marker is None and line.lstrip().startswith("<!-- gen-matrix:"):
+            problems.append(Problem(Location(file, number), "malformed gen-matrix marker",
+                                    "write it on a line of its own: <!-- gen-matrix:begin NAME --> "
+                                    "or <!-- gen-matrix:end NAME -->"))
+        if marker is None:
+            if opened is None:
+                out.append(line)
+            continue
+        action, name = marker.groups()
+        if action == "begin":
+            if opened is not None:
+                problems.append(Problem(Location(file, number),
+                                        f"begin marker '{name}' inside block '{opened[0]}' opened at line {opened[1]}",
+                                        f"close it first with <!-- gen-matrix:end {opened[0]} -->"))
+                continue
+            if name not in blocks:
+                problems.append(Problem(Location(file, number), f"unknown gen-matrix block '{name}'",
+                                        f"blocks gen-matrix fills: {known}"))
+            out.append(line)
+            opened = (name, number)
+            continue
+        if opened is None:
+            problems.append(Problem(Location(file, number), f"end marker '{name}' without a begin marker",
+                                    f"add <!-- gen-matrix:begin {name} --> above it, or remove it"))
+            out.append(line)
+            continue
+        if name != opened[0]:
+            problems.append(Problem(Location(file, number),
+                                    f"end marker '{name}' closes block '{opened[0]}' opened at line {opened[1]}",
+                                    f"write <!-- gen-matrix:end {opened[0]} -->"))
+        out.append(blocks.get(opened[0], ""))
+        out.append(line)
+        opened = None
+    if opened is not None:
+        problems.append(Problem(Location(file, opened[1]), f"block '{opened[0]}' has no end marker",
+                                f"add <!-- gen-matrix:end {opened[0]} --> on a line of its own after the block"))
+    if problems:
+        raise GenMatrixError(problems)
+    return "".join(out)
+
+
+def readme(text: str, expansion: Expansion, revisions: Mapping[str, int]) -> str:
+    return splice(text, README_FILE, render_readme_blocks(expansion, revisions))

@@ -1,0 +1,115 @@
+"""Keep .flox/env/manifest.toml in sync with the matrix, through tomlkit.
+
+gen-matrix owns three parts of the manifest: the build tools in [install], options.systems
+(every platform a variant builds for) and a marked block in hook.on-activate that lists the
+builds. Everything else is the user's, and tomlkit keeps it byte for byte.
+"""
+
+from __future__ import annotations
+
+import tomlkit
+from tomlkit.exceptions import ParseError
+from tomlkit.items import String, StringType, Table
+
+from .docs import LINES
+from .errors import GenMatrixError, Location
+from .model import Expansion
+from .render import environment
+
+MANIFEST_FILE = ".flox/env/manifest.toml"
+BEGIN = "# gen-matrix:begin builds"
+END = "# gen-matrix:end builds"
+
+# What regenerating the recipes takes: gen-matrix's Python and libraries, and git (Flox
+# builds only tracked files).
+BUILD_TOOLS = (
+    ("git", "git"),
+    ("python3", "python313"),
+    ("click", "python313Packages.click"),
+    ("jinja2", "python313Packages.jinja2"),
+    ("jsonschema", "python313Packages.jsonschema"),
+    ("pyyaml", "python313Packages.pyyaml"),
+    ("tomlkit", "python313Packages.tomlkit"),
+)
+
+
+def _fail(text: str, needle: str, message: str, hint: str):
+    lines = LINES.findall(text)
+    line = next((i for i, content in enumerate(lines, 1) if needle in content), 0)
+    raise GenMatrixError.at(Location(MANIFEST_FILE, line), message, hint)
+
+
+def _table(document, key: str, text: str) -> Table:
+    if key not in document:
+        document.add(key, tomlkit.table())
+    table = document[key]
+    if not isinstance(table, Table):
+        _fail(text, key, f"'{key}' is not a table", f"write it as [{key}]; gen-matrix keeps parts of it")
+    return table
+
+
+def _hook_script(old: str, block: str, text: str) -> str:
+    """`old` with the marked block replaced by `block`, or `block` appended."""
+    lines = LINES.findall(old)
+    starts = [i for i, line in enumerate(lines) if line.strip() == BEGIN]
+    ends = [i for i, line in enumerate(lines) if line.strip() == END]
+    if not starts and not ends:
+        separator = "" if not old or old.endswith("\n") else "\n"
+        return old + separator + block
+    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
+        _fail(text, END if ends and len(starts) <= 1 else BEGIN,
+              "hook.on-activate has unbalanced gen-matrix markers",
+              f"keep exactly one '{BEGIN}' line followed by one '{END}' line, or remove both")
+    return "".join(lines[:starts[0]]) + block + "".join(lines[ends[0] + 1:])
+
+
+def _set_hook(hook: Table, block: str, text: str) -> None:
+    current = hook.get("on-activate")
+    if current is None:
+        hook["on-activate"] = tomlkit.string("\n" + block, literal=True, multiline=True)
+        return
+    if not isinstance(current, String):
+        _fail(text, "on-activate", "hook.on-activate is not a string",
+              "write the hook as a multi-line string ''' ... '''")
+    if current.type in (StringType.MLL, StringType.MLB):
+        # Splice the text as written, so the user's escapes and layout stay as they are.
+        raw = current.as_string()[3:-3]
+        new_raw = _hook_script(raw, block, text)
+        if new_raw == raw:
+            return
+        quote = current.as_string()[:3]
+        reparsed = tomlkit.parse(f"x = {quote}{new_raw}{quote}")["x"]
+        hook["on-activate"] = String(current.type, str(reparsed), new_raw, current.trivia)
+    else:
+        hook["on-activate"] = tomlkit.string(_hook_script(str(current), block, text), multiline=True)
+
+
+def update(text: str | None, expansion: Expansion) -> str:
+    """The manifest with gen-matrix's parts current; a new one when `text` is None."""
+    if text is None:
+        text = environment(False).get_template("manifest.toml.j2").render()
+    try:
+        document = tomlkit.parse(text)
+    except ParseError as error:
+        raise GenMatrixError.at(Location(MANIFEST_FILE, error.line, error.col), f"not valid TOML: {error}",
+                                "fix the TOML syntax; gen-matrix only updates a manifest it can read") from None
+
+    install = _table(document, "install", text)
+    for name, pkg_path in BUILD_TOOLS:
+        entry = install.get(name)
+        if isinstance(entry, dict) and entry.get("pkg-path") == pkg_path:
+            continue
+        if isinstance(entry, dict):
+            entry["pkg-path"] = pkg_path
+        else:
+            install[tomlkit.key([name, "pkg-path"])] = pkg_path
+
+    systems = sorted({platform for v in expansion.variants for platform in v.platforms})
+    options = _table(document, "options", text)
+    if list(options.get("systems", [])) != systems:
+        options["systems"] = systems
+
+    builds = [v.name for v in expansion.variants]
+    block = environment(False).get_template("manifest-hook.sh.j2").render(builds=builds)
+    _set_hook(_table(document, "hook", text), block, text)
+    return tomlkit.dumps(document)

@@ -1,0 +1,199 @@
+"""Companions: torchvision and torchaudio built against the torch of selected variants."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from generator import expand, load, validate
+from generator.errors import GenMatrixError
+
+from conftest import FAKE_FOR_SYSTEM, FAKE_NIXPKGS, REPO, expansion_of, needs_nix, nix_eval, nix_string
+
+BASE = """\
+pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm61, sm90], isa: [avx, avx2, armv9]}
+cpu: {python: ["3.13"], isa: [avx2, armv9]}
+darwin: {python: ["3.13"], accelerator: [mps]}
+"""
+
+
+def expand_text(text: str):
+    doc = load.parse(BASE + textwrap.dedent(text), "matrix.yaml")
+    return expand.expand(validate.validate(doc))
+
+
+def companions(text: str) -> dict[str, str]:
+    return {v.name: v.torch for v in expand_text(text).variants if v.is_companion}
+
+
+def test_rule_selects_by_any_axis():
+    assert companions("""
+        companions:
+          - packages: [torchvision]
+            when: {sm: sm61, isa: [avx, avx2]}
+    """) == {
+        "torchvision-python313-cuda12_8-sm61-avx": "pytorch-python313-cuda12_8-sm61-avx",
+        "torchvision-python313-cuda12_8-sm61-avx2": "pytorch-python313-cuda12_8-sm61-avx2",
+    }
+
+
+def test_rule_selects_by_kind_and_axes_of_other_kinds():
+    assert sorted(companions("""
+        companions:
+          - packages: [torchaudio]
+            when: {kind: [cpu, darwin]}
+          - packages: [torchvision]
+            when: {isa: armv9}
+    """)) == [
+        "torchaudio-python313-cpu-armv9", "torchaudio-python313-cpu-avx2", "torchaudio-python313-darwin-mps",
+        "torchvision-python313-cpu-armv9", "torchvision-python313-cuda12_8-sm61-armv9",
+        "torchvision-python313-cuda12_8-sm90-armv9",
+    ]
+
+
+def test_all_selects_every_torch_variant_once_per_package():
+    result = expand_text("""
+        companions:
+          - packages: [torchvision, torchaudio]
+            when: all
+          - packages: [torchvision]
+            when: {sm: sm90}
+    """)
+    torches = [v for v in result.variants if not v.is_companion]
+    made = [v for v in result.variants if v.is_companion]
+    assert len(made) == 2 * len(torches)
+    assert len({v.name for v in made}) == len(made)
+    for companion in made:
+        torch = next(t for t in torches if t.name == companion.torch)
+        assert companion.combination == torch.combination and companion.kind == torch.kind
+
+
+def test_rule_that_selects_nothing_warns_with_its_line():
+    result = expand_text("""
+        companions:
+          - packages: [torchvision]
+            when: {sm: sm61, accelerator: mps}
+    """)
+    (warning,) = result.warnings
+    assert "companions[0] selects no variant" in warning.message
+    assert warning.where.line == 8  # the rule's line in BASE + the text above
+
+
+def test_unknown_value_in_a_rule_is_a_located_error():
+    with pytest.raises(GenMatrixError) as error:
+        expand_text("""
+            companions:
+              - packages: [torchvision]
+                when: {sm: sm6l}
+        """)
+    (problem,) = error.value.problems
+    assert problem.message == "unknown sm 'sm6l'" and "did you mean" in problem.hint
+    assert (problem.where.line, problem.where.column) == (9, 16)
+
+
+def test_unknown_package_is_a_located_error(project, run):
+    text = (project / "matrix.yaml").read_text().replace("packages: [torchvision, torchaudio]",
+                                                         "packages: [torchvision, torchtext]")
+    (project / "matrix.yaml").write_text(text)
+    result = run("--root", project)
+    assert result.exit_code == 2
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "torchtext" in l)
+    assert f"matrix.yaml:{line}:" in result.stderr and "'torchtext' is not allowed here" in result.stderr
+    assert not (project / ".flox").exists()
+
+
+def test_companion_recipe_imports_its_torch_recipe():
+    text = (REPO / ".flox/pkgs/torchvision-python313-cuda12_8-sm75-avx.nix").read_text()
+    assert 'import (./. + "/pytorch-python313-cuda12_8-sm75-avx.nix") { inherit genMatrixNixpkgs; }' in text
+    assert "python313Packages.torchvision.override" in text
+    assert "cudaSupport" not in text.split("in\n", 1)[1]  # torchvision takes no cudaSupport argument
+
+
+def evaluate(recipe: Path, system: str = "x86_64-linux", fields: str = "") -> dict:
+    fake = nix_string(FAKE_FOR_SYSTEM[system])
+    return nix_eval(f"""
+      let
+        c = import {nix_string(recipe)} {{ genMatrixNixpkgs = {fake}; }};
+        t = c.passthru.torch;
+      in {{
+        name = c.name; torchName = t.name; out = c.outPath;
+        arch = c.TORCH_CUDA_ARCH_LIST or null; torchArch = t.TORCH_CUDA_ARCH_LIST or null;
+        flags = c.preConfigure; torchFlags = t.preConfigure; postInstall = c.postInstall;
+        platforms = c.meta.platforms; {fields}
+      }}
+    """)
+
+
+@needs_nix
+@pytest.mark.parametrize("recipe", sorted((REPO / ".flox/pkgs").glob("torch[va]*.nix")), ids=lambda p: p.stem)
+def test_every_shipped_companion_compiles_for_its_torchs_sm(recipe):
+    torch_name = recipe.stem.replace("torchvision-", "pytorch-").replace("torchaudio-", "pytorch-")
+    result = evaluate(recipe)
+    assert result["name"].startswith(recipe.stem + "-")
+    assert result["torchName"].startswith(torch_name + "-")
+    assert result["arch"] == result["torchArch"] == {"sm61": "6.1", "sm75": "7.5"}[recipe.stem.split("-")[3]]
+    cpu_flags = "-mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2"
+    assert cpu_flags in result["flags"] and cpu_flags in result["torchFlags"]
+    assert "$out/.metadata-rev" in result["postInstall"]
+    assert result["platforms"] == ["x86_64-linux"]
+
+
+@needs_nix
+def test_overriding_gpu_targets_alone_would_leave_torchvision_on_the_defaults():
+    """The counter-check: without passthru.cudaCapabilities the companion drifts off sm61."""
+    fake = nix_string(FAKE_NIXPKGS)
+    nixpkgs = nix_string(REPO / "nix" / "nixpkgs.nix")
+    arch = nix_eval(f"""
+      let pkgs = import {nixpkgs} {{ source = {fake}; cuda = "12_8"; }};
+          torch = pkgs.python313Packages.torch.override {{ cudaSupport = true; gpuTargets = [ "6.1" ]; }};
+      in [ torch.TORCH_CUDA_ARCH_LIST (pkgs.python313Packages.torchvision.override {{ inherit torch; }}).TORCH_CUDA_ARCH_LIST ]
+    """)
+    assert arch[0] == "6.1" and arch[1] != "6.1" and "12.0" in arch[1]
+
+
+@needs_nix
+def test_companions_of_every_kind_evaluate(project, run):
+    matrix = project / "matrix.yaml"
+    matrix.write_text(BASE + "companions:\n  - packages: [torchvision, torchaudio]\n    when: all\n")
+    assert run("--root", project).exit_code == 0
+    pkgs = project / ".flox" / "pkgs"
+    systems = {"cuda12_8-sm90-armv9": "aarch64-linux", "cpu-avx2": "x86_64-linux",
+               "cpu-armv9": "aarch64-linux", "darwin-mps": "aarch64-darwin", "cuda12_8-sm61-avx2": "x86_64-linux"}
+    for suffix, system in systems.items():
+        for package in ("torchvision", "torchaudio"):
+            result = evaluate(pkgs / f"{package}-python313-{suffix}.nix", system,
+                              "cuda = c.USE_CUDA or c.FORCE_CUDA; torchCuda = t.USE_CUDA;")
+            assert result["name"].startswith(f"{package}-python313-{suffix}-")
+            assert result["platforms"] == [system]
+            gpu = suffix.startswith("cuda")
+            assert result["cuda"] == result["torchCuda"] == ("1" if gpu else "0")
+            assert result["arch"] == result["torchArch"] == ({"sm90": "9.0", "sm61": "6.1"}[suffix.split("-")[1]]
+                                                              if gpu else None)
+
+
+def test_companion_description_pattern_takes_every_field(project, run):
+    path = project / "matrix.yaml"
+    path.write_text(path.read_text().replace(
+        "naming:", 'description:\n  companion: "{package} for {gpus} ({sm}, CUDA {cuda}, {isa}); torch: {torch}"\nnaming:'))
+    assert run("--root", project).exit_code == 0
+    text = (project / ".flox/pkgs/torchaudio-python313-cuda12_8-sm75-avx.nix").read_text()
+    assert ('description = "torchaudio for GeForce RTX 2060, GeForce RTX 2070, GeForce RTX 2080, GeForce RTX 2080 Ti, '
+            'GeForce GTX 1650, GeForce GTX 1660, Tesla T4, Quadro RTX 8000, TITAN RTX (sm75, CUDA 12.8, avx); '
+            'torch: pytorch-python313-cuda12_8-sm75-avx";') in text
+    assert "torchaudio for GeForce RTX 2060" in (project / "BUILD_MATRIX.md").read_text()
+
+
+@needs_nix
+def test_companions_follow_a_nixpkgs_wide_capability(project, run):
+    path = project / "matrix.yaml"
+    path.write_text(path.read_text().replace("capability_scope: torch", "capability_scope: nixpkgs"))
+    assert run("--root", project).exit_code == 0
+    for package in ("torchvision", "torchaudio"):
+        result = evaluate(project / f".flox/pkgs/{package}-python313-cuda12_8-sm61-avx.nix",
+                          fields="caps = t.passthru.cudaPackages.flags.cudaCapabilities;")
+        assert result["arch"] == result["torchArch"] == "6.1" and result["caps"] == ["6.1"]

@@ -1,0 +1,150 @@
+"""BUILD_MATRIX.md and the README's generated tables."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from hypothesis import given, strategies as st
+
+from generator import docs
+from generator.errors import GenMatrixError
+from generator.render import HEADER
+
+from conftest import REPO
+
+
+def section_rows(text: str, title: str) -> list[str]:
+    """The table rows (less header) under a '### title (N)' heading, and N."""
+    match = re.search(rf"^### {re.escape(title)} \((\d+)\)\n\n(.*?)(?:\n\n|\Z)", text, re.S | re.M)
+    rows = match[2].splitlines()[2:]
+    assert len(rows) == int(match[1])
+    return [row.split("`")[1] for row in rows]
+
+
+def test_build_matrix_lists_exactly_the_recipes():
+    text = (REPO / "BUILD_MATRIX.md").read_text()
+    assert text.splitlines()[0] == f"<!-- {HEADER} -->"
+    files = sorted(p.stem for p in (REPO / ".flox/pkgs").glob("*.nix"))
+    listed = (section_rows(text, "NVIDIA GPU (CUDA)") + section_rows(text, "CPU only")
+              + section_rows(text, "Apple Silicon"))
+    companions = re.search(r"^## Companions \((\d+)\)$", text, re.M)
+    companion_names = re.findall(r"^\| `((?:torchvision|torchaudio)-[^`]+)` \| `pytorch-", text, re.M)
+    assert int(companions[1]) == len(companion_names) == 4
+    assert sorted(listed + companion_names) == files
+    assert f"{len(files)} recipes in `.flox/pkgs/`" in text
+
+
+def test_build_matrix_follows_the_matrix(project, run):
+    path = project / "matrix.yaml"
+    path.write_text(path.read_text().replace("sm: [sm61, sm75, sm80,", "sm: [sm75, sm80,"))
+    assert run("--root", project).exit_code == 0
+    text = (project / "BUILD_MATRIX.md").read_text()
+    assert len(section_rows(text, "NVIDIA GPU (CUDA)")) == 49
+    assert "| sm61 |" not in text and "## Companions (2)" in text
+    assert "58 recipes in `.flox/pkgs/`" in text
+    assert len(list((project / ".flox/pkgs").glob("*.nix"))) == 58
+
+
+def test_build_matrix_shows_sm_and_isa_facts():
+    text = (REPO / "BUILD_MATRIX.md").read_text()
+    assert "| sm61 | 6.1 | Pascal | GeForce GTX 1070, " in text
+    assert "| 10.0 | 12.9 | 12.8 | 570.26 | 2 |" in text  # min CUDA, last CUDA, CUDA here, driver, variants
+    assert '- avx2: `for f in avx2 fma f16c; do grep -qw "$f" /proc/cpuinfo || echo "missing: $f"; done`' in text
+    assert "| avx | x86_64 | Intel Sandy Bridge, Intel Ivy Bridge, AMD Bulldozer | `-mavx -mno-fma" in text
+    assert "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3" in text
+
+
+BLOCKS = {"one": "new one\n", "two": "new two\n"}
+
+
+def test_splice_replaces_only_between_markers():
+    text = ("# Title\r\n\r\nkept  \t\n<!-- gen-matrix:begin one -->\nold\nold\n<!-- gen-matrix:end one -->\n"
+            "between\n  <!-- gen-matrix:begin two -->  \n<!-- gen-matrix:end two -->\ntail without newline")
+    assert docs.splice(text, "README.md", BLOCKS) == (
+        "# Title\r\n\r\nkept  \t\n<!-- gen-matrix:begin one -->\nnew one\n<!-- gen-matrix:end one -->\n"
+        "between\n  <!-- gen-matrix:begin two -->  \nnew two\n<!-- gen-matrix:end two -->\ntail without newline")
+
+
+def test_splice_ignores_markers_in_code_and_prose():
+    text = ("Write `<!-- gen-matrix:begin one -->` around a block.\n```\n<!-- gen-matrix:begin one -->\n```\n")
+    assert docs.splice(text, "README.md", BLOCKS) == text
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("a\n<!-- gen-matrix:begin one -->\nb\n", 2, "block 'one' has no end marker"),
+    ("a\nb\n<!-- gen-matrix:end one -->\n", 3, "end marker 'one' without a begin marker"),
+    ("<!-- gen-matrix:begin three -->\n<!-- gen-matrix:end three -->\n", 1, "unknown gen-matrix block 'three'"),
+    ("<!-- gen-matrix:begin one -->\n<!-- gen-matrix:begin two -->\n", 2, "begin marker 'two' inside block 'one'"),
+    ("<!-- gen-matrix:begin one -->\n<!-- gen-matrix:end two -->\n", 2, "end marker 'two' closes block 'one'"),
+    ("x\n<!-- gen-matrix:begin -->\n", 2, "malformed gen-matrix marker"),
+])
+def test_bad_markers_are_located_errors(text, line, message):
+    with pytest.raises(GenMatrixError) as error:
+        docs.splice(text, "README.md", BLOCKS)
+    assert any(p.where.line == line and p.message.startswith(message) for p in error.value.problems), error.value
+
+
+def test_readme_blocks_are_filled_and_the_rest_kept(project, run):
+    readme = project / "README.md"
+    mine = "# My builds\n\nSome words   with spaces.\n\n<!-- gen-matrix:begin variants -->\n" \
+           "stale\n<!-- gen-matrix:end variants -->\n\nMore of mine.\n"
+    readme.write_text(mine)
+    assert run("--root", project).exit_code == 0
+    text = readme.read_text()
+    assert text.startswith("# My builds\n\nSome words   with spaces.\n\n<!-- gen-matrix:begin variants -->\n| kind |")
+    assert text.endswith("| **total recipes** | | | **62** |\n<!-- gen-matrix:end variants -->\n\nMore of mine.\n")
+    assert "stale" not in text
+    assert "0 written" in run("--root", project).stdout
+
+
+def test_readme_drift_between_markers_is_caught_by_check(project, run):
+    (project / "README.md").write_text("<!-- gen-matrix:begin gpus -->\n<!-- gen-matrix:end gpus -->\n")
+    assert run("--root", project).exit_code == 0
+    path = project / "README.md"
+    path.write_text(path.read_text().replace("| sm90 | Hopper |", "| sm90 | Hoppr |"))
+    result = run("check", "--root", project)
+    assert result.exit_code == 1 and "-| sm90 | Hoppr |" in result.stdout and "+| sm90 | Hopper |" in result.stdout
+
+
+def test_bad_marker_in_the_readme_stops_everything(project, run):
+    readme = project / "README.md"
+    readme.write_text("# Mine\n\n<!-- gen-matrix:begin variants -->\nold\n")
+    result = run("--root", project)
+    assert result.exit_code == 2
+    assert "README.md:3: block 'variants' has no end marker" in result.stderr
+    assert "Traceback" not in result.output
+    assert sorted(p.name for p in project.iterdir()) == ["README.md", "matrix.yaml"]
+    assert readme.read_text() == "# Mine\n\n<!-- gen-matrix:begin variants -->\nold\n"
+
+
+def test_readme_without_markers_or_absent_is_left_alone(project, run):
+    assert run("--root", project).exit_code == 0
+    assert not (project / "README.md").exists()
+    (project / "README.md").write_text("just mine\n")
+    assert run("--root", project).exit_code == 0
+    assert (project / "README.md").read_text() == "just mine\n"
+
+
+def test_shipped_readme_has_the_blocks():
+    text = (REPO / "README.md").read_text()
+    for name in docs.readme_blocks():
+        assert f"<!-- gen-matrix:begin {name} -->\n| " in text
+    assert "| **total recipes** | | | **62** |" in text
+
+# Lines a user may write: anything that is not a marker line, any line ending.
+user_lines = st.lists(
+    st.tuples(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=30)
+              .filter(lambda line: not line.lstrip().startswith("<!-- gen-matrix:")
+                      and not line.lstrip().startswith(("```", "~~~"))),
+              st.sampled_from(["\n", "\r\n"])).map("".join),
+    max_size=8).map("".join)
+
+
+@given(before=user_lines, inside=user_lines, after=user_lines)
+def test_splice_keeps_every_byte_outside_the_block(before, inside, after):
+    begin, end = "<!-- gen-matrix:begin one -->\n", "<!-- gen-matrix:end one -->\n"
+    assert docs.splice(before + begin + inside + end + after, "README.md", BLOCKS) == (
+        before + begin + BLOCKS["one"] + end + after)
+    assert docs.splice(before + after, "README.md", BLOCKS) == before + after

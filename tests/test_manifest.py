@@ -1,0 +1,153 @@
+"""The Flox manifest: gen-matrix's parts kept current, the user's kept byte for byte."""
+
+from __future__ import annotations
+
+import pytest
+import tomlkit
+
+from generator import manifest
+from generator.errors import GenMatrixError
+
+from conftest import REPO, expansion_of
+
+MANIFEST = ".flox/env/manifest.toml"
+
+USER_MANIFEST = """\
+# My environment: keep this comment.
+version = 1
+
+[install]
+# tools I like
+ripgrep.pkg-path = "ripgrep"   # fast grep
+python3.pkg-path = "python311" # gen-matrix owns this one
+git = { pkg-path = "git", priority = 3 }
+
+[vars]
+GREETING = "hello"
+
+[hook]
+on-activate = '''
+  echo "$GREETING"   # mine, before
+# gen-matrix:begin builds
+stale
+# gen-matrix:end builds
+  echo done   # mine, after
+'''
+
+[profile]
+bash = '''
+  alias ll='ls -l'
+'''
+
+[options]
+# where this runs
+systems = ["x86_64-linux"]
+cuda-detection = false
+"""
+
+
+def generate(run, root):
+    result = run("--root", root)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def test_created_when_absent(project, run):
+    generate(run, project)
+    data = tomlkit.parse((project / MANIFEST).read_text()).unwrap()
+    assert data["version"] == 1
+    assert data["options"]["systems"] == ["aarch64-darwin", "aarch64-linux", "x86_64-linux"]
+    assert {name: entry["pkg-path"] for name, entry in data["install"].items()} == dict(manifest.BUILD_TOOLS)
+    builds = data["hook"]["on-activate"].split('GEN_MATRIX_BUILDS="')[1].split('"')[0].split("\n")
+    assert builds == sorted(p.stem for p in (project / ".flox/pkgs").glob("*.nix"))
+    assert "62 recipes" not in builds and len(builds) == 62
+
+
+def test_users_parts_kept_byte_for_byte(project, run):
+    path = project / MANIFEST
+    path.parent.mkdir(parents=True)
+    path.write_text(USER_MANIFEST)
+    generate(run, project)
+    text = path.read_text()
+    # Everything outside the owned values is as the user wrote it.
+    for kept in ('# My environment: keep this comment.\nversion = 1\n\n[install]\n# tools I like\n'
+                 'ripgrep.pkg-path = "ripgrep"   # fast grep\n',
+                 'python3.pkg-path = "python313" # gen-matrix owns this one\ngit = { pkg-path = "git", priority = 3 }\n',
+                 '\n[vars]\nGREETING = "hello"\n\n[hook]\n',
+                 "on-activate = '''\n  echo \"$GREETING\"   # mine, before\n# gen-matrix:begin builds\n",
+                 "# gen-matrix:end builds\n  echo done   # mine, after\n'''\n\n[profile]\nbash = '''\n"
+                 "  alias ll='ls -l'\n'''\n\n[options]\n# where this runs\n",
+                 "cuda-detection = false\n"):
+        assert kept in text
+    assert "stale" not in text
+    data = tomlkit.parse(text).unwrap()
+    assert data["install"]["python3"]["pkg-path"] == "python313"
+    assert data["install"]["git"] == {"pkg-path": "git", "priority": 3}
+    assert data["install"]["ripgrep"]["pkg-path"] == "ripgrep"
+    assert data["options"]["systems"] == ["aarch64-darwin", "aarch64-linux", "x86_64-linux"]
+    assert data["options"]["cuda-detection"] is False
+    assert list(data) == ["version", "install", "vars", "hook", "profile", "options"]
+    assert "0 written" in generate(run, project).stdout
+
+
+def test_hook_without_markers_gets_the_block_appended(project, run):
+    path = project / MANIFEST
+    path.parent.mkdir(parents=True)
+    path.write_text('version = 1\n\n[hook]\non-activate = """\n  echo "tab\\there"\n"""\n')
+    generate(run, project)
+    text = path.read_text()
+    assert text.startswith('version = 1\n\n[hook]\non-activate = """\n  echo "tab\\there"\n# gen-matrix:begin builds\n')
+    assert tomlkit.parse(text).unwrap()["hook"]["on-activate"].startswith('  echo "tab\there"\n# gen-matrix:begin builds\n')
+
+
+def test_check_sees_an_edited_owned_part(project, run):
+    generate(run, project)
+    path = project / MANIFEST
+    path.write_text(path.read_text().replace('systems = ["aarch64-darwin", ', 'systems = ['))
+    result = run("check", "--root", project)
+    assert result.exit_code == 1 and f"a/{MANIFEST}" in result.stdout
+    generate(run, project)
+    assert run("check", "--root", project).exit_code == 0
+
+
+def test_unbalanced_hook_markers_are_a_located_error(project, run):
+    path = project / MANIFEST
+    path.parent.mkdir(parents=True)
+    path.write_text("version = 1\n[hook]\non-activate = '''\n# gen-matrix:begin builds\necho\n'''\n")
+    result = run("--root", project)
+    assert result.exit_code == 2
+    assert f"{MANIFEST}:4: hook.on-activate has unbalanced gen-matrix markers" in result.stderr
+    assert not (project / ".flox/pkgs").exists()
+
+
+def test_invalid_toml_is_a_located_error(project, run):
+    path = project / MANIFEST
+    path.parent.mkdir(parents=True)
+    path.write_text("version = 1\n[install\n")
+    result = run("--root", project)
+    assert result.exit_code == 2 and f"{MANIFEST}:2:" in result.stderr and "not valid TOML" in result.stderr
+    assert path.read_text() == "version = 1\n[install\n"
+
+
+def test_shipped_manifest_is_current():
+    text = (REPO / MANIFEST).read_text()
+    assert manifest.update(text, expansion_of(REPO)) == text
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ("version = 1\ninstall = 3\n", 2, "'install' is not a table"),
+    ("version = 1\n[hook]\non-activate = 5\n", 3, "hook.on-activate is not a string"),
+    ("[hook]\non-activate = '''\n# gen-matrix:end builds\n# gen-matrix:begin builds\n'''\n", 3,
+     "hook.on-activate has unbalanced gen-matrix markers"),
+])
+def test_manifest_gen_matrix_cannot_update_is_a_located_error(text, line, message):
+    with pytest.raises(GenMatrixError) as error:
+        manifest.update(text, expansion_of(REPO))
+    (problem,) = error.value.problems
+    assert (problem.where.path, problem.where.line, problem.message) == (MANIFEST, line, message)
+
+
+def test_single_line_hook_becomes_multi_line_with_the_block():
+    text = manifest.update('version = 1\n[hook]\non-activate = "echo hi"\n', expansion_of(REPO))
+    hook = tomlkit.parse(text).unwrap()["hook"]["on-activate"]
+    assert hook.startswith("echo hi\n# gen-matrix:begin builds\n") and hook.endswith("# gen-matrix:end builds\n")

@@ -1,0 +1,152 @@
+"""Metadata revisions: a metadata-only change bumps exactly the variants it touches."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator import pipeline, render, state
+
+from conftest import expansion_of
+
+STATE = state.STATE_FILE
+
+
+def entries(root: Path) -> dict[str, state.Entry]:
+    return state.read(root)
+
+
+def edit(root: Path, old: str, new: str) -> None:
+    path = root / "matrix.yaml"
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new, 1))
+
+
+def generate(run, root: Path) -> str:
+    result = run("--root", root)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+GPU_DESCRIPTION = 'description:\n  gpu: "PyTorch {pytorch} for {gpus} ({sm}), {isa} CPUs, CUDA {cuda}"\n'
+
+
+def test_metadata_only_edit_bumps_exactly_the_affected_variants(project, run):
+    generate(run, project)
+    before = entries(project)
+    assert set(e.revision for e in before.values()) == {0}
+    edit(project, "naming:", GPU_DESCRIPTION + "naming:")
+    generate(run, project)
+    after = entries(project)
+    bumped = sorted(name for name in after if after[name].revision != before[name].revision)
+    gpu_torches = [n for n in after if n.startswith("pytorch-") and "-cuda" in n]
+    companions = [n for n in after if not n.startswith("pytorch-")]
+    # A companion's description quotes its torch's, so it follows.
+    assert bumped == sorted(gpu_torches + companions)
+    assert all(after[name].revision == 1 for name in bumped)
+    assert all(after[name].build == before[name].build for name in after)
+    recipe = (project / ".flox/pkgs/pytorch-python313-cuda12_8-sm90-avx2.nix").read_text()
+    assert "metadataRevision = 1;" in recipe and '"PyTorch 2.8.0 for H100, H200, GH200 (sm90)' in recipe
+    assert "metadataRevision = 0;" in (project / ".flox/pkgs/pytorch-python313-cpu-avx2.nix").read_text()
+    # The same run updated the docs: the new description, with its revision.
+    assert ("| `pytorch-python313-cuda12_8-sm90-avx2` | 3.13 | 12.8 | sm90 | avx2 | "
+            "PyTorch 2.8.0 for H100, H200, GH200 (sm90), avx2 CPUs, CUDA 12.8 | 1 |") in (
+        project / "BUILD_MATRIX.md").read_text()
+
+
+def test_rerun_is_stable(project, run):
+    generate(run, project)
+    edit(project, "naming:", GPU_DESCRIPTION + "naming:")
+    generate(run, project)
+    snapshot = {p: p.read_bytes() for p in project.rglob("*") if p.is_file()}
+    assert "0 written" in generate(run, project)
+    assert {p: p.read_bytes() for p in project.rglob("*") if p.is_file()} == snapshot
+    assert run("check", "--root", project).exit_code == 0
+
+
+def test_a_build_change_needs_no_bump(project, run):
+    generate(run, project)
+    before = entries(project)
+    edit(project, "jobs: 32", "jobs: 16")
+    generate(run, project)
+    after = entries(project)
+    assert all(after[name].build != before[name].build for name in after)
+    assert all(after[name].revision == 0 for name in after)
+
+
+def test_build_and_metadata_change_together_needs_no_bump(project, run):
+    generate(run, project)
+    edit(project, "jobs: 32", "jobs: 16")
+    edit(project, "naming:", GPU_DESCRIPTION + "naming:")
+    generate(run, project)
+    assert all(e.revision == 0 for e in entries(project).values())
+
+
+def test_revisions_never_go_down(project, run):
+    generate(run, project)
+    original = (project / "matrix.yaml").read_text()
+    edit(project, "naming:", GPU_DESCRIPTION + "naming:")
+    generate(run, project)
+    (project / "matrix.yaml").write_text(original)  # the description back as it was
+    generate(run, project)
+    name = "pytorch-python313-cuda12_8-sm61-avx"
+    assert entries(project)[name].revision == 2
+    assert "metadataRevision = 2;" in (project / f".flox/pkgs/{name}.nix").read_text()
+
+
+def test_a_torch_build_change_changes_its_companions_build_hash(project, run):
+    """Only the torch recipe's own inputs change (cuDNN for sm61); the companion imports it."""
+    generate(run, project)
+    before = entries(project)
+    companion = project / ".flox/pkgs/torchvision-python313-cuda12_8-sm61-avx.nix"
+    companion_text = companion.read_text()
+    edit(project, "companions:", "knowledge:\n  sm:\n    sm61: {cudnn: true}\ncompanions:")
+    generate(run, project)
+    after = entries(project)
+    changed = sorted(name for name in after if after[name].build != before[name].build)
+    assert changed == ["pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cuda12_8-sm61-avx2",
+                       "torchaudio-python313-cuda12_8-sm61-avx", "torchvision-python313-cuda12_8-sm61-avx"]
+    assert companion.read_text() == companion_text  # its own recipe is the same: only its torch's changed
+    assert all(e.revision == 0 for e in after.values())
+
+
+def test_state_file_is_valid_json_with_every_variant(project, run):
+    generate(run, project)
+    data = json.loads((project / STATE).read_text())
+    assert len(data["variants"]) == 62
+    assert data["generated"].startswith("Generated from matrix.yaml by gen-matrix")
+
+
+@pytest.fixture
+def templates(tmp_path, monkeypatch):
+    """A copy of the templates that a test may edit, used by the renderer for that test."""
+    copy = tmp_path / "templates"
+    shutil.copytree(render.TEMPLATES, copy)
+    monkeypatch.setattr(render, "TEMPLATES", copy)
+    yield copy
+    monkeypatch.undo()
+    render.environment.cache_clear()
+    render.template_digest.cache_clear()
+
+
+def fingerprints_of(root: Path) -> dict[str, str]:
+    render.environment.cache_clear()  # templates may have changed since the last render
+    render.template_digest.cache_clear()
+    files = pipeline.outputs(pipeline.locate(str(root / "matrix.yaml"), str(root)), expansion_of(root))
+    return {name: entry.build for name, entry in state.parse(files[STATE], STATE).items()}
+
+
+def test_a_template_change_marks_only_the_recipes_made_from_it(project, templates):
+    before = fingerprints_of(project)
+    path = templates / "torchaudio.nix.j2"
+    path.write_text(path.read_text() + "{# a note #}\n")
+    after = fingerprints_of(project)
+    assert sorted(n for n in after if after[n] != before[n]) == [
+        "torchaudio-python313-cuda12_8-sm61-avx", "torchaudio-python313-cuda12_8-sm75-avx"]
+    path = templates / "recipe.nix.j2"
+    path.write_text(path.read_text() + "# trailing\n")
+    assert all(fingerprints_of(project)[n] != after[n] for n in after if "-cpu-" in n or "darwin" in n)
