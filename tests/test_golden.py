@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator import render
+from generator import docs, render
 
 from conftest import REPO, expansion_of
 
@@ -27,7 +27,10 @@ REPRESENTATIVES = [
 
 @pytest.fixture(scope="module")
 def rendered() -> dict[str, str]:
-    return render.render(expansion_of(REPO), {})
+    expansion = expansion_of(REPO)
+    files = render.render(expansion, {})
+    files[docs.BUILD_MATRIX_FILE] = docs.build_matrix(expansion, {v.name: 0 for v in expansion.variants})
+    return files
 
 
 @pytest.mark.parametrize("path", REPRESENTATIVES)
