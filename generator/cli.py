@@ -197,7 +197,7 @@ def detect(project: pipeline.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, u
 @main.command()
 @click.argument("name")
 @click.option("--python", "python", type=click.Path(dir_okay=False), metavar="PATH",
-              help="The interpreter to test [default: ROOT/result-NAME/bin/python].")
+              help="The interpreter to test [default: ROOT/python-NAME/bin/python, from `nix-build .flox/pkgs/NAME.nix -A pythonEnv -o python-NAME`].")
 @click.option("--cpuinfo", type=click.Path(dir_okay=False), metavar="FILE",
               help="A captured /proc/cpuinfo to check the ISA against instead of this machine's.")
 @project_options

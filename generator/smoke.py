@@ -28,7 +28,7 @@ class Check:
 
 
 def default_python(root: Path, variant: Variant) -> Path:
-    return root / f"result-{variant.name}" / "bin" / "python"
+    return root / f"python-{variant.name}" / "bin" / "python"
 
 
 def probe(python: Path, name: str) -> dict:
@@ -36,8 +36,9 @@ def probe(python: Path, name: str) -> dict:
     if not Path(python).exists():
         raise GenMatrixError.at(
             Location(str(python)), "no such interpreter",
-            f"build the variant first (flox build {name}), or give --python PATH: an interpreter "
-            "in which `import torch` loads the build")
+            f"build the variant and a Python with it first (flox build {name}; nix-build "
+            f".flox/pkgs/{name}.nix -A pythonEnv -o python-{name}), or give --python PATH: an "
+            "interpreter in which `import torch` loads the build")
     # An empty working folder: run from a PyTorch checkout, `import torch` would find the sources.
     with tempfile.TemporaryDirectory(prefix="gen-matrix-smoke-") as folder:
         try:

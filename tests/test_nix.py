@@ -25,6 +25,7 @@ let
       cudaVersion = if r.cudaSupport then r.cudaPackages.cudaMajorMinorVersion else null;
       passthru = builtins.removeAttrs r.passthru [ "cudaPackages" "cudaCapabilities" ];
       inherit (r.meta) description longDescription platforms;
+      pythonEnv = map (p: p.pname) r.pythonEnv.packages;
     };
 in
 """
@@ -114,6 +115,12 @@ def test_cpu_and_darwin_recipes_have_no_cuda(shipped):
     assert "export USE_MPS=1" in darwin["preConfigure"] and "export BLAS=vecLib" in darwin["preConfigure"]
 
 
+def test_python_env_holds_the_build_for_the_smoke_test(shipped):
+    _, evaluated = shipped
+    for name, result in evaluated.items():
+        assert result["pythonEnv"] == [name]
+
+
 def test_metadata_revision_reaches_the_output(shipped):
     _, evaluated = shipped
     assert "echo 0 > $out/.metadata-rev" in evaluated["pytorch-python313-cpu-avx2"]["postInstall"]
@@ -129,3 +136,12 @@ def test_nixpkgs_wide_capability_scope_rebuilds_cuda_dependencies_for_the_sm(pro
     assert evaluated["pytorch-python313-cuda12_8-sm61-avx"]["nixpkgsCapabilities"] == ["6.1"]
     assert evaluated["pytorch-python313-cuda12_8-sm90-armv9"]["nixpkgsCapabilities"] == ["9.0"]
     assert evaluated["pytorch-python313-cuda12_8-sm61-avx"]["archList"] == "6.1"
+
+
+def test_companion_python_env_holds_the_companion():
+    companions = [v for v in expansion_of(REPO).variants if v.package != "pytorch"]
+    assert companions
+    body = " ".join(
+        f"{nix(v.name)} = map (p: p.pname) (import {REPO / '.flox/pkgs' / (v.name + '.nix')} "
+        f"{{ genMatrixNixpkgs = {FAKE_FOR_SYSTEM[v.system]}; }}).pythonEnv.packages;" for v in companions)
+    assert nix_eval("{ " + body + " }") == {v.name: [v.name] for v in companions}

@@ -133,7 +133,7 @@ def test_missing_interpreter_is_invalid_input_saying_how_to_get_one(run, tmp_pat
     (tmp_path / "matrix.yaml").write_text(MATRIX.read_text())
     result = run("smoke", "--root", tmp_path, "pytorch-python313-cpu-avx2")
     assert result.exit_code == 2
-    assert "result-pytorch-python313-cpu-avx2/bin/python: no such interpreter" in result.stderr
+    assert "python-pytorch-python313-cpu-avx2/bin/python: no such interpreter" in result.stderr
     assert "flox build pytorch-python313-cpu-avx2" in result.stderr
 
 

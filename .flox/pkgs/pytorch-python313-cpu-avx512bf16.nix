@@ -17,7 +17,7 @@ in
 (pkgs.python313Packages.torch.override {
   cudaSupport = false;
   blas = pkgs.blas.override { blasProvider = pkgs.openblas; };
-}).overrideAttrs (old: {
+}).overrideAttrs (finalAttrs: old: {
   pname = "pytorch-python313-cpu-avx512bf16";
 
   requiredSystemFeatures = [ "big-parallel" ];
@@ -36,6 +36,9 @@ in
   '';
 
   passthru = (old.passthru or { }) // {
+    # A Python with this build, for `gen-matrix smoke`:
+    #   nix-build .flox/pkgs/pytorch-python313-cpu-avx512bf16.nix -A pythonEnv -o python-pytorch-python313-cpu-avx512bf16
+    pythonEnv = pkgs.python313Packages.python.withPackages (_: [ finalAttrs.finalPackage ]);
     cpuISA = "avx512bf16";
     blasProvider = "openblas";
   };

@@ -22,7 +22,7 @@ in
 (pkgs.python313Packages.torch.override {
   cudaSupport = true;
   gpuTargets = capabilities;
-}).overrideAttrs (old: {
+}).overrideAttrs (finalAttrs: old: {
   pname = "pytorch-python313-cuda12_8-sm80-avx";
 
   requiredSystemFeatures = [ "big-parallel" ];
@@ -40,6 +40,9 @@ in
   '';
 
   passthru = (old.passthru or { }) // {
+    # A Python with this build, for `gen-matrix smoke`:
+    #   nix-build .flox/pkgs/pytorch-python313-cuda12_8-sm80-avx.nix -A pythonEnv -o python-pytorch-python313-cuda12_8-sm80-avx
+    pythonEnv = pkgs.python313Packages.python.withPackages (_: [ finalAttrs.finalPackage ]);
     gpuArch = "sm80";
     cpuISA = "avx";
     blasProvider = "cublas";

@@ -20,7 +20,7 @@ let
 in
 (pkgs.python313Packages.torchvision.override {
   inherit torch;
-}).overrideAttrs (old: {
+}).overrideAttrs (finalAttrs: old: {
   pname = "torchvision-python313-cuda12_8-sm75-avx";
 
   requiredSystemFeatures = [ "big-parallel" ];
@@ -37,6 +37,9 @@ in
 
   passthru = (old.passthru or { }) // {
     inherit torch;
+    # A Python with this build and its torch, for `gen-matrix smoke`:
+    #   nix-build .flox/pkgs/torchvision-python313-cuda12_8-sm75-avx.nix -A pythonEnv -o python-torchvision-python313-cuda12_8-sm75-avx
+    pythonEnv = pkgs.python313Packages.python.withPackages (_: [ finalAttrs.finalPackage ]);
     gpuArch = "sm75";
     cudaVersion = "12.8";
     inherit (torch) cudaCapabilities;

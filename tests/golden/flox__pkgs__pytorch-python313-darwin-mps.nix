@@ -16,7 +16,7 @@ let
 in
 (pkgs.python313Packages.torch.override {
   cudaSupport = false;
-}).overrideAttrs (old: {
+}).overrideAttrs (finalAttrs: old: {
   pname = "pytorch-python313-darwin-mps";
 
   requiredSystemFeatures = [ "big-parallel" ];
@@ -34,6 +34,9 @@ in
   '';
 
   passthru = (old.passthru or { }) // {
+    # A Python with this build, for `gen-matrix smoke`:
+    #   nix-build .flox/pkgs/pytorch-python313-darwin-mps.nix -A pythonEnv -o python-pytorch-python313-darwin-mps
+    pythonEnv = pkgs.python313Packages.python.withPackages (_: [ finalAttrs.finalPackage ]);
     gpuArch = "mps";
     inherit blasProvider;
   };

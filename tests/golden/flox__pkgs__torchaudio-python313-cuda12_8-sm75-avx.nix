@@ -22,7 +22,7 @@ in
   inherit torch;
   cudaSupport = true;
   inherit (pkgs) cudaPackages;
-}).overrideAttrs (old: {
+}).overrideAttrs (finalAttrs: old: {
   pname = "torchaudio-python313-cuda12_8-sm75-avx";
 
   requiredSystemFeatures = [ "big-parallel" ];
@@ -39,6 +39,9 @@ in
 
   passthru = (old.passthru or { }) // {
     inherit torch;
+    # A Python with this build and its torch, for `gen-matrix smoke`:
+    #   nix-build .flox/pkgs/torchaudio-python313-cuda12_8-sm75-avx.nix -A pythonEnv -o python-torchaudio-python313-cuda12_8-sm75-avx
+    pythonEnv = pkgs.python313Packages.python.withPackages (_: [ finalAttrs.finalPackage ]);
     gpuArch = "sm75";
     cudaVersion = "12.8";
     inherit (torch) cudaCapabilities;

@@ -27,6 +27,12 @@ let
       isPy3k = true;
       pythonAtLeast = lib.versionAtLeast pythonVersion;
       pythonOlder = lib.versionOlder pythonVersion;
+      # Like nixpkgs': an environment whose bin/python imports the packages and what they propagate.
+      withPackages = f: stdenv.mkDerivation {
+        pname = "python3-env";
+        version = sourceVersion;
+        passthru.packages = f pythonSet;
+      };
     };
     meta = {
       description = "High-level dynamically-typed programming language";
