@@ -83,9 +83,8 @@ def switches(variant: Variant) -> dict[str, str]:
     """The PyTorch build switches (USE_<X>) the variant sets, as the recipes and `env` set them."""
     values = {"USE_CUDA": "1" if variant.sm else "0"}
     if variant.sm:
-        values["USE_CUDNN"] = "1" if variant.sm.cudnn else "0"
-    for feature in variant.isa.disable if variant.isa else ():
-        values[f"USE_{feature}"] = "0"
+        values["USE_CUDNN"] = "1"
+    values.update({f"USE_{feature}": "0" for feature in variant.disabled_features})
     if variant.accelerator:
         values[f"USE_{variant.accelerator.name.upper()}"] = "1"
     return dict(sorted(values.items()))

@@ -162,6 +162,15 @@ class Variant:
         return {axis: values[axis].name for axis in KIND_AXES[self.kind]}
 
     @property
+    def disabled_features(self) -> tuple[str, ...]:
+        """PyTorch features the build switches off (USE_<X>=0): what the ISA cannot run, and
+        cuDNN where it no longer supports the SM."""
+        disabled = set(self.isa.disable if self.isa else ())
+        if self.sm is not None and not self.sm.cudnn:
+            disabled.add("CUDNN")
+        return tuple(sorted(disabled))
+
+    @property
     def system(self) -> str:
         if self.kind == "darwin":
             return f"{self.accelerator.arch}-darwin"

@@ -135,7 +135,7 @@ def _long_description(matrix: Matrix, variant: Variant) -> str:
 
 
 # Context keys that are metadata: a change to them alone bumps the metadata revision.
-META_KEYS = ("description", "long_description", "platforms")
+META_KEYS = ("summary", "description", "long_description", "platforms")
 
 
 @lru_cache(maxsize=None)
@@ -161,9 +161,6 @@ def fingerprints(template: str, context: dict, shared: str, *depends: str) -> tu
 def recipe_context(matrix: Matrix, variant: Variant) -> dict:
     """What a recipe template is given for `variant`."""
     isa, sm = variant.isa, variant.sm
-    disabled = list(isa.disable) if isa else []
-    if sm and not sm.cudnn:
-        disabled.append("CUDNN")
     summary = f"PyTorch {matrix.pytorch_version} for Python {variant.python.name}"
     if sm:
         summary += f", CUDA {variant.cuda.name}, NVIDIA {sm.name} ({sm.family})"
@@ -176,7 +173,7 @@ def recipe_context(matrix: Matrix, variant: Variant) -> dict:
         "name": variant.name,
         "summary": summary + ".",
         "python_attr": Ident(variant.python.attr),
-        "disabled": sorted(set(disabled)),
+        "disabled": list(variant.disabled_features),
         "jobs": matrix.jobs,
         "system_features": list(matrix.system_features),
         "description": _describe(matrix, variant),
