@@ -54,16 +54,18 @@ for relative, text in files.items():
 
 
 def per_python() -> int:
-    """Variants one Python contributes to the synthetic matrix."""
+    """Variants one Python contributes to the synthetic matrix, companions included."""
     k = knowledge_.build(knowledge_.builtin())
-    gpu = sum(1 for c in k.cuda.values() for s in k.sm.values() for i in k.isa.values()
-              if not incompatibility(sm=s, cuda=c, isa=i))
-    return gpu + len(k.isa) + len(k.accelerator)
+    gpu = [(c, s, i) for c in k.cuda.values() for s in k.sm.values() for i in k.isa.values()
+           if not incompatibility(sm=s, cuda=c, isa=i)]
+    companions = 2 * sum(1 for _, s, _ in gpu if s.name in ("sm90", "sm120"))
+    return len(gpu) + companions + len(k.isa) + len(k.accelerator)
 
 
 def synthetic_matrix(target: int) -> dict:
-    """A realistic matrix: every CUDA, SM and ISA of the knowledge table, enough Pythons for
-    `target` variants (beyond 3.14, rows for future Pythons are added under knowledge:)."""
+    """A realistic matrix: every CUDA, SM and ISA of the knowledge table, torchvision and
+    torchaudio for the sm90 and sm120 variants, enough Pythons for `target` variants (beyond
+    3.14, rows for future Pythons are added under knowledge:)."""
     k = knowledge_.build(knowledge_.builtin())
     count = max(1, math.ceil(target / per_python()))
     pythons = (BASE_PYTHONS + [f"3.{minor}" for minor in range(15, 15 + count)])[:count]
@@ -74,6 +76,7 @@ def synthetic_matrix(target: int) -> dict:
         "gpu": {"python": pythons, "cuda": sorted(k.cuda), "sm": sorted(k.sm), "isa": sorted(k.isa)},
         "cpu": {"python": pythons, "isa": sorted(k.isa)},
         "darwin": {"python": pythons, "accelerator": sorted(k.accelerator)},
+        "companions": [{"packages": ["torchvision", "torchaudio"], "when": {"sm": ["sm90", "sm120"]}}],
     }
     extra = [p for p in pythons if p not in k.python]
     if extra:
@@ -81,21 +84,38 @@ def synthetic_matrix(target: int) -> dict:
     return matrix
 
 
-def measure(command: list[str]) -> tuple[float, float, str]:
-    """(seconds, peak MiB, stdout) of one run, peak memory from the kernel's rusage."""
+# Runs `-m MODULE ARGS` or `-c CODE ARGS` and reports the process's own peak memory
+# (VmHWM) on exit. rusage cannot be used: a child's ru_maxrss also counts the parent's
+# memory it was forked from.
+PEAK = """
+import atexit, runpy, sys
+def report():
+    with open("/proc/self/status") as status:
+        peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
+    sys.stderr.write(f"\\nPEAK_KB {peak}\\n")
+atexit.register(report)
+mode, target, *sys.argv[1:] = sys.argv[1:]
+if mode == "-m":
+    sys.argv[0] = target
+    runpy.run_module(target, run_name="__main__", alter_sys=True)
+else:
+    exec(compile(target, "<baseline>", "exec"), {"__name__": "__main__"})
+"""
+
+
+def measure(args: list[str]) -> tuple[float, float, str]:
+    """(seconds, peak MiB, stdout) of one run of `python ARGS` in a fresh process."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(process.pid, 0)
+    result = subprocess.run([sys.executable, "-c", PEAK, *args], capture_output=True, text=True, cwd=REPO)
     elapsed = time.perf_counter() - start
-    out = process.stdout.read().decode()
-    err = process.stderr.read().decode()
-    if os.waitstatus_to_exitcode(status) != 0:
-        raise SystemExit(f"{' '.join(command)} failed:\n{err}")
-    return elapsed, usage.ru_maxrss / 1024, out
+    if result.returncode != 0:
+        raise SystemExit(f"{' '.join(args[:2])} failed:\n{result.stderr}")
+    peak_kb = int(re.search(r"PEAK_KB (\d+)", result.stderr).group(1))
+    return elapsed, peak_kb / 1024, result.stdout
 
 
 def gen_matrix(*args: str) -> list[str]:
-    return [sys.executable, "-m", "generator", *args]
+    return ["-m", "generator", *args]
 
 
 def bench(target: int, runs: int, work: Path) -> dict:
@@ -125,7 +145,7 @@ def bench(target: int, runs: int, work: Path) -> dict:
         figures["check"].append(measure(gen_matrix("check", "--root", str(tree)))[:2])
         target_dir = work / f"baseline{i}"
         target_dir.mkdir()
-        figures["baseline"].append(measure([sys.executable, "-c", BASELINE, str(texts), str(target_dir)])[:2])
+        figures["baseline"].append(measure(["-c", BASELINE, str(texts), str(target_dir)])[:2])
         shutil.rmtree(tree)
         shutil.rmtree(target_dir)
     result = {"variants": variants, "files": files, "bytes": written, "runs": runs, "noop_files_written": 0}
