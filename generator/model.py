@@ -53,6 +53,10 @@ class Section:
     include: tuple[Match, ...] = ()  # every axis given, one value each
     exclude: tuple[Match, ...] = ()
     where: Location = Location("matrix.yaml")
+    value_where: tuple[tuple[tuple[str, str], Location], ...] = ()  # ((axis, value), where written)
+
+    def where_value(self, axis: str, value: str) -> Location:
+        return next((where for key, where in self.value_where if key == (axis, value)), self.where)
 
 
 @dataclass(frozen=True)

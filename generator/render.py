@@ -14,6 +14,7 @@ from pathlib import Path
 import jinja2
 
 from . import state
+from .load import unwritable
 from .model import Expansion, Matrix, Variant
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -58,6 +59,9 @@ def nix(value) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
+        reason = unwritable(value)
+        if reason:  # the loader refuses such text where it is written; this guards the rest
+            raise ValueError(f"{value!r} {reason}")
         return '"' + "".join(_NIX_ESCAPES.get(c, c) for c in value) + '"'
     if isinstance(value, (list, tuple)):
         return "[ " + "".join(nix(v) + " " for v in value) + "]" if value else "[ ]"

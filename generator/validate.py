@@ -7,6 +7,7 @@ from types import MappingProxyType
 
 from . import knowledge as knowledge_
 from .errors import GenMatrixError, Problem
+from .expand import check_name
 from .load import Document
 from .model import KIND_AXES, Match, Matrix, Restriction, Section
 from .schema import check_schema, suggest
@@ -25,9 +26,10 @@ NAME_FIELDS = {"package", "python", "cuda", "sm", "isa", "accelerator"}
 DESCRIPTION_FIELDS = NAME_FIELDS | {"pytorch", "family", "gpus", "cpus", "capability"}
 
 
-def _fields(pattern: str) -> list[str] | None:
+def _parts(pattern: str) -> list[tuple] | None:
+    """(literal text, field, format spec, conversion) of each piece of `pattern`; None if unbalanced."""
     try:
-        return [name for _, name, _, _ in string.Formatter().parse(pattern) if name is not None]
+        return list(string.Formatter().parse(pattern))
     except ValueError:
         return None
 
@@ -84,22 +86,39 @@ class _Checker:
                         for i, item in enumerate(raw.get("include", [])))
         exclude = tuple(self.match(kind, item, path + ("exclude", i), f"{kind}.exclude[{i}]")
                         for i, item in enumerate(raw.get("exclude", [])))
-        return Section(kind, tuple(axes), restrict, include, exclude, self.doc.key_where(path))
+        value_where = tuple(((axis, str(value)), self.doc.where(path + (axis, i)))
+                            for axis in KIND_AXES[kind] for i, value in enumerate(raw.get(axis, [])))
+        return Section(kind, tuple(axes), restrict, include, exclude, self.doc.key_where(path), value_where)
 
     def patterns(self, key: str, defaults: dict, allowed: set, required: bool) -> dict:
         given = self.doc.data.get(key, {})
         result = dict(defaults, **given)
         for kind, pattern in given.items():
-            names = _fields(pattern)
+            parts = _parts(pattern)
             where = self.doc.where((key, kind))
-            if names is None:
+            if parts is None:
                 self.problems.append(Problem(where, f"{key}.{kind}: unbalanced braces in '{pattern}'",
                                              "write fields as {python}; double a literal brace"))
                 continue
+            names = [name for _, name, _, _ in parts if name is not None]
             for name in names:
                 if name not in allowed:
                     self.problems.append(Problem(where, f"{key}.{kind}: unknown field '{{{name}}}'",
                                                  suggest(name, allowed) or f"fields: {', '.join(sorted(allowed))}"))
+            for _, name, spec, conversion in parts:
+                if spec or conversion:
+                    written = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+                    self.problems.append(Problem(where, f"{key}.{kind}: '{written}' formats its field",
+                                                 f"write the field plainly, as {{{name}}}"))
+            if required:
+                # Fields become safe tokens; only the text around them can make a bad file name.
+                sample = "".join(literal + ("a" if name is not None else "") for literal, name, _, _ in parts)
+                if check_name(sample):
+                    self.problems.append(Problem(
+                        where, f"naming.{kind}: '{pattern}' does not make a safe file name",
+                        "between the fields use only lower-case letters, digits and . _ + -, "
+                        "and start with a field, a letter or a digit",
+                    ))
             if required:
                 for axis in ("package",) + KIND_AXES[kind]:
                     if axis not in names:
