@@ -67,12 +67,7 @@ def generate(project: pipeline.Project) -> None:
     expansion = pipeline.expansion(project)
     _warn(expansion)
     plan = write.plan(project.root, pipeline.outputs(project, expansion))
-    try:
-        write.apply(plan)
-    except OSError as error:
-        click.echo(f"error: {error.filename or project.root}: cannot write: {error.strerror or error}", err=True)
-        click.echo("  hint: files already written are complete; fix the cause and run gen-matrix again", err=True)
-        sys.exit(EXIT_INVALID)
+    write.apply(plan)
     click.echo(f"gen-matrix: {len(expansion.variants)} variants; {len(plan.write)} written, "
                f"{len(plan.unchanged)} unchanged, {len(plan.remove)} removed")
 

@@ -103,11 +103,26 @@ def _atomic_write(path: Path, text: str) -> None:
 
 
 def apply(plan: Plan) -> None:
-    """Write what changed, each file atomically, then remove what is stale."""
-    for relative in plan.write:
-        _atomic_write(plan.root / relative, plan.outputs[relative])
-    for relative in plan.remove:
-        (plan.root / relative).unlink()
+    """Write what changed, each file atomically, then remove what is stale.
+
+    A failure part way (a full disk, a read-only folder) leaves every file whole, in its
+    old or its new version, and no temporary file behind; running again finishes the job.
+    """
+    written = 0
+    action, relative = "write", ""
+    try:
+        for relative in plan.write:
+            _atomic_write(plan.root / relative, plan.outputs[relative])
+            written += 1
+        action = "remove"
+        for relative in plan.remove:
+            (plan.root / relative).unlink()
+    except OSError as error:
+        raise GenMatrixError.at(
+            Location(relative), f"cannot {action} this file: {error.strerror or error}",
+            f"{written} of {len(plan.write)} changed files were written, each whole; the rest keep their "
+            "old version. Fix the cause (disk space, permissions) and run gen-matrix again",
+        ) from None
 
 
 def report(plan: Plan) -> str:
