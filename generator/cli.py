@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import functools
+import json
 import sys
 
 import click
 
+from . import explain as explain_
 from . import pipeline, write
 from .errors import GenMatrixError
 
@@ -86,3 +88,35 @@ def check(project: pipeline.Project) -> None:
     click.echo(f"gen-matrix: {len(plan.write)} files differ or are missing, {len(plan.remove)} are no longer "
                f"in the matrix; run `gen-matrix` to update them", err=True)
     sys.exit(EXIT_DRIFT)
+
+
+@main.command()
+@click.argument("name", required=False)
+@click.option("--sm", help="An SM: sm61, 61 or its capability 6.1.")
+@click.option("--cuda", help="A CUDA release, e.g. 12.8.")
+@click.option("--isa", help="A CPU instruction set, e.g. avx2.")
+@click.option("--python", help="A Python version, e.g. 3.13.")
+@click.option("--accelerator", help="An Apple GPU back end, e.g. mps.")
+@click.option("--kind", type=click.Choice(["gpu", "cpu", "darwin"]),
+              help="The kind of variant [default: every kind that has the given axes].")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@project_options
+def explain(project: pipeline.Project, name, sm, cuda, isa, python, accelerator, kind, as_json) -> None:
+    """Show a variant's resolved values and the rule that put it in the matrix, or, for a
+    combination (--sm 6.1 --cuda 13.0 --isa avx2), the rules that keep it out.
+
+    Axes left out take every value of the matrix; with no NAME and no axis, every
+    combination of the matrix is listed."""
+    given = {axis: value for axis, value in
+             (("python", python), ("cuda", cuda), ("sm", sm), ("isa", isa), ("accelerator", accelerator))
+             if value is not None}
+    if name is not None and (given or kind):
+        raise click.UsageError("give a variant NAME or axis options, not both")
+    expansion = pipeline.expansion(project, allow_empty=True)
+    _warn(expansion)
+    result = (explain_.by_name(expansion, name) if name is not None
+              else explain_.by_values(expansion, given, kind))
+    if as_json:
+        click.echo(json.dumps(explain_.as_json(result), indent=2))
+    else:
+        click.echo(explain_.text(result), nl=False)
