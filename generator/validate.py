@@ -119,7 +119,6 @@ class _Checker:
                         "between the fields use only lower-case letters, digits and . _ + -, "
                         "and start with a field, a letter or a digit",
                     ))
-            if required:
                 for axis in ("package",) + KIND_AXES[kind]:
                     if axis not in names:
                         self.problems.append(Problem(
