@@ -57,6 +57,8 @@ def nix(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
+        if not -(2**63) <= value < 2**63:  # Nix integers are 64-bit; a larger one does not parse
+            raise ValueError(f"{value} does not fit a Nix integer")
         return str(value)
     if isinstance(value, str):
         reason = unwritable(value)

@@ -105,6 +105,9 @@ def _describe(error, doc: Document) -> list[Problem]:
     if kind == "minimum":
         return [Problem(doc.where(path), f"{name} must be at least {error.validator_value}",
                         f"use {error.validator_value} or more")]
+    if kind == "maximum":
+        return [Problem(doc.where(path), f"{name} must be at most {error.validator_value}",
+                        f"use {error.validator_value} or less")]
     return [Problem(doc.where(path), f"{name}: {error.message}",  # pragma: no cover
                     f"see {SCHEMA_FILE.name} for what this key takes")]
 

@@ -106,3 +106,6 @@ def test_nix_refuses_text_no_nix_string_can_hold():
         nix("a\0b")
     with pytest.raises(ValueError, match="surrogate"):
         nix("a\ud800b")
+    with pytest.raises(ValueError, match="Nix integer"):
+        nix(2**63)
+    assert nix(2**63 - 1) == "9223372036854775807"

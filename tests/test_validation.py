@@ -59,6 +59,8 @@ CASES = [
          ("cpu.python must be a list, not a string",), schema=True),
     Case("number-given-as-text", BASE + CPU + "build: {jobs: many}\n", "4:15",
          ("build.jobs must be a whole number, not a string",), schema=True),
+    Case("number-too-large-for-nix", BASE + CPU + "build: {jobs: 99999999999999999999999}\n", "4:15",
+         ("build.jobs must be at most 4096",), schema=True),
     Case("mapping-given-as-list", BASE + "cpu: [avx2]\n", "3:6", ("cpu must be a mapping, not a list",), schema=True),
     Case("unknown-enum-value", BASE + CPU + "nixpkgs2: 1\n", "4:1", ("unknown key 'nixpkgs2'", "did you mean 'nixpkgs'?"),
          schema=True),
