@@ -11,7 +11,7 @@ import difflib
 import os
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .errors import GenMatrixError, Location, Problem
 from .render import MARKER, PKGS_DIR
@@ -68,6 +68,12 @@ def _candidates(root: Path, outputs: dict) -> set[str]:
 
 def plan(root: Path, outputs: dict[str, str]) -> Plan:
     """Compare the outputs with the tree; raise if a file of the user's stands in the way."""
+    folders = sorted({parent.as_posix() for relative in outputs for parent in PurePosixPath(relative).parents
+                      if parent != PurePosixPath(".")})
+    blocked = [folder for folder in folders if (root / folder).exists() and not (root / folder).is_dir()]
+    if blocked:
+        raise GenMatrixError([Problem(Location(folder), "this is a file, but gen-matrix writes into it as a folder",
+                                      "move the file away, then run gen-matrix again") for folder in blocked])
     write, unchanged, problems = [], [], []
     for relative, text in outputs.items():
         path = root / relative

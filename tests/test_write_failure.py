@@ -123,3 +123,16 @@ def test_a_read_only_tree_is_reported_not_crashed(changed, run):
     assert result.exit_code == 2 and "Permission denied" in result.stderr
     assert_whole(root, old, new)
 
+
+
+def test_a_file_where_a_folder_goes_is_one_clear_error(project, run):
+    (project / ".flox").mkdir()
+    (project / ".flox/pkgs").write_text("not a folder\n")
+    result = run("--root", project)
+    assert result.exit_code == 2
+    assert result.stderr.splitlines() == [
+        "error: .flox/pkgs: this is a file, but gen-matrix writes into it as a folder",
+        "  hint: move the file away, then run gen-matrix again",
+    ]
+    assert sorted(p.relative_to(project).as_posix() for p in project.rglob("*")) == [
+        ".flox", ".flox/pkgs", "matrix.yaml"]
