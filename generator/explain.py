@@ -23,7 +23,7 @@ KNOWLEDGE_RULE = "the knowledge table"
 
 @dataclass(frozen=True)
 class Reason:
-    rule: str  # "the knowledge table", "gpu.restrict[0]", "gpu.exclude[1]", "gpu.cuda", "gpu:"
+    rule: str  # "the knowledge table", "gpu.restrict[0]", "gpu.exclude[1]", "gpu.cuda", "the matrix"
     where: str  # where the rule is written; empty for the knowledge table
     text: str
 
@@ -84,7 +84,7 @@ def _knowledge_verdict(knowledge: Knowledge, combination: dict) -> str | None:
 def _reasons(matrix: Matrix, kind: str, combination: dict) -> tuple[Reason, ...]:
     section = _section(matrix, kind)
     if section is None:
-        return (Reason(f"{kind}:", matrix.file, f"the matrix has no {kind}: section"),)
+        return (Reason("the matrix", matrix.file, f"has no {kind}: section"),)
     reasons = []
     for axis, values in section.axes:
         if combination[axis] not in values:
@@ -250,7 +250,7 @@ def _detail_lines(outcome: Outcome) -> list[tuple[str, str]]:
 
 
 def _headline(outcome: Outcome) -> str:
-    what = f"{outcome.kind}: {describe(outcome.combination)}"
+    what = f"{outcome.kind}: {describe(outcome.combination)}" if outcome.combination else f"{outcome.kind} variants"
     if outcome.name is None:
         return f"{what}: not in the matrix"
     state = "in the matrix" if outcome.included else "not in the matrix"
@@ -266,7 +266,8 @@ def text(explanation: Explanation) -> str:
         return "\n".join([_headline(outcome)] + [f"  {label:<{width}}  {value}" for label, value in rows]) + "\n"
     lines = []
     for outcome in explanation.outcomes:
-        head = outcome.name or f"{outcome.kind}: {describe(outcome.combination)}"
+        head = outcome.name or (f"{outcome.kind}: {describe(outcome.combination)}" if outcome.combination
+                                else f"{outcome.kind} variants")
         if outcome.included:
             lines.append(f"{head}: in the matrix, from {outcome.origin}")
         else:
@@ -292,7 +293,9 @@ def as_json(explanation: Explanation) -> dict:
         return {
             "kind": o.kind, "combination": dict(o.combination), "name": o.name, "in_matrix": o.included,
             "origin": o.origin, "reasons": [{"rule": r.rule, "where": r.where, "text": r.text} for r in o.reasons],
-            "knowledge": {"allows": o.knowledge is None, "reason": o.knowledge}, "resolved": resolved,
+            # a partial combination (no section to complete it from) has no verdict
+            "knowledge": {"allows": o.knowledge is None, "reason": o.knowledge} if o.name else None,
+            "resolved": resolved,
         }
 
     return {"query": dict(explanation.query), "outcomes": [outcome(o) for o in explanation.outcomes]}

@@ -182,3 +182,14 @@ def test_bad_options_are_refused(run, args, words):
 def test_a_name_and_axes_together_are_a_usage_error(run):
     result = run("explain", "--root", REPO, "pytorch-python313-cpu-avx2", "--isa", "avx2")
     assert result.exit_code == 2 and "not both" in result.output
+
+
+def test_a_kind_the_matrix_has_no_section_for(project, run):
+    write_matrix(project, 'cpu: {python: ["3.13"], isa: [avx2]}\n')
+    result = run("explain", "--root", project, "--sm", "sm90")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1].endswith("matrix.yaml): has no gpu: section")
+    full = run("explain", "--root", project, "--json", "--python", "3.13", "--accelerator", "mps")
+    (outcome,) = json.loads(full.stdout)["outcomes"]
+    assert outcome["name"] == "pytorch-python313-darwin-mps" and not outcome["in_matrix"]
+    assert outcome["knowledge"] == {"allows": True, "reason": None}
