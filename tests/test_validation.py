@@ -62,8 +62,6 @@ CASES = [
     Case("number-too-large-for-nix", BASE + CPU + "build: {jobs: 99999999999999999999999}\n", "4:15",
          ("build.jobs must be at most 4096",), schema=True),
     Case("mapping-given-as-list", BASE + "cpu: [avx2]\n", "3:6", ("cpu must be a mapping, not a list",), schema=True),
-    Case("unknown-enum-value", BASE + CPU + "nixpkgs2: 1\n", "4:1", ("unknown key 'nixpkgs2'", "did you mean 'nixpkgs'?"),
-         schema=True),
     Case("misspelt-capability-scope",
          'pytorch: {version: "2.8.0"}\nnixpkgs:\n  rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3\n'
          "  capability_scope: torhc\n" + CPU, "4:21",
