@@ -12,6 +12,7 @@ import click
 from . import buildenv, host, listing, pipeline, render, state, write
 from . import ci as ci_
 from . import detect as detect_
+from . import explain as explain_
 from . import smoke as smoke_
 from .errors import GenMatrixError
 
@@ -72,12 +73,7 @@ def generate(project: pipeline.Project) -> None:
     expansion = pipeline.expansion(project)
     _warn(expansion)
     plan = write.plan(project.root, pipeline.outputs(project, expansion))
-    try:
-        write.apply(plan)
-    except OSError as error:
-        click.echo(f"error: {error.filename or project.root}: cannot write: {error.strerror or error}", err=True)
-        click.echo("  hint: files already written are complete; fix the cause and run gen-matrix again", err=True)
-        sys.exit(EXIT_INVALID)
+    write.apply(plan)
     click.echo(f"gen-matrix: {len(expansion.variants)} variants; {len(plan.write)} written, "
                f"{len(plan.unchanged)} unchanged, {len(plan.remove)} removed")
 
@@ -269,3 +265,35 @@ def ci(project: pipeline.Project, since, shard_size, shard, list_shards) -> None
     else:
         document = selection.as_json()
     click.echo(json.dumps(document, separators=(",", ":")))
+
+
+@main.command()
+@click.argument("name", required=False)
+@click.option("--sm", help="An SM: sm61, 61 or its capability 6.1.")
+@click.option("--cuda", help="A CUDA release, e.g. 12.8.")
+@click.option("--isa", help="A CPU instruction set, e.g. avx2.")
+@click.option("--python", help="A Python version, e.g. 3.13.")
+@click.option("--accelerator", help="An Apple GPU back end, e.g. mps.")
+@click.option("--kind", type=click.Choice(["gpu", "cpu", "darwin"]),
+              help="The kind of variant [default: every kind that has the given axes].")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+@project_options
+def explain(project: pipeline.Project, name, sm, cuda, isa, python, accelerator, kind, as_json) -> None:
+    """Show a variant's resolved values and the rule that put it in the matrix, or, for a
+    combination (--sm 6.1 --cuda 13.0 --isa avx2), the rules that keep it out.
+
+    Axes left out take every value of the matrix; with no NAME and no axis, every
+    combination of the matrix is listed."""
+    given = {axis: value for axis, value in
+             (("python", python), ("cuda", cuda), ("sm", sm), ("isa", isa), ("accelerator", accelerator))
+             if value is not None}
+    if name is not None and (given or kind):
+        raise click.UsageError("give a variant NAME or axis options, not both")
+    expansion = pipeline.expansion(project, allow_empty=True)
+    _warn(expansion)
+    result = (explain_.by_name(expansion, name) if name is not None
+              else explain_.by_values(expansion, given, kind))
+    if as_json:
+        click.echo(json.dumps(explain_.as_json(result), indent=2))
+    else:
+        click.echo(explain_.text(result), nl=False)

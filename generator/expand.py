@@ -21,14 +21,26 @@ def check_name(name: str) -> str | None:
     return None
 
 
+def variant_name(matrix: Matrix, kind: str, combination: dict, package: str = "pytorch") -> str:
+    """The name the variant of a full combination has, or would have."""
+    fields = {"package": package}
+    for axis, value in combination.items():
+        row = matrix.knowledge.table(axis)[value]
+        fields[axis] = getattr(row, "token", row.name)
+    return matrix.naming[kind].format(**fields)
+
+
 def _variant(matrix: Matrix, kind: str, combination: dict, origin: str,
              package: str = "pytorch", torch: str | None = None) -> Variant:
     k = matrix.knowledge
     values = {axis: k.table(axis)[value] for axis, value in combination.items()}
-    fields = {"package": package}
-    fields.update({axis: getattr(v, "token", v.name) for axis, v in values.items()})
-    name = matrix.naming[kind].format(**fields)
-    return Variant(name=name, kind=kind, origin=origin, package=package, torch=torch, **values)
+    return Variant(name=variant_name(matrix, kind, combination, package), kind=kind, origin=origin,
+                   package=package, torch=torch, **values)
+
+
+def describe(combination) -> str:
+    """A combination as messages show it: `python 3.13, cuda 12.8, sm sm90, isa avx2`."""
+    return ", ".join(f"{axis} {value}" for axis, value in dict(combination).items())
 
 
 def _companions(matrix: Matrix, torches: list[Variant], warnings: list) -> list[Variant]:
@@ -92,11 +104,34 @@ def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: 
         key = tuple((axis, combination[axis]) for axis in KIND_AXES[section.kind])
         dropped = [d for d in dropped if d.combination != key or d.rule == "knowledge"]
         kept[key] = _variant(matrix, section.kind, combination, f"{rule.label} ({rule.where})")
+    warnings += _barren(section, kept, dropped)
     return list(kept.values()), dropped
 
 
-def expand(matrix: Matrix) -> Expansion:
-    """Every variant of the matrix, sorted by name; raises GenMatrixError if any cannot exist."""
+def _barren(section: Section, kept: dict, dropped: list[Dropped]) -> list[Problem]:
+    """Axis values the knowledge table leaves without any variant. Almost always a slip,
+    such as an aarch64-only GPU listed beside x86_64 instruction sets only, and silent
+    otherwise: rules the user wrote (restrict, exclude) are deliberate and not counted."""
+    warnings = []
+    for axis, values in section.axes:
+        for value in values:
+            if any(dict(key)[axis] == value for key in kept):
+                continue
+            gone = [d for d in dropped if dict(d.combination)[axis] == value]
+            if gone and all(d.rule == "knowledge" for d in gone):
+                warnings.append(Problem(
+                    section.where_value(axis, value),
+                    f"{section.kind}.{axis} {value} yields no variant: {gone[0].reason}",
+                    f"remove it, or add values it works with; `gen-matrix explain --{axis} {value}` "
+                    "shows why for each combination",
+                ))
+    return warnings
+
+
+def expand(matrix: Matrix, allow_empty: bool = False) -> Expansion:
+    """Every variant of the matrix, sorted by name; raises GenMatrixError if any cannot exist.
+
+    `allow_empty` returns a matrix that expands to nothing, so `explain` can say why."""
     problems: list[Problem] = []
     warnings: list[Problem] = []
     variants: list[Variant] = []
@@ -113,14 +148,19 @@ def expand(matrix: Matrix) -> Expansion:
         if unsafe:
             problems.append(Problem(where[variant.kind], unsafe, "change naming in matrix.yaml"))
         elif variant.name in by_name:
+            first = by_name[variant.name]
             problems.append(Problem(
-                where[variant.kind], f"two variants are both named '{variant.name}'",
-                "make naming patterns include every axis, or remove one of the entries",
+                where[variant.kind],
+                f"two variants are both named '{variant.name}': {first.kind} {describe(first.combination)} "
+                f"from {first.origin}, and {variant.kind} {describe(variant.combination)} from {variant.origin}",
+                "make the naming patterns tell them apart, or remove one of the entries",
             ))
+            continue
         by_name[variant.name] = variant
-    if not variants and not problems:
+    if not variants and not problems and not allow_empty:
+        example = f"; e.g. {describe(dropped[0].combination)}: {dropped[0].reason}" if dropped else ""
         problems.append(Problem(where[matrix.sections[0].kind] if matrix.sections else Location(matrix.file),
-                                "the matrix expands to no variant",
+                                f"the matrix expands to no variant{example}",
                                 "every combination was dropped; `gen-matrix explain` says why for each"))
     if problems:
         raise GenMatrixError(problems)

@@ -114,6 +114,10 @@ def _row(cls, name: str, values: dict):
     converted = {key: tuple(value) if isinstance(value, list) else value for key, value in values.items()}
     if cls is Cuda:
         converted["capabilities"] = tuple(str(c) for c in converted.get("capabilities", ()))
+    if cls is Sm:  # the schema lets editors write 13 for "13.0"; version_key needs text
+        for bound in ("min_cuda", "max_cuda"):
+            if converted.get(bound) is not None:
+                converted[bound] = str(converted[bound])
     return cls(name=name, **converted)
 
 

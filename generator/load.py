@@ -2,7 +2,8 @@
 
 PyYAML silently keeps the last of two equal keys and reads `3.10` as the float 3.1;
 both would build the wrong thing for hours, so duplicate keys are errors and
-non-integer numbers keep the text the user wrote.
+non-integer numbers keep the text the user wrote. Text that no generated file could
+hold (a NUL, half a surrogate pair) is refused here, where its location is known.
 """
 
 from __future__ import annotations
@@ -20,11 +21,16 @@ Path_ = tuple  # a path into the document: keys and list indexes
 
 @dataclass(frozen=True)
 class Document:
-    """A parsed YAML file: `data` as plain Python values, `marks` from path to location."""
+    """A parsed YAML file: `data` as plain Python values, `marks` from path to location.
+
+    `problems` are the duplicate keys and unwritable text found while parsing; the schema
+    check reports them together with its own, so that one run shows every problem.
+    """
 
     file: str
     data: Any
     marks: dict = field(default_factory=dict, compare=False, hash=False)
+    problems: tuple[Problem, ...] = ()
 
     def where(self, path: Path_ = ()) -> Location:
         """The location of `path`, or of its nearest parent that has one."""
@@ -38,23 +44,60 @@ class Document:
         return self.marks.get(("key",) + tuple(path)) or self.where(path)
 
 
-_SCALAR_LOADER = yaml.SafeLoader("")
-
-
-def _scalar(node: yaml.ScalarNode) -> Any:
-    value = _SCALAR_LOADER.construct_object(node)
+def _scalar(constructor: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
+    value = constructor.construct_object(node)
     if isinstance(value, float):
         return node.value  # versions such as 3.10 or 12.8 stay as written
     return value
+
+
+# Aliases let a small file expand into a huge one ("billion laughs"), and PyYAML builds
+# nested values by recursion; no matrix comes near either limit.
+MAX_NODES = 100_000
+MAX_DEPTH = 64
 
 
 def _location(file: str, mark: yaml.Mark) -> Location:
     return Location(file, mark.line + 1, mark.column + 1)
 
 
+def _offset_location(file: str, text, offset: int) -> Location:
+    """The location of character (or byte) `offset` of `text`."""
+    newline = "\n" if isinstance(text, str) else b"\n"
+    line_start = text.rfind(newline, 0, offset) + 1
+    return Location(file, text.count(newline, 0, offset) + 1, offset - line_start + 1)
+
+
+def unwritable(value: str) -> str | None:
+    """Why `value` cannot reach a generated file; None when it can."""
+    for char in value:
+        if char == "\0":
+            return "holds a NUL character (\\0), which no Nix string can hold"
+        if "\ud800" <= char <= "\udfff":
+            return (f"holds U+{ord(char):04X}, half of a UTF-16 surrogate pair, "
+                    "which a UTF-8 file cannot hold")
+    return None
+
+
+def _check_depth(text: str, file: str) -> None:
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):  # events come without recursion
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise GenMatrixError.at(_location(file, event.start_mark),
+                                        f"values are nested more than {MAX_DEPTH} levels deep here",
+                                        "a matrix needs a few levels; check the brackets and indentation")
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
+
+
 def parse(text: str, file: str) -> Document:
-    """Parse YAML text; raise GenMatrixError with every duplicate key or the syntax error."""
+    """Parse YAML text; raise GenMatrixError for a syntax error.
+
+    Duplicate keys and unwritable text are collected in the document's `problems`."""
     try:
+        _check_depth(text, file)
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
@@ -63,18 +106,53 @@ def parse(text: str, file: str) -> Document:
             where, f"YAML syntax error: {error.problem or error.context}",
             "fix the YAML syntax at this position (indentation, quotes, a missing ':')",
         ) from None
-    except yaml.YAMLError as error:
+    except yaml.reader.ReaderError as error:
+        raise GenMatrixError.at(
+            _offset_location(file, text, error.position),
+            f"the file holds the character U+{error.character:04X}, which YAML does not allow",
+            "remove it; inside double quotes, an escape such as \\t writes a special character",
+        ) from None
+    except yaml.YAMLError as error:  # pragma: no cover - every PyYAML error above is one of those
         raise GenMatrixError.at(Location(file), f"YAML error: {error}") from None
 
     marks: dict = {}
     problems: list[Problem] = []
+    count = 0
+    constructor = yaml.SafeLoader("")
 
-    def build(node: yaml.Node, path: tuple) -> Any:
+    def scalar(node: yaml.ScalarNode) -> Any:
+        try:
+            value = _scalar(constructor, node)
+        except Exception:  # PyYAML raises anything from KeyError to ValueError for `!!bool maybe`
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            problems.append(Problem(_location(file, node.start_mark),
+                                    f"YAML cannot read '{node.value}' with the tag {tag}",
+                                    "remove the tag (the word starting with !) before the value"))
+            return node.value
+        if isinstance(value, str):
+            reason = unwritable(value)
+            if reason:
+                problems.append(Problem(_location(file, node.start_mark), f"this text {reason}",
+                                        "remove the character or the escape that writes it"))
+        return value
+
+    def build(node: yaml.Node, path: tuple, parents: frozenset) -> Any:
+        nonlocal count
+        count += 1
+        if count > MAX_NODES:
+            raise GenMatrixError.at(_location(file, node.start_mark),
+                                    f"the document holds more than {MAX_NODES} values once its aliases are expanded",
+                                    "write the values out instead of nesting aliases (*name)")
+        if id(node) in parents:
+            raise GenMatrixError.at(_location(file, node.start_mark),
+                                    "this alias refers to a value that contains it",
+                                    "a value cannot contain itself: copy the part you need")
+        parents = parents | {id(node)}
         marks[path] = _location(file, node.start_mark)
         if isinstance(node, yaml.ScalarNode):
-            return _scalar(node)
+            return scalar(node)
         if isinstance(node, yaml.SequenceNode):
-            return [build(child, path + (i,)) for i, child in enumerate(node.value)]
+            return [build(child, path + (i,), parents) for i, child in enumerate(node.value)]
         if isinstance(node, yaml.MappingNode):
             result: dict = {}
             first: dict = {}
@@ -83,7 +161,7 @@ def parse(text: str, file: str) -> Document:
                     problems.append(Problem(_location(file, key_node.start_mark),
                                             "a key must be a plain value, not a list or mapping"))
                     continue
-                key = _scalar(key_node)
+                key = scalar(key_node)
                 key = key if isinstance(key, str) else str(key)
                 if key in first:
                     problems.append(Problem(
@@ -94,24 +172,28 @@ def parse(text: str, file: str) -> Document:
                     continue
                 first[key] = _location(file, key_node.start_mark)
                 marks[("key",) + path + (key,)] = first[key]
-                result[key] = build(value_node, path + (key,))
+                result[key] = build(value_node, path + (key,), parents)
             return result
         raise AssertionError(f"unknown YAML node {node!r}")  # pragma: no cover
 
-    data = None if root is None else build(root, ())
-    if problems:
-        raise GenMatrixError(problems)
-    return Document(file, data, marks)
+    data = None if root is None else build(root, (), frozenset())
+    return Document(file, data, marks, tuple(problems))
 
 
 def read(path: Path, display: str | None = None) -> Document:
     """Read and parse a YAML file; `display` is the name used in messages."""
     name = display or str(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except FileNotFoundError:
         raise GenMatrixError.at(Location(name), "file not found",
                                 "pass the matrix with --matrix PATH or run from its folder") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise GenMatrixError.at(Location(name), f"cannot read the file: {error}") from None
+    except OSError as error:
+        raise GenMatrixError.at(Location(name), f"cannot read the file: {error.strerror or error}") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise GenMatrixError.at(_offset_location(name, raw, error.start),
+                                f"the byte 0x{raw[error.start]:02x} is not UTF-8 text",
+                                "save the file as UTF-8") from None
     return parse(text, name)

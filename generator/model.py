@@ -54,6 +54,10 @@ class Section:
     include: tuple[Match, ...] = ()  # every axis given, one value each
     exclude: tuple[Match, ...] = ()
     where: Location = Location("matrix.yaml")
+    value_where: tuple[tuple[tuple[str, str], Location], ...] = ()  # ((axis, value), where written)
+
+    def where_value(self, axis: str, value: str) -> Location:
+        return next((where for key, where in self.value_where if key == (axis, value)), self.where)
 
 
 @dataclass(frozen=True)
@@ -169,6 +173,13 @@ class Variant:
         if self.sm is not None and not self.sm.cudnn:
             disabled.add("CUDNN")
         return tuple(sorted(disabled))
+
+    @property
+    def blas(self) -> str | None:
+        """The BLAS torch uses: cuBLAS with CUDA, OpenBLAS on CPUs, the accelerator's on a Mac."""
+        if self.accelerator is not None:
+            return self.accelerator.blas
+        return {"gpu": "cublas", "cpu": "openblas"}.get(self.kind)
 
     @property
     def system(self) -> str:

@@ -32,9 +32,9 @@ def locate(matrix: str | None, root: str | None) -> Project:
     return Project(root_path, matrix_path)
 
 
-def expansion(project: Project) -> Expansion:
+def expansion(project: Project, allow_empty: bool = False) -> Expansion:
     doc = load.read(project.matrix_path, project.display)
-    return expand.expand(validate.validate(doc))
+    return expand.expand(validate.validate(doc), allow_empty)
 
 
 def _current(path: Path) -> str | None:

@@ -15,6 +15,7 @@ import jinja2
 import jinja2.meta
 
 from . import ci, state
+from .load import unwritable
 from .model import Expansion, Matrix, Variant
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
@@ -57,8 +58,13 @@ def nix(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
+        if not -(2**63) <= value < 2**63:  # Nix integers are 64-bit; a larger one does not parse
+            raise ValueError(f"{value} does not fit a Nix integer")
         return str(value)
     if isinstance(value, str):
+        reason = unwritable(value)
+        if reason:  # the loader refuses such text where it is written; this guards the rest
+            raise ValueError(f"{value!r} {reason}")
         return '"' + "".join(_NIX_ESCAPES.get(c, c) for c in value) + '"'
     if isinstance(value, (list, tuple)):
         return "[ " + "".join(nix(v) + " " for v in value) + "]" if value else "[ ]"
@@ -181,8 +187,7 @@ def recipe_context(matrix: Matrix, variant: Variant) -> dict:
         "platforms": list(variant.platforms),
         "isa": isa.name if isa else None,
         "cpu_flags": " ".join(isa.flags) if isa else None,
-        "blas": {"gpu": "cublas", "cpu": "openblas"}.get(variant.kind)
-        or (variant.accelerator.blas if variant.accelerator else None),
+        "blas": variant.blas,
     }
     if sm:
         context.update(

@@ -25,6 +25,14 @@ _TYPE_NAMES = {
 }
 
 
+_TYPE_HINTS = {
+    "array": "write a list: [a, b], or one '- a' line per value",
+    "object": "write a mapping: one 'key: value' line per key, indented under this one",
+    "integer": "write a whole number without quotes, e.g. 16",
+    "boolean": "write true or false",
+}
+
+
 def _yaml_type(value) -> str:
     if value is None:
         return "nothing (null)"
@@ -76,12 +84,17 @@ def _describe(error, doc: Document) -> list[Problem]:
     if kind == "type":
         wanted = error.validator_value
         wanted = " or ".join(_TYPE_NAMES[t] for t in ([wanted] if isinstance(wanted, str) else wanted))
-        hint = "quote versions, e.g. \"12.8\"" if "string" in str(error.validator_value) else ""
+        hint = ("quote versions, e.g. \"12.8\"" if "string" in str(error.validator_value)
+                else _TYPE_HINTS.get(error.validator_value if isinstance(error.validator_value, str) else "", ""))
         return [Problem(doc.where(path), f"{name} must be {wanted}, not {_yaml_type(error.instance)}", hint)]
     if kind == "enum":
         choices = [str(c) for c in error.validator_value]
         hint = suggest(error.instance, choices) or f"use one of: {', '.join(choices)}"
         return [Problem(doc.where(path), f"{name}: '{error.instance}' is not allowed here", hint)]
+    if kind == "pattern" and "propertyNames" in error.schema_path:
+        description = error.schema.get("description", f"a name matching {error.validator_value}")
+        return [Problem(doc.key_where(path + (error.instance,)), f"{name}: the name '{error.instance}' is not valid",
+                        f"expected {description}")]
     if kind == "pattern":
         description = error.schema.get("description", f"text matching {error.validator_value}")
         return [Problem(doc.where(path), f"{name}: '{error.instance}' is not valid", f"expected {description}")]
@@ -90,16 +103,24 @@ def _describe(error, doc: Document) -> list[Problem]:
     if kind in ("minItems", "minProperties"):
         return [Problem(doc.where(path), f"{name} is empty", "give at least one value, or remove the key")]
     if kind == "minimum":
-        return [Problem(doc.where(path), f"{name} must be at least {error.validator_value}")]
-    return [Problem(doc.where(path), f"{name}: {error.message}")]  # pragma: no cover
+        return [Problem(doc.where(path), f"{name} must be at least {error.validator_value}",
+                        f"use {error.validator_value} or more")]
+    if kind == "maximum":
+        return [Problem(doc.where(path), f"{name} must be at most {error.validator_value}",
+                        f"use {error.validator_value} or less")]
+    return [Problem(doc.where(path), f"{name}: {error.message}",  # pragma: no cover
+                    f"see {SCHEMA_FILE.name} for what this key takes")]
 
 
 def check_schema(doc: Document, part: str | None = None) -> None:
-    """Raise GenMatrixError with every place where `doc` breaks the schema (or a part of it)."""
+    """Raise GenMatrixError with every place where `doc` breaks the schema (or a part of it),
+    together with the problems the loader found (duplicate keys, unwritable text)."""
     if not isinstance(doc.data, dict):
         what = "empty" if doc.data is None else f"{_yaml_type(doc.data)}, not a mapping"
-        raise GenMatrixError.at(doc.where(), f"the file is {what}",
-                                "start from the shipped matrix.yaml; the top level maps keys such as pytorch:, nixpkgs:, gpu:")
-    problems = [p for error in _validator(part).iter_errors(doc.data) for p in _describe(error, doc)]
+        raise GenMatrixError([*doc.problems, Problem(
+            doc.where(), f"the file is {what}",
+            "start from the shipped matrix.yaml; the top level maps keys such as pytorch:, nixpkgs:, gpu:")])
+    problems = list(doc.problems)
+    problems += [p for error in _validator(part).iter_errors(doc.data) for p in _describe(error, doc)]
     if problems:
         raise GenMatrixError(problems)

@@ -8,6 +8,7 @@ from types import MappingProxyType
 
 from . import knowledge as knowledge_
 from .errors import GenMatrixError, Problem
+from .expand import check_name
 from .load import Document
 from .model import CI, KIND_AXES, Companions, GpuRunner, Match, Matrix, Patch, Restriction, Section, TorchSource
 from .schema import check_schema, suggest
@@ -30,9 +31,10 @@ OWNED_CONFIG = ("allowUnfree", "cudaSupport", "cudaCapabilities")
 MATCH_AXES = ("kind", "python", "cuda", "sm", "isa", "accelerator")
 
 
-def _fields(pattern: str) -> list[str] | None:
+def _parts(pattern: str) -> list[tuple] | None:
+    """(literal text, field, format spec, conversion) of each piece of `pattern`; None if unbalanced."""
     try:
-        return [name for _, name, _, _ in string.Formatter().parse(pattern) if name is not None]
+        return list(string.Formatter().parse(pattern))
     except ValueError:
         return None
 
@@ -110,7 +112,9 @@ class _Checker:
                         for i, item in enumerate(raw.get("include", [])))
         exclude = tuple(self.match(kind, item, path + ("exclude", i), f"{kind}.exclude[{i}]")
                         for i, item in enumerate(raw.get("exclude", [])))
-        return Section(kind, tuple(axes), restrict, include, exclude, self.doc.key_where(path))
+        value_where = tuple(((axis, str(value)), self.doc.where(path + (axis, i)))
+                            for axis in KIND_AXES[kind] for i, value in enumerate(raw.get(axis, [])))
+        return Section(kind, tuple(axes), restrict, include, exclude, self.doc.key_where(path), value_where)
 
     def ci(self) -> CI:
         given = self.doc.data.get("ci", {})
@@ -144,17 +148,31 @@ class _Checker:
         result = dict(defaults, **given)
         for kind, pattern in given.items():
             allowed_here = allowed | (extra or {}).get(kind, set())
-            names = _fields(pattern)
+            parts = _parts(pattern)
             where = self.doc.where((key, kind))
-            if names is None:
+            if parts is None:
                 self.problems.append(Problem(where, f"{key}.{kind}: unbalanced braces in '{pattern}'",
                                              "write fields as {python}; double a literal brace"))
                 continue
+            names = [name for _, name, _, _ in parts if name is not None]
             for name in names:
                 if name not in allowed_here:
-                    hint = suggest(name, allowed_here) or f"fields: {', '.join(sorted(allowed_here))}"
-                    self.problems.append(Problem(where, f"{key}.{kind}: unknown field '{{{name}}}'", hint))
+                    self.problems.append(Problem(where, f"{key}.{kind}: unknown field '{{{name}}}'",
+                                                 suggest(name, allowed_here) or f"fields: {', '.join(sorted(allowed_here))}"))
+            for _, name, spec, conversion in parts:
+                if spec or conversion:
+                    written = "{" + name + (f"!{conversion}" if conversion else "") + (f":{spec}" if spec else "") + "}"
+                    self.problems.append(Problem(where, f"{key}.{kind}: '{written}' formats its field",
+                                                 f"write the field plainly, as {{{name}}}"))
             if required:
+                # Fields become safe tokens; only the text around them can make a bad file name.
+                sample = "".join(literal + ("a" if name is not None else "") for literal, name, _, _ in parts)
+                if check_name(sample):
+                    self.problems.append(Problem(
+                        where, f"naming.{kind}: '{pattern}' does not make a safe file name",
+                        "between the fields use only lower-case letters, digits and . _ + -, "
+                        "and start with a field, a letter or a digit",
+                    ))
                 for axis in ("package",) + KIND_AXES[kind]:
                     if axis not in names:
                         self.problems.append(Problem(

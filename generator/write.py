@@ -13,7 +13,7 @@ import difflib
 import os
 import tempfile
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from .errors import GenMatrixError, Location, Problem
 from .render import MARKER, PKGS_DIR
@@ -74,6 +74,12 @@ def _candidates(root: Path, outputs: dict) -> set[str]:
 
 def plan(root: Path, outputs: dict[str, str]) -> Plan:
     """Compare the outputs with the tree; raise if a file of the user's stands in the way."""
+    folders = sorted({parent.as_posix() for relative in outputs for parent in PurePosixPath(relative).parents
+                      if parent != PurePosixPath(".")})
+    blocked = [folder for folder in folders if (root / folder).exists() and not (root / folder).is_dir()]
+    if blocked:
+        raise GenMatrixError([Problem(Location(folder), "this is a file, but gen-matrix writes into it as a folder",
+                                      "move the file away, then run gen-matrix again") for folder in blocked])
     write, unchanged, problems = [], [], []
     for relative, text in outputs.items():
         path = root / relative
@@ -109,11 +115,26 @@ def _atomic_write(path: Path, text: str) -> None:
 
 
 def apply(plan: Plan) -> None:
-    """Write what changed, each file atomically, then remove what is stale."""
-    for relative in plan.write:
-        _atomic_write(plan.root / relative, plan.outputs[relative])
-    for relative in plan.remove:
-        (plan.root / relative).unlink()
+    """Write what changed, each file atomically, then remove what is stale.
+
+    A failure part way (a full disk, a read-only folder) leaves every file whole, in its
+    old or its new version, and no temporary file behind; running again finishes the job.
+    """
+    written = 0
+    action, relative = "write", ""
+    try:
+        for relative in plan.write:
+            _atomic_write(plan.root / relative, plan.outputs[relative])
+            written += 1
+        action = "remove"
+        for relative in plan.remove:
+            (plan.root / relative).unlink()
+    except OSError as error:
+        raise GenMatrixError.at(
+            Location(relative), f"cannot {action} this file: {error.strerror or error}",
+            f"{written} of {len(plan.write)} changed files were written, each whole; the rest keep their "
+            "old version. Fix the cause (disk space, permissions) and run gen-matrix again",
+        ) from None
 
 
 def report(plan: Plan) -> str:

@@ -367,7 +367,7 @@ def test_shipped_workflow_builds_on_pull_requests_and_publishes_on_main_without_
 
 
 @pytest.mark.parametrize("ci_section, where, words", [
-    ("ci: {shard_size: 300}\n", "matrix.yaml:8:", "300 is greater than the maximum of 256"),
+    ("ci: {shard_size: 300}\n", "matrix.yaml:8:", "ci.shard_size must be at most 256"),
     ("ci:\n  gpu_runners:\n    - {labels: [gpu], system: x86_64-linux, sm: [sm9O]}\n",
      "matrix.yaml:10:", "did you mean 'sm90'"),
     ("ci:\n  gpu_runners:\n    - {labels: [a], system: x86_64-linux, sm: [sm90]}\n"

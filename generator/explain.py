@@ -1,0 +1,303 @@
+"""Why a variant is in the matrix and what it is made of, or why a combination is not.
+
+Pure functions over an Expansion; `gen-matrix explain` prints what they return. The
+reasons are found by the same rules `expand` applies, in the same order, so the first
+reason given is the one that decided.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from .errors import GenMatrixError, Location
+from .expand import describe, variant_name
+from .knowledge import Knowledge, incompatibility
+from .model import KIND_AXES, KINDS, Expansion, Matrix, Section, Variant
+from .render import PKGS_DIR
+from .render import describe as describe_variant
+from .schema import suggest
+
+KNOWLEDGE_RULE = "the knowledge table"
+
+
+@dataclass(frozen=True)
+class Reason:
+    rule: str  # "the knowledge table", "gpu.restrict[0]", "gpu.exclude[1]", "gpu.cuda", "the matrix"
+    where: str  # where the rule is written; empty for the knowledge table
+    text: str
+
+    def __str__(self) -> str:
+        return f"{self.rule} ({self.where}): {self.text}" if self.where else f"{self.rule}: {self.text}"
+
+
+@dataclass(frozen=True)
+class Resolved:
+    """Everything the recipe of a variant is made from."""
+
+    file: str
+    build: str
+    details: tuple[tuple[str, str], ...]  # axis -> what the knowledge table says of its value
+    cpu_flags: tuple[str, ...]
+    disabled: tuple[str, ...]  # PyTorch features switched off (USE_<X>=0)
+    capabilities: tuple[str, ...]
+    capability_scope: str | None
+    blas: str | None
+    platforms: tuple[str, ...]
+    jobs: int
+    system_features: tuple[str, ...]
+    description: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One full combination: its variant, or why there is none."""
+
+    kind: str
+    combination: tuple[tuple[str, str], ...]
+    name: str | None  # what its variant is, or would be, named
+    origin: str | None  # the rule that put it in the matrix; None when it is not in it
+    resolved: Resolved | None
+    reasons: tuple[Reason, ...]  # why it is not in the matrix, the deciding one first
+    knowledge: str | None  # why the knowledge table rules it out; None when it allows it
+
+    @property
+    def included(self) -> bool:
+        return self.origin is not None
+
+
+@dataclass(frozen=True)
+class Explanation:
+    query: tuple[tuple[str, str], ...]  # what was asked: ("name", ...) or the given axes
+    outcomes: tuple[Outcome, ...]
+
+
+def _section(matrix: Matrix, kind: str) -> Section | None:
+    return next((s for s in matrix.sections if s.kind == kind), None)
+
+
+def _knowledge_verdict(knowledge: Knowledge, combination: dict) -> str | None:
+    return incompatibility(**{axis: knowledge.table(axis)[value] for axis, value in combination.items()
+                              if axis in ("sm", "cuda", "isa", "accelerator")})
+
+
+def _reasons(matrix: Matrix, kind: str, combination: dict) -> tuple[Reason, ...]:
+    section = _section(matrix, kind)
+    if section is None:
+        return (Reason("the matrix", matrix.file, f"has no {kind}: section"),)
+    reasons = []
+    for axis, values in section.axes:
+        if combination[axis] not in values:
+            where = section.where_value(axis, values[0]) if values else section.where
+            reasons.append(Reason(f"{kind}.{axis}", str(where),
+                                  f"{axis} {combination[axis]} is not among {kind}.{axis} values "
+                                  f"({', '.join(values) or 'none'})"))
+    verdict = _knowledge_verdict(matrix.knowledge, combination)
+    if verdict:
+        reasons.append(Reason(KNOWLEDGE_RULE, "", verdict))
+    for rule in section.restrict:
+        if rule.forbids(combination):
+            reasons.append(Reason(rule.when.label, str(rule.when.where), f"where {rule.when}, only {rule.only}"))
+    for rule in section.exclude:
+        if rule.matches(combination):
+            reasons.append(Reason(rule.label, str(rule.where), f"excluded: {rule}"))
+    return tuple(reasons)
+
+
+def _details(variant: Variant) -> tuple[tuple[str, str], ...]:
+    details = [("python", variant.python.attr)]
+    if variant.cuda:
+        details.append(("cuda", f"{variant.cuda.attr}; NVIDIA driver {variant.cuda.driver} or newer"))
+    if variant.sm:
+        gpus = f": {', '.join(variant.sm.gpus)}" if variant.sm.gpus else ""
+        details.append(("sm", f"capability {variant.sm.capability}, {variant.sm.family}{gpus}"))
+    if variant.isa:
+        details.append(("isa", f"{variant.isa.arch}; /proc/cpuinfo shows {' '.join(variant.isa.cpuinfo)}"))
+    if variant.accelerator:
+        about = variant.accelerator.description or variant.accelerator.name
+        details.append(("accelerator", f"{variant.accelerator.arch}; {about}"))
+    return tuple(details)
+
+
+def resolve(expansion: Expansion, variant: Variant) -> Resolved:
+    matrix = expansion.matrix
+    return Resolved(
+        file=f"{PKGS_DIR}/{variant.name}.nix",
+        build=f"flox build {variant.name}",
+        details=_details(variant),
+        cpu_flags=tuple(variant.isa.flags) if variant.isa else (),
+        disabled=variant.disabled_features,
+        capabilities=(variant.sm.capability,) if variant.sm else (),
+        capability_scope=matrix.capability_scope if variant.sm else None,
+        blas=variant.blas,
+        platforms=variant.platforms,
+        jobs=matrix.jobs,
+        system_features=matrix.system_features,
+        description=describe_variant(expansion, variant),
+    )
+
+
+def _included(expansion: Expansion, variant: Variant) -> Outcome:
+    return Outcome(variant.kind, tuple(variant.combination.items()), variant.name, variant.origin,
+                   resolve(expansion, variant), (), None)
+
+
+def _outcome(expansion: Expansion, kind: str, combination: dict) -> Outcome:
+    matrix = expansion.matrix
+    for variant in expansion.variants:
+        if variant.package == "pytorch" and variant.kind == kind and variant.combination == combination:
+            return _included(expansion, variant)
+    return Outcome(kind, tuple(combination.items()), variant_name(matrix, kind, combination), None, None,
+                   _reasons(matrix, kind, combination), _knowledge_verdict(matrix.knowledge, combination))
+
+
+def by_name(expansion: Expansion, name: str) -> Explanation:
+    """The variant called `name`, or, for a name the matrix would give a dropped combination,
+    why it is not there. A path to the recipe (`.flox/pkgs/NAME.nix`) works too."""
+    if name.endswith(".nix"):
+        name = PurePosixPath(name).name[: -len(".nix")]
+    matrix = expansion.matrix
+    query = (("name", name),)
+    for variant in expansion.variants:
+        if variant.name == name:
+            return Explanation(query, (_included(expansion, variant),))
+    for dropped in expansion.dropped:
+        combination = dict(dropped.combination)
+        if variant_name(matrix, dropped.kind, combination) == name:
+            return Explanation(query, (_outcome(expansion, dropped.kind, combination),))
+    names = [v.name for v in expansion.variants]
+    raise GenMatrixError.at(
+        Location(matrix.file), f"no variant is named '{name}'",
+        suggest(name, names) or "`gen-matrix explain --sm SM --cuda VERSION --isa ISA` explains a combination",
+    )
+
+
+def _given_value(knowledge: Knowledge, axis: str, text: str) -> str:
+    """The table's name for `text`, which may also be a token (12_8, 313) or, for an SM,
+    its capability (6.1) or number (61)."""
+    table = knowledge.table(axis)
+    if text in table:
+        return text
+    for name, row in table.items():
+        if text in (getattr(row, "token", None), getattr(row, "capability", None), name.removeprefix("sm")):
+            return name
+    raise GenMatrixError.at(Location(f"--{axis}"), f"unknown {axis} '{text}'",
+                            suggest(text, table) or f"known {axis} values: {', '.join(table)}")
+
+
+def by_values(expansion: Expansion, given: dict[str, str], kind: str | None = None) -> Explanation:
+    """Every full combination that has the `given` axis values, in the matrix or not.
+
+    Axes not given take the values of the matrix's section; without `kind`, every kind of
+    variant that has all the given axes is asked about."""
+    matrix = expansion.matrix
+    given = {axis: _given_value(matrix.knowledge, axis, text) for axis, text in given.items()}
+    if kind is not None:
+        extra = [axis for axis in given if axis not in KIND_AXES[kind]]
+        if extra:
+            raise GenMatrixError.at(Location("--kind"), f"{kind} variants have no {' or '.join(extra)}",
+                                    f"{kind} variants are the product of {', '.join(KIND_AXES[kind])}")
+        kinds = [kind]
+    else:
+        fitting = [k for k in KINDS if set(given) <= set(KIND_AXES[k])]
+        if not fitting:
+            raise GenMatrixError.at(Location(f"--{next(iter(given))}"),
+                                    f"no kind of variant has all of {', '.join(given)}",
+                                    "ask about gpu (python, cuda, sm, isa), cpu (python, isa) or darwin "
+                                    "(python, accelerator) separately")
+        kinds = [k for k in fitting if _section(matrix, k)] or fitting
+    outcomes: dict[tuple, Outcome] = {}
+    for kind_ in kinds:
+        axes = KIND_AXES[kind_]
+        section = _section(matrix, kind_)
+        if section is None and set(given) != set(axes):
+            outcomes[(kind_,)] = Outcome(kind_, tuple(given.items()), None, None, None,
+                                         _reasons(matrix, kind_, given), None)
+            continue
+        choices = [[given[axis]] if axis in given else list(dict(section.axes)[axis]) for axis in axes]
+        for values in itertools.product(*choices):
+            combination = dict(zip(axes, values))
+            outcomes[(kind_, values)] = _outcome(expansion, kind_, combination)
+        for variant in expansion.variants:  # includes beyond the product
+            combination = variant.combination
+            if (variant.package == "pytorch" and variant.kind == kind_
+                    and all(combination[axis] == value for axis, value in given.items())):
+                outcomes.setdefault((kind_, tuple(combination.values())), _included(expansion, variant))
+    ordered = sorted(outcomes.values(), key=lambda o: (KINDS.index(o.kind), o.name or "", o.combination))
+    return Explanation(tuple(given.items()), tuple(ordered))
+
+
+def _detail_lines(outcome: Outcome) -> list[tuple[str, str]]:
+    if outcome.resolved is None:
+        rows = [("kept out by" if i == 0 else "also", str(reason)) for i, reason in enumerate(outcome.reasons)]
+        if outcome.knowledge is None and outcome.name is not None:  # else it is among the reasons
+            rows.append(("knowledge", "allows this combination"))
+        return rows
+    r = outcome.resolved
+    details = dict(r.details)
+    rows = [("put in by", outcome.origin), ("file", r.file), ("build with", r.build)]
+    rows += [(axis, f"{value} ({details[axis]})" if axis in details else value)
+             for axis, value in outcome.combination]
+    if r.cpu_flags:
+        rows.append(("cpu flags", " ".join(r.cpu_flags)))
+    rows.append(("disabled", ", ".join(r.disabled) or "nothing"))
+    if r.capabilities:
+        scope = ("every CUDA dependency is rebuilt for it" if r.capability_scope == "nixpkgs"
+                 else "torch and its companions only; CUDA libraries stay binary-cache hits")
+        rows.append(("capabilities", f"{', '.join(r.capabilities)} ({scope})"))
+    rows += [("blas", r.blas or "none"), ("platforms", ", ".join(r.platforms)), ("jobs", str(r.jobs)),
+             ("features", ", ".join(r.system_features) or "none"), ("description", r.description)]
+    return rows
+
+
+def _headline(outcome: Outcome) -> str:
+    what = f"{outcome.kind}: {describe(outcome.combination)}" if outcome.combination else f"{outcome.kind} variants"
+    if outcome.name is None:
+        return f"{what}: not in the matrix"
+    state = "in the matrix" if outcome.included else "not in the matrix"
+    return f"{outcome.name}: {state} ({what})"
+
+
+def text(explanation: Explanation) -> str:
+    """The explanation as `gen-matrix explain` prints it: one outcome in full, several one a line."""
+    if len(explanation.outcomes) == 1:
+        (outcome,) = explanation.outcomes
+        rows = _detail_lines(outcome)
+        width = max(len(label) for label, _ in rows)
+        return "\n".join([_headline(outcome)] + [f"  {label:<{width}}  {value}" for label, value in rows]) + "\n"
+    lines = []
+    for outcome in explanation.outcomes:
+        head = outcome.name or (f"{outcome.kind}: {describe(outcome.combination)}" if outcome.combination
+                                else f"{outcome.kind} variants")
+        if outcome.included:
+            lines.append(f"{head}: in the matrix, from {outcome.origin}")
+        else:
+            lines.append(f"{head}: not in the matrix: " + "; also ".join(str(r) for r in outcome.reasons))
+    inside = sum(o.included for o in explanation.outcomes)
+    lines.append(f"{inside} in the matrix, {len(explanation.outcomes) - inside} not; "
+                 "`gen-matrix explain NAME` shows one in full")
+    return "\n".join(lines) + "\n"
+
+
+def as_json(explanation: Explanation) -> dict:
+    """The explanation as `gen-matrix explain --json` prints it."""
+    def outcome(o: Outcome) -> dict:
+        resolved = None
+        if o.resolved is not None:
+            r = o.resolved
+            resolved = {
+                "file": r.file, "build": r.build, "details": dict(r.details), "cpu_flags": list(r.cpu_flags),
+                "disabled": list(r.disabled), "capabilities": list(r.capabilities),
+                "capability_scope": r.capability_scope, "blas": r.blas, "platforms": list(r.platforms),
+                "jobs": r.jobs, "system_features": list(r.system_features), "description": r.description,
+            }
+        return {
+            "kind": o.kind, "combination": dict(o.combination), "name": o.name, "in_matrix": o.included,
+            "origin": o.origin, "reasons": [{"rule": r.rule, "where": r.where, "text": r.text} for r in o.reasons],
+            # a partial combination (no section to complete it from) has no verdict
+            "knowledge": {"allows": o.knowledge is None, "reason": o.knowledge} if o.name else None,
+            "resolved": resolved,
+        }
+
+    return {"query": dict(explanation.query), "outcomes": [outcome(o) for o in explanation.outcomes]}

