@@ -68,11 +68,13 @@ def synthetic_matrix(target: int) -> dict:
     k = knowledge_.build(knowledge_.builtin())
     count = max(1, math.ceil(target / per_python()))
     pythons = (BASE_PYTHONS + [f"3.{minor}" for minor in range(15, 15 + count)])[:count]
+    # SMs that some CUDA release of the table still compiles for (not Kepler, Xavier)
+    sms = sorted(s.name for s in k.sm.values() if any(not incompatibility(sm=s, cuda=c) for c in k.cuda.values()))
     matrix = {
         "pytorch": {"version": "2.9.1"},
         "nixpkgs": {"rev": "6a030d535719c5190187c4cec156f335e95e3211"},
         "build": {"jobs": 32, "system_features": ["big-parallel"]},
-        "gpu": {"python": pythons, "cuda": sorted(k.cuda), "sm": sorted(k.sm), "isa": sorted(k.isa)},
+        "gpu": {"python": pythons, "cuda": sorted(k.cuda), "sm": sms, "isa": sorted(k.isa)},
         "cpu": {"python": pythons, "isa": sorted(k.isa)},
         "darwin": {"python": pythons, "accelerator": sorted(k.accelerator)},
         "companions": [{"packages": ["torchvision", "torchaudio"], "when": {"sm": ["sm90", "sm120"]}}],

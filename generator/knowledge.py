@@ -7,6 +7,7 @@ The facts are data (knowledge.yaml beside this file, plus rows a matrix adds und
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
@@ -18,6 +19,7 @@ from .schema import check_schema
 KNOWLEDGE_FILE = Path(__file__).with_name("knowledge.yaml")
 
 
+@lru_cache(maxsize=None)
 def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 

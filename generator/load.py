@@ -8,6 +8,7 @@ hold (a NUL, half a surrogate pair) is refused here, where its location is known
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -68,15 +69,18 @@ def _offset_location(file: str, text, offset: int) -> Location:
     return Location(file, text.count(newline, 0, offset) + 1, offset - line_start + 1)
 
 
+_UNWRITABLE = re.compile("[\0\ud800-\udfff]")
+
+
 def unwritable(value: str) -> str | None:
     """Why `value` cannot reach a generated file; None when it can."""
-    for char in value:
-        if char == "\0":
-            return "holds a NUL character (\\0), which no Nix string can hold"
-        if "\ud800" <= char <= "\udfff":
-            return (f"holds U+{ord(char):04X}, half of a UTF-16 surrogate pair, "
-                    "which a UTF-8 file cannot hold")
-    return None
+    found = _UNWRITABLE.search(value)
+    if found is None:
+        return None
+    if found.group() == "\0":
+        return "holds a NUL character (\\0), which no Nix string can hold"
+    return (f"holds U+{ord(found.group()):04X}, half of a UTF-16 surrogate pair, "
+            "which a UTF-8 file cannot hold")
 
 
 def _check_depth(text: str, file: str) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Mapping
 
@@ -208,3 +209,7 @@ class Expansion:
     variants: tuple[Variant, ...]
     dropped: tuple[Dropped, ...]
     warnings: tuple = ()
+
+    @cached_property
+    def by_name(self) -> Mapping[str, Variant]:
+        return MappingProxyType({variant.name: variant for variant in self.variants})

@@ -46,7 +46,7 @@ class Ident(Verbatim):
 
 NIX_HEADER = Verbatim(f"# {HEADER}")
 
-_NIX_ESCAPES = {"\\": "\\\\", '"': '\\"', "$": "\\$", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_NIX_ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "$": "\\$", "\n": "\\n", "\r": "\\r", "\t": "\\t"})
 
 
 def nix(value) -> str:
@@ -65,7 +65,7 @@ def nix(value) -> str:
         reason = unwritable(value)
         if reason:  # the loader refuses such text where it is written; this guards the rest
             raise ValueError(f"{value!r} {reason}")
-        return '"' + "".join(_NIX_ESCAPES.get(c, c) for c in value) + '"'
+        return '"' + value.translate(_NIX_ESCAPES) + '"'
     if isinstance(value, (list, tuple)):
         return "[ " + "".join(nix(v) + " " for v in value) + "]" if value else "[ ]"
     if isinstance(value, dict):
@@ -231,7 +231,7 @@ def companion_context(matrix: Matrix, variant: Variant, torch: Variant) -> dict:
 def describe(expansion: Expansion, variant: Variant) -> str:
     """The meta.description of `variant`'s recipe."""
     if variant.is_companion:
-        torch = next(v for v in expansion.variants if v.name == variant.torch)
+        torch = expansion.by_name[variant.torch]
         return _describe(expansion.matrix, variant, torch=torch.name,
                          torch_description=_describe(expansion.matrix, torch))
     return _describe(expansion.matrix, variant)
@@ -255,12 +255,11 @@ def render(expansion: Expansion, previous: dict[str, state.Entry]) -> dict[str, 
         patches=[(Ident(attr), [{"url": p.url, "hash": p.hash} for p in patches]) for attr, patches in matrix.patches])
     outputs[NIXPKGS_FILE] = shared
     entries: dict[str, state.Entry] = {}
-    by_name = {variant.name: variant for variant in expansion.variants}
     # Torch recipes first: a companion's build hash includes its torch's.
     for variant in sorted(expansion.variants, key=lambda v: v.is_companion):
         if variant.is_companion:
             template = f"{variant.package}.nix.j2"
-            context = companion_context(matrix, variant, by_name[variant.torch])
+            context = companion_context(matrix, variant, expansion.by_name[variant.torch])
             hashes = fingerprints(template, context, shared, entries[variant.torch].build)
         else:
             template = f"{variant.kind}.nix.j2"
