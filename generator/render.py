@@ -46,7 +46,8 @@ class Ident(Verbatim):
 
 NIX_HEADER = Verbatim(f"# {HEADER}")
 
-_NIX_ESCAPES = str.maketrans({"\\": "\\\\", '"': '\\"', "$": "\\$", "\n": "\\n", "\r": "\\r", "\t": "\\t"})
+# Backslash first, so that the backslashes the others add are not escaped again.
+_NIX_ESCAPES = (("\\", "\\\\"), ('"', '\\"'), ("$", "\\$"), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"))
 
 
 def nix(value) -> str:
@@ -65,7 +66,9 @@ def nix(value) -> str:
         reason = unwritable(value)
         if reason:  # the loader refuses such text where it is written; this guards the rest
             raise ValueError(f"{value!r} {reason}")
-        return '"' + value.translate(_NIX_ESCAPES) + '"'
+        for char, escaped in _NIX_ESCAPES:
+            value = value.replace(char, escaped)
+        return '"' + value + '"'
     if isinstance(value, (list, tuple)):
         return "[ " + "".join(nix(v) + " " for v in value) + "]" if value else "[ ]"
     if isinstance(value, dict):
@@ -89,6 +92,7 @@ def environment(nix_output: bool) -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         undefined=jinja2.StrictUndefined,
+        auto_reload=False,  # templates are read once per run
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
