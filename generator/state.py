@@ -41,8 +41,10 @@ def next_entry(previous: Entry | None, build: str, metadata: str) -> Entry:
 
 
 def parse(text: str, file: str) -> dict[str, Entry]:
-    def fail(message: str):
-        raise GenMatrixError.at(Location(file), message,
+    def fail(message: str, name: str | None = None):
+        offset = text.find(json.dumps(name)) if name is not None else -1
+        where = Location(file, text.count("\n", 0, offset) + 1) if offset >= 0 else Location(file)
+        raise GenMatrixError.at(where, message,
                                 f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`); "
                                 "deleting it restarts every revision at 0")
     try:
@@ -55,10 +57,13 @@ def parse(text: str, file: str) -> dict[str, Entry]:
         fail("has no 'variants' mapping")
     entries = {}
     for name, entry in variants.items():
-        try:
-            entries[name] = Entry(str(entry["build"]), str(entry["metadata"]), int(entry["revision"]))
-        except (TypeError, KeyError, ValueError):
-            fail(f"the entry for '{name}' lacks build, metadata or revision")
+        if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("build", "metadata")):
+            fail(f"the entry for '{name}' lacks its build or metadata hash", name)
+        revision = entry.get("revision")
+        # bool is an int to Python; a revision is a whole number Nix can hold, and never negative
+        if type(revision) is not int or not 0 <= revision < 2**63:
+            fail(f"the entry for '{name}' has revision {json.dumps(revision)}: not a whole number from 0 up", name)
+        entries[name] = Entry(entry["build"], entry["metadata"], revision)
     return entries
 
 
@@ -69,7 +74,8 @@ def read(root: Path) -> dict[str, Entry]:
     except FileNotFoundError:
         return {}
     except (OSError, UnicodeDecodeError) as error:
-        raise GenMatrixError.at(Location(STATE_FILE), f"cannot read: {error}") from None
+        raise GenMatrixError.at(Location(STATE_FILE), f"cannot read: {error}",
+                                f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)") from None
     return parse(text, STATE_FILE)
 
 

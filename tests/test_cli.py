@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 from generator.render import NIX_HEADER
 
 from conftest import REPO
@@ -136,3 +137,19 @@ def test_output_is_identical_across_hash_seeds(project, tmp_path):
 def test_console_script_runs():
     result = subprocess.run([sys.executable, "-m", "generator", "--help"], capture_output=True, text=True)
     assert result.returncode == 0 and "check" in result.stdout and "generate" in result.stdout
+
+
+
+@pytest.mark.parametrize("revision", ["1e30", "Infinity", "-5", "true", "1.7", '"3"'])
+def test_a_bad_revision_in_the_state_file_is_a_located_error(project, run, revision):
+    run("--root", project)
+    state = project / "matrix.state.json"
+    text = state.read_text()
+    state.write_text(text.replace('"revision": 0', f'"revision": {revision}', 1))
+    before = snapshot(project)
+    result = run("--root", project)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert "matrix.state.json:4: the entry for 'pytorch-python313-cpu-armv8_2' has revision" in result.stderr
+    assert "hint: restore matrix.state.json from git" in result.stderr
+    assert snapshot(project) == before
