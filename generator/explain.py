@@ -129,7 +129,7 @@ def resolve(expansion: Expansion, variant: Variant) -> Resolved:
         cpu_flags=tuple(variant.isa.flags) if variant.isa else (),
         disabled=variant.disabled_features,
         capabilities=(variant.sm.capability,) if variant.sm else (),
-        capability_scope=matrix.capability_scope if variant.sm else None,
+        capability_scope=matrix.capability_scope_of(variant) if variant.sm else None,
         blas=variant.blas,
         platforms=variant.platforms,
         jobs=matrix.jobs,

@@ -142,6 +142,17 @@ class Matrix:
     patches: tuple[tuple[str, tuple[Patch, ...]], ...] = ()
     nixpkgs_config: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
 
+    def capability_scope_of(self, variant: "Variant") -> str:
+        """Where `variant`'s SM is set: "torch" (torch and its companions) or "nixpkgs"
+        (config.cudaCapabilities, every CUDA dependency). nixpkgs-wide where the matrix asks
+        for it, for a Jetson part (nixpkgs picks Jetson CUDA libraries from that list), and
+        for an SM outside the CUDA release's binary-cache list: nothing of it is cached, and
+        magma or NCCL built without it would have no kernels for the GPU."""
+        sm, cuda = variant.sm, variant.cuda
+        if self.capability_scope == "nixpkgs" or sm.jetson or sm.capability not in cuda.capabilities:
+            return "nixpkgs"
+        return "torch"
+
 
 @dataclass(frozen=True)
 class Variant:

@@ -199,7 +199,7 @@ def recipe_context(matrix: Matrix, variant: Variant) -> dict:
             cuda_version=variant.cuda.name,
             sm=sm.name,
             capabilities=[sm.capability],
-            nixpkgs_capabilities=[sm.capability] if matrix.capability_scope == "nixpkgs" else None,
+            nixpkgs_capabilities=[sm.capability] if matrix.capability_scope_of(variant) == "nixpkgs" else None,
         )
     if variant.accelerator:
         context["accelerator"] = variant.accelerator.name

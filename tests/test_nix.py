@@ -70,8 +70,12 @@ def test_gpu_recipes_target_exactly_their_sm(shipped):
         assert result["passthru"]["gpuArch"] == variant.sm.name
         assert result["passthru"]["cpuISA"] == variant.isa.name
         assert result["passthru"]["cudaVersion"] == variant.cuda.name
-        # torch scope: CUDA libraries keep nixpkgs' defaults, so they stay binary-cache hits
-        assert result["nixpkgsCapabilities"] == list(variant.cuda.capabilities)
+        if variant.sm.capability in variant.cuda.capabilities:
+            # torch scope: CUDA libraries keep nixpkgs' defaults, so they stay binary-cache hits
+            assert result["nixpkgsCapabilities"] == list(variant.cuda.capabilities), variant.name
+        else:
+            # outside the cached list (sm61 on CUDA 12.8): magma and NCCL must have its kernels too
+            assert result["nixpkgsCapabilities"] == [variant.sm.capability], variant.name
 
 
 def test_isa_flags_and_switches_reach_pre_configure(shipped):
@@ -145,3 +149,17 @@ def test_companion_python_env_holds_the_companion():
         f"{nix(v.name)} = map (p: p.pname) (import {REPO / '.flox/pkgs' / (v.name + '.nix')} "
         f"{{ genMatrixNixpkgs = {FAKE_FOR_SYSTEM[v.system]}; }}).pythonEnv.packages;" for v in companions)
     assert nix_eval("{ " + body + " }") == {v.name: [v.name] for v in companions}
+
+
+def test_a_jetson_sm_sets_nixpkgs_capabilities_so_jetson_cuda_libraries_are_used(project, run):
+    matrix = project / "matrix.yaml"
+    text = matrix.read_text().replace("sm: [sm61, sm75, sm80, sm86, sm89, sm90, sm100, sm120]", "sm: [sm87, sm90]")
+    matrix.write_text(text)
+    assert run("--root", project).exit_code == 0
+    variants = [v for v in expansion_of(project).variants if v.name in (
+        "pytorch-python313-cuda12_8-sm87-armv9", "pytorch-python313-cuda12_8-sm90-armv9")]
+    evaluated = evaluate_recipes(project, variants)
+    assert evaluated["pytorch-python313-cuda12_8-sm87-armv9"]["nixpkgsCapabilities"] == ["8.7"]
+    assert evaluated["pytorch-python313-cuda12_8-sm87-armv9"]["archList"] == "8.7"
+    assert evaluated["pytorch-python313-cuda12_8-sm90-armv9"]["nixpkgsCapabilities"] == [
+        "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"]

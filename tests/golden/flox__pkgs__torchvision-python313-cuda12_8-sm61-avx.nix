@@ -7,7 +7,7 @@ let
   pkgs = import ../../nix/nixpkgs.nix {
     source = genMatrixNixpkgs;
     cuda = "12_8";
-    cudaCapabilities = null;
+    cudaCapabilities = [ "6.1" ];
   };
   inherit (pkgs) lib;
   # The torch recipe this links against: same pin, CUDA, capability and CPU flags. Its
