@@ -41,7 +41,7 @@ def test_a_variant_shows_every_resolved_value_and_its_origin(run):
         "isa avx (x86_64; /proc/cpuinfo shows avx)",
         "cpu flags -mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2",
         "disabled CUDNN, FBGEMM, MKLDNN, NNPACK",
-        "capabilities 6.1 (torch and its companions only",
+        "capabilities 6.1 (every CUDA dependency is rebuilt for it)",
         "blas cublas",
         "platforms x86_64-linux",
         "jobs 32",
