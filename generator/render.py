@@ -181,6 +181,7 @@ def recipe_context(matrix: Matrix, variant: Variant) -> dict:
     context = {
         "header": NIX_HEADER,
         "name": variant.name,
+        "pytorch_version": matrix.pytorch_version,
         "summary": summary + ".",
         "python_attr": Ident(variant.python.attr),
         "disabled": list(variant.disabled_features),

@@ -9,7 +9,7 @@ import pytest
 
 from generator.render import nix
 
-from conftest import FAKE_FOR_SYSTEM, NIX_INSTANTIATE, REPO, expansion_of, needs_nix, nix_eval
+from conftest import FAKE_FOR_SYSTEM, FAKE_NIXPKGS, NIX_INSTANTIATE, REPO, NixError, expansion_of, needs_nix, nix_eval
 
 pytestmark = needs_nix
 
@@ -18,7 +18,7 @@ let
   evaluate = file: source:
     let r = import file { genMatrixNixpkgs = source; };
     in {
-      inherit (r) pname preConfigure postInstall requiredSystemFeatures;
+      inherit (r) pname preConfigure preBuild postInstall requiredSystemFeatures;
       archList = r.TORCH_CUDA_ARCH_LIST or null;
       cudaCapabilities = r.cudaCapabilities or null;
       nixpkgsCapabilities = if r.cudaSupport then r.cudaPackages.flags.cudaCapabilities else null;
@@ -89,6 +89,9 @@ def test_isa_flags_and_switches_reach_pre_configure(shipped):
             assert f"export USE_{feature}=0\n" in script
         assert ("export USE_CUDNN=0\n" in script) == bool(variant.sm and not variant.sm.cudnn), variant.name
         assert "export MAX_JOBS=32\n" in script
+        # nixpkgs' own `export MAX_JOBS=$NIX_BUILD_CORES` would come later and win
+        assert "export MAX_JOBS=32\n" in evaluated[variant.name]["preBuild"]
+        assert "NIX_BUILD_CORES" not in evaluated[variant.name]["preBuild"]
 
 
 def test_avx_only_variants_switch_off_what_needs_avx2(shipped):
@@ -163,3 +166,13 @@ def test_a_jetson_sm_sets_nixpkgs_capabilities_so_jetson_cuda_libraries_are_used
     assert evaluated["pytorch-python313-cuda12_8-sm87-armv9"]["archList"] == "8.7"
     assert evaluated["pytorch-python313-cuda12_8-sm90-armv9"]["nixpkgsCapabilities"] == [
         "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"]
+
+
+def test_a_pytorch_version_the_pin_does_not_build_fails_evaluation(project, run):
+    matrix = project / "matrix.yaml"
+    matrix.write_text(matrix.read_text().replace('version: "2.8.0"', 'version: "2.9.1"'))
+    assert run("--root", project).exit_code == 0
+    recipe = project / ".flox/pkgs/pytorch-python313-cpu-avx2.nix"
+    with pytest.raises(NixError) as error:
+        nix_eval(f"(import {recipe} {{ genMatrixNixpkgs = {FAKE_NIXPKGS}; }}).version")
+    assert "matrix.yaml says PyTorch 2.9.1, but nixpkgs builds 2.8.0" in str(error.value)

@@ -15,6 +15,7 @@ let
   capabilities = [ "9.0" ];
   cpuFlags = "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma";
   disabledFeatures = [ ];
+  pytorchVersion = "2.8.0";
   maxJobs = 32;
   # Goes up when only the metadata below changed, so the catalog sees a new store path.
   metadataRevision = 0;
@@ -24,6 +25,10 @@ in
   gpuTargets = capabilities;
 }).overrideAttrs (finalAttrs: old: {
   pname = "pytorch-python313-cuda12_8-sm90-avx512";
+  # The version matrix.yaml promises must be the one nixpkgs (or pytorch.source) builds.
+  version = assert lib.assertMsg (old.version == pytorchVersion)
+    "matrix.yaml says PyTorch ${pytorchVersion}, but nixpkgs builds ${old.version}: change pytorch.version, or set pytorch.source";
+    old.version;
 
   requiredSystemFeatures = [ "big-parallel" ];
   nativeBuildInputs = (old.nativeBuildInputs or [ ]) ++ [ pkgs.ninja ];
@@ -34,6 +39,11 @@ in
     export USE_NINJA=1
     export MAX_JOBS=${toString maxJobs}
   '' + lib.concatMapStrings (feature: "export USE_${feature}=0\n") disabledFeatures;
+
+  # nixpkgs exports MAX_JOBS=$NIX_BUILD_CORES (in preBuild or preConfigure, by release),
+  # after what is appended above: build.jobs takes its place.
+  preBuild = lib.replaceStrings [ "export MAX_JOBS=$NIX_BUILD_CORES" ] [ "export MAX_JOBS=${toString maxJobs}" ]
+    (old.preBuild or "");
 
   postInstall = (old.postInstall or "") + ''
     echo ${toString metadataRevision} > $out/.metadata-rev

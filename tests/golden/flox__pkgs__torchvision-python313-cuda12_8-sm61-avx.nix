@@ -31,6 +31,11 @@ in
     export MAX_JOBS=${toString maxJobs}
   '';
 
+  # nixpkgs exports MAX_JOBS=$NIX_BUILD_CORES (in preBuild or preConfigure, by release),
+  # after what is appended above: build.jobs takes its place.
+  preBuild = lib.replaceStrings [ "export MAX_JOBS=$NIX_BUILD_CORES" ] [ "export MAX_JOBS=${toString maxJobs}" ]
+    (old.preBuild or "");
+
   postInstall = (old.postInstall or "") + ''
     echo ${toString metadataRevision} > $out/.metadata-rev
   '';

@@ -82,7 +82,12 @@ buildPythonPackage rec {
   BLAS = blas.provider.pname or "unknown";
 
   preConfigure = ''
+    export CMAKE_ARGS="-DCMAKE_INSTALL_LIBDIR=lib"
+  '';
+  # As in current nixpkgs: the job count is set right before setup.py runs.
+  preBuild = ''
     export MAX_JOBS=$NIX_BUILD_CORES
+    python setup.py build --cmake-only
   '';
   postInstall = "";
 
