@@ -10,13 +10,14 @@ from .errors import GenMatrixError, Location, Problem
 from .knowledge import incompatibility
 from .model import KIND_AXES, Dropped, Expansion, Matrix, Section, Variant
 
-SAFE_NAME = re.compile(r"^[a-z0-9][a-z0-9_.+-]*$")
+# Flox reads dots in a package name as folders (lib.x is .flox/pkgs/lib/x.nix): none here.
+SAFE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
 
 
 def check_name(name: str) -> str | None:
     """Why `name` cannot be a package and file name; None when it can."""
-    if not SAFE_NAME.match(name) or ".." in name or len(name) > 200:
-        return (f"'{name}' is not a safe package name: use lower-case letters, digits and . _ + -, "
+    if not SAFE_NAME.match(name) or len(name) > 200:
+        return (f"'{name}' is not a safe package name: use lower-case letters, digits, _ and -, "
                 "starting with a letter or digit")
     return None
 

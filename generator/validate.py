@@ -170,7 +170,7 @@ class _Checker:
                 if check_name(sample):
                     self.problems.append(Problem(
                         where, f"naming.{kind}: '{pattern}' does not make a safe file name",
-                        "between the fields use only lower-case letters, digits and . _ + -, "
+                        "between the fields use only lower-case letters, digits, _ and -, "
                         "and start with a field, a letter or a digit",
                     ))
                 for axis in ("package",) + KIND_AXES[kind]:

@@ -340,8 +340,8 @@ ci:
     assert 'flox publish -o "$organisation" "$NAME"' in publish["run"]
     smoke = steps(build)["Smoke test on the GPU"]
     assert smoke["if"] == "matrix.smoke"
-    assert 'nix-build ".flox/pkgs/$NAME.nix" -A pythonEnv -o "python-$NAME"' in smoke["run"]
-    assert 'gen-matrix smoke "$NAME" --python "python-$NAME/bin/python"' in smoke["run"]
+    assert 'nix-build ".flox/pkgs/$NAME.nix" -A pythonEnv -o "$RUNNER_TEMP/python-$NAME"' in smoke["run"]
+    assert 'gen-matrix smoke "$NAME" --python "$RUNNER_TEMP/python-$NAME/bin/python"' in smoke["run"]
 
     entries = {entry["name"]: entry for entry in ci(run, tmp_path)["include"]}
     on_gpu = {name for name, entry in entries.items() if entry["smoke"]}
