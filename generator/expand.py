@@ -7,7 +7,6 @@ import itertools
 import re
 
 from .errors import GenMatrixError, Location, Problem
-from .knowledge import incompatibility
 from .model import KIND_AXES, Dropped, Expansion, Matrix, Section, Variant
 
 # Flox reads dots in a package name as folders (lib.x is .flox/pkgs/lib/x.nix): none here.
@@ -60,12 +59,6 @@ def _companions(matrix: Matrix, torches: list[Variant], warnings: list) -> list[
     return list(made.values())
 
 
-def _why_not(matrix: Matrix, kind: str, combination: dict) -> str | None:
-    k = matrix.knowledge
-    return incompatibility(**{axis: k.table(axis)[value] for axis, value in combination.items()
-                              if axis in ("sm", "cuda", "isa", "accelerator")})
-
-
 def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: list):
     kept: dict[tuple, Variant] = {}
     dropped: list[Dropped] = []
@@ -75,7 +68,7 @@ def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: 
     for values in itertools.product(*(values for _, values in section.axes)):
         combination = dict(zip(axes, values))
         key = tuple(combination.items())
-        reason = _why_not(matrix, section.kind, combination)
+        reason = matrix.knowledge.why_not(combination)
         if reason:
             dropped.append(Dropped(section.kind, key, reason, "knowledge"))
             continue
@@ -97,7 +90,7 @@ def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: 
                                     "remove the rule, or check its values against the axes"))
     for rule in section.include:
         combination = {axis: allowed[0] for axis, allowed in rule.values}
-        reason = _why_not(matrix, section.kind, combination)
+        reason = matrix.knowledge.why_not(combination)
         if reason:
             problems.append(Problem(rule.where, f"{rule.label} cannot work: {reason}",
                                     "change the entry, or remove it"))

@@ -13,7 +13,7 @@ from pathlib import PurePosixPath
 
 from .errors import GenMatrixError, Location
 from .expand import describe, variant_name
-from .knowledge import Knowledge, incompatibility
+from .knowledge import Knowledge
 from .model import KIND_AXES, KINDS, Expansion, Matrix, Section, Variant
 from .render import PKGS_DIR
 from .render import describe as describe_variant
@@ -77,11 +77,6 @@ def _section(matrix: Matrix, kind: str) -> Section | None:
     return next((s for s in matrix.sections if s.kind == kind), None)
 
 
-def _knowledge_verdict(knowledge: Knowledge, combination: dict) -> str | None:
-    return incompatibility(**{axis: knowledge.table(axis)[value] for axis, value in combination.items()
-                              if axis in ("sm", "cuda", "isa", "accelerator")})
-
-
 def _reasons(matrix: Matrix, kind: str, combination: dict) -> tuple[Reason, ...]:
     section = _section(matrix, kind)
     if section is None:
@@ -93,7 +88,7 @@ def _reasons(matrix: Matrix, kind: str, combination: dict) -> tuple[Reason, ...]
             reasons.append(Reason(f"{kind}.{axis}", str(where),
                                   f"{axis} {combination[axis]} is not among {kind}.{axis} values "
                                   f"({', '.join(values) or 'none'})"))
-    verdict = _knowledge_verdict(matrix.knowledge, combination)
+    verdict = matrix.knowledge.why_not(combination)
     if verdict:
         reasons.append(Reason(KNOWLEDGE_RULE, "", verdict))
     for rule in section.restrict:
@@ -149,7 +144,7 @@ def _outcome(expansion: Expansion, kind: str, combination: dict) -> Outcome:
         if variant.package == "pytorch" and variant.kind == kind and variant.combination == combination:
             return _included(expansion, variant)
     return Outcome(kind, tuple(combination.items()), variant_name(matrix, kind, combination), None, None,
-                   _reasons(matrix, kind, combination), _knowledge_verdict(matrix.knowledge, combination))
+                   _reasons(matrix, kind, combination), matrix.knowledge.why_not(combination))
 
 
 def by_name(expansion: Expansion, name: str) -> Explanation:

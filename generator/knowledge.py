@@ -103,6 +103,11 @@ class Knowledge:
     def table(self, axis: str) -> Mapping:
         return getattr(self, axis)
 
+    def why_not(self, combination: Mapping[str, str]) -> str | None:
+        """Why a combination of axis values (names, as in matrix.yaml) cannot work; None when it can."""
+        return incompatibility(**{axis: self.table(axis)[value] for axis, value in combination.items()
+                                  if axis in ("sm", "cuda", "isa", "accelerator")})
+
     def sm_for_capability(self, capability: str) -> Sm | None:
         return next((sm for sm in self.sm.values() if sm.capability == capability), None)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import textwrap
 from pathlib import Path
 
@@ -11,7 +10,7 @@ import pytest
 from generator import expand, load, validate
 from generator.errors import GenMatrixError
 
-from conftest import FAKE_FOR_SYSTEM, FAKE_NIXPKGS, REPO, expansion_of, needs_nix, nix_eval, nix_string
+from conftest import FAKE_FOR_SYSTEM, FAKE_NIXPKGS, REPO, needs_nix, nix_eval, nix_string
 
 BASE = """\
 pytorch: {version: "2.8.0"}

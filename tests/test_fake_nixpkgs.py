@@ -66,7 +66,7 @@ def test_cuda_needs_allow_unfree():
 
 def test_companions_follow_torch_cuda_capabilities_not_gpu_targets():
     ps = f"{pkgs()}.python313Packages"
-    only_targets = f'(ps.torch.override {{ gpuTargets = [ "6.1" ]; }})'
+    only_targets = '(ps.torch.override { gpuTargets = [ "6.1" ]; })'
     with_passthru = (f'({only_targets}.overrideAttrs (old: {{ passthru = old.passthru // '
                      f'{{ cudaCapabilities = [ "6.1" ]; }}; }}))')
     expression = (f"let ps = {ps}; in [ (ps.torchvision.override {{ torch = {only_targets}; }}).TORCH_CUDA_ARCH_LIST "
