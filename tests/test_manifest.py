@@ -151,3 +151,35 @@ def test_single_line_hook_becomes_multi_line_with_the_block():
     text = manifest.update('version = 1\n[hook]\non-activate = "echo hi"\n', expansion_of(REPO))
     hook = tomlkit.parse(text).unwrap()["hook"]["on-activate"]
     assert hook.startswith("echo hi\n# gen-matrix:begin builds\n") and hook.endswith("# gen-matrix:end builds\n")
+
+
+def snapshot(root):
+    return {path: path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ('version = 1\n\n[install]\ngit = "git"\n', 4, "install.git is not a table"),
+    ('version = 1\n[install]\n# git and more\nripgrep.pkg-path = "ripgrep"\n"python3" = 3\n', 5,
+     "install.python3 is not a table"),
+    ("version = 1\n[[install.click]]\npkg-path = 'x'\n", 2, "install.click is not a table"),
+    ("version = 1\n[[install]]\nx = 1\n", 2, "'install' is not a table"),
+    ('version = 1\noptions = "all"\n', 2, "'options' is not a table"),
+    ("version = 1\n\n[options]\nsystems = 5\n", 4, "options.systems is not an array of strings"),
+    ('version = 1\n[options]\nsystems = "x86_64-linux"\n', 3, "options.systems is not an array of strings"),
+    ('version = 1\noptions.systems = ["x86_64-linux", 5]\n', 2, "options.systems is not an array of strings"),
+    ("version = 1\nhook = [1]\n", 2, "'hook' is not a table"),
+    ("version = 1\n[hook]\non-activate = ['echo']\n", 3, "hook.on-activate is not a string"),
+    ("version = 1\n[hook.on-activate]\nx = 1\n", 2, "hook.on-activate is not a string"),
+])
+def test_manifest_gen_matrix_cannot_read_is_a_located_error_through_the_cli(project, run, text, line, message):
+    path = project / MANIFEST
+    path.parent.mkdir(parents=True)
+    path.write_text(text)
+    before = snapshot(project)
+    result = run("--root", project)
+    assert result.exit_code == 2
+    assert f"{MANIFEST}:{line}: {message}\n  hint: " in result.stderr
+    assert "Traceback" not in result.output + result.stderr
+    assert snapshot(project) == before
+    assert run("check", "--root", project).exit_code == 2
+
