@@ -1,12 +1,16 @@
-"""Keep .flox/env/manifest.toml in sync with the matrix, through tomlkit.
+"""Keep the Flox environment (.flox/env.json, .flox/env/manifest.toml) in sync with the matrix.
 
 gen-matrix owns three parts of the manifest: the build tools in [install], options.systems
 (every platform a variant builds for) and a marked block in hook.on-activate that lists the
 builds. Everything else is the user's, and tomlkit keeps it byte for byte.
+
+.flox/env.json is how Flox finds the environment at all; gen-matrix creates it when it is
+missing and otherwise only checks that Flox can read it.
 """
 
 from __future__ import annotations
 
+import json
 import re
 
 import tomlkit
@@ -19,6 +23,9 @@ from .model import Expansion
 from .render import environment
 
 MANIFEST_FILE = ".flox/env/manifest.toml"
+POINTER_FILE = ".flox/env.json"
+# A fixed name rather than the folder's, so that every clone generates the same file.
+ENVIRONMENT_NAME = "pytorch-variants"
 BEGIN = "# gen-matrix:begin builds"
 END = "# gen-matrix:end builds"
 
@@ -148,3 +155,32 @@ def update(text: str | None, expansion: Expansion) -> str:
     _set_hook(_table(document, "hook", text), block, text)
     return tomlkit.dumps(document)
 
+
+def _pointer_problem(line: int, column: int, message: str) -> GenMatrixError:
+    return GenMatrixError.at(
+        Location(POINTER_FILE, line, column), message,
+        f'Flox reads this file to find the environment; write it as {{"name": "{ENVIRONMENT_NAME}", "version": 1}}, '
+        "or delete it and gen-matrix recreates it")
+
+
+def _json_key_line(text: str, key: str) -> int:
+    return next((i for i, content in enumerate(LINES.findall(text), 1) if f'"{key}"' in content), 1)
+
+
+def pointer(text: str | None) -> str:
+    """.flox/env.json as it stands, or a new one when `text` is None; an error if Flox cannot read it."""
+    if text is None:
+        return environment(False).get_template("flox-env.json.j2").render(name=ENVIRONMENT_NAME)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _pointer_problem(error.lineno, error.colno, f"not valid JSON: {error.msg}") from None
+    if not isinstance(data, dict):
+        raise _pointer_problem(1, 0, "is not a JSON object")
+    name, version = data.get("name"), data.get("version")
+    if not isinstance(name, str) or not name:
+        raise _pointer_problem(_json_key_line(text, "name"), 0, "'name' must be a non-empty string")
+    # Flox knows only version 1 of this file; `true == 1` in Python, so booleans are ruled out first.
+    if isinstance(version, bool) or version != 1:
+        raise _pointer_problem(_json_key_line(text, "version"), 0, "'version' must be 1")
+    return text

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+
 import pytest
 import tomlkit
 
@@ -183,3 +186,54 @@ def test_manifest_gen_matrix_cannot_read_is_a_located_error_through_the_cli(proj
     assert snapshot(project) == before
     assert run("check", "--root", project).exit_code == 2
 
+
+POINTER = ".flox/env.json"
+
+
+def test_environment_pointer_created_with_a_fixed_name(project, run, tmp_path_factory):
+    generate(run, project)
+    text = (project / POINTER).read_text()
+    assert json.loads(text) == {"name": "pytorch-variants", "version": 1}
+    # Another clone, in a folder with another name, generates the same file.
+    other = tmp_path_factory.mktemp("another-clone")
+    shutil.copy(project / "matrix.yaml", other / "matrix.yaml")
+    generate(run, other)
+    assert (other / POINTER).read_text() == text
+    assert (REPO / POINTER).read_text() == text
+
+
+def test_environment_pointer_is_the_users_once_it_exists(project, run):
+    path = project / POINTER
+    path.parent.mkdir(parents=True)
+    mine = '{"name": "my-torch",\n "version": 1, "env_id": "abc"}'
+    path.write_text(mine)
+    generate(run, project)
+    assert path.read_text() == mine
+    assert run("check", "--root", project).exit_code == 0
+
+
+def test_check_reports_a_missing_environment_pointer(project, run):
+    generate(run, project)
+    (project / POINTER).unlink()
+    result = run("check", "--root", project)
+    assert result.exit_code == 1 and POINTER in result.stdout
+    assert not (project / POINTER).exists()
+
+
+@pytest.mark.parametrize("text, where, message", [
+    ('{"name": "x",\n "version": 1,\n}\n', f"{POINTER}:3:1", "not valid JSON"),
+    ('["pytorch-variants", 1]\n', f"{POINTER}:1", "is not a JSON object"),
+    ('{\n  "version": 1\n}\n', f"{POINTER}:1", "'name' must be a non-empty string"),
+    ('{\n  "name": 7,\n  "version": 1\n}\n', f"{POINTER}:2", "'name' must be a non-empty string"),
+    ('{\n  "name": "x",\n  "version": "1"\n}\n', f"{POINTER}:3", "'version' must be 1"),
+    ('{\n  "name": "x",\n  "version": true\n}\n', f"{POINTER}:3", "'version' must be 1"),
+])
+def test_malformed_environment_pointer_is_a_located_error(project, run, text, where, message):
+    path = project / POINTER
+    path.parent.mkdir(parents=True)
+    path.write_text(text)
+    before = snapshot(project)
+    result = run("--root", project)
+    assert result.exit_code == 2
+    assert f"{where}: {message}" in result.stderr and "hint: Flox reads this file" in result.stderr
+    assert snapshot(project) == before
