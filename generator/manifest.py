@@ -1,11 +1,17 @@
-"""Keep .flox/env/manifest.toml in sync with the matrix, through tomlkit.
+"""Keep the Flox environment (.flox/env.json, .flox/env/manifest.toml) in sync with the matrix.
 
 gen-matrix owns three parts of the manifest: the build tools in [install], options.systems
 (every platform a variant builds for) and a marked block in hook.on-activate that lists the
 builds. Everything else is the user's, and tomlkit keeps it byte for byte.
+
+.flox/env.json is how Flox finds the environment at all; gen-matrix creates it when it is
+missing and otherwise only checks that Flox can read it.
 """
 
 from __future__ import annotations
+
+import json
+import re
 
 import tomlkit
 from tomlkit.exceptions import ParseError
@@ -17,6 +23,9 @@ from .model import Expansion
 from .render import environment
 
 MANIFEST_FILE = ".flox/env/manifest.toml"
+POINTER_FILE = ".flox/env.json"
+# A fixed name rather than the folder's, so that every clone generates the same file.
+ENVIRONMENT_NAME = "pytorch-variants"
 BEGIN = "# gen-matrix:begin builds"
 END = "# gen-matrix:end builds"
 
@@ -33,9 +42,32 @@ BUILD_TOOLS = (
 )
 
 
-def _fail(text: str, needle: str, message: str, hint: str):
+def _key_line(text: str, table: str, key: str) -> int:
+    """The line where `key` of `table` is written, 0 when it cannot be told.
+
+    Looks below the [table] header first, then for the dotted form `table.key` anywhere.
+    """
     lines = LINES.findall(text)
-    line = next((i for i, content in enumerate(lines, 1) if needle in content), 0)
+    name = rf"""(?:{re.escape(key)}|"{re.escape(key)}"|'{re.escape(key)}')"""
+    header = re.compile(rf"\s*\[\s*{re.escape(table)}\s*\]")
+    below = re.compile(rf"\s*{name}\s*[.=]")
+    dotted = re.compile(rf"\s*\[*\s*{re.escape(table)}\s*\.\s*{name}\s*[.=\]]")
+    start = next((i for i, line in enumerate(lines) if header.match(line)), None)
+    if start is not None:
+        for i in range(start + 1, len(lines)):
+            if lines[i].lstrip().startswith("["):
+                break
+            if below.match(lines[i]):
+                return i + 1
+    return next((i for i, line in enumerate(lines, 1) if dotted.match(line)), 0)
+
+
+def _table_line(text: str, table: str) -> int:
+    pattern = re.compile(rf"\s*(?:\[\[?\s*{re.escape(table)}\s*[].]|{re.escape(table)}\s*[.=])")
+    return next((i for i, line in enumerate(LINES.findall(text), 1) if pattern.match(line)), 0)
+
+
+def _fail(line: int, message: str, hint: str):
     raise GenMatrixError.at(Location(MANIFEST_FILE, line), message, hint)
 
 
@@ -44,7 +76,8 @@ def _table(document, key: str, text: str) -> Table:
         document.add(key, tomlkit.table())
     table = document[key]
     if not isinstance(table, Table):
-        _fail(text, key, f"'{key}' is not a table", f"write it as [{key}]; gen-matrix keeps parts of it")
+        _fail(_table_line(text, key), f"'{key}' is not a table",
+              f"write it as a [{key}] section; gen-matrix keeps parts of it")
     return table
 
 
@@ -57,8 +90,9 @@ def _hook_script(old: str, block: str, text: str) -> str:
         separator = "" if not old or old.endswith("\n") else "\n"
         return old + separator + block
     if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
-        _fail(text, END if ends and len(starts) <= 1 else BEGIN,
-              "hook.on-activate has unbalanced gen-matrix markers",
+        marker = END if ends and len(starts) <= 1 else BEGIN
+        line = next((i for i, content in enumerate(LINES.findall(text), 1) if marker in content), 0)
+        _fail(line, "hook.on-activate has unbalanced gen-matrix markers",
               f"keep exactly one '{BEGIN}' line followed by one '{END}' line, or remove both")
     return "".join(lines[:starts[0]]) + block + "".join(lines[ends[0] + 1:])
 
@@ -69,7 +103,7 @@ def _set_hook(hook: Table, block: str, text: str) -> None:
         hook["on-activate"] = tomlkit.string("\n" + block, literal=True, multiline=True)
         return
     if not isinstance(current, String):
-        _fail(text, "on-activate", "hook.on-activate is not a string",
+        _fail(_key_line(text, "hook", "on-activate"), "hook.on-activate is not a string",
               "write the hook as a multi-line string ''' ... '''")
     if current.type in (StringType.MLL, StringType.MLB):
         # Splice the text as written, so the user's escapes and layout stay as they are.
@@ -97,6 +131,9 @@ def update(text: str | None, expansion: Expansion) -> str:
     install = _table(document, "install", text)
     for name, pkg_path in BUILD_TOOLS:
         entry = install.get(name)
+        if entry is not None and not isinstance(entry, dict):
+            _fail(_key_line(text, "install", name), f"install.{name} is not a table",
+                  f'write it as {name}.pkg-path = "{pkg_path}"; gen-matrix keeps its pkg-path current')
         if isinstance(entry, dict) and entry.get("pkg-path") == pkg_path:
             continue
         if isinstance(entry, dict):
@@ -106,10 +143,44 @@ def update(text: str | None, expansion: Expansion) -> str:
 
     systems = sorted({platform for v in expansion.variants for platform in v.platforms})
     options = _table(document, "options", text)
-    if list(options.get("systems", [])) != systems:
+    current = options.get("systems", [])
+    if not isinstance(current, list) or not all(isinstance(system, str) for system in current):
+        _fail(_key_line(text, "options", "systems"), "options.systems is not an array of strings",
+              'write it as systems = ["x86_64-linux", ...]; gen-matrix sets it to every platform a variant builds for')
+    if list(current) != systems:
         options["systems"] = systems
 
     builds = [v.name for v in expansion.variants]
     block = environment(False).get_template("manifest-hook.sh.j2").render(builds=builds)
     _set_hook(_table(document, "hook", text), block, text)
     return tomlkit.dumps(document)
+
+
+def _pointer_problem(line: int, column: int, message: str) -> GenMatrixError:
+    return GenMatrixError.at(
+        Location(POINTER_FILE, line, column), message,
+        f'Flox reads this file to find the environment; write it as {{"name": "{ENVIRONMENT_NAME}", "version": 1}}, '
+        "or delete it and gen-matrix recreates it")
+
+
+def _json_key_line(text: str, key: str) -> int:
+    return next((i for i, content in enumerate(LINES.findall(text), 1) if f'"{key}"' in content), 1)
+
+
+def pointer(text: str | None) -> str:
+    """.flox/env.json as it stands, or a new one when `text` is None; an error if Flox cannot read it."""
+    if text is None:
+        return environment(False).get_template("flox-env.json.j2").render(name=ENVIRONMENT_NAME)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise _pointer_problem(error.lineno, error.colno, f"not valid JSON: {error.msg}") from None
+    if not isinstance(data, dict):
+        raise _pointer_problem(1, 0, "is not a JSON object")
+    name, version = data.get("name"), data.get("version")
+    if not isinstance(name, str) or not name:
+        raise _pointer_problem(_json_key_line(text, "name"), 0, "'name' must be a non-empty string")
+    # Flox knows only version 1 of this file; `true == 1` in Python, so booleans are ruled out first.
+    if isinstance(version, bool) or version != 1:
+        raise _pointer_problem(_json_key_line(text, "version"), 0, "'version' must be 1")
+    return text

@@ -55,4 +55,5 @@ def outputs(project: Project, result: Expansion) -> dict[str, str]:
         files[docs.README_FILE] = write.Merged(docs.readme(readme, result, revisions))
     files[manifest.MANIFEST_FILE] = write.Merged(
         manifest.update(_current(project.root / manifest.MANIFEST_FILE), result))
+    files[manifest.POINTER_FILE] = write.Merged(manifest.pointer(_current(project.root / manifest.POINTER_FILE)))
     return dict(sorted(files.items()))

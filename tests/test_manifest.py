@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+
 import pytest
 import tomlkit
 
@@ -151,3 +154,86 @@ def test_single_line_hook_becomes_multi_line_with_the_block():
     text = manifest.update('version = 1\n[hook]\non-activate = "echo hi"\n', expansion_of(REPO))
     hook = tomlkit.parse(text).unwrap()["hook"]["on-activate"]
     assert hook.startswith("echo hi\n# gen-matrix:begin builds\n") and hook.endswith("# gen-matrix:end builds\n")
+
+
+def snapshot(root):
+    return {path: path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
+
+
+@pytest.mark.parametrize("text, line, message", [
+    ('version = 1\n\n[install]\ngit = "git"\n', 4, "install.git is not a table"),
+    ('version = 1\n[install]\n# git and more\nripgrep.pkg-path = "ripgrep"\n"python3" = 3\n', 5,
+     "install.python3 is not a table"),
+    ("version = 1\n[[install.click]]\npkg-path = 'x'\n", 2, "install.click is not a table"),
+    ("version = 1\n[[install]]\nx = 1\n", 2, "'install' is not a table"),
+    ('version = 1\noptions = "all"\n', 2, "'options' is not a table"),
+    ("version = 1\n\n[options]\nsystems = 5\n", 4, "options.systems is not an array of strings"),
+    ('version = 1\n[options]\nsystems = "x86_64-linux"\n', 3, "options.systems is not an array of strings"),
+    ('version = 1\noptions.systems = ["x86_64-linux", 5]\n', 2, "options.systems is not an array of strings"),
+    ("version = 1\nhook = [1]\n", 2, "'hook' is not a table"),
+    ("version = 1\n[hook]\non-activate = ['echo']\n", 3, "hook.on-activate is not a string"),
+    ("version = 1\n[hook.on-activate]\nx = 1\n", 2, "hook.on-activate is not a string"),
+])
+def test_manifest_gen_matrix_cannot_read_is_a_located_error_through_the_cli(project, run, text, line, message):
+    path = project / MANIFEST
+    path.parent.mkdir(parents=True)
+    path.write_text(text)
+    before = snapshot(project)
+    result = run("--root", project)
+    assert result.exit_code == 2
+    assert f"{MANIFEST}:{line}: {message}\n  hint: " in result.stderr
+    assert "Traceback" not in result.output + result.stderr
+    assert snapshot(project) == before
+    assert run("check", "--root", project).exit_code == 2
+
+
+POINTER = ".flox/env.json"
+
+
+def test_environment_pointer_created_with_a_fixed_name(project, run, tmp_path_factory):
+    generate(run, project)
+    text = (project / POINTER).read_text()
+    assert json.loads(text) == {"name": "pytorch-variants", "version": 1}
+    # Another clone, in a folder with another name, generates the same file.
+    other = tmp_path_factory.mktemp("another-clone")
+    shutil.copy(project / "matrix.yaml", other / "matrix.yaml")
+    generate(run, other)
+    assert (other / POINTER).read_text() == text
+    assert (REPO / POINTER).read_text() == text
+
+
+def test_environment_pointer_is_the_users_once_it_exists(project, run):
+    path = project / POINTER
+    path.parent.mkdir(parents=True)
+    mine = '{"name": "my-torch",\n "version": 1, "env_id": "abc"}'
+    path.write_text(mine)
+    generate(run, project)
+    assert path.read_text() == mine
+    assert run("check", "--root", project).exit_code == 0
+
+
+def test_check_reports_a_missing_environment_pointer(project, run):
+    generate(run, project)
+    (project / POINTER).unlink()
+    result = run("check", "--root", project)
+    assert result.exit_code == 1 and POINTER in result.stdout
+    assert not (project / POINTER).exists()
+
+
+@pytest.mark.parametrize("text, where, message", [
+    ('{"name": "x",\n "version": 1,\n}\n', f"{POINTER}:3:1", "not valid JSON"),
+    ('["pytorch-variants", 1]\n', f"{POINTER}:1", "is not a JSON object"),
+    ('{\n  "version": 1\n}\n', f"{POINTER}:1", "'name' must be a non-empty string"),
+    ('{\n  "name": 7,\n  "version": 1\n}\n', f"{POINTER}:2", "'name' must be a non-empty string"),
+    ('{\n  "name": "x",\n  "version": "1"\n}\n', f"{POINTER}:3", "'version' must be 1"),
+    ('{\n  "name": "x",\n  "version": true\n}\n', f"{POINTER}:3", "'version' must be 1"),
+])
+def test_malformed_environment_pointer_is_a_located_error(project, run, text, where, message):
+    path = project / POINTER
+    path.parent.mkdir(parents=True)
+    path.write_text(text)
+    before = snapshot(project)
+    result = run("--root", project)
+    assert result.exit_code == 2
+    assert f"{where}: {message}" in result.stderr and "hint: Flox reads this file" in result.stderr
+    assert snapshot(project) == before
