@@ -102,11 +102,14 @@ def gpu_from_query(knowledge: Knowledge, text: str) -> Gpu:
         raise GenMatrixError.at(Location("--gpu"), "the value is empty",
                                 "give the name nvidia-smi prints, an SM such as sm120 or a capability such as 12.0; "
                                 "--no-gpu leaves any GPU aside")
-    if _SM_FORM.fullmatch(value):
-        sm = knowledge.sm[axis_value(knowledge, "sm", value, "--gpu")]
-        return Gpu(value, sm.capability, None)
+    name = knowledge.lookup("sm", value)
+    if name:
+        return Gpu(value, knowledge.sm[name].capability, None)
     gpu = Gpu(value, None, None)
     _, _, problem = _resolve(knowledge, gpu)
+    # a bare number may still be a card ("5070"); sm62 or 6.2 can only mean an SM
+    if _SM_FORM.fullmatch(value) and (problem or not value.isdigit()):
+        axis_value(knowledge, "sm", value, "--gpu")  # refuses it as an unknown SM, as list and explain do
     if problem:
         raise GenMatrixError.at(Location("--gpu"), problem,
                                 "give the name nvidia-smi prints, an SM such as sm120 or a capability such as 12.0")

@@ -253,3 +253,9 @@ def test_an_sm_or_capability_the_knowledge_table_lacks_is_an_unknown_sm(run):
         result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "epyc9654-nogpu" / "cpuinfo", "--gpu", query)
         assert result.exit_code == 2
         assert f"error: --gpu: unknown sm '{query}'" in result.stderr
+
+
+def test_a_bare_number_that_names_a_card_is_still_the_card(run):
+    result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "ryzen5950x-rtx3090" / "cpuinfo", "--gpu", "5070")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == "pytorch-python313-cuda12_8-sm120-avx2"

@@ -131,7 +131,9 @@ def test_a_malformed_driver_or_capability_is_a_located_error(line, words):
 
 def test_a_two_column_line_is_name_and_driver_or_name_and_capability():
     assert host.parse_nvidia_smi("NVIDIA H100, 9.0\n") == (host.Gpu("NVIDIA H100", "9.0", None),)
-    assert host.parse_nvidia_smi("NVIDIA GeForce RTX 5070, 12.0\n") == (host.Gpu("NVIDIA GeForce RTX 5070", "12.0", None),)
+    assert host.parse_nvidia_smi("NVIDIA GeForce RTX 5070, 12.0\n") == \
+        (host.Gpu("NVIDIA GeForce RTX 5070", "12.0", None),)
     assert host.parse_nvidia_smi("NVIDIA GeForce GTX 1080, 470.256.02\n") == \
         (host.Gpu("NVIDIA GeForce GTX 1080", None, "470.256.02"),)
-    assert host.parse_nvidia_smi("NVIDIA GeForce GTX 1080, [N/A]\n") == (host.Gpu("NVIDIA GeForce GTX 1080", None, None),)
+    assert host.parse_nvidia_smi("NVIDIA GeForce GTX 1080, [N/A]\n") == \
+        (host.Gpu("NVIDIA GeForce GTX 1080", None, None),)
