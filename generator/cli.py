@@ -170,7 +170,7 @@ def detect(project: pipeline.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, u
     gpus, source = None, ""
     if no_gpu:
         gpus, source = (), "no GPU asked about: --no-gpu"
-    elif gpu:
+    elif gpu is not None:
         gpus, source = (detect_.gpu_from_query(expansion.matrix.knowledge, gpu),), "--gpu"
     machine = host.gather(uname=uname, cpuinfo=Path(cpuinfo) if cpuinfo else None,
                           nvidia_smi_output=Path(nvidia_smi_output) if nvidia_smi_output else None,

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from .errors import GenMatrixError, Location
 from .host import Gpu, Host
 from .knowledge import Isa, Knowledge, Sm, incompatibility, version_key
+from .listing import axis_value
 from .model import Expansion, Variant
 
 
@@ -90,14 +91,25 @@ def _resolve(knowledge: Knowledge, gpu: Gpu) -> tuple[Sm | None, str, str | None
                       "knowledge: in matrix.yaml, or give its compute capability")
 
 
+# "sm120", "120" or "12.0": what names an SM rather than a card
+_SM_FORM = re.compile(r"(sm)?[0-9]+(\.[0-9]+)?", re.IGNORECASE)
+
+
 def gpu_from_query(knowledge: Knowledge, text: str) -> Gpu:
-    """The GPU `--gpu TEXT` asks about: a name ("RTX 5070"), an SM ("sm120") or a capability ("12.0")."""
+    """The GPU `--gpu TEXT` asks about: a name ("RTX 5070"), an SM ("sm120", "120") or a capability ("12.0")."""
     value = text.strip()
-    sm = knowledge.sm.get(value.lower()) or knowledge.sm_for_capability(value)
-    if sm:
-        return Gpu(value, sm.capability, None)
+    if not value:
+        raise GenMatrixError.at(Location("--gpu"), "the value is empty",
+                                "give the name nvidia-smi prints, an SM such as sm120 or a capability such as 12.0; "
+                                "--no-gpu leaves any GPU aside")
+    name = knowledge.lookup("sm", value)
+    if name:
+        return Gpu(value, knowledge.sm[name].capability, None)
     gpu = Gpu(value, None, None)
     _, _, problem = _resolve(knowledge, gpu)
+    # a bare number may still be a card ("5070"); sm62 or 6.2 can only mean an SM
+    if _SM_FORM.fullmatch(value) and (problem or not value.isdigit()):
+        axis_value(knowledge, "sm", value, "--gpu")  # refuses it as an unknown SM, as list and explain do
     if problem:
         raise GenMatrixError.at(Location("--gpu"), problem,
                                 "give the name nvidia-smi prints, an SM such as sm120 or a capability such as 12.0")
@@ -173,10 +185,19 @@ def _missing_sm(expansion: Expansion, sm: Sm) -> str:
     return text
 
 
+def _foreign_cpu(sm: Sm, host: Host) -> str:
+    """Why no matrix can serve `sm` on this host: the GPU is built only beside other CPUs."""
+    part = "a Jetson part, found only on" if sm.jetson else "found only on"
+    return (f"{sm.label} is {part} {' or '.join(sm.hosts)} hosts: it cannot sit beside this {host.machine} CPU, "
+            "so no gpu.sm entry can serve it here; use a CPU-only variant on this host")
+
+
 def _gpu_finding(expansion: Expansion, host: Host, index: int, gpu: Gpu) -> GpuFinding:
     sm, how, problem = _resolve(expansion.matrix.knowledge, gpu)
     if sm is None:
         return GpuFinding(index, gpu, None, how, None, problem)
+    if host is not None and host.machine not in sm.hosts:
+        return GpuFinding(index, gpu, sm, how, None, _foreign_cpu(sm, host))
     served = [v for v in expansion.variants
               if v.package == "pytorch" and v.kind == "gpu" and v.sm.name == sm.name]
     if not served:
@@ -254,7 +275,9 @@ def recommend(host: Host, expansion: Expansion) -> Recommendation:
         return Recommendation(host, None, findings, tuple(reasons), tuple(warnings))
     variant = _best(runnable)
     reasons.append(_describe_cpu(host, variant))
-    if findings:
+    if findings and all(f.sm and host.machine not in f.sm.hosts for f in findings):
+        reasons.append(f"CPU-only: no variant for the GPU can run beside this {host.machine} CPU")
+    elif findings:
         reasons.append("CPU-only until the matrix has a variant for the GPU")
     return Recommendation(host, variant, findings, tuple(reasons), tuple(warnings))
 

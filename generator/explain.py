@@ -13,7 +13,7 @@ from pathlib import PurePosixPath
 
 from .errors import GenMatrixError, Location
 from .expand import describe, variant_name
-from .knowledge import Knowledge
+from .listing import axis_value
 from .model import KIND_AXES, KINDS, Expansion, Matrix, Section, Variant
 from .render import PKGS_DIR
 from .render import describe as describe_variant
@@ -168,26 +168,13 @@ def by_name(expansion: Expansion, name: str) -> Explanation:
     )
 
 
-def _given_value(knowledge: Knowledge, axis: str, text: str) -> str:
-    """The table's name for `text`, which may also be a token (12_8, 313) or, for an SM,
-    its capability (6.1) or number (61)."""
-    table = knowledge.table(axis)
-    if text in table:
-        return text
-    for name, row in table.items():
-        if text in (getattr(row, "token", None), getattr(row, "capability", None), name.removeprefix("sm")):
-            return name
-    raise GenMatrixError.at(Location(f"--{axis}"), f"unknown {axis} '{text}'",
-                            suggest(text, table) or f"known {axis} values: {', '.join(table)}")
-
-
 def by_values(expansion: Expansion, given: dict[str, str], kind: str | None = None) -> Explanation:
     """Every full combination that has the `given` axis values, in the matrix or not.
 
     Axes not given take the values of the matrix's section; without `kind`, every kind of
     variant that has all the given axes is asked about."""
     matrix = expansion.matrix
-    given = {axis: _given_value(matrix.knowledge, axis, text) for axis, text in given.items()}
+    given = {axis: axis_value(matrix.knowledge, axis, text, f"--{axis}") for axis, text in given.items()}
     if kind is not None:
         extra = [axis for axis in given if axis not in KIND_AXES[kind]]
         if extra:

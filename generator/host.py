@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import platform
+import re
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -95,9 +96,50 @@ def parse_cpuinfo(text: str, where: str = "/proc/cpuinfo") -> Cpu:
     return Cpu(arch, model, frozenset.intersection(*flag_sets))
 
 
+_DRIVER = re.compile(r"[0-9]+(\.[0-9]+)*")  # 570.133.20
+_CAPABILITY = re.compile(r"[0-9]+\.[0-9]+")  # 9.0
+
+
 def _field(value: str) -> str | None:
     value = value.strip()
     return None if not value or value.startswith("[") else value  # "[N/A]", "[Not Supported]"
+
+
+def _is_driver(value: str) -> bool:
+    # every driver since compute_cap was queryable is R100 or later; a capability major is far below it
+    return bool(_DRIVER.fullmatch(value)) and "." in value and int(value.split(".")[0]) >= 100
+
+
+def _is_capability(value: str) -> bool:
+    return bool(_CAPABILITY.fullmatch(value)) and int(value.split(".")[0]) < 100
+
+
+def _gpu_row(row: list[str], where: Location) -> Gpu:
+    """One line of GPU_QUERY (name, compute_cap, driver) or of GPU_QUERY_OLD (name, driver).
+
+    A two-column line is told apart by its second value: a driver (570.86.15) or a compute
+    capability (9.0), so output captured with another field order is caught, not misread.
+    """
+    name, values = row[0].strip(), [_field(value) for value in row[1:]]
+    if len(values) == 2:
+        capability, driver = values
+    elif values[0] is None or _is_driver(values[0]):
+        capability, driver = None, values[0]
+    elif _is_capability(values[0]):
+        capability, driver = values[0], None
+    else:
+        raise GenMatrixError.at(
+            where, f"'{values[0]}' is neither a driver version (570.86.15) nor a compute capability (9.0)",
+            f"give the output of `{' '.join(GPU_QUERY)}` as it printed it")
+    if capability is not None and not _is_capability(capability):
+        raise GenMatrixError.at(where, f"compute_cap '{capability}' is not a compute capability such as 9.0",
+                                f"give the output of `{' '.join(GPU_QUERY)}` as it printed it: name, compute_cap, "
+                                "driver_version")
+    if driver is not None and not _DRIVER.fullmatch(driver):
+        raise GenMatrixError.at(where, f"driver_version '{driver}' is not a driver version such as 570.86.15",
+                                f"give the output of `{' '.join(GPU_QUERY)}` as it printed it: name, compute_cap, "
+                                "driver_version")
+    return Gpu(name, capability, driver)
 
 
 def parse_nvidia_smi(text: str, where: str = "nvidia-smi") -> tuple[Gpu, ...]:
@@ -112,14 +154,11 @@ def parse_nvidia_smi(text: str, where: str = "nvidia-smi") -> tuple[Gpu, ...]:
     for number, row in enumerate(csv.reader(text.splitlines(), skipinitialspace=True), start=1):
         if not row or not "".join(row).strip():
             continue
-        if len(row) == 3:
-            gpus.append(Gpu(row[0].strip(), _field(row[1]), _field(row[2])))
-        elif len(row) == 2:
-            gpus.append(Gpu(row[0].strip(), None, _field(row[1])))
-        else:
+        if len(row) not in (2, 3):
             raise GenMatrixError.at(
                 Location(where, number), f"'{','.join(row)}' is not a line of `{' '.join(GPU_QUERY)}`",
                 "give that command's output as it printed it: name, compute_cap, driver_version")
+        gpus.append(_gpu_row(row, Location(where, number)))
     return tuple(gpus)
 
 

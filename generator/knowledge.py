@@ -111,6 +111,25 @@ class Knowledge:
     def sm_for_capability(self, capability: str) -> Sm | None:
         return next((sm for sm in self.sm.values() if sm.capability == capability), None)
 
+    def lookup(self, axis: str, text: str) -> str | None:
+        """The table's name for a value typed on the command line, or None.
+
+        An SM may be typed as its name (sm61, SM61), its number (61) or its compute capability
+        (6.1); a CUDA or Python version also as its token (12_8, 313), the way variant names
+        spell it.
+        """
+        table = self.table(axis)
+        value = text.strip()
+        if axis == "sm":
+            value = value.lower()
+            for name, row in table.items():
+                if value in (name, name.removeprefix("sm"), row.capability):
+                    return name
+            return None
+        if value in table:
+            return value
+        return next((name for name, row in table.items() if value == getattr(row, "token", None)), None)
+
 
 def _required(cls) -> list[str]:
     from dataclasses import MISSING

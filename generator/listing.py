@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import GenMatrixError, Location
-from .knowledge import Knowledge
+from .knowledge import Knowledge, version_key
 from .model import KINDS, Expansion, Matrix, Variant
 from .render import PKGS_DIR
 from .schema import suggest
@@ -45,24 +45,29 @@ def _is_kind(variant: Variant, kind: str) -> bool:
     return variant.kind == kind and variant.package == "pytorch"
 
 
-def make_filter(knowledge: Knowledge, *, kinds=(), python=(), cuda=(), sm=(), isa=(), accelerator=()) -> Filter:
-    """A Filter from command-line values; an SM may be given as sm90 or 9.0. Unknown values are errors."""
-    def known(option: str, values, table) -> tuple[str, ...]:
-        names = []
-        for value in values:
-            name = value.lower() if option == "--sm" else value
-            if option == "--sm" and name not in table:
-                found = knowledge.sm_for_capability(value)
-                name = found.name if found else name
-            if name not in table:
-                hint = suggest(value, table) or f"known: {', '.join(table)}"
-                raise GenMatrixError.at(Location(option), f"'{value}' is not a value gen-matrix knows", hint)
-            names.append(name)
-        return tuple(names)
+def axis_value(knowledge: Knowledge, axis: str, text: str, where: str) -> str:
+    """The knowledge name of an axis value typed on the command line (see Knowledge.lookup);
+    a located error, with the closest name, when there is none."""
+    name = knowledge.lookup(axis, text)
+    if name is None:
+        table = knowledge.table(axis)
+        if axis == "sm":  # in capability order, each with the capability people also type
+            known = [f"{sm.name} ({sm.capability})"
+                     for sm in sorted(table.values(), key=lambda sm: version_key(sm.capability))]
+        else:
+            known = list(table)
+        raise GenMatrixError.at(Location(where), f"unknown {axis} '{text}'",
+                                suggest(text, table) or f"known {axis} values: {', '.join(known)}")
+    return name
 
-    return Filter(tuple(kinds), known("--python", python, knowledge.python), known("--cuda", cuda, knowledge.cuda),
-                  known("--sm", sm, knowledge.sm), known("--isa", isa, knowledge.isa),
-                  known("--accelerator", accelerator, knowledge.accelerator))
+
+def make_filter(knowledge: Knowledge, *, kinds=(), python=(), cuda=(), sm=(), isa=(), accelerator=()) -> Filter:
+    """A Filter from command-line values (an SM as sm61, 61 or 6.1); unknown values are errors."""
+    def known(axis: str, values) -> tuple[str, ...]:
+        return tuple(axis_value(knowledge, axis, value, f"--{axis}") for value in values)
+
+    return Filter(tuple(kinds), known("python", python), known("cuda", cuda), known("sm", sm), known("isa", isa),
+                  known("accelerator", accelerator))
 
 
 def select(expansion: Expansion, chosen: Filter) -> tuple[Variant, ...]:

@@ -209,3 +209,53 @@ def test_a_capture_file_that_is_missing_or_wrong_is_invalid_input(run, tmp_path)
     assert result.exit_code == 2
     assert f"error: {smi}: this nvidia-smi is too old to report compute_cap" in result.stderr
     assert "--query-gpu=name,driver_version" in result.stderr
+
+
+def test_a_malformed_driver_in_captured_output_is_invalid_input(run, tmp_path):
+    smi = tmp_path / "nvidia-smi.csv"
+    smi.write_text("NVIDIA H100 80GB HBM3, 9.0, 570.abc\n")
+    result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "xeon8480-h100" / "cpuinfo",
+                 "--nvidia-smi-output", smi)
+    assert result.exit_code == 2
+    assert f"error: {smi}:1: driver_version '570.abc' is not a driver version such as 570.86.15" in result.stderr
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("cpu", ["epyc9654-nogpu", "ryzen5950x-rtx3090"])
+def test_a_gpu_built_only_beside_arm_cpus_is_not_advised_on_an_x86_host(run, cpu):
+    for query in ("12.1", "sm121", "NVIDIA GB10"):
+        result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / cpu / "cpuinfo", "--gpu", query)
+        assert result.exit_code == 0, query
+        assert result.stdout.splitlines()[0].startswith("pytorch-python313-cpu-"), query
+        assert ("sm121 (Blackwell GB10) is found only on aarch64 hosts: it cannot sit beside this x86_64 CPU"
+                in result.stderr), query
+        assert "use a CPU-only variant" in result.stderr
+        assert "add sm121 to gpu.sm" not in result.output
+        assert "CPU-only: no variant for the GPU can run beside this x86_64 CPU" in result.stdout
+
+
+def test_the_same_gpu_on_its_own_arm_host_still_says_what_to_add(run):
+    result = run("detect", "--matrix", MATRIX, *host_args("graviton4-nogpu")[:4], "--gpu", "12.1")
+    assert "add sm121 to gpu.sm in matrix.yaml" in result.stderr
+
+
+def test_an_empty_gpu_option_is_refused_not_taken_as_absent(run):
+    result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "epyc9654-nogpu" / "cpuinfo", "--gpu", "")
+    assert result.exit_code == 2
+    assert "error: --gpu: the value is empty" in result.stderr
+    assert "--no-gpu" in result.stderr
+    result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "epyc9654-nogpu" / "cpuinfo", "--gpu", "  ")
+    assert result.exit_code == 2 and "error: --gpu: the value is empty" in result.stderr
+
+
+def test_an_sm_or_capability_the_knowledge_table_lacks_is_an_unknown_sm(run):
+    for query in ("6.2", "sm62", "62"):
+        result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "epyc9654-nogpu" / "cpuinfo", "--gpu", query)
+        assert result.exit_code == 2
+        assert f"error: --gpu: unknown sm '{query}'" in result.stderr
+
+
+def test_a_bare_number_that_names_a_card_is_still_the_card(run):
+    result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "ryzen5950x-rtx3090" / "cpuinfo", "--gpu", "5070")
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == "pytorch-python313-cuda12_8-sm120-avx2"

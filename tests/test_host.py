@@ -112,3 +112,28 @@ def test_cpuinfo_and_uname_of_different_machines_are_an_error():
     with pytest.raises(GenMatrixError) as error:
         host.gather(uname="Linux x86_64", cpuinfo=HOSTS / "grace-gh200" / "cpuinfo", gpus=())
     assert "aarch64 CPU, but the machine is Linux x86_64" in error.value.problems[0].message
+
+
+@pytest.mark.parametrize("line, words", [
+    ("NVIDIA H100, 9.0, 570.abc", "driver_version '570.abc' is not a driver version"),
+    ("NVIDIA H100, 9.x, 570.133.20", "compute_cap '9.x' is not a compute capability"),
+    ("NVIDIA H100, 570.133.20, 9.0", "compute_cap '570.133.20' is not a compute capability"),
+    ("NVIDIA H100, abc", "'abc' is neither a driver version (570.86.15) nor a compute capability (9.0)"),
+])
+def test_a_malformed_driver_or_capability_is_a_located_error(line, words):
+    with pytest.raises(GenMatrixError) as error:
+        host.parse_nvidia_smi(f"NVIDIA A10G, 8.6, 570.133.20\n{line}\n", "smi.txt")
+    (problem,) = error.value.problems
+    assert str(problem.where) == "smi.txt:2"
+    assert words in problem.message
+    assert "--query-gpu=name,compute_cap,driver_version" in problem.hint
+
+
+def test_a_two_column_line_is_name_and_driver_or_name_and_capability():
+    assert host.parse_nvidia_smi("NVIDIA H100, 9.0\n") == (host.Gpu("NVIDIA H100", "9.0", None),)
+    assert host.parse_nvidia_smi("NVIDIA GeForce RTX 5070, 12.0\n") == \
+        (host.Gpu("NVIDIA GeForce RTX 5070", "12.0", None),)
+    assert host.parse_nvidia_smi("NVIDIA GeForce GTX 1080, 470.256.02\n") == \
+        (host.Gpu("NVIDIA GeForce GTX 1080", None, "470.256.02"),)
+    assert host.parse_nvidia_smi("NVIDIA GeForce GTX 1080, [N/A]\n") == \
+        (host.Gpu("NVIDIA GeForce GTX 1080", None, None),)

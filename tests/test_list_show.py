@@ -57,7 +57,7 @@ def test_companion_kind_selects_packages_other_than_torch():
 def test_unknown_filter_value_is_invalid_input_with_a_suggestion(run):
     result = run("list", "--matrix", MATRIX, "--isa", "avx521")
     assert result.exit_code == 2
-    assert "error: --isa: 'avx521' is not a value gen-matrix knows\n  hint: did you mean 'avx512'?" in result.stderr
+    assert "error: --isa: unknown isa 'avx521'\n  hint: did you mean 'avx512'?" in result.stderr
     assert run("list", "--matrix", MATRIX, "--kind", "rocm").exit_code == 2
 
 
@@ -119,3 +119,25 @@ def test_unknown_variant_is_invalid_input_with_the_closest_name(run, command):
     assert result.exit_code == 2
     assert "no variant is called 'pytorch-python313-cuda12_8-sm90-avx51'" in result.stderr
     assert "did you mean 'pytorch-python313-cuda12_8-sm90-avx512'?" in result.stderr
+
+
+def test_an_sm_typed_any_way_means_the_same_to_list_explain_and_detect(run):
+    sm61 = names(run, "--sm", "sm61")
+    assert sm61 and all("-sm61-" in name for name in sm61)
+    for typed in ("61", "6.1", "SM61"):
+        assert names(run, "--sm", typed) == sm61, typed
+    explained = run("explain", "--matrix", MATRIX, "--json", "--sm", "61")
+    assert explained.exit_code == 0, explained.output
+    in_matrix = [o["name"] for o in json.loads(explained.stdout)["outcomes"] if o["in_matrix"]]
+    assert in_matrix == names(run, "--sm", "6.1", "--kind", "gpu")
+    cpu = REPO / "tests" / "fixtures" / "hosts" / "ryzen5950x-rtx3090" / "cpuinfo"
+    detected = run("detect", "--matrix", MATRIX, "--cpuinfo", cpu, "--gpu", "6.1")
+    assert detected.exit_code == 0, detected.output
+    assert detected.stdout.splitlines()[0] in in_matrix
+
+
+@pytest.mark.parametrize("command, option", [("list", "--sm"), ("explain", "--sm"), ("detect", "--gpu")])
+def test_an_unknown_sm_is_refused_in_the_same_words_everywhere(run, command, option):
+    result = run(command, "--matrix", MATRIX, option, "sm91")
+    assert result.exit_code == 2
+    assert f"error: {option}: unknown sm 'sm91'\n  hint: did you mean 'sm90'?" in result.stderr
