@@ -66,13 +66,18 @@ def main(ctx: click.Context, matrix, root) -> None:
         ctx.invoke(generate)
 
 
+def _plan(project: pipeline.Project):
+    """The expansion, and how the tree differs from what it generates."""
+    expansion = pipeline.expansion(project)
+    _warn(expansion)
+    return expansion, write.plan(project.root, pipeline.outputs(project, expansion))
+
+
 @main.command()
 @project_options
 def generate(project: pipeline.Project) -> None:
     """Validate the matrix, render every output and write what changed."""
-    expansion = pipeline.expansion(project)
-    _warn(expansion)
-    plan = write.plan(project.root, pipeline.outputs(project, expansion))
+    expansion, plan = _plan(project)
     write.apply(plan)
     click.echo(f"gen-matrix: {len(expansion.variants)} variants; {len(plan.write)} written, "
                f"{len(plan.unchanged)} unchanged, {len(plan.remove)} removed")
@@ -82,9 +87,7 @@ def generate(project: pipeline.Project) -> None:
 @project_options
 def check(project: pipeline.Project) -> None:
     """Exit 1, with a diff, if the tree differs from what the matrix generates."""
-    expansion = pipeline.expansion(project)
-    _warn(expansion)
-    plan = write.plan(project.root, pipeline.outputs(project, expansion))
+    _, plan = _plan(project)
     if plan.current:
         click.echo(f"gen-matrix: {len(plan.outputs)} generated files are current")
         return
