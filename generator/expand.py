@@ -38,7 +38,7 @@ def _variant(matrix: Matrix, kind: str, combination: dict, origin: str,
                    package=package, torch=torch, **values)
 
 
-def describe(combination) -> str:
+def combination_text(combination) -> str:
     """A combination as messages show it: `python 3.13, cuda 12.8, sm sm90, isa avx2`."""
     return ", ".join(f"{axis} {value}" for axis, value in dict(combination).items())
 
@@ -145,14 +145,14 @@ def expand(matrix: Matrix, allow_empty: bool = False) -> Expansion:
             first = by_name[variant.name]
             problems.append(Problem(
                 where[variant.kind],
-                f"two variants are both named '{variant.name}': {first.kind} {describe(first.combination)} "
-                f"from {first.origin}, and {variant.kind} {describe(variant.combination)} from {variant.origin}",
+                f"two variants are both named '{variant.name}': {first.kind} {combination_text(first.combination)} "
+                f"from {first.origin}, and {variant.kind} {combination_text(variant.combination)} from {variant.origin}",
                 "make the naming patterns tell them apart, or remove one of the entries",
             ))
             continue
         by_name[variant.name] = variant
     if not variants and not problems and not allow_empty:
-        example = f"; e.g. {describe(dropped[0].combination)}: {dropped[0].reason}" if dropped else ""
+        example = f"; e.g. {combination_text(dropped[0].combination)}: {dropped[0].reason}" if dropped else ""
         problems.append(Problem(where[matrix.sections[0].kind] if matrix.sections else Location(matrix.file),
                                 f"the matrix expands to no variant{example}",
                                 "every combination was dropped; `gen-matrix explain` says why for each"))

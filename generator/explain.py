@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from .errors import GenMatrixError, Location
-from .expand import describe, variant_name
+from .expand import combination_text, variant_name
 from .listing import axis_value
 from .model import KIND_AXES, KINDS, Expansion, Matrix, Section, Variant
 from .render import PKGS_DIR
-from .render import describe as describe_variant
+from .render import describe
 from .schema import suggest
 
 KNOWLEDGE_RULE = "the knowledge table"
@@ -129,7 +129,7 @@ def resolve(expansion: Expansion, variant: Variant) -> Resolved:
         platforms=variant.platforms,
         jobs=matrix.jobs,
         system_features=matrix.system_features,
-        description=describe_variant(expansion, variant),
+        description=describe(expansion, variant),
     )
 
 
@@ -234,7 +234,7 @@ def _detail_lines(outcome: Outcome) -> list[tuple[str, str]]:
 
 
 def _headline(outcome: Outcome) -> str:
-    what = f"{outcome.kind}: {describe(outcome.combination)}" if outcome.combination else f"{outcome.kind} variants"
+    what = f"{outcome.kind}: {combination_text(outcome.combination)}" if outcome.combination else f"{outcome.kind} variants"
     if outcome.name is None:
         return f"{what}: not in the matrix"
     state = "in the matrix" if outcome.included else "not in the matrix"
@@ -250,7 +250,7 @@ def text(explanation: Explanation) -> str:
         return "\n".join([_headline(outcome)] + [f"  {label:<{width}}  {value}" for label, value in rows]) + "\n"
     lines = []
     for outcome in explanation.outcomes:
-        head = outcome.name or (f"{outcome.kind}: {describe(outcome.combination)}" if outcome.combination
+        head = outcome.name or (f"{outcome.kind}: {combination_text(outcome.combination)}" if outcome.combination
                                 else f"{outcome.kind} variants")
         if outcome.included:
             lines.append(f"{head}: in the matrix, from {outcome.origin}")
