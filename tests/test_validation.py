@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from generator import load
 from generator.cli import main
 from generator.knowledge import KNOWLEDGE_FILE
 from generator.schema import SCHEMA_FILE
@@ -38,6 +39,11 @@ class Case:
     words: tuple[str, ...]  # what the message and its hint must say
     schema: bool = False  # the JSON Schema alone refuses it too
 
+
+# libyaml refuses a surrogate escape where it reads it; PyYAML's own reader lets it through to
+# gen-matrix's check of the value. Either way the line is named.
+SURROGATE = (("5:30", ("invalid Unicode character escape",)) if load.LOADER is getattr(yaml, "CSafeLoader", None)
+             else ("5:20", ("half of a UTF-16 surrogate pair",)))
 
 CASES = [
     Case("yaml-syntax", BASE + 'gpu: {python: ["3.13"], cuda: ["12.8"\n', "4:1",
@@ -131,8 +137,7 @@ CASES = [
          ("knowledge.accelerator.mps.blas: 'vecLib; id' is not valid", "BLAS="), schema=True),
     Case("nul-in-text", BASE + 'description: {cpu: "PyTorch\\0 {isa}"}\n' + CPU, "3:20",
          ("this text holds a NUL character", "no Nix string can hold")),
-    Case("lone-surrogate", BASE + 'knowledge:\n  sm:\n    sm90: {family: "Hopper \\ud800"}\n' + GPU, "5:20",
-         ("half of a UTF-16 surrogate pair",)),
+    Case("lone-surrogate", BASE + 'knowledge:\n  sm:\n    sm90: {family: "Hopper \\ud800"}\n' + GPU, *SURROGATE),
     Case("control-character", BASE + CPU + "build: {jobs: 8}\x07\n", "4:17",
          ("the file holds the character U+0007, which YAML does not allow",)),
     Case("not-utf8", BASE + CPU + "build: {jobs: 8} # caf\udce9\n", "4:23",
