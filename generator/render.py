@@ -105,18 +105,14 @@ def environment(nix_output: bool) -> jinja2.Environment:
 
 
 def _describe(matrix: Matrix, variant: Variant, **companion_fields: str) -> str:
-    fields = {"package": variant.package, "pytorch": matrix.pytorch_version, **companion_fields}
+    # A field the variant has no value for (a CPU variant's {gpus}) is empty.
+    fields = dict.fromkeys(("cuda", "sm", "isa", "accelerator", "family", "gpus", "capability", "cpus"), "")
+    fields.update(package=variant.package, pytorch=matrix.pytorch_version, **companion_fields)
     fields.update(variant.combination)
     if variant.sm:
         fields.update(family=variant.sm.family, gpus=", ".join(variant.sm.gpus), capability=variant.sm.capability)
     if variant.isa:
         fields.update(cpus=", ".join(variant.isa.cpus))
-    fields.setdefault("family", "")
-    fields.setdefault("gpus", "")
-    fields.setdefault("capability", "")
-    fields.setdefault("cpus", "")
-    for axis in ("cuda", "sm", "isa", "accelerator"):
-        fields.setdefault(axis, "")
     return matrix.description["companion" if variant.is_companion else variant.kind].format(**fields)
 
 
