@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from . import buildenv, host, listing, pipeline, render, state, write
+from . import buildenv, host, listing, pipeline, render, write
 from . import ci as ci_
 from . import detect as detect_
 from . import explain as explain_
@@ -257,7 +257,7 @@ def ci(project: pipeline.Project, since, shard_size, shard, list_shards) -> None
         raise click.UsageError("--shard and --shards exclude each other")
     expansion = pipeline.expansion(project)
     _warn(expansion)
-    now = state.parse(pipeline.outputs(project, expansion)[state.STATE_FILE], state.STATE_FILE)
+    now = {recipe.variant.name: recipe.entry for recipe in pipeline.recipes(project, expansion)[1]}
     before = ci_.committed_state(project.root, since) if since is not None else None
     selection = ci_.select(expansion, now, before)
     shards = selection.shards(shard_size or expansion.matrix.ci.shard_size)

@@ -46,9 +46,16 @@ def _current(path: Path) -> str | None:
         raise GenMatrixError.at(Location(path.name), f"cannot read: {error}") from None
 
 
+def recipes(project: Project, result: Expansion) -> tuple[str, tuple[render.Recipe, ...]]:
+    """nix/nixpkgs.nix's text and every recipe, with revisions from the committed state file."""
+    shared = render.shared_nix(result.matrix)
+    return shared, render.recipes(result, state.read(project.root), shared)
+
+
 def outputs(project: Project, result: Expansion) -> dict[str, str]:
-    files = render.render(result, state.read(project.root))
-    revisions = {name: e.revision for name, e in state.parse(files[state.STATE_FILE], state.STATE_FILE).items()}
+    shared, planned = recipes(project, result)
+    files = render.files(result, shared, planned)
+    revisions = {recipe.variant.name: recipe.entry.revision for recipe in planned}
     files[docs.BUILD_MATRIX_FILE] = docs.build_matrix(result, revisions)
     readme = _current(project.root / docs.README_FILE)
     if readme is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
@@ -242,34 +243,59 @@ def _render(template: str, nix_output: bool, **context) -> str:
     return environment(nix_output).get_template(template).render(**context)
 
 
-def render(expansion: Expansion, previous: dict[str, state.Entry]) -> dict[str, str]:
-    """Every generated file, as {path relative to the root: text}.
+@dataclass(frozen=True, eq=False)
+class Recipe:
+    """A variant's recipe before it is written: its template, what the template is given, and
+    its state entry (fingerprints and metadata revision)."""
 
-    `previous` is the state file as committed: it decides each variant's metadata revision.
-    """
-    matrix = expansion.matrix
-    outputs: dict[str, str] = {}
+    variant: Variant
+    template: str
+    context: dict
+    entry: state.Entry
+
+
+def shared_nix(matrix: Matrix) -> str:
+    """nix/nixpkgs.nix: the pin, its config and the matrix's overlays."""
     url = f"https://github.com/NixOS/nixpkgs/archive/{matrix.nixpkgs_rev}.tar.gz"
-    shared = _render(
+    return _render(
         "nixpkgs.nix.j2", True, header=NIX_HEADER, url=url, sha256=matrix.nixpkgs_sha256,
         torch_source=matrix.torch_source, config=dict(matrix.nixpkgs_config),
         patches=[(Ident(attr), [{"url": p.url, "hash": p.hash} for p in patches]) for attr, patches in matrix.patches])
-    outputs[NIXPKGS_FILE] = shared
-    entries: dict[str, state.Entry] = {}
+
+
+def recipes(expansion: Expansion, previous: dict[str, state.Entry], shared: str) -> tuple[Recipe, ...]:
+    """Every variant's recipe, unrendered. `previous` is the state file as committed: it decides
+    each variant's metadata revision; `shared` is the text of nix/nixpkgs.nix."""
+    matrix = expansion.matrix
+    made: dict[str, Recipe] = {}
     # Torch recipes first: a companion's build hash includes its torch's.
     for variant in sorted(expansion.variants, key=lambda v: v.is_companion):
         if variant.is_companion:
             template = f"{variant.package}.nix.j2"
             context = companion_context(matrix, variant, expansion.by_name[variant.torch])
-            hashes = fingerprints(template, context, shared, entries[variant.torch].build)
+            hashes = fingerprints(template, context, shared, made[variant.torch].entry.build)
         else:
             template = f"{variant.kind}.nix.j2"
             context = recipe_context(matrix, variant)
             hashes = fingerprints(template, context, shared)
-        entry = state.next_entry(previous.get(variant.name), *hashes)
-        entries[variant.name] = entry
-        outputs[f"{PKGS_DIR}/{variant.name}.nix"] = _render(template, True, **context, revision=entry.revision)
-    outputs[state.STATE_FILE] = state.dump(entries, HEADER)
+        made[variant.name] = Recipe(variant, template, context,
+                                    state.next_entry(previous.get(variant.name), *hashes))
+    return tuple(made.values())
+
+
+def render(expansion: Expansion, previous: dict[str, state.Entry]) -> dict[str, str]:
+    """Every file made from templates alone, as {path relative to the root: text}; see
+    `recipes` for `previous`."""
+    shared = shared_nix(expansion.matrix)
+    return files(expansion, shared, recipes(expansion, previous, shared))
+
+
+def files(expansion: Expansion, shared: str, planned: tuple[Recipe, ...]) -> dict[str, str]:
+    outputs = {NIXPKGS_FILE: shared}
+    for recipe in planned:
+        outputs[f"{PKGS_DIR}/{recipe.variant.name}.nix"] = _render(
+            recipe.template, True, **recipe.context, revision=recipe.entry.revision)
+    outputs[state.STATE_FILE] = state.dump({r.variant.name: r.entry for r in planned}, HEADER)
     outputs[ci.WORKFLOW_FILE] = _render("flox-variants.yml.j2", False, header=f"# {HEADER}",
                                         **ci.workflow_context(expansion))
     return dict(sorted(outputs.items()))
