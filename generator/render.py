@@ -291,6 +291,7 @@ def render(expansion: Expansion, previous: dict[str, state.Entry]) -> dict[str, 
 
 
 def files(expansion: Expansion, shared: str, planned: tuple[Recipe, ...]) -> dict[str, str]:
+    """nix/nixpkgs.nix, the recipes, the state file and the workflow, by path."""
     outputs = {NIXPKGS_FILE: shared}
     for recipe in planned:
         outputs[f"{PKGS_DIR}/{recipe.variant.name}.nix"] = _render(
