@@ -42,17 +42,7 @@ COMMENT_MARK = {"bash": "#", "cmd": "rem", "powershell": "#"}
 
 @lru_cache(maxsize=None)
 def _environment() -> jinja2.Environment:
-    env = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(render.TEMPLATES)),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        autoescape=False,
-    )
-    env.filters.update(QUOTE)
-    env.filters["comment"] = render.comment
-    return env
+    return render.new_environment({**QUOTE, "comment": render.comment})
 
 
 def variables(matrix: Matrix, variant: Variant, shell: str) -> dict[str, str]:

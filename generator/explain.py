@@ -154,9 +154,8 @@ def by_name(expansion: Expansion, name: str) -> Explanation:
         name = PurePosixPath(name).name[: -len(".nix")]
     matrix = expansion.matrix
     query = (("name", name),)
-    for variant in expansion.variants:
-        if variant.name == name:
-            return Explanation(query, (_included(expansion, variant),))
+    if name in expansion.by_name:
+        return Explanation(query, (_included(expansion, expansion.by_name[name]),))
     for dropped in expansion.dropped:
         combination = dict(dropped.combination)
         if variant_name(matrix, dropped.kind, combination) == name:

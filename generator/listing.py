@@ -76,9 +76,8 @@ def select(expansion: Expansion, chosen: Filter) -> tuple[Variant, ...]:
 
 def find(expansion: Expansion, name: str, where: str) -> Variant:
     """The variant called `name`; a located error, with the closest name, when there is none."""
-    for variant in expansion.variants:
-        if variant.name == name:
-            return variant
+    if name in expansion.by_name:
+        return expansion.by_name[name]
     names = [v.name for v in expansion.variants]
     raise GenMatrixError.at(Location(where), f"no variant is called '{name}'",
                             suggest(name, names) or "`gen-matrix list` names every variant")

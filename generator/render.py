@@ -88,8 +88,8 @@ def cell(text) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-@lru_cache(maxsize=None)
-def environment(nix_output: bool) -> jinja2.Environment:
+def new_environment(filters: dict, finalize=None) -> jinja2.Environment:
+    """A Jinja environment over templates/, strict about undefined values, with `filters`."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         undefined=jinja2.StrictUndefined,
@@ -98,11 +98,16 @@ def environment(nix_output: bool) -> jinja2.Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         autoescape=False,
-        finalize=nix if nix_output else None,
+        finalize=finalize,
     )
-    env.filters["comment"] = comment
-    env.filters["cell"] = cell
+    env.filters.update(filters)
     return env
+
+
+@lru_cache(maxsize=None)
+def environment(nix_output: bool) -> jinja2.Environment:
+    """The environment of the generated files; for Nix, every `{{ }}` goes through `nix`."""
+    return new_environment({"comment": comment, "cell": cell}, finalize=nix if nix_output else None)
 
 
 def _describe(matrix: Matrix, variant: Variant, **companion_fields: str) -> str:
