@@ -12,10 +12,9 @@ from __future__ import annotations
 import difflib
 import os
 import posixpath
-import tempfile
 from dataclasses import dataclass
 from typing import Iterator
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from .errors import GenMatrixError, Location, Problem
 from .render import MARKER, PKGS_DIR
@@ -23,6 +22,9 @@ from .render import MARKER, PKGS_DIR
 # Where generated files may be found, so that stale ones are removed.
 OWNED_DIRS = (PKGS_DIR, "nix")
 _HEAD_BYTES = 512
+# O_EXCL: never through a link someone left at the temporary name; O_BINARY: no newline
+# translation on Windows.
+_NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
 
 
 class Merged(str):
@@ -62,40 +64,62 @@ def _read(path: str) -> str | None:
         return ""
 
 
-def _files(directory: str, prefix: str, recursive: bool) -> Iterator[str]:
-    """Regular files below `directory` (not through links), as `prefix`-relative paths."""
+def _read_bytes(path: str) -> bytes | None:
+    try:
+        with open(path, "rb") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        return b""
+
+
+def _entries(directory: str, prefix: str, recursive: bool) -> Iterator[tuple[str, bool]]:
+    """Everything below `directory` (not through links) as (`prefix`-relative path, whether it
+    is a regular file)."""
     try:
         entries = list(os.scandir(directory))
     except (FileNotFoundError, NotADirectoryError):
         return
     for entry in entries:
-        if entry.is_file(follow_symlinks=False):
-            yield prefix + entry.name
-        elif recursive and entry.is_dir(follow_symlinks=False):
-            yield from _files(entry.path, f"{prefix}{entry.name}/", recursive)
+        if recursive and entry.is_dir(follow_symlinks=False):
+            yield from _entries(entry.path, f"{prefix}{entry.name}/", recursive)
+        else:
+            yield prefix + entry.name, entry.is_file(follow_symlinks=False)
 
 
-def _candidates(root: Path, outputs: dict) -> set[str]:
+def _scan(root: Path, outputs: dict) -> dict[str, bool]:
+    """What lies in the folders gen-matrix writes into: {relative path: is a regular file}."""
     folders = set(OWNED_DIRS) | {posixpath.dirname(p) for p in outputs}
-    found = set()
+    found = {}
     for folder in folders:
         prefix = f"{folder}/" if folder else ""
-        found.update(_files(os.path.join(root, folder), prefix, recursive=folder == PKGS_DIR))
+        found.update(_entries(os.path.join(root, folder), prefix, recursive=folder == PKGS_DIR))
     return found
+
+
+def _folders(outputs: dict) -> list[str]:
+    """Every folder the outputs go into, with the folders above them."""
+    folders = set()
+    for folder in {posixpath.dirname(p) for p in outputs}:
+        while folder and folder not in folders:
+            folders.add(folder)
+            folder = posixpath.dirname(folder)
+    return sorted(folders)
 
 
 def plan(root: Path, outputs: dict[str, str]) -> Plan:
     """Compare the outputs with the tree; raise if a file of the user's stands in the way."""
-    folders = sorted({parent.as_posix() for relative in outputs for parent in PurePosixPath(relative).parents
-                      if parent != PurePosixPath(".")})
-    blocked = [folder for folder in folders if (root / folder).exists() and not (root / folder).is_dir()]
+    blocked = [folder for folder in _folders(outputs)
+               if os.path.lexists(os.path.join(root, folder)) and not os.path.isdir(os.path.join(root, folder))]
     if blocked:
         raise GenMatrixError([Problem(Location(folder), "this is a file, but gen-matrix writes into it as a folder",
                                       "move the file away, then run gen-matrix again") for folder in blocked])
+    present = _scan(root, outputs)
     write, unchanged, problems = [], [], []
     for relative, text in outputs.items():
-        old = _read(os.path.join(root, relative))
-        if old == text:
+        old = _read_bytes(os.path.join(root, relative)) if relative in present else None
+        if old is not None and old == text.encode("utf-8"):
             unchanged.append(relative)
             continue
         if old is not None and not is_generated(root / relative) and not isinstance(text, Merged):
@@ -106,24 +130,36 @@ def plan(root: Path, outputs: dict[str, str]) -> Plan:
         write.append(relative)
     if problems:
         raise GenMatrixError(problems)
-    remove = sorted(p for p in _candidates(root, outputs) - set(outputs) if is_generated(root / p))
+    stale = [p for p, regular in present.items() if regular and p not in outputs]
+    remove = sorted(p for p in stale if is_generated(root / p))
     return Plan(root, outputs, tuple(write), tuple(unchanged), tuple(remove))
 
 
-def _atomic_write(path: Path, text: str) -> None:
+def _atomic_write(path: str, text: str) -> None:
     """Write a temporary file beside `path`, then rename it over `path`: a reader, or a run
     cut short, sees the old file or the new one, never a part. There is no fsync per file: it
     would cost more than all the rest of a run, and ext4 and btrfs write a file's data before
     they commit a rename over another file."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    descriptor, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    folder, name = os.path.split(path)
+    temporary = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
-        os.chmod(temporary, 0o644)
+        try:
+            descriptor = os.open(temporary, _NEW_FILE, 0o666)
+        except FileExistsError:  # left by a run of an earlier process with this number
+            os.unlink(temporary)
+            descriptor = os.open(temporary, _NEW_FILE, 0o666)
+        try:
+            data = memoryview(text.encode("utf-8"))
+            while data:
+                data = data[os.write(descriptor, data):]
+        finally:
+            os.close(descriptor)
         os.replace(temporary, path)
     except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
         raise
 
 
@@ -136,8 +172,10 @@ def apply(plan: Plan) -> None:
     written = 0
     action, relative = "write", ""
     try:
+        for folder in _folders(plan.write):
+            os.makedirs(os.path.join(plan.root, folder), exist_ok=True)
         for relative in plan.write:
-            _atomic_write(plan.root / relative, plan.outputs[relative])
+            _atomic_write(os.path.join(plan.root, relative), plan.outputs[relative])
             written += 1
         action = "remove"
         for relative in plan.remove:

@@ -62,7 +62,7 @@ def assert_whole(root, old: dict, new: dict) -> tuple[int, int]:
     return fresh, stale
 
 
-@pytest.mark.parametrize("where, code", [("replace", errno.ENOSPC), ("fdopen", errno.ENOSPC), ("replace", errno.EIO)],
+@pytest.mark.parametrize("where, code", [("replace", errno.ENOSPC), ("write", errno.ENOSPC), ("replace", errno.EIO)],
                          ids=["disk-full-at-rename", "disk-full-while-writing", "io-error"])
 def test_a_failure_part_way_leaves_whole_files_and_a_rerun_repairs(changed, run, monkeypatch, where, code):
     root, old, new = changed
