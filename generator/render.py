@@ -51,8 +51,16 @@ NIX_HEADER = Verbatim(f"# {HEADER}")
 _NIX_ESCAPES = (("\\", "\\\\"), ('"', '\\"'), ("$", "\\$"), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"))
 
 
+_STRINGS: dict[str, str] = {}  # str -> its literal: most values recur in every recipe
+
+
 def nix(value) -> str:
     """`value` as a Nix literal: strings quoted and escaped, lists, attrsets, numbers, null."""
+    if value.__class__ is str:
+        literal = _STRINGS.get(value)
+        if literal is None:
+            literal = _STRINGS[value] = _string(value)
+        return literal
     if isinstance(value, Verbatim):
         return str(value)
     if value is None:
@@ -64,18 +72,22 @@ def nix(value) -> str:
             raise ValueError(f"{value} does not fit a Nix integer")
         return str(value)
     if isinstance(value, str):
-        reason = unwritable(value)
-        if reason:  # the loader refuses such text where it is written; this guards the rest
-            raise ValueError(f"{value!r} {reason}")
-        for char, escaped in _NIX_ESCAPES:
-            value = value.replace(char, escaped)
-        return '"' + value + '"'
+        return _string(value)
     if isinstance(value, (list, tuple)):
         return "[ " + "".join(nix(v) + " " for v in value) + "]" if value else "[ ]"
     if isinstance(value, dict):
         body = "".join(f"{nix(str(k))} = {nix(v)}; " for k, v in sorted(value.items()))
         return "{ " + body + "}" if value else "{ }"
     raise TypeError(f"no Nix literal for {type(value).__name__}")
+
+
+def _string(value: str) -> str:
+    reason = unwritable(value)
+    if reason:  # the loader refuses such text where it is written; this guards the rest
+        raise ValueError(f"{value!r} {reason}")
+    for char, escaped in _NIX_ESCAPES:
+        value = value.replace(char, escaped)
+    return '"' + value + '"'
 
 
 def comment(text: str) -> Verbatim:
