@@ -16,9 +16,9 @@ from pathlib import Path
 
 from . import state
 from .errors import GenMatrixError, Location
+from .layout import STATE_FILE
 from .model import CI, Expansion, Variant
 
-WORKFLOW_FILE = ".github/workflows/flox-variants.yml"
 
 
 @dataclass(frozen=True)
@@ -102,7 +102,7 @@ def workflow_context(expansion: Expansion) -> dict:
         "organisation_from_variable": f"${{{{ vars.{ci.organisation_variable} }}}}",
         "organisation_default": ci.organisation or "",
         "smoke": bool(ci.gpu_runners),
-        "state_file": state.STATE_FILE,
+        "state_file": STATE_FILE,
     }
 
 
@@ -126,10 +126,10 @@ def committed_state(root: Path, ref: str) -> dict[str, state.Entry]:
         detail = found.stderr.strip().splitlines()
         reason = f" ({detail[0]})" if detail else ""
         raise GenMatrixError.at(where, f"no such commit in the repository at {root}{reason}", hint)
-    path = f"{found.stdout.strip()}:./{state.STATE_FILE}"
+    path = f"{found.stdout.strip()}:./{STATE_FILE}"
     if git("cat-file", "-e", path).returncode != 0:
         return {}  # before the state file existed, every variant is new
     shown = git("show", path)
     if shown.returncode != 0:
-        raise GenMatrixError.at(where, f"cannot read {state.STATE_FILE}: {shown.stderr.strip()}")
-    return state.parse(shown.stdout, f"{ref}:{state.STATE_FILE}")
+        raise GenMatrixError.at(where, f"cannot read {STATE_FILE}: {shown.stderr.strip()}")
+    return state.parse(shown.stdout, f"{ref}:{STATE_FILE}")

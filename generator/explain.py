@@ -15,7 +15,7 @@ from .errors import GenMatrixError, Location
 from .expand import combination_text, variant_name
 from .listing import axis_value
 from .model import KIND_AXES, KINDS, Expansion, Matrix, Section, Variant
-from .render import PKGS_DIR
+from .layout import PKGS_DIR
 from .render import describe
 from .schema import suggest
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from .errors import GenMatrixError, Location
 from .knowledge import Knowledge, version_key
 from .model import KINDS, Expansion, Matrix, Variant
-from .render import PKGS_DIR
+from .layout import PKGS_DIR
 from .schema import suggest
 
 COMPANION = "companion"

@@ -10,24 +10,15 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 import jinja2
 import jinja2.meta
 
 from . import ci, state
+from .layout import HEADER, NIXPKGS_FILE, PKGS_DIR, STATE_FILE, TEMPLATES, WORKFLOW_FILE
 from .load import unwritable
 from .model import Expansion, Matrix, Variant
 
-TEMPLATES = Path(__file__).resolve().parent / "templates"
-if not TEMPLATES.is_dir():  # a source checkout: templates/ beside generator/
-    TEMPLATES = Path(__file__).resolve().parent.parent / "templates"
-
-MARKER = "Generated from matrix.yaml by gen-matrix"
-HEADER = f"{MARKER}; do not edit by hand: change matrix.yaml and run `gen-matrix`."
-
-PKGS_DIR = ".flox/pkgs"
-NIXPKGS_FILE = "nix/nixpkgs.nix"
 
 
 class Verbatim(str):
@@ -313,7 +304,7 @@ def files(expansion: Expansion, shared: str, planned: tuple[Recipe, ...]) -> dic
     for recipe in planned:
         outputs[f"{PKGS_DIR}/{recipe.variant.name}.nix"] = _render(
             recipe.template, True, **recipe.context, revision=recipe.entry.revision)
-    outputs[state.STATE_FILE] = state.dump({r.variant.name: r.entry for r in planned}, HEADER)
-    outputs[ci.WORKFLOW_FILE] = _render("flox-variants.yml.j2", False, header=f"# {HEADER}",
+    outputs[STATE_FILE] = state.dump({r.variant.name: r.entry for r in planned}, HEADER)
+    outputs[WORKFLOW_FILE] = _render("flox-variants.yml.j2", False, header=f"# {HEADER}",
                                         **ci.workflow_context(expansion))
     return dict(sorted(outputs.items()))

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import GenMatrixError, Location
+from .layout import STATE_FILE
 
-STATE_FILE = "matrix.state.json"
 
 
 @dataclass(frozen=True)

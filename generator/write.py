@@ -17,7 +17,7 @@ from typing import Iterator
 from pathlib import Path
 
 from .errors import GenMatrixError, Location, Problem
-from .render import MARKER, PKGS_DIR
+from .layout import MARKER, PKGS_DIR
 
 # Where generated files may be found, so that stale ones are removed.
 OWNED_DIRS = (PKGS_DIR, "nix")

@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator import ci as ci_, pipeline, state
-from generator.ci import WORKFLOW_FILE
+from generator.layout import WORKFLOW_FILE
 
 from conftest import REPO, expansion_of
 

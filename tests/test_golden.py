@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator import docs, render
+from generator import docs, layout, render
 
 from conftest import REPO, expansion_of
 
@@ -46,4 +46,4 @@ def test_rendered_output_matches_golden(path, rendered, update_golden):
 
 def test_every_generated_file_starts_with_the_header(rendered):
     for path, text in rendered.items():
-        assert render.MARKER in "\n".join(text.splitlines()[:2]), path
+        assert layout.MARKER in "\n".join(text.splitlines()[:2]), path

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import pipeline, render, state
+from generator import layout, pipeline, render, state
 
 from conftest import expansion_of
 
@@ -125,7 +125,7 @@ def test_state_file_is_valid_json_with_every_variant(project, run):
 def templates(tmp_path, monkeypatch):
     """A copy of the templates that a test may edit, used by the renderer for that test."""
     copy = tmp_path / "templates"
-    shutil.copytree(render.TEMPLATES, copy)
+    shutil.copytree(layout.TEMPLATES, copy)
     monkeypatch.setattr(render, "TEMPLATES", copy)
     yield copy
     monkeypatch.undo()
