@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-import jinja2
-
-from . import listing, render
 from .model import Matrix, Variant
+
+if TYPE_CHECKING:
+    import jinja2
 
 SHELLS = ("bash", "cmd", "powershell")
 _NAME = re.compile(r"^[A-Z_][A-Z0-9_]*$")
@@ -42,15 +43,19 @@ COMMENT_MARK = {"bash": "#", "cmd": "rem", "powershell": "#"}
 
 @lru_cache(maxsize=None)
 def _environment() -> jinja2.Environment:
+    from . import render  # jinja2, only when a script is written: `gen-matrix --help` lists SHELLS
+
     return render.new_environment({**QUOTE, "comment": render.comment})
 
 
 def variables(matrix: Matrix, variant: Variant, shell: str) -> dict[str, str]:
     """Name -> value, in the order they are set. cmd and PowerShell mean MSVC; bash means GCC or Clang."""
+    from .listing import switches
+
     values: dict[str, str] = {}
     if variant.sm:
         values["TORCH_CUDA_ARCH_LIST"] = variant.sm.capability
-    values.update(listing.switches(variant))
+    values.update(switches(variant))
     isa = variant.isa
     flags = (isa.msvc if shell != "bash" else " ".join(isa.flags)) if isa else ""
     if flags:

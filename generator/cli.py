@@ -1,4 +1,8 @@
-"""The gen-matrix command line: exit 0 ok, 1 drift, 2 invalid input."""
+"""The gen-matrix command line: exit 0 ok, 1 drift, 2 invalid input.
+
+Each command imports the parts of the pipeline it uses when it runs: `gen-matrix check` on a
+tree the cache vouches for (see cache.py) reads the files and loads nothing else.
+"""
 
 from __future__ import annotations
 
@@ -9,12 +13,11 @@ from pathlib import Path
 
 import click
 
-from . import buildenv, host, listing, pipeline, render, write
-from . import ci as ci_
-from . import detect as detect_
-from . import explain as explain_
-from . import smoke as smoke_
+from . import cache, layout
+from .buildenv import SHELLS
 from .errors import GenMatrixError
+from .host import GPU_QUERY
+from .model import KIND_CHOICES
 
 EXIT_DRIFT = 1
 EXIT_INVALID = 2
@@ -36,7 +39,7 @@ def project_options(command):
     @functools.wraps(command)
     def wrapper(*args, matrix=None, root=None, **kwargs):
         parent = click.get_current_context().find_root().params
-        project = pipeline.locate(matrix or parent.get("matrix"), root or parent.get("root"))
+        project = layout.locate(matrix or parent.get("matrix"), root or parent.get("root"))
         try:
             return command(project, *args, **kwargs)
         except GenMatrixError as error:
@@ -66,29 +69,62 @@ def main(ctx: click.Context, matrix, root) -> None:
         ctx.invoke(generate)
 
 
-def _plan(project: pipeline.Project):
+def _plan(project: layout.Project):
     """The expansion, and how the tree differs from what it generates."""
+    from . import pipeline, write
+
     expansion = pipeline.expansion(project)
     _warn(expansion)
     return expansion, write.plan(project.root, pipeline.outputs(project, expansion))
 
 
+def _recorded(project: layout.Project, use_cache: bool):
+    """(digest of the inputs, the cache's record of them when the tree still matches it)."""
+    inputs = cache.inputs_digest(project)
+    record = cache.lookup(project, inputs) if use_cache else None
+    if record is not None:
+        for warning in record.warnings:
+            click.echo(f"warning: {warning}", err=True)
+    return inputs, record
+
+
+_NO_CACHE = click.option("--no-cache", is_flag=True,
+                         help="Run every stage even if the cache vouches for the tree.")
+
+
 @main.command()
+@_NO_CACHE
 @project_options
-def generate(project: pipeline.Project) -> None:
+def generate(project: layout.Project, no_cache: bool = False) -> None:
     """Validate the matrix, render every output and write what changed."""
+    from . import write
+
+    inputs, record = _recorded(project, not no_cache)
+    if record is not None:
+        click.echo(f"gen-matrix: {record.variants} variants; 0 written, {len(record.outputs)} unchanged, 0 removed")
+        return
     expansion, plan = _plan(project)
     write.apply(plan)
+    if plan.current:
+        cache.store(project, inputs, plan.outputs, len(expansion.variants), expansion.warnings)
     click.echo(f"gen-matrix: {len(expansion.variants)} variants; {len(plan.write)} written, "
                f"{len(plan.unchanged)} unchanged, {len(plan.remove)} removed")
 
 
 @main.command()
+@_NO_CACHE
 @project_options
-def check(project: pipeline.Project) -> None:
+def check(project: layout.Project, no_cache: bool = False) -> None:
     """Exit 1, with a diff, if the tree differs from what the matrix generates."""
-    _, plan = _plan(project)
+    from . import write
+
+    inputs, record = _recorded(project, not no_cache)
+    if record is not None:
+        click.echo(f"gen-matrix: {len(record.outputs)} generated files are current")
+        return
+    expansion, plan = _plan(project)
     if plan.current:
+        cache.store(project, inputs, plan.outputs, len(expansion.variants), expansion.warnings)
         click.echo(f"gen-matrix: {len(plan.outputs)} generated files are current")
         return
     click.echo(write.report(plan), nl=False)
@@ -100,7 +136,7 @@ def check(project: pipeline.Project) -> None:
 def _kind_axes(command):
     """The axis filters of `list`: each may be given more than once."""
     options = [
-        click.option("--kind", "kinds", multiple=True, type=click.Choice(listing.KIND_CHOICES),
+        click.option("--kind", "kinds", multiple=True, type=click.Choice(KIND_CHOICES),
                      help="gpu, cpu, darwin (torch itself) or companion (torchvision, torchaudio)."),
         click.option("--python", multiple=True, metavar="VERSION", help="e.g. 3.13"),
         click.option("--cuda", multiple=True, metavar="VERSION", help="e.g. 12.8"),
@@ -118,11 +154,13 @@ def _kind_axes(command):
 @click.option("--format", "output", type=click.Choice(["names", "table", "json"]), default="names",
               show_default=True, help="names: one a line, for scripts; table: aligned columns; json.")
 @project_options
-def list_(project: pipeline.Project, kinds, python, cuda, sm, isa, accelerator, output) -> None:
+def list_(project: layout.Project, kinds, python, cuda, sm, isa, accelerator, output) -> None:
     """List the variants, filtered on any axis.
 
     Values of one option: any of them; of several options: all of them.
     """
+    from . import listing, pipeline
+
     expansion = pipeline.expansion(project)
     chosen = listing.make_filter(expansion.matrix.knowledge, kinds=kinds, python=python, cuda=cuda,
                                  sm=sm, isa=isa, accelerator=accelerator)
@@ -141,11 +179,13 @@ def list_(project: pipeline.Project, kinds, python, cuda, sm, isa, accelerator, 
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True, help="Print the facts as JSON.")
 @project_options
-def show(project: pipeline.Project, name, as_json) -> None:
+def show(project: layout.Project, name, as_json) -> None:
     """Everything about one variant.
 
     Axes, GPUs, CPUs, flags, switches, minimum driver, platforms, file, build command.
     """
+    from . import listing, pipeline, render
+
     expansion = pipeline.expansion(project)
     facts = listing.facts(expansion.matrix, listing.find(expansion, name, project.display))
     if as_json:
@@ -158,17 +198,19 @@ def show(project: pipeline.Project, name, as_json) -> None:
 @click.option("--gpu", metavar="NAME", help='Ask about a GPU without having it: "RTX 5070", sm120 or 12.0.')
 @click.option("--no-gpu", is_flag=True, help="Leave any GPU aside: recommend a CPU-only variant.")
 @click.option("--nvidia-smi-output", type=click.Path(dir_okay=False), metavar="FILE",
-              help=f"Captured output of `{' '.join(host.GPU_QUERY)}` instead of running it.")
+              help=f"Captured output of `{' '.join(GPU_QUERY)}` instead of running it.")
 @click.option("--cpuinfo", type=click.Path(dir_okay=False), metavar="FILE",
               help="A captured /proc/cpuinfo instead of this machine's.")
 @click.option("--uname", metavar="TEXT", help='What `uname -sm` prints, e.g. "Darwin arm64" [default: this machine].')
 @click.option("--json", "as_json", is_flag=True, help="Print the recommendation as JSON.")
 @project_options
-def detect(project: pipeline.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, uname, as_json) -> None:
+def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, uname, as_json) -> None:
     """Recommend the variant for this machine.
 
     Prints its name, then the reasons; warnings go to stderr. Exit 1 when none fits.
     """
+    from . import detect as detect_, host, pipeline
+
     expansion = pipeline.expansion(project)
     gpus, source = None, ""
     if no_gpu:
@@ -200,11 +242,13 @@ def detect(project: pipeline.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, u
 @click.option("--cpuinfo", type=click.Path(dir_okay=False), metavar="FILE",
               help="A captured /proc/cpuinfo to check the ISA against instead of this machine's.")
 @project_options
-def smoke(project: pipeline.Project, name, python, cpuinfo) -> None:
+def smoke(project: layout.Project, name, python, cpuinfo) -> None:
     """Check a built variant in its Python.
 
     Python, PyTorch and CUDA versions, the SM, the CPU and a small computation; exit 1 on a failure.
     """
+    from . import host, listing, pipeline, smoke as smoke_
+
     expansion = pipeline.expansion(project)
     variant = listing.find(expansion, name, project.display)
     interpreter = Path(python) if python else smoke_.default_python(project.root, variant)
@@ -225,14 +269,16 @@ def smoke(project: pipeline.Project, name, python, cpuinfo) -> None:
 
 @main.command()
 @click.argument("name")
-@click.option("--shell", type=click.Choice(buildenv.SHELLS), default="bash", show_default=True,
+@click.option("--shell", type=click.Choice(SHELLS), default="bash", show_default=True,
               help="bash (GCC or Clang flags), cmd or powershell (MSVC /arch: flags).")
 @project_options
-def env(project: pipeline.Project, name, shell) -> None:
+def env(project: layout.Project, name, shell) -> None:
     """The environment to build a variant without Nix.
 
     For `python setup.py` in a PyTorch source checkout, on Windows or a Linux without Nix.
     """
+    from . import buildenv, listing, pipeline
+
     expansion = pipeline.expansion(project)
     variant = listing.find(expansion, name, project.display)
     click.echo(buildenv.script(expansion.matrix, variant, shell), nl=False)
@@ -247,12 +293,14 @@ def env(project: pipeline.Project, name, shell) -> None:
               help="Print only shard K as a value for strategy.matrix (empty past the last shard).")
 @click.option("--shards", "list_shards", is_flag=True, help="Print the indices of the non-empty shards.")
 @project_options
-def ci(project: pipeline.Project, since, shard_size, shard, list_shards) -> None:
+def ci(project: layout.Project, since, shard_size, shard, list_shards) -> None:
     """Print the GitHub Actions build matrix as JSON: every variant, or those changed since REF.
 
     Variants whose metadata alone changed are marked metadata_only; variants in the state at
     REF but no longer in the matrix are listed under "deleted".
     """
+    from . import ci as ci_, pipeline
+
     if shard is not None and list_shards:
         raise click.UsageError("--shard and --shards exclude each other")
     expansion = pipeline.expansion(project)
@@ -281,12 +329,14 @@ def ci(project: pipeline.Project, since, shard_size, shard, list_shards) -> None
               help="The kind of variant [default: every kind that has the given axes].")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @project_options
-def explain(project: pipeline.Project, name, sm, cuda, isa, python, accelerator, kind, as_json) -> None:
+def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, kind, as_json) -> None:
     """Show a variant's resolved values and the rule that put it in the matrix, or, for a
     combination (--sm 6.1 --cuda 13.0 --isa avx2), the rules that keep it out.
 
     Axes left out take every value of the matrix; with no NAME and no axis, every
     combination of the matrix is listed."""
+    from . import explain as explain_, pipeline
+
     given = {axis: value for axis, value in
              (("python", python), ("cuda", cuda), ("sm", sm), ("isa", isa), ("accelerator", accelerator))
              if value is not None}

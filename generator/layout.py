@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+from dataclasses import dataclass
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent
@@ -22,7 +24,27 @@ README_FILE = "README.md"
 MANIFEST_FILE = ".flox/env/manifest.toml"
 POINTER_FILE = ".flox/env.json"
 WORKFLOW_FILE = ".github/workflows/flox-variants.yml"
-CACHE_DIR = ".gen-matrix-cache"
 
 # The files of the tree a run reads besides the matrix: their text goes into what it writes.
 TREE_INPUTS = (STATE_FILE, README_FILE, MANIFEST_FILE, POINTER_FILE)
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path
+    matrix_path: Path
+
+    @property
+    def display(self) -> str:
+        """The matrix file as messages name it: relative to the working folder when inside it."""
+        try:
+            relative = os.path.relpath(self.matrix_path)
+        except ValueError:  # another drive
+            relative = ".."
+        return str(self.matrix_path.resolve()) if relative.startswith("..") else relative
+
+
+def locate(matrix: str | None, root: str | None) -> Project:
+    root_path = Path(root) if root else (Path(matrix).parent if matrix else Path.cwd())
+    matrix_path = Path(matrix) if matrix else root_path / "matrix.yaml"
+    return Project(root_path, matrix_path)

@@ -6,12 +6,10 @@ from dataclasses import dataclass
 
 from .errors import GenMatrixError, Location
 from .knowledge import Knowledge, version_key
-from .model import KINDS, Expansion, Matrix, Variant
+from .model import COMPANION, KINDS, Expansion, Matrix, Variant
 from .layout import PKGS_DIR
 from .schema import suggest
 
-COMPANION = "companion"
-KIND_CHOICES = KINDS + (COMPANION,)
 TABLE_COLUMNS = ("name", "kind", "python", "cuda", "sm", "isa", "accelerator", "platforms")
 
 

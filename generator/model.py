@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
 
 from .errors import Location
-from .knowledge import Accelerator, Cuda, Isa, Knowledge, Python, Sm
+
+if TYPE_CHECKING:
+    from .knowledge import Accelerator, Cuda, Isa, Knowledge, Python, Sm
 
 # The axes each kind of variant is the product of, in name order.
 KIND_AXES: Mapping[str, tuple[str, ...]] = {
@@ -17,6 +19,9 @@ KIND_AXES: Mapping[str, tuple[str, ...]] = {
     "darwin": ("python", "accelerator"),
 }
 KINDS = tuple(KIND_AXES)
+# torchvision and torchaudio: the kind `list --kind` gives them, beside the kinds of torch
+COMPANION = "companion"
+KIND_CHOICES = KINDS + (COMPANION,)
 
 Combination = Mapping[str, str]  # axis -> value, e.g. {"sm": "sm90", "isa": "avx512"}
 
@@ -171,11 +176,11 @@ class Variant:
     def is_companion(self) -> bool:
         return self.torch is not None
 
-    @property
-    def combination(self) -> dict[str, str]:
+    @cached_property
+    def combination(self) -> Mapping[str, str]:
         values = {"python": self.python, "cuda": self.cuda, "sm": self.sm, "isa": self.isa,
                   "accelerator": self.accelerator}
-        return {axis: values[axis].name for axis in KIND_AXES[self.kind]}
+        return MappingProxyType({axis: values[axis].name for axis in KIND_AXES[self.kind]})
 
     @property
     def disabled_features(self) -> tuple[str, ...]:

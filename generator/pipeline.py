@@ -2,34 +2,12 @@
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import docs, expand, load, manifest, render, state, validate, write
 from .errors import GenMatrixError, Location
+from .layout import Project, locate  # noqa: F401  (the commands locate projects here)
 from .model import Expansion
-
-
-@dataclass(frozen=True)
-class Project:
-    root: Path
-    matrix_path: Path
-
-    @property
-    def display(self) -> str:
-        """The matrix file as messages name it: relative to the working folder when inside it."""
-        try:
-            relative = os.path.relpath(self.matrix_path)
-        except ValueError:  # another drive
-            relative = ".."
-        return str(self.matrix_path.resolve()) if relative.startswith("..") else relative
-
-
-def locate(matrix: str | None, root: str | None) -> Project:
-    root_path = Path(root) if root else (Path(matrix).parent if matrix else Path.cwd())
-    matrix_path = Path(matrix) if matrix else root_path / "matrix.yaml"
-    return Project(root_path, matrix_path)
 
 
 def expansion(project: Project, allow_empty: bool = False) -> Expansion:

@@ -98,6 +98,13 @@ def _scan(root: Path, outputs: dict) -> dict[str, bool]:
     return found
 
 
+def stale(root: Path, outputs: dict, present: dict[str, bool] | None = None) -> list[str]:
+    """The files in gen-matrix's folders that are not outputs: generated ones among them are
+    left from variants the matrix no longer has."""
+    present = _scan(root, outputs) if present is None else present
+    return [p for p, regular in present.items() if regular and p not in outputs]
+
+
 def _folders(outputs: dict) -> list[str]:
     """Every folder the outputs go into, with the folders above them."""
     folders = set()
@@ -130,12 +137,11 @@ def plan(root: Path, outputs: dict[str, str]) -> Plan:
         write.append(relative)
     if problems:
         raise GenMatrixError(problems)
-    stale = [p for p, regular in present.items() if regular and p not in outputs]
-    remove = sorted(p for p in stale if is_generated(root / p))
+    remove = sorted(p for p in stale(root, outputs, present) if is_generated(root / p))
     return Plan(root, outputs, tuple(write), tuple(unchanged), tuple(remove))
 
 
-def _atomic_write(path: str, text: str) -> None:
+def atomic_write(path: str, text: str) -> None:
     """Write a temporary file beside `path`, then rename it over `path`: a reader, or a run
     cut short, sees the old file or the new one, never a part. There is no fsync per file: it
     would cost more than all the rest of a run, and ext4 and btrfs write a file's data before
@@ -175,7 +181,7 @@ def apply(plan: Plan) -> None:
         for folder in _folders(plan.write):
             os.makedirs(os.path.join(plan.root, folder), exist_ok=True)
         for relative in plan.write:
-            _atomic_write(os.path.join(plan.root, relative), plan.outputs[relative])
+            atomic_write(os.path.join(plan.root, relative), plan.outputs[relative])
             written += 1
         action = "remove"
         for relative in plan.remove:

@@ -60,6 +60,17 @@ def nix_string(path: Path) -> str:
     return str(path.resolve())
 
 
+@pytest.fixture(scope="session")
+def cache_folder(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("gen-matrix-cache")
+
+
+@pytest.fixture(autouse=True)
+def _cache_outside_home(cache_folder, monkeypatch):
+    """The cache's records go to a temporary folder, not the user's ~/.cache."""
+    monkeypatch.setenv("GEN_MATRIX_CACHE_DIR", str(cache_folder))
+
+
 @pytest.fixture
 def run():
     """Run the gen-matrix CLI in-process; returns click's Result (exit_code, stdout, stderr)."""
