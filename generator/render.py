@@ -97,6 +97,7 @@ def new_environment(filters: dict, finalize=None) -> jinja2.Environment:
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
         undefined=jinja2.StrictUndefined,
         auto_reload=False,  # templates are read once per run
+        cache_size=-1,  # and kept in a plain dict, looked up on every include
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
