@@ -3,11 +3,16 @@
 For each figure the command runs in a fresh process several times and the median is
 reported, with the process's peak memory (max RSS):
 
-  cold      `gen-matrix generate` into an empty tree
-  noop      `gen-matrix generate` on an up-to-date tree (it must write 0 files)
-  check     `gen-matrix check` on an up-to-date tree
-  baseline  a bare Python loop writing the same bytes to the same number of files:
-            the practical floor for cold generate
+  cold          `gen-matrix generate` into an empty tree, with an empty cache
+  noop          `gen-matrix generate` on an up-to-date tree (it must write 0 files)
+  noop-full     the same with --no-cache: every stage runs
+  check         `gen-matrix check` on an up-to-date tree
+  check-full    the same with --no-cache
+  baseline      a bare Python loop writing the same bytes to the same number of files:
+                the practical floor for cold generate
+
+The same figures follow for the shipped matrix.yaml. gen-matrix's bytecode is compiled first,
+as pip does when it installs a package, and the cache lives in the benchmark's own folder.
 
 Usage:
   python benchmarks/bench.py                      # about 2,000 variants, 5 runs each
@@ -19,6 +24,7 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import math
 import os
@@ -106,12 +112,15 @@ else:
 """
 
 
+ENV = dict(os.environ)
+
+
 def measure(args: list[str]) -> tuple[float, float, str]:
     """(seconds, peak MiB, stdout) of one run of `python ARGS` in a fresh process."""
     # Write back what earlier runs left dirty, so that no run pays for another's writes.
     os.sync()
     start = time.perf_counter()
-    result = subprocess.run([sys.executable, "-c", PEAK, *args], capture_output=True, text=True, cwd=REPO)
+    result = subprocess.run([sys.executable, "-c", PEAK, *args], capture_output=True, text=True, cwd=REPO, env=ENV)
     elapsed = time.perf_counter() - start
     if result.returncode != 0:
         raise SystemExit(f"{' '.join(args[:2])} failed:\n{result.stderr}")
@@ -123,54 +132,78 @@ def gen_matrix(*args: str) -> list[str]:
     return ["-m", "generator", *args]
 
 
-def bench(target: int, runs: int, work: Path) -> dict:
-    source = work / "source"
-    source.mkdir()
-    (source / "matrix.yaml").write_text(yaml.safe_dump(synthetic_matrix(target), sort_keys=False))
-    _, _, out = measure(gen_matrix("--root", str(source)))
+FIGURES = {
+    "cold": ("generate",),
+    "noop": ("generate",),
+    "noop-full": ("generate", "--no-cache"),
+    "check": ("check",),
+    "check-full": ("check", "--no-cache"),
+}
+
+
+def bench_tree(source: Path, runs: int, work: Path) -> dict:
+    """Median figures of gen-matrix on copies of the tree `source` (its matrix.yaml, and its
+    README when it has one), against the baseline of writing what it generates."""
+    inputs = [name for name in ("matrix.yaml", "README.md") if (source / name).exists()]
+    sample = work / "sample"
+    sample.mkdir()
+    for name in inputs:
+        shutil.copy(source / name, sample / name)
+    _, _, out = measure(gen_matrix("--root", str(sample)))
     variants = int(re.search(r"(\d+) variants", out).group(1))
-    generated = {p.relative_to(source).as_posix(): p.read_text() for p in sorted(source.rglob("*"))
-                 if p.is_file() and p.name != "matrix.yaml"}
+    generated = {p.relative_to(sample).as_posix(): p.read_text() for p in sorted(sample.rglob("*"))
+                 if p.is_file() and p.name not in inputs}
     texts = work / "texts.json"
     texts.write_text(json.dumps(generated))
-    files = len(generated)
-    written = sum(len(t.encode()) for t in generated.values())
 
-    figures: dict[str, list] = {"cold": [], "noop": [], "check": [], "baseline": []}
+    figures: dict[str, list] = {name: [] for name in ("baseline", *FIGURES)}
     for i in range(runs):
-        tree = work / f"cold{i}"
+        tree = work / f"tree{i}"
         tree.mkdir()
-        shutil.copy(source / "matrix.yaml", tree / "matrix.yaml")
-        figures["cold"].append(measure(gen_matrix("--root", str(tree)))[:2])
+        for name in inputs:
+            shutil.copy(sample / name, tree / name)
+        figures["cold"].append(measure(gen_matrix(*FIGURES["cold"], "--root", str(tree)))[:2])
+        # The run after a cold one finds the tree current, and records it in the cache.
         _, _, out = measure(gen_matrix("--root", str(tree)))
-        figures["noop"].append(measure(gen_matrix("--root", str(tree)))[:2])
-        written_noop = int(re.search(r"(\d+) written", out).group(1))
-        if written_noop:
-            raise SystemExit(f"no-op generate wrote {written_noop} files")
-        figures["check"].append(measure(gen_matrix("check", "--root", str(tree)))[:2])
+        for name in ("noop", "noop-full", "check", "check-full"):
+            seconds, peak, out = measure(gen_matrix(*FIGURES[name], "--root", str(tree)))
+            figures[name].append((seconds, peak))
+            written = re.search(r"(\d+) written", out)
+            if written and int(written.group(1)):
+                raise SystemExit(f"{name} generate wrote {written.group(1)} files")
+            if name.startswith("check") and "are current" not in out:
+                raise SystemExit(f"{name} did not find the tree current:\n{out}")
         target_dir = work / f"baseline{i}"
         target_dir.mkdir()
         figures["baseline"].append(measure(["-c", BASELINE, str(texts), str(target_dir)])[:2])
         shutil.rmtree(tree)
         shutil.rmtree(target_dir)
-    result = {"variants": variants, "files": files, "bytes": written, "runs": runs, "noop_files_written": 0}
+    result = {"variants": variants, "files": len(generated), "bytes": sum(len(t.encode()) for t in generated.values()),
+              "runs": runs, "noop_files_written": 0}
     for name, samples in figures.items():
         result[name] = {"seconds": statistics.median(s for s, _ in samples),
                         "peak_mib": max(m for _, m in samples)}
     base = result["baseline"]["seconds"]
-    for name in ("cold", "noop", "check"):
+    for name in FIGURES:
         result[name]["x_baseline"] = result[name]["seconds"] / base
     return result
 
 
-def print_result(result: dict) -> None:
-    print(f"{result['variants']} variants, {result['files']} files, {result['bytes'] / 1e6:.1f} MB, "
+def bench(target: int, runs: int, work: Path) -> dict:
+    source = work / "source"
+    source.mkdir()
+    (source / "matrix.yaml").write_text(yaml.safe_dump(synthetic_matrix(target), sort_keys=False))
+    return bench_tree(source, runs, work)
+
+
+def print_result(result: dict, title: str = "") -> None:
+    print(f"{title}{result['variants']} variants, {result['files']} files, {result['bytes'] / 1e6:.1f} MB, "
           f"median of {result['runs']} runs")
-    print(f"{'':10} {'seconds':>8} {'x baseline':>11} {'peak MiB':>9}")
-    for name in ("baseline", "cold", "noop", "check"):
+    print(f"{'':11} {'seconds':>8} {'x baseline':>11} {'peak MiB':>9}")
+    for name in ("baseline", *FIGURES):
         row = result[name]
         ratio = f"{row['x_baseline']:.2f}" if "x_baseline" in row else "1.00"
-        print(f"{name:10} {row['seconds']:8.3f} {ratio:>11} {row['peak_mib']:9.1f}")
+        print(f"{name:11} {row['seconds']:8.3f} {ratio:>11} {row['peak_mib']:9.1f}")
     print(f"no-op generate wrote {result['noop_files_written']} files")
 
 
@@ -183,22 +216,33 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, help="where the trees are written [default: the system's temporary "
                         "folder]; a tmpfs such as /dev/shm takes the disk's own variance out of the figures")
     args = parser.parse_args()
+    # Bytecode as an installed package has it (pip compiles it; PYTHONDONTWRITEBYTECODE may be set here).
+    compileall.compile_dir(REPO / "generator", quiet=1)
     sizes = [500, 1000, 2000, 4000] if args.scaling else [args.variants]
-    results = []
-    for size in sizes:
-        with tempfile.TemporaryDirectory(prefix="gen-matrix-bench-", dir=args.dir) as work:
-            result = bench(size, args.runs, Path(work))
-        results.append(result)
-        print_result(result)
-        print()
+    results = {"synthetic": []}
+    with tempfile.TemporaryDirectory(prefix="gen-matrix-bench-", dir=args.dir) as folder:
+        ENV["GEN_MATRIX_CACHE_DIR"] = str(Path(folder) / "cache")
+        for i, size in enumerate(sizes):
+            work = Path(folder) / f"synthetic{i}"
+            work.mkdir()
+            result = bench(size, args.runs, work)
+            results["synthetic"].append(result)
+            print_result(result)
+            print()
+        shipped = Path(folder) / "shipped"
+        shipped.mkdir()
+        results["shipped"] = bench_tree(REPO, args.runs, shipped)
+        print_result(results["shipped"], "the shipped matrix.yaml: ")
     if args.scaling:
-        print("scaling (median seconds; per 1,000 variants)")
-        print(f"{'variants':>8} {'cold':>8} {'noop':>8} {'check':>8} {'cold/1k':>8}")
-        for r in results:
+        print()
+        print("scaling (median seconds; cold per 1,000 variants)")
+        print(f"{'variants':>8} {'cold':>8} {'noop':>8} {'check':>8} {'noop-full':>10} {'check-full':>11} {'cold/1k':>8}")
+        for r in results["synthetic"]:
             print(f"{r['variants']:8} {r['cold']['seconds']:8.3f} {r['noop']['seconds']:8.3f} "
-                  f"{r['check']['seconds']:8.3f} {r['cold']['seconds'] / r['variants'] * 1000:8.3f}")
+                  f"{r['check']['seconds']:8.3f} {r['noop-full']['seconds']:10.3f} {r['check-full']['seconds']:11.3f} "
+                  f"{r['cold']['seconds'] / r['variants'] * 1000:8.3f}")
     if args.json:
-        args.json.write_text(json.dumps(results if args.scaling else results[0], indent=2) + "\n")
+        args.json.write_text(json.dumps(results, indent=2) + "\n")
 
 
 if __name__ == "__main__":
