@@ -45,7 +45,7 @@ COMMENT_MARK = {"bash": "#", "cmd": "rem", "powershell": "#"}
 def _environment() -> jinja2.Environment:
     from . import render  # jinja2, only when a script is written: `gen-matrix --help` lists SHELLS
 
-    return render.new_environment({**QUOTE, "comment": render.comment})
+    return render.new_environment("env", {**QUOTE, "comment": render.comment})
 
 
 def variables(matrix: Matrix, variant: Variant, shell: str) -> dict[str, str]:

@@ -7,6 +7,7 @@ Nix file passes through `nix`, the one function that writes Nix literals.
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
@@ -14,7 +15,7 @@ from functools import lru_cache
 import jinja2
 import jinja2.meta
 
-from . import ci, state
+from . import cache, ci, state
 from .layout import HEADER, NIXPKGS_FILE, PKGS_DIR, STATE_FILE, TEMPLATES, WORKFLOW_FILE
 from .load import unwritable
 from .model import Expansion, Matrix, Variant
@@ -91,10 +92,38 @@ def cell(text) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def new_environment(filters: dict, finalize=None) -> jinja2.Environment:
-    """A Jinja environment over templates/, strict about undefined values, with `filters`."""
+class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
+    """Templates compiled by earlier runs, kept in the cache folder as Python keeps bytecode:
+    Jinja checks each one against its template's source; the folder is per version of
+    gen-matrix (whose digest covers the environment's settings) and per environment."""
+
+    def load_bytecode(self, bucket) -> None:
+        try:
+            super().load_bytecode(bucket)
+        except OSError:
+            pass
+
+    def dump_bytecode(self, bucket) -> None:
+        try:
+            os.makedirs(self.directory, exist_ok=True)
+            super().dump_bytecode(bucket)
+        except OSError:  # a cache that cannot be written is no error
+            pass
+
+
+def _compiled_templates(name: str) -> jinja2.BytecodeCache | None:
+    try:
+        return _CompiledTemplates(str(cache.folder() / "templates" / f"{cache.tool_digest()[:20]}-{name}"))
+    except RuntimeError:  # no home folder to keep a cache in
+        return None
+
+
+def new_environment(name: str, filters: dict, finalize=None) -> jinja2.Environment:
+    """A Jinja environment over templates/, strict about undefined values, with `filters`;
+    `name` tells its compiled templates from other environments'."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
+        bytecode_cache=_compiled_templates(name),
         undefined=jinja2.StrictUndefined,
         auto_reload=False,  # templates are read once per run
         cache_size=-1,  # and kept in a plain dict, looked up on every include
@@ -111,7 +140,8 @@ def new_environment(filters: dict, finalize=None) -> jinja2.Environment:
 @lru_cache(maxsize=None)
 def environment(nix_output: bool) -> jinja2.Environment:
     """The environment of the generated files; for Nix, every `{{ }}` goes through `nix`."""
-    return new_environment({"comment": comment, "cell": cell}, finalize=nix if nix_output else None)
+    return new_environment("nix" if nix_output else "text", {"comment": comment, "cell": cell},
+                           finalize=nix if nix_output else None)
 
 
 def _describe(matrix: Matrix, variant: Variant, **companion_fields: str) -> str:
@@ -163,15 +193,17 @@ def template_digest(name: str) -> str:
     return state.digest(source, *(template_digest(other) for other in sorted(filter(None, referenced))))
 
 
+_canonical = json.JSONEncoder(sort_keys=True, default=str).encode  # one encoder for every fingerprint
+
+
 def fingerprints(template: str, context: dict, shared: str, *depends: str) -> tuple[str, str]:
     """(build, metadata) hashes of a recipe rendered from `template` with `context`; `shared` is
     the Nix every recipe imports, `depends` the build hashes of the recipes it imports (a
     companion's torch)."""
     build = {k: v for k, v in context.items() if k not in META_KEYS and k != "revision"}
     meta = {k: context[k] for k in META_KEYS}
-    encode = lambda value: json.dumps(value, sort_keys=True, default=str)  # noqa: E731
-    return (state.digest(template_digest(template), shared, encode(build), *depends),
-            state.digest(encode(meta)))
+    return (state.digest(template_digest(template), shared, _canonical(build), *depends),
+            state.digest(_canonical(meta)))
 
 
 def recipe_context(matrix: Matrix, variant: Variant) -> dict:
