@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Mapping
+from typing import Callable, Iterable, Mapping, NamedTuple
 
 from .errors import GenMatrixError, Location, Problem
 from .knowledge import version_key
 from .model import KIND_AXES, Expansion, Variant
-from .render import HEADER, TEMPLATES, describe, environment
+from .render import HEADER, TEMPLATES, Recipe, environment
 
 BUILD_MATRIX_FILE = "BUILD_MATRIX.md"
 README_FILE = "README.md"
@@ -39,50 +39,74 @@ def _order(variant: Variant) -> tuple:
             variant.accelerator.name if variant.accelerator else "", variant.name)
 
 
-def facts(expansion: Expansion, revisions: Mapping[str, int]) -> dict:
-    """Everything the docs templates show, computed once from the expansion.
+def _grouped(variants: Iterable[Variant], key: Callable[[Variant], str | None]) -> dict[str, list[Variant]]:
+    """`variants` by `key`, in order; those whose key is None are left out."""
+    groups: dict[str, list[Variant]] = {}
+    for variant in variants:
+        name = key(variant)
+        if name is not None:
+            groups.setdefault(name, []).append(variant)
+    return groups
 
-    `revisions` holds each variant's metadata revision, as the state file records it."""
+
+class Row(NamedTuple):
+    """One recipe as the docs list it."""
+
+    name: str
+    combination: Mapping[str, str]  # axis -> value
+    description: str
+    revision: int
+    companions: list[str]  # the names of the companions built against it
+    package: str
+    torch: str | None
+
+
+def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
+    """Everything the docs templates show, computed once from the expansion and its recipes
+    (their descriptions, and their metadata revisions as the state file records them)."""
     matrix = expansion.matrix
+    recipe_of = {recipe.variant.name: recipe for recipe in recipes}
     torches = [v for v in expansion.variants if not v.is_companion]
     companions = [v for v in expansion.variants if v.is_companion]
-    companions_of: dict[str, list[str]] = {}
-    for companion in companions:
-        companions_of.setdefault(companion.torch, []).append(companion.name)
+    companions_of = _grouped(companions, lambda v: v.torch)
+    by_kind = _grouped(sorted(torches, key=_order), lambda v: v.kind)
     gpu = [v for v in torches if v.kind == "gpu"]
 
     sms = []
-    for sm in sorted({v.sm for v in gpu}, key=lambda s: version_key(s.capability)):
-        cudas = sorted({v.cuda for v in gpu if v.sm == sm}, key=lambda c: version_key(c.name))
+    for group in sorted(_grouped(gpu, lambda v: v.sm.name).values(), key=lambda g: version_key(g[0].sm.capability)):
+        sm = group[0].sm
+        cudas = sorted({v.cuda.name: v.cuda for v in group}.values(), key=lambda c: version_key(c.name))
         sms.append({
             "name": sm.name, "capability": sm.capability, "family": sm.family, "gpus": list(sm.gpus),
             "min_cuda": sm.min_cuda, "max_cuda": sm.max_cuda, "cudas": [c.name for c in cudas],
             "driver": cudas[0].driver, "jetson": sm.jetson, "hosts": list(sm.hosts), "cudnn": sm.cudnn,
-            "variants": sum(1 for v in gpu if v.sm == sm),
+            "variants": len(group),
         })
     isas = []
-    for isa in sorted({v.isa for v in torches if v.isa}, key=lambda i: (i.arch, i.name)):
+    by_isa = _grouped(torches, lambda v: v.isa.name if v.isa else None)
+    for group in sorted(by_isa.values(), key=lambda g: (g[0].isa.arch, g[0].isa.name)):
+        isa = group[0].isa
         isas.append({
             "name": isa.name, "arch": isa.arch, "cpus": list(isa.cpus), "flags": list(isa.flags),
-            "cpuinfo": list(isa.cpuinfo), "disable": list(isa.disable),
-            "variants": sum(1 for v in torches if v.isa == isa),
+            "cpuinfo": list(isa.cpuinfo), "disable": list(isa.disable), "variants": len(group),
         })
 
-    def row(variant: Variant) -> dict:
-        return dict(variant.combination, name=variant.name, companions=companions_of.get(variant.name, []),
-                    description=describe(expansion, variant), revision=revisions[variant.name])
+    def row(variant: Variant) -> Row:
+        recipe = recipe_of[variant.name]
+        return Row(variant.name, variant.combination, recipe.context["description"], recipe.entry.revision,
+                   [c.name for c in companions_of.get(variant.name, ())], variant.package, variant.torch)
 
     kinds = [{"kind": s.kind, "title": KIND_TITLES[s.kind], "axes": [{"axis": a, "values": list(v)} for a, v in s.axes],
-              "variants": [row(v) for v in sorted(torches, key=_order) if v.kind == s.kind]}
+              "variants": [row(v) for v in by_kind.get(s.kind, ())]}
              for s in matrix.sections]
-    per_cuda_sm = Counter((v.cuda, v.sm) for v in gpu)
-    summary = [{"kind": KIND_TITLES["gpu"], "cuda": cuda.name, "sm": sm.name, "count": per_cuda_sm[cuda, sm]}
-               for cuda, sm in sorted(per_cuda_sm, key=lambda pair: (version_key(pair[0].name),
-                                                                     version_key(pair[1].capability)))]
+    per_cuda_sm = Counter((v.cuda.name, v.sm.name) for v in gpu)
+    capability = {v.sm.name: v.sm.capability for v in gpu}
+    summary = [{"kind": KIND_TITLES["gpu"], "cuda": cuda, "sm": sm, "count": count}
+               for (cuda, sm), count in sorted(per_cuda_sm.items(), key=lambda item: (
+                   version_key(item[0][0]), version_key(capability[item[0][1]])))]
     for kind in ("cpu", "darwin"):
-        count = sum(1 for v in torches if v.kind == kind)
-        if count:
-            summary.append({"kind": KIND_TITLES[kind], "cuda": None, "sm": None, "count": count})
+        if by_kind.get(kind):
+            summary.append({"kind": KIND_TITLES[kind], "cuda": None, "sm": None, "count": len(by_kind[kind])})
     return {
         "header": HEADER,
         "pytorch": matrix.pytorch_version,
@@ -99,18 +123,18 @@ def facts(expansion: Expansion, revisions: Mapping[str, int]) -> dict:
         "sms": sms,
         "isas": isas,
         "summary": summary,
-        "companions": [row(v) | {"package": v.package, "torch": v.torch} for v in companions],
+        "companions": [row(v) for v in companions],
     }
 
 
-def build_matrix(expansion: Expansion, revisions: Mapping[str, int]) -> str:
-    return environment(False).get_template("BUILD_MATRIX.md.j2").render(**facts(expansion, revisions))
+def build_matrix(context: Mapping) -> str:
+    """BUILD_MATRIX.md from `facts`."""
+    return environment(False).get_template("BUILD_MATRIX.md.j2").render(context)
 
 
-def render_readme_blocks(expansion: Expansion, revisions: Mapping[str, int]) -> dict[str, str]:
-    context = facts(expansion, revisions)
-    return {name: environment(False).get_template(f"readme-{name}.md.j2").render(**context)
-            for name in readme_blocks()}
+def render_readme_blocks(context: Mapping) -> dict[str, str]:
+    """Each README block's text from `facts`, by name."""
+    return {name: environment(False).get_template(f"readme-{name}.md.j2").render(context) for name in readme_blocks()}
 
 
 def splice(text: str, file: str, blocks: Mapping[str, str]) -> str:
@@ -165,5 +189,6 @@ def splice(text: str, file: str, blocks: Mapping[str, str]) -> str:
     return "".join(out)
 
 
-def readme(text: str, expansion: Expansion, revisions: Mapping[str, int]) -> str:
-    return splice(text, README_FILE, render_readme_blocks(expansion, revisions))
+def readme(text: str, context: Mapping) -> str:
+    """The README `text` with its blocks filled from `facts`."""
+    return splice(text, README_FILE, render_readme_blocks(context))

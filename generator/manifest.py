@@ -2,7 +2,9 @@
 
 gen-matrix owns three parts of the manifest: the build tools in [install], options.systems
 (every platform a variant builds for) and a marked block in hook.on-activate that lists the
-builds. Everything else is the user's, and tomlkit keeps it byte for byte.
+builds. Everything else is the user's, and tomlkit keeps it byte for byte. A manifest whose
+parts are current already is only read, with the standard library's TOML parser, and kept as
+it is; a new one is rendered from its template.
 
 .flox/env.json is how Flox finds the environment at all; gen-matrix creates it when it is
 missing and otherwise only checks that Flox can read it.
@@ -12,15 +14,21 @@ from __future__ import annotations
 
 import json
 import re
-
-import tomlkit
-from tomlkit.exceptions import ParseError
-from tomlkit.items import String, StringType, Table
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Iterator
 
 from .docs import LINES
 from .errors import GenMatrixError, Location
 from .model import Expansion
 from .render import environment
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: every existing manifest goes through tomlkit
+    tomllib = None
+
+if TYPE_CHECKING:
+    from tomlkit.items import Table
 
 MANIFEST_FILE = ".flox/env/manifest.toml"
 POINTER_FILE = ".flox/env.json"
@@ -40,6 +48,21 @@ BUILD_TOOLS = (
     ("pyyaml", "python313Packages.pyyaml"),
     ("tomlkit", "python313Packages.tomlkit"),
 )
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """What gen-matrix's parts of the manifest hold."""
+
+    tools: tuple[tuple[str, str], ...]  # (name in [install], its pkg-path)
+    systems: list[str]
+    block: str  # the marked block in hook.on-activate
+
+    @classmethod
+    def of(cls, expansion: Expansion) -> Wanted:
+        builds = [v.name for v in expansion.variants]
+        return cls(BUILD_TOOLS, sorted({platform for v in expansion.variants for platform in v.platforms}),
+                   environment(False).get_template("manifest-hook.sh.j2").render(builds=builds))
 
 
 def _key_line(text: str, table: str, key: str) -> int:
@@ -72,6 +95,9 @@ def _fail(line: int, message: str, hint: str):
 
 
 def _table(document, key: str, text: str) -> Table:
+    import tomlkit
+    from tomlkit.items import Table
+
     if key not in document:
         document.add(key, tomlkit.table())
     table = document[key]
@@ -98,6 +124,9 @@ def _hook_script(old: str, block: str, text: str) -> str:
 
 
 def _set_hook(hook: Table, block: str, text: str) -> None:
+    import tomlkit
+    from tomlkit.items import String, StringType
+
     current = hook.get("on-activate")
     if current is None:
         hook["on-activate"] = tomlkit.string("\n" + block, literal=True, multiline=True)
@@ -118,10 +147,11 @@ def _set_hook(hook: Table, block: str, text: str) -> None:
         hook["on-activate"] = tomlkit.string(_hook_script(str(current), block, text), multiline=True)
 
 
-def update(text: str | None, expansion: Expansion) -> str:
-    """The manifest with gen-matrix's parts current; a new one when `text` is None."""
-    if text is None:
-        text = environment(False).get_template("manifest.toml.j2").render()
+def edited(text: str, wanted: Wanted) -> str:
+    """`text` with gen-matrix's parts set to `wanted` by tomlkit, everything else kept."""
+    import tomlkit
+    from tomlkit.exceptions import ParseError
+
     try:
         document = tomlkit.parse(text)
     except ParseError as error:
@@ -129,7 +159,7 @@ def update(text: str | None, expansion: Expansion) -> str:
                                 "fix the TOML syntax; gen-matrix only updates a manifest it can read") from None
 
     install = _table(document, "install", text)
-    for name, pkg_path in BUILD_TOOLS:
+    for name, pkg_path in wanted.tools:
         entry = install.get(name)
         if entry is not None and not isinstance(entry, dict):
             _fail(_key_line(text, "install", name), f"install.{name} is not a table",
@@ -141,19 +171,118 @@ def update(text: str | None, expansion: Expansion) -> str:
         else:
             install[tomlkit.key([name, "pkg-path"])] = pkg_path
 
-    systems = sorted({platform for v in expansion.variants for platform in v.platforms})
     options = _table(document, "options", text)
     current = options.get("systems", [])
     if not isinstance(current, list) or not all(isinstance(system, str) for system in current):
         _fail(_key_line(text, "options", "systems"), "options.systems is not an array of strings",
               'write it as systems = ["x86_64-linux", ...]; gen-matrix sets it to every platform a variant builds for')
-    if list(current) != systems:
-        options["systems"] = systems
+    if list(current) != wanted.systems:
+        options["systems"] = wanted.systems
 
-    builds = [v.name for v in expansion.variants]
-    block = environment(False).get_template("manifest-hook.sh.j2").render(builds=builds)
-    _set_hook(_table(document, "hook", text), block, text)
+    _set_hook(_table(document, "hook", text), wanted.block, text)
     return tomlkit.dumps(document)
+
+
+# Enough of TOML's lexical structure to tell where each statement of a valid document begins:
+# strings (some span lines), comments, brackets, the `=` after a key, and line ends.
+_TOKEN = re.compile(r'''
+    (?P<string> """[^"\\]*(?:(?:\\[\s\S]|"{1,2}(?!"))[^"\\]*)*"{3,5} | '{3}[^']*(?:'{1,2}[^']+)*'{3,5}
+              | "(?:[^"\\\n]|\\.)*" | '[^'\n]*' )
+  | (?P<comment> \#[^\n]* )
+  | (?P<open> [\[{] ) | (?P<close> [\]}] ) | (?P<equals> = ) | (?P<newline> \n )
+''', re.VERBOSE)
+
+
+def _statements(text: str) -> Iterator[tuple[int, int, list[re.Match]]]:
+    """(start, end, tokens) of each statement of a valid TOML document: a header, a key with
+    its value, or a line with only a comment or nothing."""
+    start, depth, tokens = 0, 0, []
+    for token in _TOKEN.finditer(text):
+        if token.lastgroup == "newline" and depth == 0:
+            yield start, token.end(), tokens
+            start, tokens = token.end(), []
+            continue
+        depth += (token.lastgroup == "open") - (token.lastgroup == "close")
+        tokens.append(token)
+    yield start, len(text), tokens
+
+
+def _path(document: dict) -> tuple[str, ...]:
+    """The keys of a document that holds one header or one key, e.g. ("install", "git")."""
+    path: list[str] = []
+    node: object = document
+    while node and isinstance(node, (dict, list)):
+        if isinstance(node, list):
+            node = node[-1]
+            continue
+        ((key, node),) = node.items()
+        path.append(key)
+    return tuple(path)
+
+
+def _hook_as_written(text: str) -> str | None:
+    """hook.on-activate between its triple quotes, as written, when [install], [options] and
+    [hook] are each one plain section that nothing else in the file adds to, and on-activate
+    is a multi-line string: what `edited` splices the block into. None otherwise. `text` must
+    be valid TOML."""
+    # Where each of them is defined: True for a plain [name] header, False for anything else.
+    defined: dict[str, list[bool]] = {"install": [], "options": [], "hook": []}
+    table: tuple[str, ...] = ()
+    hook = None
+    for start, end, tokens in _statements(text):
+        head = text[start:end].lstrip()
+        if not head or head.startswith("#"):
+            continue
+        if head.startswith("["):
+            table = _path(tomllib.loads(text[start:end]))
+            if table[0] in defined:
+                defined[table[0]].append(len(table) == 1 and not head.startswith("[["))
+            continue
+        equals = next(token for token in tokens if token.lastgroup == "equals")
+        key = table + _path(tomllib.loads(text[start:equals.start()] + "= 0"))
+        if not table and key[0] in defined:
+            defined[key[0]].append(False)
+        if key == ("hook", "on-activate"):
+            value = next((token[0] for token in tokens if token.start() > equals.start()), "")
+            hook = value if value.startswith(("'''", '"""')) else None
+    if any(places != [True] for places in defined.values()) or hook is None:
+        return None
+    return hook[3:-3]
+
+
+def is_current(text: str, wanted: Wanted) -> bool:
+    """Whether `edited` would return `text` as it is: gen-matrix's parts hold what is wanted,
+    written where and how `edited` would leave them. Reads `text` without tomlkit."""
+    if tomllib is None:
+        return False
+    try:
+        document = tomllib.loads(text)
+    except tomllib.TOMLDecodeError:
+        return False
+    install, options = document.get("install"), document.get("options")
+    if not (isinstance(install, dict) and isinstance(options, dict) and options.get("systems") == wanted.systems
+            and all(isinstance(install.get(name), dict) and install[name].get("pkg-path") == pkg_path
+                    for name, pkg_path in wanted.tools)):
+        return False
+    raw = _hook_as_written(text)
+    try:
+        return raw is not None and _hook_script(raw, wanted.block, text) == raw
+    except GenMatrixError:
+        return False
+
+
+def new(wanted: Wanted) -> str:
+    """A manifest of gen-matrix's parts alone: what `edited` makes of the template without them."""
+    return environment(False).get_template("manifest.toml.j2").render(
+        tools=wanted.tools, systems=wanted.systems, block=wanted.block)
+
+
+def update(text: str | None, expansion: Expansion) -> str:
+    """The manifest with gen-matrix's parts current; a new one when `text` is None."""
+    wanted = Wanted.of(expansion)
+    if text is None:
+        return new(wanted)
+    return text if is_current(text, wanted) else edited(text, wanted)
 
 
 def _pointer_problem(line: int, column: int, message: str) -> GenMatrixError:

@@ -33,11 +33,11 @@ def recipes(project: Project, result: Expansion) -> tuple[str, tuple[render.Reci
 def outputs(project: Project, result: Expansion) -> dict[str, str]:
     shared, planned = recipes(project, result)
     files = render.files(result, shared, planned)
-    revisions = {recipe.variant.name: recipe.entry.revision for recipe in planned}
-    files[docs.BUILD_MATRIX_FILE] = docs.build_matrix(result, revisions)
+    context = docs.facts(result, planned)
+    files[docs.BUILD_MATRIX_FILE] = docs.build_matrix(context)
     readme = _current(project.root / docs.README_FILE)
     if readme is not None:
-        files[docs.README_FILE] = write.Merged(docs.readme(readme, result, revisions))
+        files[docs.README_FILE] = write.Merged(docs.readme(readme, context))
     files[manifest.MANIFEST_FILE] = write.Merged(
         manifest.update(_current(project.root / manifest.MANIFEST_FILE), result))
     files[manifest.POINTER_FILE] = write.Merged(manifest.pointer(_current(project.root / manifest.POINTER_FILE)))

@@ -28,8 +28,10 @@ REPRESENTATIVES = [
 @pytest.fixture(scope="module")
 def rendered() -> dict[str, str]:
     expansion = expansion_of(REPO)
-    files = render.render(expansion, {})
-    files[docs.BUILD_MATRIX_FILE] = docs.build_matrix(expansion, {v.name: 0 for v in expansion.variants})
+    shared = render.shared_nix(expansion.matrix)
+    planned = render.recipes(expansion, {}, shared)
+    files = render.files(expansion, shared, planned)
+    files[docs.BUILD_MATRIX_FILE] = docs.build_matrix(docs.facts(expansion, planned))
     return files
 
 
