@@ -2,9 +2,8 @@
 
 gen-matrix owns three parts of the manifest: the build tools in [install], options.systems
 (every platform a variant builds for) and a marked block in hook.on-activate that lists the
-builds. Everything else is the user's, and tomlkit keeps it byte for byte. A manifest whose
-parts are current already is only read, with the standard library's TOML parser, and kept as
-it is; a new one is rendered from its template.
+builds. Everything else is the user's, and tomlkit keeps it byte for byte; tomlkit is
+imported only to edit an existing manifest: a new one is rendered from its template.
 
 .flox/env.json is how Flox finds the environment at all; gen-matrix creates it when it is
 missing and otherwise only checks that Flox can read it.
@@ -15,17 +14,12 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from .docs import LINES
 from .errors import GenMatrixError, Location
 from .model import Expansion
 from .render import environment
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10: every existing manifest goes through tomlkit
-    tomllib = None
 
 if TYPE_CHECKING:
     from tomlkit.items import Table
@@ -147,16 +141,29 @@ def _set_hook(hook: Table, block: str, text: str) -> None:
         hook["on-activate"] = tomlkit.string(_hook_script(str(current), block, text), multiline=True)
 
 
+def _repeated_key_line(text: str, message: str) -> int:
+    """The line where tomlkit's 'Key "K" already exists' found K the second time; 0 if unknown."""
+    found = re.match(r'Key "(.+)" already exists', message)
+    if not found:
+        return 0
+    key = re.compile(rf"""^\s*["']?{re.escape(found[1])}["']?\s*[=.]""")
+    lines = [number for number, line in enumerate(text.splitlines(), 1) if key.match(line)]
+    return lines[1] if len(lines) > 1 else 0
+
+
 def edited(text: str, wanted: Wanted) -> str:
     """`text` with gen-matrix's parts set to `wanted` by tomlkit, everything else kept."""
     import tomlkit
-    from tomlkit.exceptions import ParseError
+    from tomlkit.exceptions import ParseError, TOMLKitError
 
     try:
         document = tomlkit.parse(text)
     except ParseError as error:
         raise GenMatrixError.at(Location(MANIFEST_FILE, error.line, error.col), f"not valid TOML: {error}",
                                 "fix the TOML syntax; gen-matrix only updates a manifest it can read") from None
+    except TOMLKitError as error:  # a key written twice in one table
+        raise GenMatrixError.at(Location(MANIFEST_FILE, _repeated_key_line(text, str(error))), f"not valid TOML: {error}",
+                                "write each key once per table; gen-matrix only updates a manifest it can read") from None
 
     install = _table(document, "install", text)
     for name, pkg_path in wanted.tools:
@@ -183,94 +190,6 @@ def edited(text: str, wanted: Wanted) -> str:
     return tomlkit.dumps(document)
 
 
-# Enough of TOML's lexical structure to tell where each statement of a valid document begins:
-# strings (some span lines), comments, brackets, the `=` after a key, and line ends.
-_TOKEN = re.compile(r'''
-    (?P<string> """[^"\\]*(?:(?:\\[\s\S]|"{1,2}(?!"))[^"\\]*)*"{3,5} | '{3}[^']*(?:'{1,2}[^']+)*'{3,5}
-              | "(?:[^"\\\n]|\\.)*" | '[^'\n]*' )
-  | (?P<comment> \#[^\n]* )
-  | (?P<open> [\[{] ) | (?P<close> [\]}] ) | (?P<equals> = ) | (?P<newline> \n )
-''', re.VERBOSE)
-
-
-def _statements(text: str) -> Iterator[tuple[int, int, list[re.Match]]]:
-    """(start, end, tokens) of each statement of a valid TOML document: a header, a key with
-    its value, or a line with only a comment or nothing."""
-    start, depth, tokens = 0, 0, []
-    for token in _TOKEN.finditer(text):
-        if token.lastgroup == "newline" and depth == 0:
-            yield start, token.end(), tokens
-            start, tokens = token.end(), []
-            continue
-        depth += (token.lastgroup == "open") - (token.lastgroup == "close")
-        tokens.append(token)
-    yield start, len(text), tokens
-
-
-def _path(document: dict) -> tuple[str, ...]:
-    """The keys of a document that holds one header or one key, e.g. ("install", "git")."""
-    path: list[str] = []
-    node: object = document
-    while node and isinstance(node, (dict, list)):
-        if isinstance(node, list):
-            node = node[-1]
-            continue
-        ((key, node),) = node.items()
-        path.append(key)
-    return tuple(path)
-
-
-def _hook_as_written(text: str) -> str | None:
-    """hook.on-activate between its triple quotes, as written, when [install], [options] and
-    [hook] are each one plain section that nothing else in the file adds to, and on-activate
-    is a multi-line string: what `edited` splices the block into. None otherwise. `text` must
-    be valid TOML."""
-    # Where each of them is defined: True for a plain [name] header, False for anything else.
-    defined: dict[str, list[bool]] = {"install": [], "options": [], "hook": []}
-    table: tuple[str, ...] = ()
-    hook = None
-    for start, end, tokens in _statements(text):
-        head = text[start:end].lstrip()
-        if not head or head.startswith("#"):
-            continue
-        if head.startswith("["):
-            table = _path(tomllib.loads(text[start:end]))
-            if table[0] in defined:
-                defined[table[0]].append(len(table) == 1 and not head.startswith("[["))
-            continue
-        equals = next(token for token in tokens if token.lastgroup == "equals")
-        key = table + _path(tomllib.loads(text[start:equals.start()] + "= 0"))
-        if not table and key[0] in defined:
-            defined[key[0]].append(False)
-        if key == ("hook", "on-activate"):
-            value = next((token[0] for token in tokens if token.start() > equals.start()), "")
-            hook = value if value.startswith(("'''", '"""')) else None
-    if any(places != [True] for places in defined.values()) or hook is None:
-        return None
-    return hook[3:-3]
-
-
-def is_current(text: str, wanted: Wanted) -> bool:
-    """Whether `edited` would return `text` as it is: gen-matrix's parts hold what is wanted,
-    written where and how `edited` would leave them. Reads `text` without tomlkit."""
-    if tomllib is None:
-        return False
-    try:
-        document = tomllib.loads(text)
-    except tomllib.TOMLDecodeError:
-        return False
-    install, options = document.get("install"), document.get("options")
-    if not (isinstance(install, dict) and isinstance(options, dict) and options.get("systems") == wanted.systems
-            and all(isinstance(install.get(name), dict) and install[name].get("pkg-path") == pkg_path
-                    for name, pkg_path in wanted.tools)):
-        return False
-    raw = _hook_as_written(text)
-    try:
-        return raw is not None and _hook_script(raw, wanted.block, text) == raw
-    except GenMatrixError:
-        return False
-
-
 def new(wanted: Wanted) -> str:
     """A manifest of gen-matrix's parts alone: what `edited` makes of the template without them."""
     return environment(False).get_template("manifest.toml.j2").render(
@@ -280,9 +199,7 @@ def new(wanted: Wanted) -> str:
 def update(text: str | None, expansion: Expansion) -> str:
     """The manifest with gen-matrix's parts current; a new one when `text` is None."""
     wanted = Wanted.of(expansion)
-    if text is None:
-        return new(wanted)
-    return text if is_current(text, wanted) else edited(text, wanted)
+    return new(wanted) if text is None else edited(text, wanted)
 
 
 def _pointer_problem(line: int, column: int, message: str) -> GenMatrixError:

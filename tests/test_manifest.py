@@ -156,6 +156,18 @@ def test_single_line_hook_becomes_multi_line_with_the_block():
     assert hook.startswith("echo hi\n# gen-matrix:begin builds\n") and hook.endswith("# gen-matrix:end builds\n")
 
 
+def test_a_new_manifest_is_what_tomlkit_makes_of_the_template():
+    """A tree without a manifest gets one from the template alone, without tomlkit: the same
+    text as editing the bare template with tomlkit gives."""
+    empty = manifest.new(manifest.Wanted((), [], ""))
+    wanted = manifest.Wanted.of(expansion_of(REPO))
+    stale = wanted.block.replace("pytorch-python313-darwin-mps\n", "")
+    for case in (wanted, manifest.Wanted(manifest.BUILD_TOOLS, ["x86_64-linux"], stale),
+                 manifest.Wanted(manifest.BUILD_TOOLS[:1], [], stale)):
+        assert manifest.new(case) == manifest.edited(empty, case)
+    assert manifest.update(None, expansion_of(REPO)) == (REPO / MANIFEST).read_text()
+
+
 def snapshot(root):
     return {path: path.read_bytes() for path in sorted(root.rglob("*")) if path.is_file()}
 
@@ -173,6 +185,7 @@ def snapshot(root):
     ("version = 1\nhook = [1]\n", 2, "'hook' is not a table"),
     ("version = 1\n[hook]\non-activate = ['echo']\n", 3, "hook.on-activate is not a string"),
     ("version = 1\n[hook.on-activate]\nx = 1\n", 2, "hook.on-activate is not a string"),
+    ("version = 1\n[options]\nfoo = 1\n'foo' = 2\n", 4, 'not valid TOML: Key "foo" already exists.'),
 ])
 def test_manifest_gen_matrix_cannot_read_is_a_located_error_through_the_cli(project, run, text, line, message):
     path = project / MANIFEST
