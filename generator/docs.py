@@ -13,11 +13,9 @@ from typing import Callable, Iterable, Mapping, NamedTuple
 
 from .errors import GenMatrixError, Location, Problem
 from .knowledge import version_key
+from .layout import BUILD_MATRIX_FILE, HEADER, README_FILE, TEMPLATES
 from .model import KIND_AXES, Expansion, Variant
-from .render import HEADER, TEMPLATES, Recipe, environment
-
-BUILD_MATRIX_FILE = "BUILD_MATRIX.md"
-README_FILE = "README.md"
+from .render import Recipe, environment
 
 KIND_TITLES = {"gpu": "NVIDIA GPU (CUDA)", "cpu": "CPU only", "darwin": "Apple Silicon"}
 _MARKER = re.compile(r"^\s*<!-- gen-matrix:(begin|end) ([A-Za-z0-9_-]+) -->\s*$")

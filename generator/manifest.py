@@ -19,13 +19,12 @@ from typing import TYPE_CHECKING
 from .docs import LINES
 from .errors import GenMatrixError, Location
 from .model import Expansion
+from .layout import MANIFEST_FILE, POINTER_FILE
 from .render import environment
 
 if TYPE_CHECKING:
     from tomlkit.items import Table
 
-MANIFEST_FILE = ".flox/env/manifest.toml"
-POINTER_FILE = ".flox/env.json"
 # A fixed name rather than the folder's, so that every clone generates the same file.
 ENVIRONMENT_NAME = "pytorch-variants"
 BEGIN = "# gen-matrix:begin builds"
