@@ -245,9 +245,9 @@ def recipe_context(matrix: Matrix, variant: Variant) -> dict:
     return context
 
 
-def companion_context(matrix: Matrix, variant: Variant, torch: Variant) -> dict:
-    """What a torchvision or torchaudio template is given: the hardware of its torch's recipe."""
-    torch_context = recipe_context(matrix, torch)
+def companion_context(matrix: Matrix, variant: Variant, torch: Variant, torch_context: dict) -> dict:
+    """What a torchvision or torchaudio template is given: the hardware of its torch's recipe,
+    whose context is `torch_context`."""
     return {
         "header": NIX_HEADER,
         "name": variant.name,
@@ -313,8 +313,9 @@ def recipes(expansion: Expansion, previous: dict[str, state.Entry], shared: str)
     for variant in sorted(expansion.variants, key=lambda v: v.is_companion):
         if variant.is_companion:
             template = f"{variant.package}.nix.j2"
-            context = companion_context(matrix, variant, expansion.by_name[variant.torch])
-            hashes = fingerprints(template, context, shared, made[variant.torch].entry.build)
+            torch = made[variant.torch]
+            context = companion_context(matrix, variant, torch.variant, torch.context)
+            hashes = fingerprints(template, context, shared, torch.entry.build)
         else:
             template = f"{variant.kind}.nix.j2"
             context = recipe_context(matrix, variant)
