@@ -78,14 +78,19 @@ def _plan(project: layout.Project):
     return expansion, write.plan(project.root, pipeline.outputs(project, expansion))
 
 
-def _recorded(project: layout.Project, use_cache: bool):
-    """(digest of the inputs, the cache's record of them when the tree still matches it)."""
+def _planned(project: layout.Project, use_cache: bool):
+    """(the cache's record, None, None) when the cache vouches for the tree; otherwise (None,
+    the expansion, the plan), with a tree found current recorded for the next run."""
     inputs = cache.inputs_digest(project)
     record = cache.lookup(project, inputs) if use_cache else None
     if record is not None:
         for warning in record.warnings:
             click.echo(f"warning: {warning}", err=True)
-    return inputs, record
+        return record, None, None
+    expansion, plan = _plan(project)
+    if plan.current:
+        cache.store(project, inputs, plan.outputs, len(expansion.variants), expansion.warnings)
+    return None, expansion, plan
 
 
 _NO_CACHE = click.option("--no-cache", is_flag=True,
@@ -99,14 +104,11 @@ def generate(project: layout.Project, no_cache: bool = False) -> None:
     """Validate the matrix, render every output and write what changed."""
     from . import write
 
-    inputs, record = _recorded(project, not no_cache)
+    record, expansion, plan = _planned(project, not no_cache)
     if record is not None:
         click.echo(f"gen-matrix: {record.variants} variants; 0 written, {len(record.outputs)} unchanged, 0 removed")
         return
-    expansion, plan = _plan(project)
     write.apply(plan)
-    if plan.current:
-        cache.store(project, inputs, plan.outputs, len(expansion.variants), expansion.warnings)
     click.echo(f"gen-matrix: {len(expansion.variants)} variants; {len(plan.write)} written, "
                f"{len(plan.unchanged)} unchanged, {len(plan.remove)} removed")
 
@@ -118,14 +120,9 @@ def check(project: layout.Project, no_cache: bool = False) -> None:
     """Exit 1, with a diff, if the tree differs from what the matrix generates."""
     from . import write
 
-    inputs, record = _recorded(project, not no_cache)
-    if record is not None:
-        click.echo(f"gen-matrix: {len(record.outputs)} generated files are current")
-        return
-    expansion, plan = _plan(project)
-    if plan.current:
-        cache.store(project, inputs, plan.outputs, len(expansion.variants), expansion.warnings)
-        click.echo(f"gen-matrix: {len(plan.outputs)} generated files are current")
+    record, _, plan = _planned(project, not no_cache)
+    if record is not None or plan.current:
+        click.echo(f"gen-matrix: {len(record.outputs if record else plan.outputs)} generated files are current")
         return
     click.echo(write.report(plan), nl=False)
     click.echo(f"gen-matrix: {len(plan.write)} files differ or are missing, {len(plan.remove)} are no longer "
