@@ -44,7 +44,7 @@ class Record:
 
 
 def folder() -> Path:
-    """Where the records are kept."""
+    """The cache folder: records of current trees, and compiled templates (see render.py)."""
     if os.environ.get("GEN_MATRIX_CACHE_DIR"):
         return Path(os.environ["GEN_MATRIX_CACHE_DIR"])
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "gen-matrix"
@@ -59,16 +59,8 @@ def _digest(data: bytes) -> str:
     return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
-def _bytes(path) -> bytes | None:
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return None
-
-
-def _files_below(folder: Path):
-    for entry in sorted(os.scandir(folder), key=lambda e: e.name):
+def _files_below(directory: Path):
+    for entry in sorted(os.scandir(directory), key=lambda e: e.name):
         if entry.is_dir(follow_symlinks=False):
             if entry.name != "__pycache__":
                 yield from _files_below(Path(entry.path))
@@ -99,17 +91,14 @@ def inputs_digest(project: Project) -> str:
     hasher = hashlib.blake2b(digest_size=20)
     hasher.update(f"{tool_digest()}\0{os.path.abspath(project.matrix_path)}\0{project.display}\0".encode())
     for path in (project.matrix_path, *(project.root / relative for relative in TREE_INPUTS)):
-        try:
-            data = _bytes(path)
-        except OSError:
-            data = None
+        data = write.read_bytes(path)
         hasher.update(b"-" if data is None else b"+" + _digest(data).encode())
     return hasher.hexdigest()
 
 
 def _load(project: Project) -> Record | None:
     try:
-        data = json.loads(_bytes(record_file(project)) or b"null")
+        data = json.loads(write.read_bytes(record_file(project)) or b"null")
         record = Record(data["inputs"], dict(data["outputs"]), int(data["variants"]), tuple(data["warnings"]))
     except (OSError, RuntimeError, ValueError, KeyError, TypeError):
         return None
@@ -125,10 +114,7 @@ def lookup(project: Project, inputs: str) -> Record | None:
     if record is None or record.inputs != inputs:
         return None
     for relative, digest in record.outputs.items():
-        try:
-            data = _bytes(os.path.join(root, relative))
-        except OSError:
-            return None
+        data = write.read_bytes(os.path.join(root, relative))
         if data is None or _digest(data) != digest:
             return None
     for relative in write.stale(root, record.outputs):

@@ -64,7 +64,8 @@ def _read(path: str) -> str | None:
         return ""
 
 
-def _read_bytes(path: str) -> bytes | None:
+def read_bytes(path) -> bytes | None:
+    """A file's bytes; None when it does not exist, empty when it cannot be read."""
     try:
         with open(path, "rb") as handle:
             return handle.read()
@@ -125,7 +126,7 @@ def plan(root: Path, outputs: dict[str, str]) -> Plan:
     present = _scan(root, outputs)
     write, unchanged, problems = [], [], []
     for relative, text in outputs.items():
-        old = _read_bytes(os.path.join(root, relative)) if relative in present else None
+        old = read_bytes(os.path.join(root, relative)) if relative in present else None
         if old is not None and old == text.encode("utf-8"):
             unchanged.append(relative)
             continue
