@@ -16,7 +16,6 @@ import click
 from . import cache, layout
 from .buildenv import SHELLS
 from .errors import GenMatrixError
-from .host import GPU_QUERY
 from .model import KIND_CHOICES
 
 EXIT_DRIFT = 1
@@ -195,7 +194,8 @@ def show(project: layout.Project, name, as_json) -> None:
 @click.option("--gpu", metavar="NAME", help='Ask about a GPU without having it: "RTX 5070", sm120 or 12.0.')
 @click.option("--no-gpu", is_flag=True, help="Leave any GPU aside: recommend a CPU-only variant.")
 @click.option("--nvidia-smi-output", type=click.Path(dir_okay=False), metavar="FILE",
-              help=f"Captured output of `{' '.join(GPU_QUERY)}` instead of running it.")
+              help="Captured output of `nvidia-smi --query-gpu=name,compute_cap,driver_version "
+                   "--format=csv,noheader` instead of running it.")
 @click.option("--cpuinfo", type=click.Path(dir_okay=False), metavar="FILE",
               help="A captured /proc/cpuinfo instead of this machine's.")
 @click.option("--uname", metavar="TEXT", help='What `uname -sm` prints, e.g. "Darwin arm64" [default: this machine].')

@@ -259,3 +259,11 @@ def test_a_bare_number_that_names_a_card_is_still_the_card(run):
     result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "ryzen5950x-rtx3090" / "cpuinfo", "--gpu", "5070")
     assert result.exit_code == 0
     assert result.stdout.splitlines()[0] == "pytorch-python313-cuda12_8-sm120-avx2"
+
+
+def test_the_help_names_the_query_detect_runs(run):
+    """The help of --nvidia-smi-output spells out the command whose output it takes."""
+    from generator import host
+
+    unwrapped = "".join(run("detect", "--help").stdout.split())  # click wraps inside the command
+    assert "".join(host.GPU_QUERY) in unwrapped
