@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -60,15 +62,19 @@ def nix_string(path: Path) -> str:
     return str(path.resolve())
 
 
-@pytest.fixture(scope="session")
-def cache_folder(tmp_path_factory) -> Path:
-    return tmp_path_factory.mktemp("gen-matrix-cache")
+def pytest_configure(config):
+    """gen-matrix's cache (records, compiled templates) goes to a temporary folder for the
+    whole session, modules imported while collecting included, not to the user's ~/.cache."""
+    os.environ["GEN_MATRIX_CACHE_DIR"] = tempfile.mkdtemp(prefix="gen-matrix-test-cache-")
 
 
-@pytest.fixture(autouse=True)
-def _cache_outside_home(cache_folder, monkeypatch):
-    """The cache's records go to a temporary folder, not the user's ~/.cache."""
-    monkeypatch.setenv("GEN_MATRIX_CACHE_DIR", str(cache_folder))
+def pytest_unconfigure(config):
+    shutil.rmtree(os.environ.pop("GEN_MATRIX_CACHE_DIR"), ignore_errors=True)
+
+
+@pytest.fixture
+def cache_folder() -> Path:
+    return Path(os.environ["GEN_MATRIX_CACHE_DIR"])
 
 
 @pytest.fixture
