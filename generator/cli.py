@@ -28,13 +28,17 @@ def _fail(error: GenMatrixError) -> None:
     sys.exit(EXIT_INVALID)
 
 
+_MATRIX = click.option("--matrix", "matrix", type=click.Path(dir_okay=False), default=None,
+                       help="The matrix file [default: ROOT/matrix.yaml].")
+_ROOT = click.option("--root", "root", type=click.Path(file_okay=False), default=None,
+                     help="The repository to write into [default: the matrix's folder, else the working folder].")
+
+
 def project_options(command):
     """--matrix and --root, on the group and on every command."""
 
-    @click.option("--matrix", "matrix", type=click.Path(dir_okay=False), default=None,
-                  help="The matrix file [default: ROOT/matrix.yaml].")
-    @click.option("--root", "root", type=click.Path(file_okay=False), default=None,
-                  help="The repository to write into [default: the matrix's folder, else the working folder].")
+    @_MATRIX
+    @_ROOT
     @functools.wraps(command)
     def wrapper(*args, matrix=None, root=None, **kwargs):
         parent = click.get_current_context().find_root().params
@@ -47,16 +51,14 @@ def project_options(command):
     return wrapper
 
 
-def _warn(expansion) -> None:
-    for warning in expansion.warnings:
+def _warn(warnings) -> None:
+    for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@click.option("--matrix", type=click.Path(dir_okay=False), default=None,
-              help="The matrix file [default: ROOT/matrix.yaml].")
-@click.option("--root", type=click.Path(file_okay=False), default=None,
-              help="The repository to write into [default: the matrix's folder, else the working folder].")
+@_MATRIX
+@_ROOT
 @click.version_option(package_name="gen-matrix")
 @click.pass_context
 def main(ctx: click.Context, matrix, root) -> None:
@@ -68,25 +70,20 @@ def main(ctx: click.Context, matrix, root) -> None:
         ctx.invoke(generate)
 
 
-def _plan(project: layout.Project):
-    """The expansion, and how the tree differs from what it generates."""
-    from . import pipeline, write
-
-    expansion = pipeline.expansion(project)
-    _warn(expansion)
-    return expansion, write.plan(project.root, pipeline.outputs(project, expansion))
-
-
 def _planned(project: layout.Project, use_cache: bool):
     """(the cache's record, None, None) when the cache vouches for the tree; otherwise (None,
-    the expansion, the plan), with a tree found current recorded for the next run."""
+    the expansion, how the tree differs from what it generates), with a tree found current
+    recorded for the next run."""
     inputs = cache.inputs_digest(project)
     record = cache.lookup(project, inputs) if use_cache else None
     if record is not None:
-        for warning in record.warnings:
-            click.echo(f"warning: {warning}", err=True)
+        _warn(record.warnings)
         return record, None, None
-    expansion, plan = _plan(project)
+    from . import pipeline, write  # only now: an answer from the record needs neither
+
+    expansion = pipeline.expansion(project)
+    _warn(expansion.warnings)
+    plan = write.plan(project.root, pipeline.outputs(project, expansion))
     if plan.current:
         cache.store(project, inputs, plan.outputs, len(expansion.variants), expansion.warnings)
     return None, expansion, plan
@@ -301,7 +298,7 @@ def ci(project: layout.Project, since, shard_size, shard, list_shards) -> None:
     if shard is not None and list_shards:
         raise click.UsageError("--shard and --shards exclude each other")
     expansion = pipeline.expansion(project)
-    _warn(expansion)
+    _warn(expansion.warnings)
     now = {recipe.variant.name: recipe.entry for recipe in pipeline.recipes(project, expansion)[1]}
     before = ci_.committed_state(project.root, since) if since is not None else None
     selection = ci_.select(expansion, now, before)
@@ -340,7 +337,7 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, k
     if name is not None and (given or kind):
         raise click.UsageError("give a variant NAME or axis options, not both")
     expansion = pipeline.expansion(project, allow_empty=True)
-    _warn(expansion)
+    _warn(expansion.warnings)
     result = (explain_.by_name(expansion, name) if name is not None
               else explain_.by_values(expansion, given, kind))
     if as_json:
