@@ -21,7 +21,6 @@ from .load import unwritable
 from .model import Expansion, Matrix, Variant
 
 
-
 class Verbatim(str):
     """Text written into a Nix file as is: only comments and the header."""
 
@@ -126,7 +125,7 @@ def new_environment(name: str, filters: dict, finalize=None) -> jinja2.Environme
         bytecode_cache=_compiled_templates(name),
         undefined=jinja2.StrictUndefined,
         auto_reload=False,  # templates are read once per run
-        cache_size=-1,  # and kept in a plain dict, looked up on every include
+        cache_size=-1,  # and kept in a plain dict, looked up on every render and extends
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
@@ -323,13 +322,6 @@ def recipes(expansion: Expansion, previous: dict[str, state.Entry], shared: str)
         made[variant.name] = Recipe(variant, template, context,
                                     state.next_entry(previous.get(variant.name), *hashes))
     return tuple(made.values())
-
-
-def render(expansion: Expansion, previous: dict[str, state.Entry]) -> dict[str, str]:
-    """Every file made from templates alone, as {path relative to the root: text}; see
-    `recipes` for `previous`."""
-    shared = shared_nix(expansion.matrix)
-    return files(expansion, shared, recipes(expansion, previous, shared))
 
 
 def files(expansion: Expansion, shared: str, planned: tuple[Recipe, ...]) -> dict[str, str]:
