@@ -74,7 +74,8 @@ def tool_digest() -> str:
     libraries that shape its output (by size and modification time)."""
     hasher = hashlib.blake2b(digest_size=20)
     hasher.update(f"{FORMAT}\0{sys.version}\0{sys.implementation.cache_tag}\0".encode())
-    for folder in sorted({PACKAGE, TEMPLATES}):
+    # templates/ is inside the package when installed, beside it in a source checkout
+    for folder in [PACKAGE] if PACKAGE in TEMPLATES.parents else [PACKAGE, TEMPLATES]:
         for path in _files_below(folder):
             hasher.update(f"{path.relative_to(folder)}\0".encode())
             hasher.update(path.read_bytes())
@@ -125,7 +126,7 @@ def lookup(project: Project, inputs: str) -> Record | None:
 
 def store(project: Project, inputs: str, outputs: dict[str, str], variants: int, warnings) -> None:
     """Record a run from `inputs` that found the tree current. Nothing is recorded if the
-    inputs changed while it ran; a cache that cannot be written (a read-only tree) is left alone."""
+    inputs changed while it ran; a cache folder that cannot be written is left alone."""
     if inputs_digest(project) != inputs:
         return
     record = {
