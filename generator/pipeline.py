@@ -6,7 +6,8 @@ from pathlib import Path
 
 from . import docs, expand, load, manifest, render, state, validate, write
 from .errors import GenMatrixError, Location
-from .layout import Project, locate  # noqa: F401  (the commands locate projects here)
+from .layout import BUILD_MATRIX_FILE, MANIFEST_FILE, POINTER_FILE, README_FILE, Project
+from .layout import locate  # noqa: F401  (the tests locate projects through the pipeline)
 from .model import Expansion
 
 
@@ -34,11 +35,10 @@ def outputs(project: Project, result: Expansion) -> dict[str, str]:
     shared, planned = recipes(project, result)
     files = render.files(result, shared, planned)
     context = docs.facts(result, planned)
-    files[docs.BUILD_MATRIX_FILE] = docs.build_matrix(context)
-    readme = _current(project.root / docs.README_FILE)
+    files[BUILD_MATRIX_FILE] = docs.build_matrix(context)
+    readme = _current(project.root / README_FILE)
     if readme is not None:
-        files[docs.README_FILE] = write.Merged(docs.readme(readme, context))
-    files[manifest.MANIFEST_FILE] = write.Merged(
-        manifest.update(_current(project.root / manifest.MANIFEST_FILE), result))
-    files[manifest.POINTER_FILE] = write.Merged(manifest.pointer(_current(project.root / manifest.POINTER_FILE)))
+        files[README_FILE] = write.Merged(docs.readme(readme, context))
+    files[MANIFEST_FILE] = write.Merged(manifest.update(_current(project.root / MANIFEST_FILE), result))
+    files[POINTER_FILE] = write.Merged(manifest.pointer(_current(project.root / POINTER_FILE)))
     return dict(sorted(files.items()))
