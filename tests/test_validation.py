@@ -356,19 +356,18 @@ knowledge:
 """
 
 
+def _subschemas(node=None):
+    """Every mapping in matrix.schema.json, the file itself first."""
+    if node is None:
+        node = json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
+    if isinstance(node, dict):
+        yield node
+    for child in node.values() if isinstance(node, dict) else node if isinstance(node, list) else ():
+        yield from _subschemas(child)
+
+
 def test_a_matrix_with_every_key_of_the_schema_passes_both(project, run):
-    keys = set()
-
-    def collect(schema):
-        if isinstance(schema, dict):
-            keys.update(schema.get("properties", {}))
-            for value in schema.values():
-                collect(value)
-        elif isinstance(schema, list):
-            for value in schema:
-                collect(value)
-
-    collect(json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+    keys = {key for schema in _subschemas() for key in schema.get("properties", {})}
     used = set()
 
     def walk(value):
@@ -419,18 +418,9 @@ def assert_clean_run(text: str) -> None:
 
 def _schema_words() -> list[str]:
     words = set()
-
-    def collect(schema):
-        if isinstance(schema, dict):
-            words.update(schema.get("properties", {}))
-            words.update(str(v) for v in schema.get("enum", []))
-            for value in schema.values():
-                collect(value)
-        elif isinstance(schema, list):
-            for value in schema:
-                collect(value)
-
-    collect(json.loads(SCHEMA_FILE.read_text(encoding="utf-8")))
+    for schema in _subschemas():
+        words.update(schema.get("properties", {}))
+        words.update(str(v) for v in schema.get("enum", []))
     knowledge = yaml.safe_load(KNOWLEDGE_FILE.read_text(encoding="utf-8"))
     for table in knowledge.values():
         words.update(str(name) for name in table)
