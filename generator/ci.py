@@ -10,7 +10,6 @@ rebuilt too: the metadata revision gives them a new store path), and which are g
 from __future__ import annotations
 
 import math
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -113,6 +112,7 @@ def committed_state(root: Path, ref: str) -> dict[str, state.Entry]:
             "fetch-depth: 0 so that the history is there")
     if not ref or ref.startswith("-"):
         raise GenMatrixError.at(where, "not a git revision", hint)
+    import subprocess  # here: only --changed-since runs a program
 
     def git(*args: str) -> subprocess.CompletedProcess:
         try:

@@ -9,7 +9,6 @@ word and whose errors become located problems with hints.
 
 from __future__ import annotations
 
-import difflib
 import json
 import numbers
 import re
@@ -160,6 +159,8 @@ def dotted(path) -> str:
 
 
 def suggest(word: str, choices) -> str:
+    import difflib  # here: only a mistake needs it
+
     close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else ""
 

@@ -9,7 +9,6 @@ file as it stands with only those parts changed.
 
 from __future__ import annotations
 
-import difflib
 import os
 import posixpath
 from dataclasses import dataclass
@@ -197,6 +196,8 @@ def apply(plan: Plan) -> None:
 
 def report(plan: Plan) -> str:
     """A unified diff of every difference, as `check` prints it."""
+    import difflib  # here: only a tree that differs needs it
+
     chunks = []
     for relative in plan.write:
         old = _read(plan.root / relative)
