@@ -7,6 +7,7 @@ import itertools
 import re
 
 from .errors import GenMatrixError, Location, Problem
+from .knowledge import why_not_rows
 from .model import KIND_AXES, Dropped, Expansion, Matrix, Section, Variant
 
 # Flox reads dots in a package name as folders (lib.x is .flox/pkgs/lib/x.nix): none here.
@@ -23,19 +24,19 @@ def check_name(name: str) -> str | None:
 
 def variant_name(matrix: Matrix, kind: str, combination: dict, package: str = "pytorch") -> str:
     """The name the variant of a full combination has, or would have."""
-    fields = {"package": package}
-    for axis, value in combination.items():
-        row = matrix.knowledge.table(axis)[value]
-        fields[axis] = getattr(row, "token", row.name)
-    return matrix.naming[kind].format(**fields)
+    return _name(matrix, kind, matrix.knowledge.rows(combination), package)
 
 
-def _variant(matrix: Matrix, kind: str, combination: dict, origin: str,
+def _name(matrix: Matrix, kind: str, rows: dict, package: str) -> str:
+    tokens = {axis: getattr(row, "token", row.name) for axis, row in rows.items()}
+    return matrix.naming[kind].format(package=package, **tokens)
+
+
+def _variant(matrix: Matrix, kind: str, rows: dict, origin: str,
              package: str = "pytorch", torch: str | None = None) -> Variant:
-    k = matrix.knowledge
-    values = {axis: k.table(axis)[value] for axis, value in combination.items()}
-    return Variant(name=variant_name(matrix, kind, combination, package), kind=kind, origin=origin,
-                   package=package, torch=torch, **values)
+    """The variant of a full combination, given as its table rows by axis."""
+    return Variant(name=_name(matrix, kind, rows, package), kind=kind, origin=origin,
+                   package=package, torch=torch, **rows)
 
 
 def combination_text(combination) -> str:
@@ -54,7 +55,8 @@ def _companions(matrix: Matrix, torches: list[Variant], warnings: list) -> list[
         for torch in selected:
             for package in rule.packages:
                 origin = f"{rule.label} ({rule.where}), built against {torch.name}"
-                companion = _variant(matrix, torch.kind, torch.combination, origin, package, torch.name)
+                rows = matrix.knowledge.rows(torch.combination)
+                companion = _variant(matrix, torch.kind, rows, origin, package, torch.name)
                 made.setdefault(companion.name, companion)
     return list(made.values())
 
@@ -64,11 +66,13 @@ def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: 
     dropped: list[Dropped] = []
     used_excludes: set[int] = set()
     axes = [axis for axis, _ in section.axes]
+    tables = [matrix.knowledge.table(axis) for axis in axes]
     origin = f"the product of {section.kind}: axes ({matrix.file}:{section.where.line})"
     for values in itertools.product(*(values for _, values in section.axes)):
         combination = dict(zip(axes, values))
         key = tuple(combination.items())
-        reason = matrix.knowledge.why_not(combination)
+        rows = {axis: table[value] for axis, table, value in zip(axes, tables, values)}
+        reason = why_not_rows(rows)
         if reason:
             dropped.append(Dropped(section.kind, key, reason, "knowledge"))
             continue
@@ -83,21 +87,22 @@ def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: 
             rule = section.exclude[excluded[0]]
             dropped.append(Dropped(section.kind, key, f"excluded: {rule}", f"{rule.label} ({rule.where})"))
             continue
-        kept[key] = _variant(matrix, section.kind, combination, origin)
+        kept[key] = _variant(matrix, section.kind, rows, origin)
     for i, rule in enumerate(section.exclude):
         if i not in used_excludes:
             warnings.append(Problem(rule.where, f"{rule.label} matches no variant: {rule}",
                                     "remove the rule, or check its values against the axes"))
     for rule in section.include:
         combination = {axis: allowed[0] for axis, allowed in rule.values}
-        reason = matrix.knowledge.why_not(combination)
+        rows = matrix.knowledge.rows(combination)
+        reason = why_not_rows(rows)
         if reason:
             problems.append(Problem(rule.where, f"{rule.label} cannot work: {reason}",
                                     "change the entry, or remove it"))
             continue
         key = tuple((axis, combination[axis]) for axis in KIND_AXES[section.kind])
         dropped = [d for d in dropped if d.combination != key or d.rule == "knowledge"]
-        kept[key] = _variant(matrix, section.kind, combination, f"{rule.label} ({rule.where})")
+        kept[key] = _variant(matrix, section.kind, rows, f"{rule.label} ({rule.where})")
     warnings += _barren(section, kept, dropped)
     return list(kept.values()), dropped
 

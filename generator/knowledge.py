@@ -20,6 +20,7 @@ KNOWLEDGE_FILE = Path(__file__).with_name("knowledge.yaml")
 
 
 @lru_cache(maxsize=None)
+@lru_cache(maxsize=None)
 def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 
@@ -103,10 +104,13 @@ class Knowledge:
     def table(self, axis: str) -> Mapping:
         return getattr(self, axis)
 
+    def rows(self, combination: Mapping[str, str]) -> dict:
+        """The table rows of a combination of axis values (names, as in matrix.yaml), by axis."""
+        return {axis: getattr(self, axis)[value] for axis, value in combination.items()}
+
     def why_not(self, combination: Mapping[str, str]) -> str | None:
-        """Why a combination of axis values (names, as in matrix.yaml) cannot work; None when it can."""
-        return incompatibility(**{axis: self.table(axis)[value] for axis, value in combination.items()
-                                  if axis in ("sm", "cuda", "isa", "accelerator")})
+        """Why a combination of axis values cannot work; None when it can."""
+        return why_not_rows(self.rows(combination))
 
     def sm_for_capability(self, capability: str) -> Sm | None:
         return next((sm for sm in self.sm.values() if sm.capability == capability), None)
@@ -184,6 +188,12 @@ def builtin() -> load.Document:
     doc = load.read(KNOWLEDGE_FILE, display=f"generator/{KNOWLEDGE_FILE.name}")
     check_schema(doc, "knowledge")
     return doc
+
+
+def why_not_rows(rows: Mapping) -> str | None:
+    """Why a combination of table rows, by axis, cannot work; None when it can."""
+    return incompatibility(sm=rows.get("sm"), cuda=rows.get("cuda"), isa=rows.get("isa"),
+                           accelerator=rows.get("accelerator"))
 
 
 def incompatibility(*, sm: Sm | None = None, cuda: Cuda | None = None,
