@@ -183,25 +183,39 @@ def _long_description(matrix: Matrix, variant: Variant) -> str:
 META_KEYS = ("summary", "description", "long_description", "platforms")
 
 
+# The templates a template names with a literal: {% extends "x" %}, {% include "x" %}, ...
+REFERENCE = re.compile(r"""\{%[-+]?\s*(?:extends|include|import|from)\s+(["'])(.+?)\1""")
+
+
+def referenced_templates(source: str) -> list[str]:
+    """The templates `source` extends, includes or imports, sorted."""
+    return sorted({name for _, name in REFERENCE.findall(source)})
+
+
 @lru_cache(maxsize=None)
 def template_digest(name: str) -> str:
     """A template with the templates it extends or includes: a change to any of them changes
     the build fingerprint of the recipes rendered from it, and of no others."""
     source = (TEMPLATES / name).read_text(encoding="utf-8")
-    referenced = jinja2.meta.find_referenced_templates(environment(True).parse(source))
-    return state.digest(source, *(template_digest(other) for other in sorted(filter(None, referenced))))
+    return state.digest(source, *(template_digest(other) for other in referenced_templates(source)))
 
 
 _canonical = json.JSONEncoder(sort_keys=True, default=str).encode  # one encoder for every fingerprint
+
+
+@lru_cache(maxsize=None)
+def _build_start(template_digest: str, shared: str):
+    """What every build hash of a template's recipes starts with, hashed once."""
+    return state.hasher(template_digest, shared)
 
 
 def fingerprints(template: str, context: dict, shared: str, *depends: str) -> tuple[str, str]:
     """(build, metadata) hashes of a recipe rendered from `template` with `context`; `shared` is
     the Nix every recipe imports, `depends` the build hashes of the recipes it imports (a
     companion's torch)."""
-    build = {k: v for k, v in context.items() if k not in META_KEYS and k != "revision"}
+    build = {k: v for k, v in context.items() if k not in META_KEYS}
     meta = {k: context[k] for k in META_KEYS}
-    return (state.digest(template_digest(template), shared, _canonical(build), *depends),
+    return (state.digest(_canonical(build), *depends, start=_build_start(template_digest(template), shared)),
             state.digest(_canonical(meta)))
 
 

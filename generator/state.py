@@ -25,12 +25,17 @@ class Entry:
     revision: int
 
 
-def digest(*parts: str) -> str:
-    hasher = hashlib.sha256()
+def hasher(*parts: str, start=None):
+    """A SHA-256 fed with `parts`, each ended by a NUL, after what `start` (a hasher) was fed."""
+    result = start.copy() if start is not None else hashlib.sha256()
     for part in parts:
-        hasher.update(part.encode("utf-8"))
-        hasher.update(b"\0")
-    return hasher.hexdigest()
+        result.update(part.encode("utf-8"))
+        result.update(b"\0")
+    return result
+
+
+def digest(*parts: str, start=None) -> str:
+    return hasher(*parts, start=start).hexdigest()
 
 
 def next_entry(previous: Entry | None, build: str, metadata: str) -> Entry:

@@ -7,6 +7,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, strategies as st
 
 from generator import layout, pipeline, render, state
 
@@ -150,3 +151,24 @@ def test_a_template_change_marks_only_the_recipes_made_from_it(project, template
     path = templates / "recipe.nix.j2"
     path.write_text(path.read_text() + "# trailing\n")
     assert all(fingerprints_of(project)[n] != after[n] for n in after if "-cpu-" in n or "darwin" in n)
+
+
+def test_every_template_reference_counts_in_the_fingerprints():
+    """The references template_digest follows are the ones Jinja itself finds."""
+    import jinja2.meta
+
+    env = render.environment(True)
+    for path in sorted(layout.TEMPLATES.glob("*.j2")):
+        source = path.read_text()
+        found = jinja2.meta.find_referenced_templates(env.parse(source))
+        assert render.referenced_templates(source) == sorted(found), path.name
+    assert render.referenced_templates('{%- extends "a.j2" -%}{% include \'b.j2\' %}{%+ import "c" as c %}') == [
+        "a.j2", "b.j2", "c"]
+
+
+@given(st.dictionaries(st.text(), st.builds(state.Entry, st.text(), st.text(), st.integers(0, 2**63 - 1))),
+       st.text())
+def test_the_state_file_is_what_json_writes(entries, header):
+    document = {"generated": header, "variants": {name: {"build": e.build, "metadata": e.metadata,
+                                                         "revision": e.revision} for name, e in sorted(entries.items())}}
+    assert state.dump(entries, header) == json.dumps(document, indent=2) + "\n"
