@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from json.encoder import encode_basestring_ascii as _quote  # a JSON string, as json.dumps writes it
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,9 +86,9 @@ def read(root: Path) -> dict[str, Entry]:
 
 
 def dump(entries: dict[str, Entry], header: str) -> str:
-    document = {
-        "generated": header,
-        "variants": {name: {"build": e.build, "metadata": e.metadata, "revision": e.revision}
-                     for name, e in sorted(entries.items())},
-    }
-    return json.dumps(document, indent=2, sort_keys=False) + "\n"
+    """The state file, as `json.dumps(document, indent=2)` writes it: spelled out, because that
+    indenting encoder runs in pure Python and the file has an entry per variant."""
+    variants = [f'    {_quote(name)}: {{\n      "build": {_quote(e.build)},\n      "metadata": {_quote(e.metadata)},'
+                f'\n      "revision": {e.revision}\n    }}' for name, e in sorted(entries.items())]
+    body = "{\n" + ",\n".join(variants) + "\n  }" if variants else "{}"
+    return f'{{\n  "generated": {_quote(header)},\n  "variants": {body}\n}}\n'
