@@ -72,7 +72,8 @@ def _offset_location(file: str, text, offset: int) -> Location:
     return Location(file, text.count(newline, 0, offset) + 1, offset - line_start + 1)
 
 
-_UNWRITABLE = re.compile("[\0\ud800-\udfff]")
+UNWRITABLE = "\0\ud800-\udfff"  # what no generated file can hold, as a regex character class's body
+_UNWRITABLE = re.compile(f"[{UNWRITABLE}]")
 
 
 def unwritable(value: str) -> str | None:

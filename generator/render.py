@@ -13,11 +13,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import jinja2
-import jinja2.meta
 
 from . import cache, ci, state
 from .layout import HEADER, NIXPKGS_FILE, PKGS_DIR, STATE_FILE, TEMPLATES, WORKFLOW_FILE
-from .load import unwritable
+from .load import UNWRITABLE, unwritable
 from .model import Expansion, Matrix, Variant
 
 
@@ -72,7 +71,13 @@ def nix(value) -> str:
     raise TypeError(f"no Nix literal for {type(value).__name__}")
 
 
+# What _string must escape or refuse: most strings hold none of it, and are only quoted.
+_SPECIAL = re.compile("[" + re.escape("".join(char for char, _ in _NIX_ESCAPES)) + UNWRITABLE + "]")
+
+
 def _string(value: str) -> str:
+    if not _SPECIAL.search(value):
+        return '"' + value + '"'
     reason = unwritable(value)
     if reason:  # the loader refuses such text where it is written; this guards the rest
         raise ValueError(f"{value!r} {reason}")
