@@ -137,6 +137,7 @@ def new_environment(name: str, filters: dict, finalize=None) -> jinja2.Environme
         autoescape=False,
         finalize=finalize,
     )
+    env.globals.clear()  # a template sees what it is given, nothing else: rendering skips copying them
     env.filters.update(filters)
     return env
 
@@ -298,8 +299,62 @@ def describe(expansion: Expansion, variant: Variant) -> str:
     return _describe(expansion.matrix, variant)
 
 
-def _render(template: str, nix_output: bool, **context) -> str:
-    return environment(nix_output).get_template(template).render(**context)
+def fold(env: jinja2.Environment, name: str) -> jinja2.nodes.Template:
+    """The parsed template `name` with the templates it extends folded in: each block replaced
+    by the body of its last override, as Jinja's inheritance would render it. Folded, a recipe
+    renders in one function, where Jinja looks up and calls every block of every level on
+    every render. Blocks must not call super() or self: the recipe templates need neither."""
+    blocks: dict[str, list] = {}
+    while True:
+        tree = env.parse(*env.loader.get_source(env, name)[:2])
+        if any(node.name in ("super", "self") for node in tree.find_all(jinja2.nodes.Name)):
+            raise ValueError(f"{name}: a folded template cannot use super() or self")
+        for block in tree.find_all(jinja2.nodes.Block):
+            blocks.setdefault(block.name, block.body)  # the most derived template comes first
+        extends = tree.find(jinja2.nodes.Extends)
+        if extends is None:
+            break
+        name = extends.template.value
+
+    def inline(body: list) -> list:
+        folded = []
+        for node in body:
+            if isinstance(node, jinja2.nodes.Block):
+                folded += inline(blocks[node.name])
+                continue
+            for field, value in node.iter_fields():
+                if isinstance(value, list):
+                    setattr(node, field, inline(value))
+            folded.append(node)
+        return folded
+
+    tree.body = inline(tree.body)
+    return tree
+
+
+def template(name: str, nix_output: bool) -> jinja2.Template:
+    """The template `name` of the generated files, folded (see fold) and compiled once."""
+    return _folded(environment(nix_output), name)
+
+
+@lru_cache(maxsize=None)
+def _folded(env: jinja2.Environment, name: str) -> jinja2.Template:
+    # Kept with the compiled templates, under the digest of its sources and those it extends.
+    cache = env.bytecode_cache
+    bucket = cache.get_bucket(env, f"{name} folded", None, template_digest(name)) if cache else None
+    if bucket is not None and bucket.code is not None:
+        code = bucket.code
+    else:
+        code = env.compile(fold(env, name), name, str(TEMPLATES / name))
+        if bucket is not None:
+            bucket.code = code
+            cache.set_bucket(bucket)
+    return env.template_class.from_code(env, code, env.make_globals(None))
+
+
+def _render(name: str, nix_output: bool, context: dict | tuple = (), **more) -> str:
+    """The template `name` rendered with `context` and `more`."""
+    return template(name, nix_output).render(context, **more)
 
 
 @dataclass(frozen=True, eq=False)
@@ -348,7 +403,7 @@ def files(expansion: Expansion, shared: str, planned: tuple[Recipe, ...]) -> dic
     outputs = {NIXPKGS_FILE: shared}
     for recipe in planned:
         outputs[f"{PKGS_DIR}/{recipe.variant.name}.nix"] = _render(
-            recipe.template, True, **recipe.context, revision=recipe.entry.revision)
+            recipe.template, True, recipe.context, revision=recipe.entry.revision)
     outputs[STATE_FILE] = state.dump({r.variant.name: r.entry for r in planned}, HEADER)
     outputs[WORKFLOW_FILE] = _render("flox-variants.yml.j2", False, header=f"# {HEADER}",
                                         **ci.workflow_context(expansion))
