@@ -7,6 +7,7 @@ tree the cache vouches for (see cache.py) reads the files and loads nothing else
 from __future__ import annotations
 
 import functools
+import gc
 import json
 import sys
 from pathlib import Path
@@ -344,3 +345,11 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, k
         click.echo(json.dumps(explain_.as_json(result), indent=2))
     else:
         click.echo(explain_.text(result), nl=False)
+
+
+def run() -> None:
+    """The gen-matrix command. A run keeps tens of thousands of objects alive (variants, their
+    contexts, the texts) and makes few cycles: with its default of a pass per 700 new objects,
+    the cyclic collector took 12 - 16 ms of a 2,000-variant run to find some 600 objects."""
+    gc.set_threshold(100_000, 50, 50)
+    main(prog_name="gen-matrix")
