@@ -3,7 +3,9 @@
 For each figure the command runs in a fresh process several times and the median is
 reported, with the process's peak memory (max RSS):
 
-  cold          `gen-matrix generate` into an empty tree, with an empty cache
+  cold          `gen-matrix generate` into an empty tree, with the cache as runs on other
+                trees leave it (compiled templates, no record of this tree)
+  first         the same with an empty cache: the first run after installing gen-matrix
   noop          `gen-matrix generate` on an up-to-date tree (it must write 0 files)
   noop-full     the same with --no-cache: every stage runs
   check         `gen-matrix check` on an up-to-date tree
@@ -115,12 +117,12 @@ else:
 ENV = dict(os.environ)
 
 
-def measure(args: list[str]) -> tuple[float, float, str]:
+def measure(args: list[str], env: dict | None = None) -> tuple[float, float, str]:
     """(seconds, peak MiB, stdout) of one run of `python ARGS` in a fresh process."""
     # Write back what earlier runs left dirty, so that no run pays for another's writes.
     os.sync()
     start = time.perf_counter()
-    result = subprocess.run([sys.executable, "-c", PEAK, *args], capture_output=True, text=True, cwd=REPO, env=ENV)
+    result = subprocess.run([sys.executable, "-c", PEAK, *args], capture_output=True, text=True, cwd=REPO, env=env or ENV)
     elapsed = time.perf_counter() - start
     if result.returncode != 0:
         raise SystemExit(f"{' '.join(args[:2])} failed:\n{result.stderr}")
@@ -134,6 +136,7 @@ def gen_matrix(*args: str) -> list[str]:
 
 FIGURES = {
     "cold": ("generate",),
+    "first": ("generate",),
     "noop": ("generate",),
     "noop-full": ("generate", "--no-cache"),
     "check": ("check",),
@@ -163,6 +166,15 @@ def bench_tree(source: Path, runs: int, work: Path) -> dict:
         for name in inputs:
             shutil.copy(sample / name, tree / name)
         figures["cold"].append(measure(gen_matrix(*FIGURES["cold"], "--root", str(tree)))[:2])
+        first = work / f"first{i}"
+        first.mkdir()
+        for name in inputs:
+            shutil.copy(sample / name, first / name)
+        empty_cache = work / f"first-cache{i}"
+        figures["first"].append(measure(gen_matrix(*FIGURES["first"], "--root", str(first)),
+                                        dict(ENV, GEN_MATRIX_CACHE_DIR=str(empty_cache)))[:2])
+        shutil.rmtree(first)
+        shutil.rmtree(empty_cache, ignore_errors=True)
         # The run after a cold one finds the tree current, and records it in the cache.
         _, _, out = measure(gen_matrix("--root", str(tree)))
         for name in ("noop", "noop-full", "check", "check-full"):
