@@ -96,15 +96,20 @@ def synthetic_matrix(target: int) -> dict:
 
 
 # Runs `-m MODULE ARGS` or `-c CODE ARGS` and reports the process's own peak memory
-# (VmHWM) on exit. rusage cannot be used: a child's ru_maxrss also counts the parent's
-# memory it was forked from.
+# (VmHWM) on exit, also when it ends with os._exit, as the gen-matrix command does. rusage
+# cannot be used: a child's ru_maxrss also counts the parent's memory it was forked from.
 PEAK = """
-import atexit, runpy, sys
+import atexit, os, runpy, sys
 def report():
     with open("/proc/self/status") as status:
         peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
     sys.stderr.write(f"\\nPEAK_KB {peak}\\n")
+    sys.stderr.flush()
+def hard_exit(status, exit=os._exit):
+    report()
+    exit(status)
 atexit.register(report)
+os._exit = hard_exit
 mode, target, *sys.argv[1:] = sys.argv[1:]
 if mode == "-m":
     sys.argv[0] = target
