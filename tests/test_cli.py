@@ -139,6 +139,25 @@ def test_console_script_runs():
     assert result.returncode == 0 and "check" in result.stdout and "generate" in result.stdout
 
 
+def test_the_command_ends_with_its_exit_status_and_all_its_output(project):
+    """The command leaves without the interpreter's clean-up: its status and every line it
+    printed must still come out, on both streams."""
+    def command(*args):
+        return subprocess.run([sys.executable, "-m", "generator", *args, "--root", str(project)],
+                              capture_output=True, text=True)
+
+    result = command("generate")
+    assert (result.returncode, result.stderr) == (0, "") and result.stdout.startswith("gen-matrix: 62 variants;")
+    recipe = next((project / ".flox" / "pkgs").glob("pytorch-*.nix"))
+    recipe.write_text(recipe.read_text() + "# edited\n")
+    result = command("check")
+    assert result.returncode == 1 and result.stdout.count("\n") > 3 and "run `gen-matrix`" in result.stderr
+    (project / "matrix.yaml").write_text("pytorch: [\n")
+    result = command("check")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"error: {project / 'matrix.yaml'}:2:1: YAML syntax error")
+
+
 
 @pytest.mark.parametrize("revision", ["1e30", "Infinity", "-5", "true", "1.7", '"3"'])
 def test_a_bad_revision_in_the_state_file_is_a_located_error(project, run, revision):
