@@ -349,7 +349,7 @@ def _folded(env: jinja2.Environment, name: str) -> jinja2.Template:
         if bucket is not None:
             bucket.code = code
             cache.set_bucket(bucket)
-    return env.template_class.from_code(env, code, env.make_globals(None))
+    return env.template_class.from_code(env, code, {})  # no globals: see new_environment
 
 
 def _render(name: str, nix_output: bool, context: dict | tuple = (), **more) -> str:
