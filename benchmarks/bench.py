@@ -13,8 +13,11 @@ reported, with the process's peak memory (max RSS):
   baseline      a bare Python loop writing the same bytes to the same number of files:
                 the practical floor for cold generate
 
-The same figures follow for the shipped matrix.yaml. gen-matrix's bytecode is compiled first,
-as pip does when it installs a package, and the cache lives in the benchmark's own folder.
+Each ratio to the baseline is the median over the runs of the figure's time over the time of
+the baseline run just before it: the shared machine's speed drifts from one minute to the
+next, and two runs taken together drift together. The same figures follow for the shipped
+matrix.yaml. gen-matrix's bytecode is compiled first, as pip does when it installs a package,
+and the cache lives in the benchmark's own folder.
 
 Usage:
   python benchmarks/bench.py                      # about 2,000 variants, 5 runs each
@@ -165,44 +168,49 @@ def bench_tree(source: Path, runs: int, work: Path) -> dict:
     texts.write_text(json.dumps(generated))
 
     figures: dict[str, list] = {name: [] for name in ("baseline", *FIGURES)}
+    ratios: dict[str, list] = {name: [] for name in FIGURES}
+
+    def timed(name: str, args: list[str], env: dict | None = None) -> str:
+        """Runs the figure `name`, right after a run of the baseline to compare it with."""
+        floor = work / "baseline"
+        floor.mkdir()
+        base = measure(["-c", BASELINE, str(texts), str(floor)])
+        shutil.rmtree(floor)
+        figures["baseline"].append(base[:2])
+        seconds, peak, out = measure(args, env)
+        figures[name].append((seconds, peak))
+        ratios[name].append(seconds / base[0])
+        return out
+
     for i in range(runs):
-        tree = work / f"tree{i}"
-        tree.mkdir()
-        for name in inputs:
-            shutil.copy(sample / name, tree / name)
-        figures["cold"].append(measure(gen_matrix(*FIGURES["cold"], "--root", str(tree)))[:2])
-        first = work / f"first{i}"
-        first.mkdir()
-        for name in inputs:
-            shutil.copy(sample / name, first / name)
+        tree, first = work / f"tree{i}", work / f"first{i}"
+        for folder in (tree, first):
+            folder.mkdir()
+            for name in inputs:
+                shutil.copy(sample / name, folder / name)
+        timed("cold", gen_matrix(*FIGURES["cold"], "--root", str(tree)))
         empty_cache = work / f"first-cache{i}"
-        figures["first"].append(measure(gen_matrix(*FIGURES["first"], "--root", str(first)),
-                                        dict(ENV, GEN_MATRIX_CACHE_DIR=str(empty_cache)))[:2])
+        timed("first", gen_matrix(*FIGURES["first"], "--root", str(first)),
+              dict(ENV, GEN_MATRIX_CACHE_DIR=str(empty_cache)))
         shutil.rmtree(first)
         shutil.rmtree(empty_cache, ignore_errors=True)
         # The run after a cold one finds the tree current, and records it in the cache.
-        _, _, out = measure(gen_matrix("--root", str(tree)))
+        measure(gen_matrix("--root", str(tree)))
         for name in ("noop", "noop-full", "check", "check-full"):
-            seconds, peak, out = measure(gen_matrix(*FIGURES[name], "--root", str(tree)))
-            figures[name].append((seconds, peak))
+            out = timed(name, gen_matrix(*FIGURES[name], "--root", str(tree)))
             written = re.search(r"(\d+) written", out)
             if written and int(written.group(1)):
                 raise SystemExit(f"{name} generate wrote {written.group(1)} files")
             if name.startswith("check") and "are current" not in out:
                 raise SystemExit(f"{name} did not find the tree current:\n{out}")
-        target_dir = work / f"baseline{i}"
-        target_dir.mkdir()
-        figures["baseline"].append(measure(["-c", BASELINE, str(texts), str(target_dir)])[:2])
         shutil.rmtree(tree)
-        shutil.rmtree(target_dir)
     result = {"variants": variants, "files": len(generated), "bytes": sum(len(t.encode()) for t in generated.values()),
               "runs": runs, "noop_files_written": 0}
     for name, samples in figures.items():
         result[name] = {"seconds": statistics.median(s for s, _ in samples),
                         "peak_mib": max(m for _, m in samples)}
-    base = result["baseline"]["seconds"]
     for name in FIGURES:
-        result[name]["x_baseline"] = result[name]["seconds"] / base
+        result[name]["x_baseline"] = statistics.median(ratios[name])
     return result
 
 
