@@ -260,12 +260,15 @@ def main() -> None:
         print_result(results["shipped"], "the shipped matrix.yaml: ")
     if args.scaling:
         print()
-        print("scaling (median seconds; cold per 1,000 variants)")
-        print(f"{'variants':>8} {'cold':>8} {'noop':>8} {'check':>8} {'noop-full':>10} {'check-full':>11} {'cold/1k':>8}")
+        print("scaling (median seconds, x baseline; cold per 1,000 variants; peak MiB of cold)")
+        print(f"{'variants':>8} {'baseline':>8} {'cold':>13} {'check':>13} {'noop':>7} {'noop-full':>9} "
+              f"{'check-full':>10} {'cold/1k':>7} {'peak':>5}")
         for r in results["synthetic"]:
-            print(f"{r['variants']:8} {r['cold']['seconds']:8.3f} {r['noop']['seconds']:8.3f} "
-                  f"{r['check']['seconds']:8.3f} {r['noop-full']['seconds']:10.3f} {r['check-full']['seconds']:11.3f} "
-                  f"{r['cold']['seconds'] / r['variants'] * 1000:8.3f}")
+            def figure(name: str) -> str:
+                return f"{r[name]['seconds']:.3f} ({r[name]['x_baseline']:.2f}x)"
+            print(f"{r['variants']:8} {r['baseline']['seconds']:8.3f} {figure('cold'):>13} {figure('check'):>13} "
+                  f"{r['noop']['seconds']:7.3f} {r['noop-full']['seconds']:9.3f} {r['check-full']['seconds']:10.3f} "
+                  f"{r['cold']['seconds'] / r['variants'] * 1000:7.3f} {r['cold']['peak_mib']:5.1f}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
 
