@@ -20,7 +20,6 @@ KNOWLEDGE_FILE = Path(__file__).with_name("knowledge.yaml")
 
 
 @lru_cache(maxsize=None)
-@lru_cache(maxsize=None)
 def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 

@@ -314,6 +314,8 @@ def fold(env: jinja2.Environment, name: str) -> jinja2.nodes.Template:
         extends = tree.find(jinja2.nodes.Extends)
         if extends is None:
             break
+        if not isinstance(extends.template, jinja2.nodes.Const):
+            raise ValueError(f"{name}: a folded template must extend a template named by a literal")
         name = extends.template.value
 
     def inline(body: list) -> list:
