@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from json.encoder import encode_basestring_ascii as _quote  # a JSON string, as json.dumps writes it
 from dataclasses import dataclass
+from json.encoder import encode_basestring_ascii as _quote  # a JSON string, as json.dumps writes it
 from pathlib import Path
 
 from .errors import GenMatrixError, Location
