@@ -7,9 +7,7 @@ tree the cache vouches for (see cache.py) reads the files and loads nothing else
 from __future__ import annotations
 
 import functools
-import gc
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -347,25 +345,3 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, k
     else:
         click.echo(explain_.text(result), nl=False)
 
-
-def run() -> None:
-    """The gen-matrix command.
-
-    A run keeps tens of thousands of objects alive (variants, their contexts, the texts) and
-    makes few cycles: with its default of a pass per 700 new objects, the cyclic collector took
-    12 - 16 ms of a 2,000-variant run to find some 600 objects, so it runs less often. At the
-    end the process exits without freeing them one by one (10 - 15 ms), once its output is
-    flushed; an error that is not an exit still ends the usual way, with its traceback.
-    """
-    gc.set_threshold(100_000, 50, 50)
-    try:
-        main(prog_name="gen-matrix")
-    except SystemExit as done:
-        if done.code is not None and not isinstance(done.code, int):
-            raise
-        try:
-            sys.stdout.flush()
-            sys.stderr.flush()
-        except OSError:  # a closed pipe: let Python's own exit deal with it
-            raise done from None
-        os._exit(done.code or 0)
