@@ -20,7 +20,7 @@ matrix.yaml. gen-matrix's bytecode is compiled first, as pip does when it instal
 and the cache lives in the benchmark's own folder.
 
 Usage:
-  python benchmarks/bench.py                      # about 2,000 variants, 5 runs each
+  python benchmarks/bench.py                      # about 2,000 variants, 9 runs each
   python benchmarks/bench.py --variants 4000 --runs 3 --json out.json
   python benchmarks/bench.py --scaling            # 500, 1,000, 2,000, 4,000 variants
   python benchmarks/bench.py --dir /dev/shm       # in memory: without the disk's variance
@@ -238,7 +238,7 @@ def print_result(result: dict, title: str = "") -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variants", type=int, default=2000, help="at least this many variants")
-    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runs", type=int, default=9, help="runs of each figure; the machine's noise calls for several")
     parser.add_argument("--scaling", action="store_true", help="run at 500, 1000, 2000 and 4000 variants")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--dir", type=Path, help="where the trees are written [default: the system's temporary "
