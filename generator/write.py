@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import shutil
 from dataclasses import dataclass
 from typing import Iterator
 from pathlib import Path
@@ -141,6 +142,24 @@ def plan(root: Path, outputs: dict[str, str]) -> Plan:
     return Plan(root, outputs, tuple(write), tuple(unchanged), tuple(remove))
 
 
+def _create(path: str, text: str) -> None:
+    """Write `text` to a new file at `path`; if that fails part way, no file is left there."""
+    descriptor = os.open(path, _NEW_FILE, 0o666)
+    try:
+        try:
+            data = memoryview(text.encode("utf-8"))
+            while data:
+                data = data[os.write(descriptor, data):]
+        finally:
+            os.close(descriptor)
+    except BaseException:
+        try:
+            os.unlink(path)
+        except OSError:
+            pass
+        raise
+
+
 def atomic_write(path: str, text: str) -> None:
     """Write a temporary file beside `path`, then rename it over `path`: a reader, or a run
     cut short, sees the old file or the new one, never a part. There is no fsync per file: it
@@ -149,17 +168,11 @@ def atomic_write(path: str, text: str) -> None:
     folder, name = os.path.split(path)
     temporary = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
     try:
-        try:
-            descriptor = os.open(temporary, _NEW_FILE, 0o666)
-        except FileExistsError:  # left by a run of an earlier process with this number
-            os.unlink(temporary)
-            descriptor = os.open(temporary, _NEW_FILE, 0o666)
-        try:
-            data = memoryview(text.encode("utf-8"))
-            while data:
-                data = data[os.write(descriptor, data):]
-        finally:
-            os.close(descriptor)
+        _create(temporary, text)
+    except FileExistsError:  # left by a run of an earlier process with this number
+        os.unlink(temporary)
+        _create(temporary, text)
+    try:
         os.replace(temporary, path)
     except BaseException:
         try:
@@ -169,28 +182,63 @@ def atomic_write(path: str, text: str) -> None:
         raise
 
 
-def apply(plan: Plan) -> None:
-    """Write what changed, each file atomically, then remove what is stale.
+def _staging(root: Path, folders: list[str]) -> dict[str, str]:
+    """The outermost of `folders` that do not exist yet, each with the temporary name beside
+    it that it is written under, whole, before it is renamed into place."""
+    missing = {folder for folder in folders if not os.path.isdir(os.path.join(root, folder))}
+    return {folder: posixpath.join(posixpath.dirname(folder), f".{posixpath.basename(folder)}.{os.getpid()}.tmp")
+            for folder in sorted(missing) if posixpath.dirname(folder) not in missing}
 
-    A failure part way (a full disk, a read-only folder) leaves every file whole, in its
-    old or its new version, and no temporary file behind; running again finishes the job.
+
+def apply(plan: Plan) -> None:
+    """Write what changed, then remove what is stale.
+
+    A file in a folder that exists is written beside its old version and renamed over it. A
+    folder that does not exist yet (a first run, a new kind of output) is written whole under
+    a temporary name, then renamed into place: one rename instead of one per file. A failure
+    part way (a full disk, a read-only folder) leaves every file whole, in its old or its new
+    version, no new folder in part and no temporary file behind; running again finishes the job.
     """
+    staged = _staging(plan.root, _folders(plan.write))
+
+    def located(relative: str) -> tuple[str, bool]:
+        """Where `relative` is written, and whether that is inside a folder being staged."""
+        for folder, temporary in staged.items():
+            if relative == folder or relative.startswith(folder + "/"):
+                return os.path.join(plan.root, temporary + relative[len(folder):]), True
+        return os.path.join(plan.root, relative), False
+
     written = 0
-    action, relative = "write", ""
+    action, relative = "write this file", ""
     try:
-        for folder in _folders(plan.write):
-            os.makedirs(os.path.join(plan.root, folder), exist_ok=True)
-        for relative in plan.write:
-            atomic_write(os.path.join(plan.root, relative), plan.outputs[relative])
-            written += 1
-        action = "remove"
-        for relative in plan.remove:
-            (plan.root / relative).unlink()
+        try:
+            for temporary in staged.values():  # left by a run of an earlier process with this number
+                shutil.rmtree(os.path.join(plan.root, temporary), ignore_errors=True)
+            for folder in _folders(plan.write):
+                os.makedirs(located(folder)[0], exist_ok=True)
+            for relative in plan.write:
+                path, new = located(relative)
+                if new:
+                    _create(path, plan.outputs[relative])
+                else:
+                    atomic_write(path, plan.outputs[relative])
+                    written += 1
+            action = "move this new folder into place"
+            for relative, temporary in staged.items():
+                os.rename(os.path.join(plan.root, temporary), os.path.join(plan.root, relative))
+                written += sum(1 for path in plan.write if path.startswith(relative + "/"))
+            action = "remove this file"
+            for relative in plan.remove:
+                (plan.root / relative).unlink()
+        except BaseException:
+            for temporary in staged.values():
+                shutil.rmtree(os.path.join(plan.root, temporary), ignore_errors=True)
+            raise
     except OSError as error:
         raise GenMatrixError.at(
-            Location(relative), f"cannot {action} this file: {error.strerror or error}",
+            Location(relative), f"cannot {action}: {error.strerror or error}",
             f"{written} of {len(plan.write)} changed files were written, each whole; the rest keep their "
-            "old version. Fix the cause (disk space, permissions) and run gen-matrix again",
+            "old version, or are not there yet. Fix the cause (disk space, permissions) and run gen-matrix again",
         ) from None
 
 

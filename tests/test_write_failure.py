@@ -137,3 +137,48 @@ def test_a_file_where_a_folder_goes_is_one_clear_error(project, run):
     ]
     assert sorted(p.relative_to(project).as_posix() for p in project.rglob("*")) == [
         ".flox", ".flox/pkgs", "matrix.yaml"]
+
+
+def names(root) -> list[str]:
+    return sorted(p.relative_to(root).as_posix() for p in root.rglob("*"))
+
+
+def test_a_first_run_writes_each_new_folder_whole_then_moves_it_into_place(project, run, monkeypatch):
+    renamed = []
+    real = os.rename
+    monkeypatch.setattr(os, "rename", lambda source, target: renamed.append(os.path.basename(target))
+                        or real(source, target))
+    assert run("--root", project).exit_code == 0
+    assert sorted(renamed) == [".flox", ".github", "nix"]
+    assert not [name for name in names(project) if name.endswith(".tmp")]
+    assert run("check", "--root", project).exit_code == 0
+
+
+@pytest.mark.parametrize("where", ["write", "rename"])
+def test_a_failure_in_a_first_run_leaves_no_new_folder_in_part(project, run, monkeypatch, where):
+    fail_after(5 if where == "write" else 1, OSError(errno.ENOSPC, os.strerror(errno.ENOSPC)))(monkeypatch, where)
+    result = run("--root", project)
+    monkeypatch.undo()
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    first, hint = result.stderr.splitlines()[:2]
+    if where == "write":
+        assert first.startswith("error: .flox/") and first.endswith("cannot write this file: No space left on device")
+        assert "0 of 68 changed files were written, each whole" in hint
+    else:  # .flox was moved into place, .github was not
+        assert first == "error: .github: cannot move this new folder into place: No space left on device"
+        assert re.search(r"6[0-9] of 68 changed files were written", hint)
+    left = names(project)
+    assert not [name for name in left if name.endswith(".tmp")]
+    assert ".github" not in left and "nix" not in left
+    assert (".flox/pkgs" in left) == (where == "rename")
+    assert run("--root", project).exit_code == 0
+    assert run("check", "--root", project).exit_code == 0
+
+
+def test_a_staging_folder_left_by_a_run_cut_short_is_cleared(project, run):
+    leftover = project / f"..flox.{os.getpid()}.tmp" / "pkgs"
+    leftover.mkdir(parents=True)
+    (leftover / "pytorch-python313-cpu-avx2.nix").write_text("half a recipe")
+    assert run("--root", project).exit_code == 0
+    assert not (project / f"..flox.{os.getpid()}.tmp").exists()
+    assert run("check", "--root", project).exit_code == 0
