@@ -142,6 +142,20 @@ def plan(root: Path, outputs: dict[str, str]) -> Plan:
     return Plan(root, outputs, tuple(write), tuple(unchanged), tuple(remove))
 
 
+def _temporary(path: str) -> str:
+    """The name beside `path` that this process writes it under before renaming it into place."""
+    folder, name = os.path.split(path)
+    return os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+
+
+def _discard(path: str) -> None:
+    """Remove the file at `path` if there is one; a failure to is no error of its own."""
+    try:
+        os.unlink(path)
+    except OSError:
+        pass
+
+
 def _create(path: str, text: str) -> None:
     """Write `text` to a new file at `path`; if that fails part way, no file is left there."""
     descriptor = os.open(path, _NEW_FILE, 0o666)
@@ -153,10 +167,7 @@ def _create(path: str, text: str) -> None:
         finally:
             os.close(descriptor)
     except BaseException:
-        try:
-            os.unlink(path)
-        except OSError:
-            pass
+        _discard(path)
         raise
 
 
@@ -165,8 +176,7 @@ def atomic_write(path: str, text: str) -> None:
     cut short, sees the old file or the new one, never a part. There is no fsync per file: it
     would cost more than all the rest of a run, and ext4 and btrfs write a file's data before
     they commit a rename over another file."""
-    folder, name = os.path.split(path)
-    temporary = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+    temporary = _temporary(path)
     try:
         _create(temporary, text)
     except FileExistsError:  # left by a run of an earlier process with this number
@@ -175,10 +185,7 @@ def atomic_write(path: str, text: str) -> None:
     try:
         os.replace(temporary, path)
     except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
+        _discard(temporary)
         raise
 
 
@@ -186,8 +193,7 @@ def _staging(root: Path, folders: list[str]) -> dict[str, str]:
     """The outermost of `folders` that do not exist yet, each with the temporary name beside
     it that it is written under, whole, before it is renamed into place."""
     missing = {folder for folder in folders if not os.path.isdir(os.path.join(root, folder))}
-    return {folder: posixpath.join(posixpath.dirname(folder), f".{posixpath.basename(folder)}.{os.getpid()}.tmp")
-            for folder in sorted(missing) if posixpath.dirname(folder) not in missing}
+    return {folder: _temporary(folder) for folder in sorted(missing) if posixpath.dirname(folder) not in missing}
 
 
 def apply(plan: Plan) -> None:
@@ -208,12 +214,15 @@ def apply(plan: Plan) -> None:
                 return os.path.join(plan.root, temporary + relative[len(folder):]), True
         return os.path.join(plan.root, relative), False
 
+    def discard_staged() -> None:
+        for temporary in staged.values():
+            shutil.rmtree(os.path.join(plan.root, temporary), ignore_errors=True)
+
     written = 0
     action, relative = "write this file", ""
     try:
         try:
-            for temporary in staged.values():  # left by a run of an earlier process with this number
-                shutil.rmtree(os.path.join(plan.root, temporary), ignore_errors=True)
+            discard_staged()  # what a run of an earlier process with this number left
             for folder in _folders(plan.write):
                 os.makedirs(located(folder)[0], exist_ok=True)
             for relative in plan.write:
@@ -231,8 +240,7 @@ def apply(plan: Plan) -> None:
             for relative in plan.remove:
                 (plan.root / relative).unlink()
         except BaseException:
-            for temporary in staged.values():
-                shutil.rmtree(os.path.join(plan.root, temporary), ignore_errors=True)
+            discard_staged()
             raise
     except OSError as error:
         raise GenMatrixError.at(
