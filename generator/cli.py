@@ -223,8 +223,7 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, una
             click.echo(f"  {reason}")
         if result.variant:
             click.echo(f"  build: flox build {result.variant.name}")
-        for warning in result.warnings:
-            click.echo(f"warning: {warning}", err=True)
+        _warn(result.warnings)
     if result.variant is None:
         sys.exit(EXIT_DRIFT)
 

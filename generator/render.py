@@ -210,9 +210,10 @@ _canonical = json.JSONEncoder(sort_keys=True, default=str).encode  # one encoder
 
 
 @lru_cache(maxsize=None)
-def _build_start(template_digest: str, shared: str):
-    """What every build hash of a template's recipes starts with, hashed once."""
-    return state.hasher(template_digest, shared)
+def _build_start(digest: str, shared: str):
+    """What every build hash of a template's recipes starts with (the template's `digest` and
+    nixpkgs.nix), hashed once."""
+    return state.hasher(digest, shared)
 
 
 def fingerprints(template: str, context: dict, shared: str, *depends: str) -> tuple[str, str]:
@@ -342,15 +343,15 @@ def template(name: str, nix_output: bool) -> jinja2.Template:
 @lru_cache(maxsize=None)
 def _folded(env: jinja2.Environment, name: str) -> jinja2.Template:
     # Kept with the compiled templates, under the digest of its sources and those it extends.
-    cache = env.bytecode_cache
-    bucket = cache.get_bucket(env, f"{name} folded", None, template_digest(name)) if cache else None
+    compiled = env.bytecode_cache
+    bucket = compiled.get_bucket(env, f"{name} folded", None, template_digest(name)) if compiled else None
     if bucket is not None and bucket.code is not None:
         code = bucket.code
     else:
         code = env.compile(fold(env, name), name, str(TEMPLATES / name))
         if bucket is not None:
             bucket.code = code
-            cache.set_bucket(bucket)
+            compiled.set_bucket(bucket)
     return env.template_class.from_code(env, code, {})  # no globals: see new_environment
 
 
