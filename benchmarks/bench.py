@@ -156,10 +156,15 @@ def bench_tree(source: Path, runs: int, work: Path) -> dict:
     """Median figures of gen-matrix on copies of the tree `source` (its matrix.yaml, and its
     README when it has one), against the baseline of writing what it generates."""
     inputs = [name for name in ("matrix.yaml", "README.md") if (source / name).exists()]
-    sample = work / "sample"
-    sample.mkdir()
-    for name in inputs:
-        shutil.copy(source / name, sample / name)
+
+    def seeded(folder: Path) -> Path:
+        """`folder`, made, with a copy of the inputs and nothing generated."""
+        folder.mkdir()
+        for name in inputs:
+            shutil.copy(source / name, folder / name)
+        return folder
+
+    sample = seeded(work / "sample")
     _, _, out = measure(gen_matrix("--root", str(sample)))
     variants = int(re.search(r"(\d+) variants", out).group(1))
     generated = {p.relative_to(sample).as_posix(): p.read_text() for p in sorted(sample.rglob("*"))
@@ -183,11 +188,7 @@ def bench_tree(source: Path, runs: int, work: Path) -> dict:
         return out
 
     for i in range(runs):
-        tree, first = work / f"tree{i}", work / f"first{i}"
-        for folder in (tree, first):
-            folder.mkdir()
-            for name in inputs:
-                shutil.copy(sample / name, folder / name)
+        tree, first = seeded(work / f"tree{i}"), seeded(work / f"first{i}")
         timed("cold", gen_matrix(*FIGURES["cold"], "--root", str(tree)))
         empty_cache = work / f"first-cache{i}"
         timed("first", gen_matrix(*FIGURES["first"], "--root", str(first)),
