@@ -1,10 +1,10 @@
-"""What CI builds: the variants whose build inputs changed since a git revision, in shards.
+"""What CI builds: the variants whose derivations changed since a git revision, in shards.
 
-`matrix.state.json` records, per variant, a hash of everything its build is made from (the
-recipe's values, the templates, the pinned nixpkgs and its overlays, a companion's torch)
-and a hash of its metadata. Comparing the state computed now with the one committed at a
-revision says which variants must be rebuilt, which changed only their metadata (they are
-rebuilt too: the metadata revision gives them a new store path), and which are gone.
+`matrix.state.json` records, per variant, the identity of its heavy build (see state.py:
+a companion's includes its torch's) and of its published wrapper. Comparing the state
+computed now with the one committed at a revision says which variants must be rebuilt,
+which changed only their wrapper (metadata_only: the heavy build is unchanged and is not
+rebuilt), and which are gone.
 """
 
 from __future__ import annotations
@@ -68,7 +68,7 @@ def select(expansion: Expansion, now: dict[str, state.Entry],
     jobs = []
     for variant in sorted(expansion.variants, key=lambda v: v.name):
         old, new = (before or {}).get(variant.name), now[variant.name]
-        if old is not None and (old.build, old.metadata) == (new.build, new.metadata):
+        if old is not None and (old.build, old.metadata, old.wrapper) == (new.build, new.metadata, new.wrapper):
             continue
         runner, smoke = placement(ci, variant)
         metadata_only = old is not None and old.build == new.build
@@ -101,6 +101,7 @@ def workflow_context(expansion: Expansion) -> dict:
         "organisation_from_variable": f"${{{{ vars.{ci.organisation_variable} }}}}",
         "organisation_default": ci.organisation or "",
         "smoke": bool(ci.gpu_runners),
+        "jobs": expansion.matrix.jobs,
         "state_file": STATE_FILE,
     }
 

@@ -1,8 +1,4 @@
-"""The gen-matrix command line: exit 0 ok, 1 drift, 2 invalid input.
-
-Each command imports the parts of the pipeline it uses when it runs: `gen-matrix check` on a
-tree the cache vouches for (see cache.py) reads the files and loads nothing else.
-"""
+"""The gen-matrix command line: exit 0 ok, 1 drift, 2 invalid input."""
 
 from __future__ import annotations
 
@@ -13,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from . import cache, layout
+from . import layout
 from .buildenv import SHELLS
 from .errors import GenMatrixError
 from .model import KIND_CHOICES
@@ -70,55 +66,36 @@ def main(ctx: click.Context, matrix, root) -> None:
         ctx.invoke(generate)
 
 
-def _planned(project: layout.Project, use_cache: bool):
-    """(the cache's record, None, None) when the cache vouches for the tree; otherwise (None,
-    the expansion, how the tree differs from what it generates), with a tree found current
-    recorded for the next run."""
-    inputs = cache.inputs_digest(project)
-    record = cache.lookup(project, inputs) if use_cache else None
-    if record is not None:
-        _warn(record.warnings)
-        return record, None, None
-    from . import pipeline, write  # only now: an answer from the record needs neither
+def _planned(project: layout.Project):
+    """The expansion, and how the tree differs from what it generates."""
+    from . import pipeline, write
 
     expansion = pipeline.expansion(project)
     _warn(expansion.warnings)
-    plan = write.plan(project.root, pipeline.outputs(project, expansion))
-    if plan.current:
-        cache.store(project, inputs, plan.outputs, len(expansion.variants), expansion.warnings)
-    return None, expansion, plan
-
-
-_NO_CACHE = click.option("--no-cache", is_flag=True,
-                         help="Run every stage even if the cache vouches for the tree.")
+    return expansion, write.plan(project.root, pipeline.outputs(project, expansion))
 
 
 @main.command()
-@_NO_CACHE
 @project_options
-def generate(project: layout.Project, no_cache: bool = False) -> None:
+def generate(project: layout.Project) -> None:
     """Validate the matrix, render every output and write what changed."""
     from . import write
 
-    record, expansion, plan = _planned(project, not no_cache)
-    if record is not None:
-        click.echo(f"gen-matrix: {record.variants} variants; 0 written, {len(record.outputs)} unchanged, 0 removed")
-        return
+    expansion, plan = _planned(project)
     write.apply(plan)
     click.echo(f"gen-matrix: {len(expansion.variants)} variants; {len(plan.write)} written, "
                f"{len(plan.unchanged)} unchanged, {len(plan.remove)} removed")
 
 
 @main.command()
-@_NO_CACHE
 @project_options
-def check(project: layout.Project, no_cache: bool = False) -> None:
+def check(project: layout.Project) -> None:
     """Exit 1, with a diff, if the tree differs from what the matrix generates."""
     from . import write
 
-    record, _, plan = _planned(project, not no_cache)
-    if record is not None or plan.current:
-        click.echo(f"gen-matrix: {len(record.outputs if record else plan.outputs)} generated files are current")
+    _, plan = _planned(project)
+    if plan.current:
+        click.echo(f"gen-matrix: {len(plan.outputs)} generated files are current")
         return
     click.echo(write.report(plan), nl=False)
     click.echo(f"gen-matrix: {len(plan.write)} files differ or are missing, {len(plan.remove)} are no longer "
@@ -298,7 +275,7 @@ def ci(project: layout.Project, since, shard_size, shard, list_shards) -> None:
         raise click.UsageError("--shard and --shards exclude each other")
     expansion = pipeline.expansion(project)
     _warn(expansion.warnings)
-    now = {recipe.variant.name: recipe.entry for recipe in pipeline.recipes(project, expansion)[1]}
+    now = {recipe.variant.name: recipe.entry for recipe in pipeline.recipes(project, expansion)}
     before = ci_.committed_state(project.root, since) if since is not None else None
     selection = ci_.select(expansion, now, before)
     shards = selection.shards(shard_size or expansion.matrix.ci.shard_size)

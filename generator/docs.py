@@ -7,6 +7,7 @@ only what lies between its marker lines and keeps every other line byte for byte
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from typing import Callable, Iterable, Mapping, NamedTuple
@@ -91,13 +92,14 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
 
     def row(variant: Variant) -> Row:
         recipe = recipe_of[variant.name]
-        return Row(variant.name, variant.combination, recipe.context["description"], recipe.entry.revision,
+        return Row(variant.name, variant.combination, recipe.description, recipe.entry.revision,
                    [c.name for c in companions_of.get(variant.name, ())], variant.package, variant.torch)
 
     kinds = [{"kind": s.kind, "title": KIND_TITLES[s.kind], "axes": [{"axis": a, "values": list(v)} for a, v in s.axes],
               "variants": [row(v) for v in by_kind.get(s.kind, ())]}
              for s in matrix.sections]
     per_cuda_sm = Counter((v.cuda.name, v.sm.name) for v in gpu)
+    used = Counter(name for v in torches for name in v.fixes)
     capability = {v.sm.name: v.sm.capability for v in gpu}
     summary = [{"kind": KIND_TITLES["gpu"], "cuda": cuda, "sm": sm, "count": count}
                for (cuda, sm), count in sorted(per_cuda_sm.items(), key=lambda item: (
@@ -108,12 +110,20 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
     return {
         "header": HEADER,
         "pytorch": matrix.pytorch_version,
-        "nixpkgs_rev": matrix.nixpkgs_rev,
-        "nixpkgs_sha256": matrix.nixpkgs_sha256,
         "capability_scope": matrix.capability_scope,
         "torch_source": matrix.torch_source,
-        "patches": [{"attr": attr, "urls": [p.url for p in patches]} for attr, patches in matrix.patches],
-        "nixpkgs_config": dict(matrix.nixpkgs_config),
+        "pins": [{
+            "name": pin.name, "rev": pin.rev, "sha256": pin.sha256,
+            "when": str(pin.when) if pin.when else "every variant no pin above takes",
+            "config": ", ".join(f"{key} = {json.dumps(value)}" for key, value in pin.config.items()) or "-",
+            "patches": ", ".join(f"{attr}: {', '.join(p.url for p in patches)}" for attr, patches in pin.patches) or "-",
+            "variants": sum(1 for v in torches if v.pin == pin.name),
+        } for pin in matrix.pins],
+        "fixes": [{
+            "name": name, "why": fix.why, "variants": used[name],
+            "when": ", ".join(f"{key} {'/'.join(value) if isinstance(value, tuple) else json.dumps(value)}"
+                              for key, value in fix.when.items()),
+        } for name, fix in sorted(matrix.knowledge.fixes.items()) if used[name]],
         "total": len(expansion.variants),
         "torch_count": len(torches),
         "kinds": kinds,

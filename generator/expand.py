@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from dataclasses import replace
 
 from .errors import GenMatrixError, Location, Problem
 from .knowledge import why_not_rows
@@ -33,10 +34,21 @@ def _name(matrix: Matrix, kind: str, rows: dict, package: str) -> str:
 
 
 def _variant(matrix: Matrix, kind: str, rows: dict, origin: str,
-             package: str = "pytorch", torch: str | None = None) -> Variant:
-    """The variant of a full combination, given as its table rows by axis."""
-    return Variant(name=_name(matrix, kind, rows, package), kind=kind, origin=origin,
-                   package=package, torch=torch, **rows)
+             package: str = "pytorch", torch: Variant | None = None) -> Variant:
+    """The variant of a full combination, given as its table rows by axis, with its pin and
+    fixes (a companion's are its torch's)."""
+    variant = Variant(name=_name(matrix, kind, rows, package), kind=kind, origin=origin,
+                      package=package, torch=torch.name if torch else None, **rows)
+    if torch is not None:
+        return replace(variant, pin=torch.pin, fixes=torch.fixes)
+    pin = matrix.pin_of(kind, variant.combination)
+    if pin is None:
+        return variant  # expand() reports it
+    facts = {"pytorch": matrix.pytorch_version, "cuda": variant.cuda.name if variant.cuda else None,
+             "source": matrix.torch_source is not None, "isa": variant.isa.name if variant.isa else None,
+             "system": variant.system, "kind": kind, "pin": pin.name}
+    fixes = tuple(sorted(fix.name for fix in matrix.knowledge.fixes.values() if fix.applies(facts)))
+    return replace(variant, pin=pin.name, fixes=fixes)
 
 
 def combination_text(combination) -> str:
@@ -56,7 +68,7 @@ def _companions(matrix: Matrix, torches: list[Variant], warnings: list) -> list[
             for package in rule.packages:
                 origin = f"{rule.label} ({rule.where}), built against {torch.name}"
                 rows = matrix.knowledge.rows(torch.combination)
-                companion = _variant(matrix, torch.kind, rows, origin, package, torch.name)
+                companion = _variant(matrix, torch.kind, rows, origin, package, torch)
                 made.setdefault(companion.name, companion)
     return list(made.values())
 
@@ -127,6 +139,45 @@ def _barren(section: Section, kept: dict, dropped: list[Dropped]) -> list[Proble
     return warnings
 
 
+def _unpinned(matrix: Matrix, variants: list[Variant]) -> list[Problem]:
+    return [Problem(matrix.pins[-1].where,
+                    f"no nixpkgs pin takes {variant.kind} {combination_text(variant.combination)} ({variant.name})",
+                    "add a pin without `when` at the end of nixpkgs.pins, or widen a pin's rule")
+            for variant in variants if not variant.pin][:1]
+
+
+def _unused_pins(matrix: Matrix, variants: list[Variant]) -> list[Problem]:
+    used = {variant.pin for variant in variants}
+    return [Problem(pin.where, f"the nixpkgs pin '{pin.name}' builds no variant",
+                    "remove it, or check its `when` rule and the order of the pins")
+            for pin in matrix.pins if pin.name not in used and len(matrix.pins) > 1]
+
+
+def _unsupported(matrix: Matrix, variants: list[Variant]) -> list[Problem]:
+    """Warnings where the matrix asks PyTorch for a CUDA or Python its release does not
+    support, once per value; nothing where the knowledge table lacks the release."""
+    release = matrix.knowledge.release(matrix.pytorch_version)
+    if release is None:
+        return []
+    reasons = {}
+    for variant in variants:
+        if variant.cuda is not None:
+            reason = release.cuda_support(variant.cuda.name)
+            if reason:
+                reasons.setdefault(("cuda", variant.cuda.name), reason)
+        reason = release.python_support(variant.python.name)
+        if reason:
+            reasons.setdefault(("python", variant.python.name), reason)
+    where = {s.kind: s for s in matrix.sections}
+    found = []
+    for (axis, value), reason in sorted(reasons.items()):
+        section = next((s for s in where.values() if value in dict(s.axes).get(axis, ())), None)
+        location = section.where_value(axis, value) if section else Location(matrix.file)
+        found.append(Problem(location, reason, f"`gen-matrix explain --{axis} {value}` says more; "
+                                               "PyTorch may fail to build or behave with it"))
+    return found
+
+
 def expand(matrix: Matrix, allow_empty: bool = False) -> Expansion:
     """Every variant of the matrix, sorted by name; raises GenMatrixError if any cannot exist.
 
@@ -140,6 +191,8 @@ def expand(matrix: Matrix, allow_empty: bool = False) -> Expansion:
         variants += kept
         dropped += gone
     variants += _companions(matrix, variants, warnings)
+    problems += _unpinned(matrix, variants)
+    warnings += _unused_pins(matrix, variants) + _unsupported(matrix, variants)
     by_name: dict[str, Variant] = {}
     where = {s.kind: s.where for s in matrix.sections}
     for variant in variants:

@@ -6,7 +6,7 @@ The facts are data (knowledge.yaml beside this file, plus rows a matrix adds und
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
@@ -87,9 +87,90 @@ class Accelerator:
     arch: str
     blas: str
     description: str = ""
+    environment: Mapping[str, str] = field(default_factory=dict)  # variables for PyTorch's setup.py
 
 
-TABLES = {"sm": Sm, "cuda": Cuda, "python": Python, "isa": Isa, "accelerator": Accelerator}
+@dataclass(frozen=True)
+class Release:
+    """A PyTorch release line ("2.10"), as RELEASE.md's compatibility matrix gives it."""
+
+    name: str
+    python: tuple[str, ...]  # (oldest, newest) Python it supports
+    cuda: tuple[str, ...]  # CUDA releases it is built and tested with
+    experimental_cuda: tuple[str, ...] = ()
+    # CUDA release -> compute capabilities PyTorch's own wheels compile for
+    wheels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def cuda_support(self, cuda: str) -> str | None:
+        """Why PyTorch of this release does not support `cuda`; None where it does."""
+        if cuda in self.cuda or cuda in self.experimental_cuda:
+            return None
+        listed = ", ".join(self.cuda) + (f" (experimental: {', '.join(self.experimental_cuda)})"
+                                         if self.experimental_cuda else "")
+        return f"PyTorch {self.name} supports CUDA {listed}; {cuda} is not among them"
+
+    def python_support(self, python: str) -> str | None:
+        oldest, newest = self.python
+        if version_key(oldest) <= version_key(python) <= version_key(newest):
+            return None
+        return f"PyTorch {self.name} supports Python {oldest} to {newest}; {python} is outside"
+
+
+@dataclass(frozen=True)
+class Fix:
+    """A build fix: a Nix file under nix/fixes/ and the variants it applies to.
+
+    `when` maps a condition to what a variant must have: pytorch and cuda take a version
+    range (">=13.0,<13.1"), source true or false (whether pytorch.source is set), and isa,
+    system, kind and pin a list of values. A variant without CUDA fails any cuda range."""
+
+    name: str
+    why: str
+    when: Mapping[str, object]
+    file: str = ""  # the file's name without .nix; the row's name where empty
+    enabled: bool = True
+
+    @property
+    def stem(self) -> str:
+        return self.file or self.name
+
+    def applies(self, facts: Mapping[str, object]) -> bool:
+        """Whether the fix applies to a variant with these facts: pytorch, cuda (or None),
+        source (bool), isa (or None), system, kind and pin."""
+        if not self.enabled:
+            return False
+        for condition, wanted in self.when.items():
+            have = facts.get(condition)
+            if condition in ("pytorch", "cuda"):
+                if have is None or not in_range(str(have), str(wanted)):
+                    return False
+            elif condition == "source":
+                if bool(have) != wanted:
+                    return False
+            elif have not in tuple(wanted):
+                return False
+        return True
+
+
+TABLES = {"sm": Sm, "cuda": Cuda, "python": Python, "isa": Isa, "accelerator": Accelerator,
+          "pytorch": Release, "fixes": Fix}
+
+
+def in_range(version: str, spec: str) -> bool:
+    """Whether `version` meets every clause of `spec`, e.g. ">=13.0,<13.1"; a clause
+    compares as many parts as it writes (">=2.10" holds for 2.10.0, "==13.0" for 13.0.2)."""
+    for clause in spec.split(","):
+        clause = clause.strip()
+        operator = clause[:2] if clause[:2] in (">=", "<=", "==", "!=") else clause[:1]
+        bound = version_key(clause[len(operator):].strip())
+        have = version_key(version)[:len(bound)]
+        have = have + (0,) * (len(bound) - len(have))
+        if not {"<": have < bound, ">": have > bound, "<=": have <= bound, ">=": have >= bound,
+                "==": have == bound, "!=": have != bound}[operator]:
+            return False
+    return True
+
+
 
 
 @dataclass(frozen=True)
@@ -99,6 +180,12 @@ class Knowledge:
     python: Mapping[str, Python]
     isa: Mapping[str, Isa]
     accelerator: Mapping[str, Accelerator]
+    pytorch: Mapping[str, Release]
+    fixes: Mapping[str, Fix]
+
+    def release(self, version: str) -> Release | None:
+        """The release line of a PyTorch version ("2.10.0" -> row "2.10"), if the table has it."""
+        return self.pytorch.get(".".join(version.split(".")[:2]))
 
     def table(self, axis: str) -> Mapping:
         return getattr(self, axis)
@@ -136,11 +223,18 @@ class Knowledge:
 
 def _required(cls) -> list[str]:
     from dataclasses import MISSING
-    return [f.name for f in fields(cls) if f.name != "name" and f.default is MISSING]
+    return [f.name for f in fields(cls) if f.name != "name" and f.default is MISSING and f.default_factory is MISSING]
 
 
 def _row(cls, name: str, values: dict):
     converted = {key: tuple(value) if isinstance(value, list) else value for key, value in values.items()}
+    if cls is Fix:
+        converted["when"] = MappingProxyType({key: tuple(v) if isinstance(v, list) else v
+                                              for key, v in sorted((values.get("when") or {}).items())})
+    if cls is Release:
+        converted["wheels"] = MappingProxyType({str(k): tuple(v) for k, v in sorted((values.get("wheels") or {}).items())})
+    if cls is Accelerator:
+        converted["environment"] = MappingProxyType(dict(sorted((values.get("environment") or {}).items())))
     if cls is Cuda:
         converted["capabilities"] = tuple(str(c) for c in converted.get("capabilities", ()))
     if cls is Sm:  # the schema lets editors write 13 for "13.0"; version_key needs text

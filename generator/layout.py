@@ -10,14 +10,19 @@ PACKAGE = Path(__file__).resolve().parent
 TEMPLATES = PACKAGE / "templates"
 if not TEMPLATES.is_dir():  # a source checkout: templates/ beside generator/
     TEMPLATES = PACKAGE.parent / "templates"
+# The Nix library (lib/ and fixes/) gen-matrix writes into nix/ of a matrix's repository.
+LIBRARY = PACKAGE / "nix"
+if not LIBRARY.is_dir():  # a source checkout: nix/ beside generator/
+    LIBRARY = PACKAGE.parent / "nix"
 
-# The first line of every file gen-matrix owns.
+# The first line of every file gen-matrix owns: generated from the matrix, or its Nix library.
 MARKER = "Generated from matrix.yaml by gen-matrix"
+LIBRARY_MARKER = "gen-matrix's Nix library"
 HEADER = f"{MARKER}; do not edit by hand: change matrix.yaml and run `gen-matrix`."
 
 # Relative to the repository root.
 PKGS_DIR = ".flox/pkgs"
-NIXPKGS_FILE = "nix/nixpkgs.nix"
+PINS_FILE = "nix/pins.nix"
 STATE_FILE = "matrix.state.json"
 BUILD_MATRIX_FILE = "BUILD_MATRIX.md"
 README_FILE = "README.md"

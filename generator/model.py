@@ -114,11 +114,13 @@ class Companions:
 
 @dataclass(frozen=True)
 class TorchSource:
-    """A PyTorch source to build instead of the pinned nixpkgs' release."""
+    """A PyTorch source to build instead of the pin's own release."""
 
     version: str
     rev: str
     hash: str
+    owner: str = "pytorch"
+    repo: str = "pytorch"
 
 
 @dataclass(frozen=True)
@@ -128,11 +130,28 @@ class Patch:
 
 
 @dataclass(frozen=True)
+class Pin:
+    """A nixpkgs revision, with its config and patches, and the variants it builds."""
+
+    name: str
+    rev: str
+    sha256: str | None
+    config: Mapping[str, object]
+    # nixpkgs attribute -> patches applied to it, sorted by attribute
+    patches: tuple[tuple[str, tuple[Patch, ...]], ...]
+    when: Match | None  # None: every variant no earlier pin takes
+    where: Location
+
+    @property
+    def url(self) -> str:
+        return f"https://github.com/NixOS/nixpkgs/archive/{self.rev}.tar.gz"
+
+
+@dataclass(frozen=True)
 class Matrix:
     file: str
     pytorch_version: str
-    nixpkgs_rev: str
-    nixpkgs_sha256: str | None
+    pins: tuple[Pin, ...]
     capability_scope: str  # "torch" or "nixpkgs"
     jobs: int
     system_features: tuple[str, ...]
@@ -143,9 +162,11 @@ class Matrix:
     ci: CI = CI()
     companions: tuple[Companions, ...] = ()
     torch_source: TorchSource | None = None
-    # nixpkgs attribute -> patches applied to it, sorted by attribute
-    patches: tuple[tuple[str, tuple[Patch, ...]], ...] = ()
-    nixpkgs_config: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))
+
+    def pin_of(self, kind: str, combination: Combination) -> Pin | None:
+        """The first pin whose rule takes a torch variant of `kind` and `combination`."""
+        facts = dict(combination, kind=kind)
+        return next((pin for pin in self.pins if pin.when is None or pin.when.matches(facts)), None)
 
     def capability_scope_of(self, variant: "Variant") -> str:
         """Where `variant`'s SM is set: "torch" (torch and its companions) or "nixpkgs"
@@ -171,6 +192,8 @@ class Variant:
     accelerator: Accelerator | None = None
     package: str = "pytorch"
     torch: str | None = None  # a companion's: the name of the torch variant it is built against
+    pin: str = ""  # the name of the nixpkgs pin it builds against
+    fixes: tuple[str, ...] = ()  # the build fixes that apply to it (its torch's, for a companion)
 
     @property
     def is_companion(self) -> bool:

@@ -25,15 +25,14 @@ def _current(path: Path) -> str | None:
         raise GenMatrixError.at(Location(path.name), f"cannot read: {error}") from None
 
 
-def recipes(project: Project, result: Expansion) -> tuple[str, tuple[render.Recipe, ...]]:
-    """nix/nixpkgs.nix's text and every recipe, with revisions from the committed state file."""
-    shared = render.shared_nix(result.matrix)
-    return shared, render.recipes(result, state.read(project.root), shared)
+def recipes(project: Project, result: Expansion) -> tuple[render.Recipe, ...]:
+    """Every recipe, with revisions from the committed state file."""
+    return render.recipes(result, state.read(project.root), project.root)
 
 
 def outputs(project: Project, result: Expansion) -> dict[str, str]:
-    shared, planned = recipes(project, result)
-    files = render.files(result, shared, planned)
+    planned = recipes(project, result)
+    files = render.files(result, planned)
     context = docs.facts(result, planned)
     files[BUILD_MATRIX_FILE] = docs.build_matrix(context)
     readme = _current(project.root / README_FILE)

@@ -1,56 +1,52 @@
-"""Render every output file from the expansion through the Jinja templates.
+"""Render every output file from the expansion.
 
-Python decides what goes in; the templates hold the shape. Every value that reaches a
-Nix file passes through `nix`, the one function that writes Nix literals.
+A recipe is a short call into the Nix library (nix/lib): Python decides the values, the
+templates hold the shape of the call, and every value that reaches a Nix file passes
+through `nix`, the one function that writes Nix literals. The library itself is copied
+from gen-matrix's own nix/ folder.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
-import os
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from pathlib import Path
 
 import jinja2
 
-from . import cache, ci, state
-from .layout import HEADER, NIXPKGS_FILE, PKGS_DIR, STATE_FILE, TEMPLATES, WORKFLOW_FILE
+from . import ci, nixtext, state
+from .errors import GenMatrixError, Location
+from .layout import HEADER, LIBRARY, PINS_FILE, PKGS_DIR, STATE_FILE, TEMPLATES, WORKFLOW_FILE
 from .load import UNWRITABLE, unwritable
 from .model import Expansion, Matrix, Variant
 
 
 class Verbatim(str):
-    """Text written into a Nix file as is: only comments and the header."""
-
-
-class Ident(Verbatim):
-    """A Nix identifier or attribute path, written as is once checked."""
-
-    PATTERN = re.compile(r"^[A-Za-z_][A-Za-z0-9_'-]*(\.[A-Za-z_][A-Za-z0-9_'-]*)*$")
-
-    def __new__(cls, value: str):
-        if not cls.PATTERN.match(value):
-            raise ValueError(f"not a Nix identifier: {value!r}")
-        return super().__new__(cls, value)
+    """Text written into a Nix file as is: only comments, the header and checked names."""
 
 
 NIX_HEADER = Verbatim(f"# {HEADER}")
 
 # Backslash first, so that the backslashes the others add are not escaped again.
 _NIX_ESCAPES = (("\\", "\\\\"), ('"', '\\"'), ("$", "\\$"), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"))
+# What a string must escape or refuse: most strings hold none of it, and are only quoted.
+_SPECIAL = re.compile("[" + re.escape("".join(char for char, _ in _NIX_ESCAPES)) + UNWRITABLE + "]")
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_'-]*$")
+# Words Nix reads as syntax where an attribute name would stand.
+NIX_KEYWORDS = frozenset({"assert", "else", "if", "in", "inherit", "let", "or", "rec", "then", "with"})
 
 
-_STRINGS: dict[str, str] = {}  # str -> its literal: most values recur in every recipe
+def attr(name: str) -> Verbatim:
+    """An attribute name: as is where Nix reads it as a plain name, else a quoted string."""
+    if _IDENTIFIER.match(name) and name not in NIX_KEYWORDS:
+        return Verbatim(name)
+    return Verbatim(_string(name))
 
 
 def nix(value) -> str:
     """`value` as a Nix literal: strings quoted and escaped, lists, attrsets, numbers, null."""
-    if value.__class__ is str:
-        literal = _STRINGS.get(value)
-        if literal is None:
-            literal = _STRINGS[value] = _string(value)
-        return literal
     if isinstance(value, Verbatim):
         return str(value)
     if value is None:
@@ -66,13 +62,9 @@ def nix(value) -> str:
     if isinstance(value, (list, tuple)):
         return "[ " + "".join(nix(v) + " " for v in value) + "]" if value else "[ ]"
     if isinstance(value, dict):
-        body = "".join(f"{nix(str(k))} = {nix(v)}; " for k, v in sorted(value.items()))
+        body = "".join(f"{attr(str(k))} = {nix(v)}; " for k, v in sorted(value.items()))
         return "{ " + body + "}" if value else "{ }"
     raise TypeError(f"no Nix literal for {type(value).__name__}")
-
-
-# What _string must escape or refuse: most strings hold none of it, and are only quoted.
-_SPECIAL = re.compile("[" + re.escape("".join(char for char, _ in _NIX_ESCAPES)) + UNWRITABLE + "]")
 
 
 def _string(value: str) -> str:
@@ -96,58 +88,28 @@ def cell(text) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
-    """Templates compiled by earlier runs, kept in the cache folder as Python keeps bytecode:
-    Jinja checks each one against its template's source; the folder is per version of
-    gen-matrix (whose digest covers the environment's settings) and per environment."""
-
-    def load_bytecode(self, bucket) -> None:
-        try:
-            super().load_bytecode(bucket)
-        except OSError:
-            pass
-
-    def dump_bytecode(self, bucket) -> None:
-        try:
-            os.makedirs(self.directory, exist_ok=True)
-            super().dump_bytecode(bucket)
-        except OSError:  # a cache that cannot be written is no error
-            pass
-
-
-def _compiled_templates(name: str) -> jinja2.BytecodeCache | None:
-    try:
-        return _CompiledTemplates(str(cache.folder() / "templates" / f"{cache.tool_digest()[:20]}-{name}"))
-    except RuntimeError:  # no home folder to keep a cache in
-        return None
-
-
-def new_environment(name: str, filters: dict, finalize=None) -> jinja2.Environment:
-    """A Jinja environment over templates/, strict about undefined values, with `filters`;
-    `name` tells its compiled templates from other environments'."""
+def new_environment(filters: dict, finalize=None) -> jinja2.Environment:
+    """A Jinja environment over templates/, strict about undefined values, with `filters`."""
     env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(TEMPLATES)),
-        bytecode_cache=_compiled_templates(name),
         undefined=jinja2.StrictUndefined,
-        auto_reload=False,  # templates are read once per run
-        cache_size=-1,  # and kept in a plain dict, looked up on every render and extends
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
         autoescape=False,
         finalize=finalize,
     )
-    env.globals.clear()  # a template sees what it is given, nothing else: rendering skips copying them
     env.filters.update(filters)
     return env
 
 
-@lru_cache(maxsize=None)
 def environment(nix_output: bool) -> jinja2.Environment:
     """The environment of the generated files; for Nix, every `{{ }}` goes through `nix`."""
-    return new_environment("nix" if nix_output else "text", {"comment": comment, "cell": cell},
+    return new_environment({"comment": comment, "cell": cell, "attr": attr},
                            finalize=nix if nix_output else None)
 
+
+# --- what a recipe is given -------------------------------------------------------------
 
 def _describe(matrix: Matrix, variant: Variant, **companion_fields: str) -> str:
     # A field the variant has no value for (a CPU variant's {gpus}) is empty.
@@ -159,6 +121,15 @@ def _describe(matrix: Matrix, variant: Variant, **companion_fields: str) -> str:
     if variant.isa:
         fields.update(cpus=", ".join(variant.isa.cpus))
     return matrix.description["companion" if variant.is_companion else variant.kind].format(**fields)
+
+
+def describe(expansion: Expansion, variant: Variant) -> str:
+    """The meta.description of `variant`'s recipe."""
+    if variant.is_companion:
+        torch = expansion.by_name[variant.torch]
+        return _describe(expansion.matrix, variant, torch=torch.name,
+                         torch_description=_describe(expansion.matrix, torch))
+    return _describe(expansion.matrix, variant)
 
 
 def _long_description(matrix: Matrix, variant: Variant) -> str:
@@ -185,229 +156,194 @@ def _long_description(matrix: Matrix, variant: Variant) -> str:
     return "\n".join(lines) + "\n"
 
 
-# Context keys that are metadata: a change to them alone bumps the metadata revision.
-META_KEYS = ("summary", "description", "long_description", "platforms")
-
-
-# The templates a template names with a literal: {% extends "x" %}, {% include "x" %}, ...
-REFERENCE = re.compile(r"""\{%[-+]?\s*(?:extends|include|import|from)\s+(["'])(.+?)\1""")
-
-
-def referenced_templates(source: str) -> list[str]:
-    """The templates `source` extends, includes or imports, sorted."""
-    return sorted({name for _, name in REFERENCE.findall(source)})
-
-
-@lru_cache(maxsize=None)
-def template_digest(name: str) -> str:
-    """A template with the templates it extends or includes: a change to any of them changes
-    the build fingerprint of the recipes rendered from it, and of no others."""
-    source = (TEMPLATES / name).read_text(encoding="utf-8")
-    return state.digest(source, *(template_digest(other) for other in referenced_templates(source)))
-
-
-_canonical = json.JSONEncoder(sort_keys=True, default=str).encode  # one encoder for every fingerprint
-
-
-@lru_cache(maxsize=None)
-def _build_start(digest: str, shared: str):
-    """What every build hash of a template's recipes starts with (the template's `digest` and
-    nixpkgs.nix), hashed once."""
-    return state.hasher(digest, shared)
-
-
-def fingerprints(template: str, context: dict, shared: str, *depends: str) -> tuple[str, str]:
-    """(build, metadata) hashes of a recipe rendered from `template` with `context`; `shared` is
-    the Nix every recipe imports, `depends` the build hashes of the recipes it imports (a
-    companion's torch)."""
-    build = {k: v for k, v in context.items() if k not in META_KEYS}
-    meta = {k: context[k] for k in META_KEYS}
-    return (state.digest(_canonical(build), *depends, start=_build_start(template_digest(template), shared)),
-            state.digest(_canonical(meta)))
-
-
-def recipe_context(matrix: Matrix, variant: Variant) -> dict:
-    """What a recipe template is given for `variant`."""
-    isa, sm = variant.isa, variant.sm
+def _summary(matrix: Matrix, variant: Variant) -> str:
+    if variant.is_companion:
+        return f"{variant.package} for Python {variant.python.name}, built against {variant.torch}."
     summary = f"PyTorch {matrix.pytorch_version} for Python {variant.python.name}"
-    if sm:
-        summary += f", CUDA {variant.cuda.name}, NVIDIA {sm.name} ({sm.family})"
-    if isa:
-        summary += f", CPU {isa.name}"
+    if variant.sm:
+        summary += f", CUDA {variant.cuda.name}, NVIDIA {variant.sm.name} ({variant.sm.family})"
+    if variant.isa:
+        summary += f", CPU {variant.isa.name}"
     if variant.accelerator:
         summary += f", Apple GPU ({variant.accelerator.name})"
-    context = {
-        "header": NIX_HEADER,
-        "name": variant.name,
-        "pytorch_version": matrix.pytorch_version,
-        "summary": summary + ".",
-        "python_attr": Ident(variant.python.attr),
-        "disabled": list(variant.disabled_features),
-        "jobs": matrix.jobs,
-        "system_features": list(matrix.system_features),
-        "description": _describe(matrix, variant),
-        "long_description": _long_description(matrix, variant),
-        "platforms": list(variant.platforms),
-        "isa": isa.name if isa else None,
-        "cpu_flags": " ".join(isa.flags) if isa else None,
-        "blas": variant.blas,
-    }
-    if sm:
-        context.update(
-            cuda_token=variant.cuda.token,
-            cuda_version=variant.cuda.name,
-            sm=sm.name,
-            capabilities=[sm.capability],
-            nixpkgs_capabilities=[sm.capability] if matrix.capability_scope_of(variant) == "nixpkgs" else None,
-        )
-    if variant.accelerator:
-        context["accelerator"] = variant.accelerator.name
-    return context
+    return summary + "."
 
 
-def companion_context(matrix: Matrix, variant: Variant, torch: Variant, torch_context: dict) -> dict:
-    """What a torchvision or torchaudio template is given: the hardware of its torch's recipe,
-    whose context is `torch_context`."""
+def torch_build(matrix: Matrix, variant: Variant) -> dict:
+    """What goes into a torch variant's heavy derivation, as nix/lib/torch.nix takes it: the
+    variant's build identity. Nothing here may be metadata."""
+    isa, sm, source = variant.isa, variant.sm, matrix.torch_source
+    environment_ = dict(variant.accelerator.environment) if variant.accelerator else {}
+    if variant.kind == "cpu":
+        environment_["BLAS"] = "OpenBLAS"
     return {
-        "header": NIX_HEADER,
-        "name": variant.name,
-        "summary": f"{variant.package} for Python {variant.python.name}, built against {torch.name}.",
-        "package": Ident(variant.package),
-        "python_attr": Ident(variant.python.attr),
-        "torch_file": f"/{torch.name}.nix",
-        "jobs": matrix.jobs,
-        "system_features": list(matrix.system_features),
-        "description": _describe(matrix, variant, torch=torch.name, torch_description=torch_context["description"]),
-        "long_description": _long_description(matrix, variant),
-        "platforms": list(variant.platforms),
-        "cuda_support": variant.kind == "gpu",
-        "cuda_token": torch_context.get("cuda_token"),
-        "nixpkgs_capabilities": torch_context.get("nixpkgs_capabilities"),
-        "cuda_version": torch_context.get("cuda_version"),
-        "sm": torch_context.get("sm"),
-        "isa": torch_context["isa"],
-        "cpu_flags": torch_context["cpu_flags"],
-        "accelerator": torch_context.get("accelerator"),
+        "python": variant.python.name,
+        "version": matrix.pytorch_version,
+        "source": None if source is None else {"owner": source.owner, "repo": source.repo,
+                                               "rev": source.rev, "hash": source.hash},
+        "cuda": variant.cuda.name if variant.cuda else None,
+        "capabilities": [sm.capability] if sm else [],
+        "capabilityScope": matrix.capability_scope_of(variant) if sm else "torch",
+        "cpuFlags": list(isa.flags) if isa else [],
+        "disabledFeatures": list(variant.disabled_features),
+        "environment": environment_,
+        "blas": "openblas" if variant.kind == "cpu" else None,
+        "systemFeatures": list(matrix.system_features),
+        "fixes": list(variant.fixes),
+        "passthru": {
+            # Consumers (a vLLM build, say) read the capability in its dotted form.
+            "gpuArch": sm.capability if sm else (variant.accelerator.name if variant.accelerator else None),
+            "cpuISA": isa.name if isa else None,
+            "blasProvider": variant.blas,
+            "cudaVersion": variant.cuda.name if variant.cuda else None,
+        },
     }
 
 
-def describe(expansion: Expansion, variant: Variant) -> str:
-    """The meta.description of `variant`'s recipe."""
-    if variant.is_companion:
-        torch = expansion.by_name[variant.torch]
-        return _describe(expansion.matrix, variant, torch=torch.name,
-                         torch_description=_describe(expansion.matrix, torch))
-    return _describe(expansion.matrix, variant)
+def _meta(matrix: Matrix, variant: Variant, description: str) -> dict:
+    """What only the published wrapper carries; the revision is added from the state."""
+    return {"pname": variant.name, "description": description,
+            "longDescription": _long_description(matrix, variant), "platforms": list(variant.platforms)}
 
 
-def fold(env: jinja2.Environment, name: str) -> jinja2.nodes.Template:
-    """The parsed template `name` with the templates it extends folded in: each block replaced
-    by the body of its last override, as Jinja's inheritance would render it. Folded, a recipe
-    renders in one function, where Jinja looks up and calls every block of every level on
-    every render. Blocks must not call super() or self: the recipe templates need neither."""
-    blocks: dict[str, list] = {}
-    while True:
-        tree = env.parse(*env.loader.get_source(env, name)[:2])
-        if any(node.name in ("super", "self") for node in tree.find_all(jinja2.nodes.Name)):
-            raise ValueError(f"{name}: a folded template cannot use super() or self")
-        for block in tree.find_all(jinja2.nodes.Block):
-            blocks.setdefault(block.name, block.body)  # the most derived template comes first
-        extends = tree.find(jinja2.nodes.Extends)
-        if extends is None:
-            break
-        if not isinstance(extends.template, jinja2.nodes.Const):
-            raise ValueError(f"{name}: a folded template must extend a template named by a literal")
-        name = extends.template.value
-
-    def inline(body: list) -> list:
-        folded = []
-        for node in body:
-            if isinstance(node, jinja2.nodes.Block):
-                folded += inline(blocks[node.name])
-                continue
-            for field, value in node.iter_fields():
-                if isinstance(value, list):
-                    setattr(node, field, inline(value))
-            folded.append(node)
-        return folded
-
-    tree.body = inline(tree.body)
-    return tree
+def pin_data(matrix: Matrix, name: str) -> dict:
+    """A pin as nix/pins.nix holds it."""
+    pin = next(p for p in matrix.pins if p.name == name)
+    return {"rev": pin.rev, "sha256": pin.sha256,
+            "config": {key: list(value) if isinstance(value, tuple) else value for key, value in pin.config.items()},
+            "patches": {attr_: [{"url": p.url, "hash": p.hash} for p in patches] for attr_, patches in pin.patches}}
 
 
-def template(name: str, nix_output: bool) -> jinja2.Template:
-    """The template `name` of the generated files, folded (see fold) and compiled once."""
-    return _folded(environment(nix_output), name)
+# --- build identities --------------------------------------------------------------------
+
+_JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
 
 
-@lru_cache(maxsize=None)
-def _folded(env: jinja2.Environment, name: str) -> jinja2.Template:
-    # Kept with the compiled templates, under the digest of its sources and those it extends.
-    compiled = env.bytecode_cache
-    bucket = compiled.get_bucket(env, f"{name} folded", None, template_digest(name)) if compiled else None
-    if bucket is not None and bucket.code is not None:
-        code = bucket.code
-    else:
-        code = env.compile(fold(env, name), name, str(TEMPLATES / name))
-        if bucket is not None:
-            bucket.code = code
-            compiled.set_bucket(bucket)
-    return env.template_class.from_code(env, code, {})  # no globals: see new_environment
+def _canonical(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
-def _render(name: str, nix_output: bool, context: dict | tuple = (), **more) -> str:
-    """The template `name` rendered with `context` and `more`."""
-    return template(name, nix_output).render(context, **more)
+@dataclass(frozen=True)
+class Sources:
+    """The Nix and template text build identities are made from, read once per run, in the
+    form Nix reads it (nixtext.significant): a comment or reformat changes no identity."""
+
+    files: dict  # name -> significant text: "lib/torch.nix", "fixes/x.nix", "templates/torch.nix.j2"
+
+    @classmethod
+    def read(cls, root: Path, fixes: set[str]) -> "Sources":
+        files = {}
+        for path in sorted((LIBRARY / "lib").glob("*.nix")):
+            files[f"lib/{path.name}"] = nixtext.significant(path.read_text(encoding="utf-8"))
+        for stem in sorted(fixes):
+            path = _fix_file(root, stem)
+            files[f"fixes/{stem}.nix"] = nixtext.significant(path.read_text(encoding="utf-8"))
+        for name in ("torch.nix.j2", "companion.nix.j2"):
+            text = _JINJA_COMMENT.sub("", (TEMPLATES / name).read_text(encoding="utf-8"))
+            files[f"templates/{name}"] = nixtext.significant(text)
+        return cls(files)
+
+    def digest(self, *names: str, data=None, more: tuple[str, ...] = ()) -> str:
+        hasher = hashlib.sha256()
+        for name in names:
+            hasher.update(f"{name}\0{self.files[name]}\0".encode("utf-8"))
+        hasher.update(_canonical(data).encode("utf-8"))
+        for part in more:
+            hasher.update(f"\0{part}".encode("utf-8"))
+        return hasher.hexdigest()
+
+
+def shipped_fixes() -> set[str]:
+    """The fixes gen-matrix ships in its library (and writes into nix/fixes/)."""
+    return {path.stem for path in (LIBRARY / "fixes").glob("*.nix")}
+
+
+def _fix_file(root: Path, stem: str) -> Path:
+    """A fix's Nix file: gen-matrix's own, or one the matrix's repository keeps in nix/fixes/."""
+    return LIBRARY / "fixes" / f"{stem}.nix" if stem in shipped_fixes() else root / "nix" / "fixes" / f"{stem}.nix"
+
+
+def check_fixes(matrix: Matrix, root: Path, stems: set[str]) -> None:
+    """Every fix a variant uses has its file: gen-matrix's own, or the repository's."""
+    absent = sorted(stem for stem in stems - shipped_fixes()
+                    if not (root / "nix" / "fixes" / f"{stem}.nix").is_file())
+    if absent:
+        raise GenMatrixError.at(Location(matrix.file), f"no file for the fix '{absent[0]}': nix/fixes/{absent[0]}.nix",
+                                "write the fix there (a set with config, overlay or torch, as gen-matrix's own "
+                                "fixes are), or remove its row under knowledge.fixes")
+
+
+TORCH_SOURCES = ("lib/default.nix", "lib/nixpkgs.nix", "lib/torch.nix", "lib/jobs.nix", "templates/torch.nix.j2")
+COMPANION_SOURCES = ("lib/default.nix", "lib/companion.nix", "lib/jobs.nix", "templates/companion.nix.j2")
+WRAPPER_SOURCES = ("lib/default.nix", "lib/wrapper.nix")
 
 
 @dataclass(frozen=True, eq=False)
 class Recipe:
-    """A variant's recipe before it is written: its template, what the template is given, and
-    its state entry (fingerprints and metadata revision)."""
+    """A variant's recipe before it is written: its template, what the template is given,
+    and its state entry (build identities and metadata revision)."""
 
     variant: Variant
     template: str
     context: dict
     entry: state.Entry
 
-
-def shared_nix(matrix: Matrix) -> str:
-    """nix/nixpkgs.nix: the pin, its config and the matrix's overlays."""
-    url = f"https://github.com/NixOS/nixpkgs/archive/{matrix.nixpkgs_rev}.tar.gz"
-    return _render(
-        "nixpkgs.nix.j2", True, header=NIX_HEADER, url=url, sha256=matrix.nixpkgs_sha256,
-        torch_source=matrix.torch_source, config=dict(matrix.nixpkgs_config),
-        patches=[(Ident(attr), [{"url": p.url, "hash": p.hash} for p in patches]) for attr, patches in matrix.patches])
+    @property
+    def description(self) -> str:
+        return self.context["meta"]["description"]
 
 
-def recipes(expansion: Expansion, previous: dict[str, state.Entry], shared: str) -> tuple[Recipe, ...]:
-    """Every variant's recipe, unrendered. `previous` is the state file as committed: it decides
-    each variant's metadata revision; `shared` is the text of nix/nixpkgs.nix."""
+def recipes(expansion: Expansion, previous: dict[str, state.Entry], root: Path) -> tuple[Recipe, ...]:
+    """Every variant's recipe, unrendered. `previous` is the state file as committed: it
+    decides each variant's metadata revision."""
     matrix = expansion.matrix
+    fix_stems = {matrix.knowledge.fixes[name].stem for v in expansion.variants for name in v.fixes}
+    check_fixes(matrix, root, fix_stems)
+    sources = Sources.read(root, fix_stems)
+    wrapper = sources.digest(*WRAPPER_SOURCES)
     made: dict[str, Recipe] = {}
-    # Torch recipes first: a companion's build hash includes its torch's.
+    # Torch recipes first: a companion's build identity includes its torch's.
     for variant in sorted(expansion.variants, key=lambda v: v.is_companion):
+        description = describe(expansion, variant)
+        meta = _meta(matrix, variant, description)
+        context = {"header": NIX_HEADER, "name": variant.name, "summary": _summary(matrix, variant)}
         if variant.is_companion:
-            template = f"{variant.package}.nix.j2"
             torch = made[variant.torch]
-            context = companion_context(matrix, variant, torch.variant, torch.context)
-            hashes = fingerprints(template, context, shared, torch.entry.build)
+            template = "companion.nix.j2"
+            build = {"systemFeatures": list(matrix.system_features)}
+            context.update(package=variant.package, torch_file=Verbatim(f"./{variant.torch}.nix"), build=build)
+            identity = sources.digest(*COMPANION_SOURCES, data={"package": variant.package, "build": build},
+                                      more=(torch.entry.build,))
         else:
-            template = f"{variant.kind}.nix.j2"
-            context = recipe_context(matrix, variant)
-            hashes = fingerprints(template, context, shared)
-        made[variant.name] = Recipe(variant, template, context,
-                                    state.next_entry(previous.get(variant.name), *hashes))
+            template = "torch.nix.j2"
+            build = torch_build(matrix, variant)
+            context.update(pin=variant.pin, build=build)
+            fixes = tuple(f"fixes/{matrix.knowledge.fixes[name].stem}.nix" for name in variant.fixes)
+            identity = sources.digest(*TORCH_SOURCES, *fixes, data={"pin": pin_data(matrix, variant.pin), "build": build})
+        entry = state.next_entry(previous.get(variant.name), identity, state.digest(_canonical(meta)), wrapper)
+        context["meta"] = dict(meta, revision=entry.revision)
+        made[variant.name] = Recipe(variant, template, context, entry)
     return tuple(made.values())
 
 
-def files(expansion: Expansion, shared: str, planned: tuple[Recipe, ...]) -> dict[str, str]:
-    """nix/nixpkgs.nix, the recipes, the state file and the workflow, by path."""
-    outputs = {NIXPKGS_FILE: shared}
+def library_files() -> dict[str, str]:
+    """gen-matrix's Nix library, as it is written into nix/ of the repository."""
+    files = {f"nix/lib/{path.name}": path.read_text(encoding="utf-8") for path in (LIBRARY / "lib").glob("*.nix")}
+    files.update({f"nix/fixes/{path.name}": path.read_text(encoding="utf-8")
+                  for path in (LIBRARY / "fixes").glob("*.nix")})
+    return files
+
+
+def files(expansion: Expansion, planned: tuple[Recipe, ...]) -> dict[str, str]:
+    """The library, nix/pins.nix, the recipes, the state file and the workflow, by path."""
+    matrix = expansion.matrix
+    nix_env, text_env = environment(True), environment(False)
+    outputs = library_files()
+    outputs[PINS_FILE] = nix_env.get_template("pins.nix.j2").render(
+        header=NIX_HEADER, pins=[(pin, pin_data(matrix, pin.name)) for pin in matrix.pins])
     for recipe in planned:
-        outputs[f"{PKGS_DIR}/{recipe.variant.name}.nix"] = _render(
-            recipe.template, True, recipe.context, revision=recipe.entry.revision)
+        outputs[f"{PKGS_DIR}/{recipe.variant.name}.nix"] = nix_env.get_template(recipe.template).render(recipe.context)
     outputs[STATE_FILE] = state.dump({r.variant.name: r.entry for r in planned}, HEADER)
-    outputs[WORKFLOW_FILE] = _render("flox-variants.yml.j2", False, header=f"# {HEADER}",
-                                        **ci.workflow_context(expansion))
+    outputs[WORKFLOW_FILE] = text_env.get_template("flox-variants.yml.j2").render(
+        header=f"# {HEADER}", **ci.workflow_context(expansion))
     return dict(sorted(outputs.items()))

@@ -1,21 +1,15 @@
 """matrix.yaml's structure, checked against the JSON Schema shipped beside this file.
 
 The same schema file serves editors (through the `$schema` comment in matrix.yaml) and
-this loader, so the two cannot disagree. A small interpreter of the keywords the file uses
-tells whether a document is valid, in a millisecond or two; importing `jsonschema` takes
-far longer, so only a document it finds invalid goes to `jsonschema`, which has the last
-word and whose errors become located problems with hints.
+this loader (through jsonschema), so the two cannot disagree. Its errors become located
+problems with hints.
 """
 
 from __future__ import annotations
 
 import json
-import numbers
-import re
-from functools import lru_cache
-from itertools import combinations
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from .errors import GenMatrixError, Problem
 from .load import Document
@@ -44,106 +38,10 @@ def _yaml_type(value) -> str:
     return {dict: "a mapping", list: "a list", str: "a string", int: "a whole number"}.get(type(value), type(value).__name__)
 
 
-@lru_cache(maxsize=1)
 def schema() -> dict:
     return json.loads(SCHEMA_FILE.read_text(encoding="utf-8"))
 
 
-def _equal(one: Any, two: Any) -> bool:
-    """JSON equality: true is not 1, 1 is 1.0, lists and mappings compare by their contents."""
-    if one is two:
-        return True
-    if isinstance(one, bool) or isinstance(two, bool):
-        return False
-    if isinstance(one, list) and isinstance(two, list):
-        return len(one) == len(two) and all(map(_equal, one, two))
-    if isinstance(one, dict) and isinstance(two, dict):
-        return one.keys() == two.keys() and all(_equal(value, two[key]) for key, value in one.items())
-    return one == two
-
-
-_TYPES: dict[str, Callable[[Any], bool]] = {
-    "object": lambda value: isinstance(value, dict),
-    "array": lambda value: isinstance(value, list),
-    "string": lambda value: isinstance(value, str),
-    "boolean": lambda value: isinstance(value, bool),
-    "null": lambda value: value is None,
-    "number": lambda value: isinstance(value, numbers.Number) and not isinstance(value, bool),
-    "integer": lambda value: ((isinstance(value, int) and not isinstance(value, bool))
-                              or (isinstance(value, float) and value.is_integer())),
-}
-
-
-def _resolve(ref: str, root: dict) -> dict | bool:
-    """The subschema a `$ref` such as "#/$defs/version" points at."""
-    if not ref.startswith("#/"):
-        raise NotImplementedError(f"{SCHEMA_FILE.name} refers to {ref}; {__name__} follows only '#/...' references")
-    node = root
-    for token in ref[2:].split("/"):
-        node = node[token.replace("~1", "/").replace("~0", "~")]
-    return node
-
-
-def _holds(keyword: str, value: Any, instance: Any, node: dict, root: dict) -> bool:
-    """Whether `instance` passes `keyword` (whose value is `value`) of the subschema `node`, as
-    Draft 2020-12 defines it; a keyword about one type of instance passes the other types."""
-    match keyword:
-        case "$schema" | "$defs" | "title" | "description":
-            return True
-        case "$ref":
-            return _valid(instance, _resolve(value, root), root)
-        case "type":
-            return any(_TYPES[name](instance) for name in ([value] if isinstance(value, str) else value))
-        case "enum":
-            return any(_equal(choice, instance) for choice in value)
-        case "oneOf":
-            return sum(_valid(instance, sub, root) for sub in value) == 1
-        case "properties":
-            return not isinstance(instance, dict) or all(
-                _valid(instance[key], sub, root) for key, sub in value.items() if key in instance)
-        case "additionalProperties":
-            known = node.get("properties", {})
-            return not isinstance(instance, dict) or all(
-                _valid(instance[key], value, root) for key in instance if key not in known)
-        case "propertyNames":
-            return not isinstance(instance, dict) or all(_valid(key, value, root) for key in instance)
-        case "required":
-            return not isinstance(instance, dict) or all(key in instance for key in value)
-        case "minProperties":
-            return not isinstance(instance, dict) or len(instance) >= value
-        case "items":
-            return not isinstance(instance, list) or all(_valid(item, value, root) for item in instance)
-        case "minItems":
-            return not isinstance(instance, list) or len(instance) >= value
-        case "uniqueItems":
-            return not (value and isinstance(instance, list)) or not any(
-                _equal(one, two) for one, two in combinations(instance, 2))
-        case "pattern":
-            return not isinstance(instance, str) or re.search(value, instance) is not None
-        case "minimum":
-            return not _TYPES["number"](instance) or not instance < value
-        case "maximum":
-            return not _TYPES["number"](instance) or not instance > value
-    raise NotImplementedError(f"{SCHEMA_FILE.name} uses the keyword {keyword}, which {__name__} does not check")
-
-
-def _valid(instance: Any, node: dict | bool, root: dict) -> bool:
-    """Whether `instance` is valid under the subschema `node`, whose `$ref`s point into `root`.
-
-    Every keyword of `node` is checked, even after one fails, so that a keyword this module
-    does not know raises the first time its subschema is used."""
-    if isinstance(node, bool):
-        return node
-    return all([_holds(keyword, value, instance, node, root) for keyword, value in node.items()])
-
-
-def is_valid(instance: Any, part: str | None = None) -> bool:
-    """Whether `instance` is valid under the schema (or its top-level property `part`)."""
-    root = schema()
-    return _valid(instance, root if part is None else root["properties"][part], root)
-
-
-@lru_cache(maxsize=None)
 def _validator(part: str | None):
     import jsonschema
 
@@ -224,7 +122,6 @@ def check_schema(doc: Document, part: str | None = None) -> None:
             doc.where(), f"the file is {what}",
             "start from the shipped matrix.yaml; the top level maps keys such as pytorch:, nixpkgs:, gpu:")])
     problems = list(doc.problems)
-    if not is_valid(doc.data, part):
-        problems += [p for error in _validator(part).iter_errors(doc.data) for p in _describe(error, doc)]
+    problems += [p for error in _validator(part).iter_errors(doc.data) for p in _describe(error, doc)]
     if problems:
         raise GenMatrixError(problems)

@@ -1,9 +1,15 @@
-"""The committed state file: per variant, what its build and its metadata were made from.
+"""The committed state file: per variant, what its builds and its metadata were made from.
+
+Each variant is two derivations: the heavy build (torch, or a companion) and the published
+wrapper over it (nix/lib/wrapper.nix). `build` identifies the heavy one: the values that go
+into it, its pin and fixes, and the Nix library and template it is made with, read as Nix
+reads them (a comment changes nothing). `metadata` hashes the descriptions and platforms,
+`wrapper` the library code of the wrapper.
 
 The catalog indexes a store path once, so a change to a description or platform alone
 would never reach it. When only a variant's metadata changed since the state was written,
-its revision goes up by one; the recipe writes the revision into `$out/.metadata-rev`,
-which gives a new store path. Revisions never go down.
+its revision goes up by one; the wrapper writes the revision into `$out/.metadata-rev`,
+which gives it a new store path, and the heavy build stays as it is. Revisions never go down.
 """
 
 from __future__ import annotations
@@ -11,7 +17,6 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from json.encoder import encode_basestring_ascii as _quote  # a JSON string, as json.dumps writes it
 from pathlib import Path
 
 from .errors import GenMatrixError, Location
@@ -21,8 +26,9 @@ from .layout import STATE_FILE
 
 @dataclass(frozen=True)
 class Entry:
-    build: str  # hash of everything that goes into the build
+    build: str  # identity of the heavy derivation: everything that goes into it
     metadata: str  # hash of the metadata (descriptions, platforms)
+    wrapper: str  # identity of the wrapper's own code
     revision: int
 
 
@@ -39,11 +45,11 @@ def digest(*parts: str, start=None) -> str:
     return hasher(*parts, start=start).hexdigest()
 
 
-def next_entry(previous: Entry | None, build: str, metadata: str) -> Entry:
+def next_entry(previous: Entry | None, build: str, metadata: str, wrapper: str) -> Entry:
     if previous is None:
-        return Entry(build, metadata, 0)
+        return Entry(build, metadata, wrapper, 0)
     metadata_only = previous.build == build and previous.metadata != metadata
-    return Entry(build, metadata, previous.revision + 1 if metadata_only else previous.revision)
+    return Entry(build, metadata, wrapper, previous.revision + 1 if metadata_only else previous.revision)
 
 
 def parse(text: str, file: str) -> dict[str, Entry]:
@@ -69,7 +75,10 @@ def parse(text: str, file: str) -> dict[str, Entry]:
         # bool is an int to Python; a revision is a whole number Nix can hold, and never negative
         if type(revision) is not int or not 0 <= revision < 2**63:
             fail(f"the entry for '{name}' has revision {json.dumps(revision)}: not a whole number from 0 up", name)
-        entries[name] = Entry(entry["build"], entry["metadata"], revision)
+        wrapper = entry.get("wrapper", "")
+        if not isinstance(wrapper, str):
+            fail(f"the entry for '{name}' has a wrapper identity that is not text", name)
+        entries[name] = Entry(entry["build"], entry["metadata"], wrapper, revision)
     return entries
 
 
@@ -86,9 +95,6 @@ def read(root: Path) -> dict[str, Entry]:
 
 
 def dump(entries: dict[str, Entry], header: str) -> str:
-    """The state file, as `json.dumps(document, indent=2)` writes it: spelled out, because that
-    indenting encoder runs in pure Python and the file has an entry per variant."""
-    variants = [f'    {_quote(name)}: {{\n      "build": {_quote(e.build)},\n      "metadata": {_quote(e.metadata)},'
-                f'\n      "revision": {e.revision}\n    }}' for name, e in sorted(entries.items())]
-    body = "{\n" + ",\n".join(variants) + "\n  }" if variants else "{}"
-    return f'{{\n  "generated": {_quote(header)},\n  "variants": {body}\n}}\n'
+    variants = {name: {"build": e.build, "metadata": e.metadata, "wrapper": e.wrapper, "revision": e.revision}
+                for name, e in sorted(entries.items())}
+    return json.dumps({"generated": header, "variants": variants}, indent=2) + "\n"

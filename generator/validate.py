@@ -10,7 +10,7 @@ from . import knowledge as knowledge_
 from .errors import GenMatrixError, Problem
 from .expand import check_name
 from .load import Document
-from .model import CI, KIND_AXES, Companions, GpuRunner, Match, Matrix, Patch, Restriction, Section, TorchSource
+from .model import CI, KIND_AXES, Companions, GpuRunner, Match, Matrix, Patch, Pin, Restriction, Section, TorchSource
 from .schema import check_schema, suggest
 
 DEFAULT_NAMING = {
@@ -77,16 +77,42 @@ class _Checker:
             result.append(Companions(tuple(raw["packages"]), when, self.doc.where(path), label))
         return tuple(result)
 
-    def nixpkgs_config(self) -> dict:
-        given = self.doc.data["nixpkgs"].get("config", {})
-        for key in given:
+    def pins(self) -> tuple[Pin, ...]:
+        """nixpkgs: one pin (rev at the top), or several under pins:, each with its rule."""
+        nixpkgs = self.doc.data["nixpkgs"]
+        if "pins" not in nixpkgs:
+            return (self.pin(dict(nixpkgs, name="default"), ("nixpkgs",), rule=False),)
+        pins, seen = [], {}
+        for i, raw in enumerate(nixpkgs["pins"]):
+            path = ("nixpkgs", "pins", i)
+            if raw["name"] in seen:
+                self.problems.append(Problem(self.doc.where(path + ("name",)),
+                                             f"two pins are named '{raw['name']}' (the other is pins[{seen[raw['name']]}])",
+                                             "give each pin its own name"))
+            seen.setdefault(raw["name"], i)
+            pins.append(self.pin(raw, path))
+        for i, pin in enumerate(pins[:-1]):
+            if pin.when is None:
+                self.problems.append(Problem(pin.where, f"nixpkgs.pins[{i}] has no `when`, so the pins after it are never used",
+                                             "give it a `when` rule, or move it to the end of the list"))
+        return tuple(pins)
+
+    def pin(self, raw: dict, path: tuple, rule: bool = True) -> Pin:
+        label = "nixpkgs" if not rule else f"nixpkgs.pins[{path[-1]}]"
+        for key in raw.get("config", {}):
             if key in OWNED_CONFIG:
                 self.problems.append(Problem(
-                    self.doc.key_where(("nixpkgs", "config", key)),
-                    f"nixpkgs.config.{key} is set by gen-matrix for each recipe",
+                    self.doc.key_where(path + ("config", key)),
+                    f"{label}.config.{key} is set by gen-matrix for each recipe",
                     "remove it: CUDA recipes get allowUnfree and cudaSupport; "
                     "nixpkgs.capability_scope decides cudaCapabilities"))
-        return {key: tuple(value) if isinstance(value, list) else value for key, value in sorted(given.items())}
+        config = {key: tuple(value) if isinstance(value, list) else value
+                  for key, value in sorted(raw.get("config", {}).items())}
+        patches = tuple((attr, tuple(Patch(p["url"], p["hash"]) for p in given))
+                        for attr, given in sorted(raw.get("patches", {}).items()))
+        when = self.match(None, raw["when"], path + ("when",), label) if "when" in raw else None
+        return Pin(raw["name"], raw["rev"], raw.get("sha256"), MappingProxyType(config), patches, when,
+                   self.doc.where(path))
 
     def section(self, kind: str) -> Section | None:
         raw = self.doc.data.get(kind)
@@ -197,7 +223,7 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
     description = checker.patterns("description", DEFAULT_DESCRIPTION, DESCRIPTION_FIELDS, required=False,
                                    extra={"companion": {"torch", "torch_description"}})
     companions = checker.companions()
-    nixpkgs_config = checker.nixpkgs_config()
+    pins = checker.pins()
     if checker.problems:
         raise GenMatrixError(checker.problems)
     nixpkgs = data["nixpkgs"]
@@ -206,8 +232,7 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
     return Matrix(
         file=doc.file,
         pytorch_version=str(data["pytorch"]["version"]),
-        nixpkgs_rev=nixpkgs["rev"],
-        nixpkgs_sha256=nixpkgs.get("sha256"),
+        pins=pins,
         capability_scope=nixpkgs.get("capability_scope", "torch"),
         jobs=build.get("jobs", 16),
         system_features=tuple(build.get("system_features", ["big-parallel"])),
@@ -217,8 +242,6 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
         knowledge=knowledge,
         ci=ci,
         companions=companions,
-        torch_source=TorchSource(str(data["pytorch"]["version"]), source["rev"], source["hash"]) if source else None,
-        patches=tuple((attr, tuple(Patch(p["url"], p["hash"]) for p in patches))
-                      for attr, patches in sorted(nixpkgs.get("patches", {}).items())),
-        nixpkgs_config=MappingProxyType(nixpkgs_config),
+        torch_source=TorchSource(str(data["pytorch"]["version"]), source["rev"], source["hash"],
+                                 source.get("owner", "pytorch"), source.get("repo", "pytorch")) if source else None,
     )

@@ -17,10 +17,10 @@ from typing import Iterator
 from pathlib import Path
 
 from .errors import GenMatrixError, Location, Problem
-from .layout import MARKER, PKGS_DIR
+from .layout import LIBRARY_MARKER, MARKER, PKGS_DIR
 
 # Where generated files may be found, so that stale ones are removed.
-OWNED_DIRS = (PKGS_DIR, "nix")
+OWNED_DIRS = (PKGS_DIR, "nix", "nix/lib", "nix/fixes")
 _HEAD_BYTES = 512
 # O_EXCL: never through a link someone left at the temporary name; O_BINARY: no newline
 # translation on Windows.
@@ -51,7 +51,7 @@ def is_generated(path: Path) -> bool:
     except OSError:
         return False
     first_lines = head.split(b"\n", 2)[:2]
-    return any(MARKER.encode() in line for line in first_lines)
+    return any(marker.encode() in line for line in first_lines for marker in (MARKER, LIBRARY_MARKER))
 
 
 def _read(path: str) -> str | None:

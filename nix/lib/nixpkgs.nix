@@ -1,0 +1,46 @@
+# gen-matrix's Nix library: the package set a variant builds against.
+#
+# It is the variant's pin (nix/pins.nix), or the nixpkgs handed in instead, imported with
+# the pin's config and patches, the variant's CUDA release and capabilities, and what its
+# build fixes add to the config and overlays.
+{ nixpkgs, pins }:
+
+{ pin, cuda, capabilities, capabilityScope, fixes }:
+
+let
+  chosen = pins.${pin};
+
+  pinned = builtins.fetchTarball ({
+    url = "https://github.com/NixOS/nixpkgs/archive/${chosen.rev}.tar.gz";
+  } // (if chosen.sha256 == null then { } else { inherit (chosen) sha256; }));
+
+  cudaSupport = cuda != null;
+
+  # "torch": only torch and its companions compile for the SM (gpuTargets and
+  # passthru.cudaCapabilities, see torch.nix), so magma, NCCL and the other CUDA
+  # libraries stay those of nixpkgs' binary cache. "nixpkgs": config.cudaCapabilities,
+  # so every CUDA library is rebuilt for the SM; gen-matrix picks it where the cache has
+  # nothing for the SM anyway, and for Jetson parts, whose libraries nixpkgs chooses
+  # from that list.
+  capabilityConfig =
+    if cudaSupport && capabilityScope == "nixpkgs" then { cudaCapabilities = capabilities; } else { };
+
+  fixConfig = builtins.foldl' (config: fix: config // (fix.config or { })) { } fixes;
+
+  # patches in matrix.yaml: { attribute = [ { url; hash; } ]; }, added to each package.
+  pinPatches = final: prev: builtins.mapAttrs
+    (attr: patches: prev.${attr}.overrideAttrs (old: {
+      patches = (old.patches or [ ]) ++ map final.fetchpatch patches;
+    }))
+    chosen.patches;
+
+  cudaRelease = final: prev: {
+    cudaPackages = final."cudaPackages_${builtins.replaceStrings [ "." ] [ "_" ] cuda}";
+  };
+in
+import (if nixpkgs == null then pinned else nixpkgs) {
+  config = chosen.config // { allowUnfree = true; inherit cudaSupport; } // capabilityConfig // fixConfig;
+  overlays = [ pinPatches ]
+    ++ (if cudaSupport then [ cudaRelease ] else [ ])
+    ++ builtins.concatMap (fix: if fix ? overlay then [ fix.overlay ] else [ ]) fixes;
+}

@@ -1,0 +1,77 @@
+# gen-matrix's Nix library: the heavy PyTorch derivation of a variant.
+#
+# Everything here goes into the build, and nothing else does: the variant's name, its
+# descriptions and its metadata revision live in the wrapper (wrapper.nix), so changing
+# them never rebuilds PyTorch.
+#
+# nixpkgs builds torch through PyTorch's setup.py, not through the CMake hook
+# (dontUseCmakeConfigure), so cmakeFlags never reach PyTorch's CMake. setup.py
+# (tools/setup_helpers/cmake.py) forwards the environment variables named BUILD_*,
+# USE_* and CMAKE_*, plus a fixed list (BLAS, TORCH_CUDA_ARCH_LIST, ...): every switch
+# below is therefore an exported variable.
+{ pkgs, fixes }:
+
+{
+  python,              # "3.13"
+  version,             # the PyTorch version the variant promises
+  source,              # null: the pin's own PyTorch; else { owner; repo; rev; hash; }
+  cuda,                # "12.8", or null for a build without CUDA
+  capabilities,        # compute capabilities torch compiles for, e.g. [ "9.0" ]
+  capabilityScope,     # read by nixpkgs.nix
+  cpuFlags,            # compiler flags of the CPU instruction set
+  disabledFeatures,    # PyTorch features switched off: [ "FBGEMM" ] exports USE_FBGEMM=0
+  environment,         # further variables for setup.py, e.g. { BLAS = "OpenBLAS"; }
+  blas,                # "openblas" to build against OpenBLAS; null keeps nixpkgs' choice
+  systemFeatures,      # requiredSystemFeatures of the build
+  fixes ? [ ],         # names of the fixes in nix/fixes/ (already imported as `fixes`)
+  passthru ? { },      # facts for consumers: gpuArch, cpuISA, blasProvider, cudaVersion
+}:
+
+let
+  inherit (pkgs) lib;
+  pythonPackages = pkgs."python${lib.replaceStrings [ "." ] [ "" ] python}Packages";
+  cudaSupport = cuda != null;
+
+  # torch is callPackage'd: override takes only arguments its expression declares.
+  configured = pythonPackages.torch.override ({ inherit cudaSupport; }
+    // lib.optionalAttrs cudaSupport { gpuTargets = capabilities; }
+    // lib.optionalAttrs (blas == "openblas") { blas = pkgs.blas.override { blasProvider = pkgs.openblas; }; });
+
+  exports = lib.concatStrings (
+    lib.optional (cpuFlags != [ ]) ''
+      export CXXFLAGS="$CXXFLAGS ${lib.concatStringsSep " " cpuFlags}"
+      export CFLAGS="$CFLAGS ${lib.concatStringsSep " " cpuFlags}"
+    ''
+    ++ map (feature: "export USE_${feature}=0\n") disabledFeatures
+    ++ lib.mapAttrsToList (name: value: "export ${name}=${lib.escapeShellArg value}\n") environment);
+
+  built = configured.overrideAttrs (finalAttrs: old: {
+    version =
+      if source != null then version
+      else assert lib.assertMsg (old.version == version)
+        "matrix.yaml promises PyTorch ${version}, but this nixpkgs builds ${old.version}: change pytorch.version, pick another pin, or set pytorch.source";
+        old.version;
+    src =
+      if source == null then old.src
+      else pkgs.fetchFromGitHub {
+        inherit (source) owner repo rev hash;
+        fetchSubmodules = true;
+      };
+
+    requiredSystemFeatures = systemFeatures;
+
+    # A CUDA compile job can take 4 GiB (flash-attention's kernels more); a C++ one, 2.
+    preConfigure = (old.preConfigure or "") + exports + import ./jobs.nix (if cudaSupport then 4 else 2);
+
+    # torchvision and torchaudio compile for torch.cudaCapabilities, which nixpkgs takes
+    # from config.cudaCapabilities, not from gpuTargets: without this they would compile
+    # for nixpkgs' default list instead of the variant's SM.
+    passthru = old.passthru // lib.optionalAttrs cudaSupport { cudaCapabilities = capabilities; } // passthru;
+  });
+in
+# Each fix is a function of the package set and the version to an overrideAttrs
+# argument, applied in the order the recipe lists them.
+lib.foldl'
+  (drv: fix: if fix ? torch then drv.overrideAttrs (fix.torch { inherit pkgs lib version; }) else drv)
+  built
+  fixes
