@@ -104,3 +104,24 @@ def reference_names() -> list[str]:
     if not REFERENCE_NAMES.exists():
         pytest.skip(f"{REFERENCE_NAMES} is not beside the checkout")
     return sorted(line.strip() for line in REFERENCE_NAMES.read_text().splitlines() if line.strip())
+
+
+FAKES = REPO / "tests" / "nix" / "fakes.nix"
+
+
+def fake_for(variant, matrix) -> str:
+    """The Nix expression of the test package set that impersonates `variant`'s pin on its system."""
+    pin = next(p for p in matrix.pins if p.name == variant.pin)
+    return f'(import {FAKES})."{pin.rev}"."{variant.system}"'
+
+
+def drv_paths(root: Path, names=None) -> dict[str, dict[str, str]]:
+    """Per recipe of the repository at `root`, the drvPaths of its published wrapper and of its
+    heavy build, evaluated against the package set of its pin: {name: {"wrapper", "build"}}."""
+    expansion = expansion_of(root)
+    variants = [v for v in expansion.variants if names is None or v.name in names]
+    body = "".join(
+        f'"{v.name}" = let r = import {root / ".flox/pkgs" / (v.name + ".nix")} '
+        f'{{ genMatrixNixpkgs = {fake_for(v, expansion.matrix)}; }}; '
+        f'in {{ wrapper = r.drvPath; build = r.unwrapped.drvPath; }};\n' for v in variants)
+    return nix_eval("{\n" + body + "}")

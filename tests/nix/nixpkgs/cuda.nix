@@ -2,10 +2,11 @@
 # config.cudaCapabilities against the chosen CUDA version and host the way
 # nixpkgs does, lazily (only when something reads flags.*), so a recipe with a
 # bad nixpkgs-wide capability list fails at evaluation, not at build time.
-{ lib, config, stdenv, cudaMajorMinorVersion }:
+{ lib, config, stdenv, backendStdenv, cudaVersion, cudnnVersion ? "9.13.0" }:
 let
   inherit (lib) elem filter concatStringsSep concatMapStringsSep versionAtLeast versionOlder;
   system = stdenv.hostPlatform.system;
+  cudaMajorMinorVersion = lib.versions.majorMinor cudaVersion;
 
   # cap -> min/max CUDA (max inclusive, null = still supported), Jetson flag.
   # Data: DOMAIN.md section 1.
@@ -88,34 +89,55 @@ let
       ++ lib.optional cudaForwardCompat "-gencode=arch=compute_${dropDots lastCap},code=compute_${dropDots lastCap}";
     gencodeString = concatStringsSep " " flags.gencode;
     cmakeCudaArchitecturesString = concatMapStringsSep ";" dropDots checked;
-    isJetsonBuild = jetsons != [ ];
+    isJetsonBuild = lib.any isJetson checked;
     # Exposed so tests can read the table the checks use.
     inherit defaultCapabilities;
   };
 
-  unfreeLib = pname: extra: stdenv.mkDerivation ({
+  # Every component is a small real derivation. Licenses as in nixpkgs'
+  # redist manifests: unfree (CUDA EULA), so allowUnfree is needed as soon as
+  # a drvPath that depends on one is forced; nccl is BSD (as in nixpkgs).
+  component = pname: extra: stdenv.mkDerivation ({
     inherit pname;
-    version = cudaMajorMinorVersion;
+    version = cudaVersion;
+    buildCommand = "mkdir -p $out/include $out/lib";
     meta = {
       license = lib.licenses.nvidiaCudaRedist;
       platforms = [ "x86_64-linux" "aarch64-linux" ];
-      description = "Fake CUDA ${cudaMajorMinorVersion} component ${pname}";
+      description = "Fake CUDA ${cudaVersion} component ${pname}";
     };
   } // extra);
-  libNames = [ "cuda_cccl" "cuda_cudart" "cuda_cupti" "cuda_nvcc" "cuda_nvml_dev" "cuda_nvrtc"
-    "cuda_nvtx" "cuda_profiler_api" "libcublas" "libcufft" "libcufile" "libcurand" "libcusolver"
-    "libcusparse" "libcusparse_lt" "libnvjitlink" ];
+  libNames = [ "cuda_cudart" "cuda_cupti" "cuda_nvcc" "cuda_nvml_dev" "cuda_nvrtc"
+    "cuda_nvtx" "cuda_profiler_api" "cuda_crt" "libcublas" "libcufft" "libcufile" "libcurand"
+    "libcusolver" "libcusparse" "libcusparse_lt" "libnvjitlink" "libnvshmem" ];
 in
-lib.genAttrs libNames (n: unfreeLib n { })
+lib.genAttrs libNames (n: component n { })
 // {
-  inherit cudaMajorMinorVersion flags;
-  cudaVersion = cudaMajorMinorVersion;
+  inherit cudaMajorMinorVersion cudaVersion flags;
   cudaMajorVersion = lib.versions.major cudaMajorMinorVersion;
   cudaAtLeast = versionAtLeast cudaMajorMinorVersion;
   cudaOlder = versionOlder cudaMajorMinorVersion;
-  cudatoolkit = unfreeLib "cudatoolkit" { };
-  cudnn = unfreeLib "cudnn" { version = "9.10.2"; };
-  # (real nccl is BSD; kept unfree here so every CUDA attr needs allowUnfree)
-  nccl = unfreeLib "nccl" { version = "2.27.3"; };
-  cutensor = unfreeLib "cutensor" { version = "2.2.0"; };
+  # The stdenv CUDA packages (and torch with cudaSupport) build with: a gcc
+  # the CUDA version supports, hence a different derivation than `stdenv`.
+  backendStdenv = backendStdenv;
+  # CCCL headers (cuda/, cub/, thrust/, nv/) under include/, as the redist has them.
+  cuda_cccl = component "cuda_cccl" {
+    buildCommand = "mkdir -p $out/include/cuda $out/include/cub $out/include/thrust $out/include/nv";
+  };
+  cudatoolkit = component "cudatoolkit" { };
+  cudnn = component "cudnn" { version = cudnnVersion; };
+  cutensor = component "cutensor" { version = "2.2.0"; };
+  # nccl is BSD-3 in nixpkgs; its build uses the capability flags (so forcing
+  # a drvPath that depends on it runs the capability checks), and it is not
+  # available for Jetson builds.
+  nccl = component "nccl" {
+    version = "2.27.7-1";
+    makeFlags = [ "NVCC_GENCODE=${flags.gencodeString}" ];
+    meta = {
+      license = lib.licenses.bsd3;
+      platforms = [ "x86_64-linux" "aarch64-linux" ];
+      badPlatforms = lib.optionals flags.isJetsonBuild [ "aarch64-linux" ];
+      description = "Multi-GPU and multi-node collective communication primitives for NVIDIA GPUs";
+    };
+  };
 }

@@ -1,9 +1,15 @@
 # Fake nixpkgs for gen-matrix's tests. It is called exactly like real nixpkgs
 # (`import ./tests/nix/nixpkgs { config = ...; overlays = [ ... ]; }`) and
-# mimics it strictly where recipes depend on it: overlays are a real fixpoint,
-# package functions are callPackage'd without `...` (bad `.override` args
-# fail), CUDA flags assert on config.cudaCapabilities, unfree CUDA packages
-# need allowUnfree. Nothing here builds: packages are plain attrsets.
+# mimics it strictly where recipes depend on it (see ../README.md):
+#   - packages are REAL derivations (drvPath / outPath can be compared; nothing
+#     is ever built), made by a stdenv.mkDerivation that follows nixpkgs'
+#     make-derivation.nix and check-meta.nix;
+#   - overlays are a real fixpoint; package functions are callPackage'd without
+#     `...` (bad `.override` args fail); config options are type-checked;
+#   - CUDA flags assert on config.cudaCapabilities; unfree / broken /
+#     unsupported packages are refused when their drvPath is forced.
+# `revision` (not a real nixpkgs argument) picks the nixpkgs revision to
+# impersonate; see revisions.nix. The default is the project pin fe5e41d.
 {
   system ? builtins.currentSystem,
   localSystem ? { inherit system; },
@@ -11,10 +17,29 @@
   config ? { },
   overlays ? [ ],
   crossOverlays ? [ ],
+  revision ? "fe5e41d",
   ...
 }:
 let
-  lib = import ./lib.nix;
+  lib0 = import ./lib.nix;
+
+  revisions = import ./revisions.nix;
+  revKey = lib0.findFirst (k: lib0.hasPrefix k revision || lib0.hasPrefix revision k && builtins.stringLength revision >= 7)
+    null (builtins.attrNames revisions);
+  rev =
+    if revKey == null then
+      throw "fake nixpkgs: revision ${builtins.toJSON revision} is not impersonated; known: ${builtins.toJSON (builtins.attrNames revisions)}"
+    else revisions.${revKey} // { key = revKey; };
+
+  # lib.trivial.revisionWithDefault / release, as real nixpkgs' lib has them.
+  lib = lib0 // {
+    trivial = lib0.trivial // {
+      revisionWithDefault = default: rev.rev;
+      release = "25.11";
+      version = "25.11pre-git";
+    };
+    version = "25.11pre-git";
+  };
 
   hostSystem = if builtins.isString localSystem then localSystem else localSystem.system or system;
 
@@ -47,89 +72,141 @@ let
     rocmSupport = false;
     cudaForwardCompat = true;
     cudaCapabilities = [ ];
+    doCheckByDefault = false;
+    strictDepsByDefault = false;
+    enableParallelBuildingByDefault = false;
   } // typeChecked;
 
-  mkSimple = stdenv: pname: version: license: platforms: stdenv.mkDerivation {
+  stdenvs = import ./stdenv.nix { inherit lib; config = finalConfig; system = hostSystem; revision = rev.rev; };
+
+  # A small real derivation standing in for a package we only need by name.
+  mkSimple = stdenv: pname: version: extra: stdenv.mkDerivation ({
     inherit pname version;
-    meta = { inherit license platforms; description = "Fake ${pname}"; };
-  };
+    buildCommand = "mkdir -p $out/bin $out/lib $out/include";
+    meta = {
+      license = lib.licenses.mit;
+      platforms = lib.platforms.all;
+      description = "Fake ${pname}";
+    } // (extra.meta or { });
+  } // removeAttrs extra [ "meta" ]);
+  withOutputs = outputs: { inherit outputs; buildCommand = lib.concatMapStrings (o: "mkdir -p \$${o}\n") outputs; };
 
-  base = final: {
-    inherit lib;
-    config = finalConfig;
-    system = hostSystem;
-    pkgs = final;
-    stdenv = import ./stdenv.nix { inherit lib; config = finalConfig; system = hostSystem; };
-    callPackage = lib.callPackageWith final;
+  # gcc the CUDA version's backendStdenv uses.
+  backendGccFor = v: if lib.versionOlder v "12.8" then "13.4.0" else "14.3.0";
 
-    # Fetchers: no network, just describe the source. Extra args are accepted
-    # (fetchSubmodules, postFetch, ...) as the real ones forward them.
-    fetchFromGitHub = lib.makeOverridable (
-      { owner, repo, rev ? null, tag ? null, hash ? null, sha256 ? null, name ? "source", ... }@args:
-      assert lib.assertMsg ((rev == null) != (tag == null))
-        "fetchFromGitHub requires exactly one of `rev' or `tag' (owner=${owner}, repo=${repo})";
-      let ref = if tag != null then "refs/tags/${tag}" else rev; in
-      args // {
-        inherit name owner repo rev tag;
-        outputHash = if hash != null then hash else sha256;
-        url = "https://github.com/${owner}/${repo}/archive/${ref}.tar.gz";
-        outPath = "/nix/store/${builtins.substring 0 32 (builtins.hashString "sha256" "${owner}/${repo}/${ref}")}-${name}";
-      });
-    fetchurl = lib.makeOverridable (
-      { url ? null, urls ? [ ], hash ? null, sha256 ? null, name ? null, ... }@args:
-      let allUrls = lib.optional (url != null) url ++ urls;
-          nm = if name != null then name else baseNameOf (builtins.head allUrls); in
-      assert lib.assertMsg (allUrls != [ ]) "fetchurl requires either `url` or `urls` to be set";
-      args // {
-        name = nm;
-        urls = allUrls;
-        outputHash = if hash != null then hash else sha256;
-        outPath = "/nix/store/${builtins.substring 0 32 (builtins.hashString "sha256" (builtins.head allUrls))}-${nm}";
-      });
-    fetchpatch = lib.makeOverridable (
-      { url, hash ? null, sha256 ? null, name ? baseNameOf url, stripLen ? 0, extraPrefix ? null,
-        excludes ? [ ], includes ? [ ], revert ? false, ... }@args:
-      final.fetchurl (args // { inherit name; }) // { inherit stripLen excludes includes revert; });
-    fetchpatch2 = final.fetchpatch;
-    fetchgit = lib.makeOverridable (
-      { url, rev ? "HEAD", hash ? null, sha256 ? null, name ? "source", ... }@args:
-      args // {
-        inherit name url rev;
-        outPath = "/nix/store/${builtins.substring 0 32 (builtins.hashString "sha256" "${url}@${rev}")}-${name}";
-      });
+  base = final:
+    let
+      simple = mkSimple final.stdenv;
+      buildSupport = import ./build-support.nix {
+        inherit lib final;
+        inherit (final) stdenv stdenvNoCC;
+      };
+      cudaSet = key: cudaVersion: import ./cuda.nix {
+        inherit lib cudaVersion;
+        config = finalConfig;
+        inherit (final) stdenv;
+        backendStdenv = stdenvs.makeStdenv {
+          name = "stdenv-linux";
+          cc = stdenvs.mkCC { pname = "gcc-wrapper"; version = backendGccFor cudaVersion; isClang = false; };
+          drvExtra = { cudaBackend = lib.versions.majorMinor cudaVersion; };
+        };
+      };
+      rocmNames = [ "rocm-core" "clr" "rccl" "miopen" "aotriton" "rocrand" "rocblas" "rocsparse"
+        "hipsparse" "rocthrust" "rocprim" "hipcub" "roctracer" "rocfft" "rocsolver" "hipfft"
+        "hiprand" "hipsolver" "hipblas-common" "hipblas" "hipblaslt" "rocminfo" "rocm-comgr"
+        "rocm-device-libs" "rocm-runtime" "rocm-smi" "hipify" "composable_kernel" ];
+    in
+    buildSupport
+    // lib.mapAttrs' (key: v: lib.nameValuePair "cudaPackages_${key}" (cudaSet key v)) rev.cuda
+    // {
+      inherit lib;
+      config = finalConfig;
+      system = hostSystem;
+      pkgs = final;
+      targetPackages = final;
+      buildPackages = final;
+      pkgsHostHost = final;
+      inherit (stdenvs) stdenv stdenvNoCC;
+      callPackage = lib.callPackageWith final;
+      newScope = extra: lib.callPackageWith (final // extra);
+      # For tests: which revision this fake impersonates.
+      _fakeNixpkgs = { inherit (rev) rev key torchForm; };
 
-    cmake = mkSimple final.stdenv "cmake" "3.31.7" lib.licenses.bsd3 lib.platforms.all;
-    ninja = mkSimple final.stdenv "ninja" "1.12.1" lib.licenses.asl20 lib.platforms.all;
-    which = mkSimple final.stdenv "which" "2.23" lib.licenses.gpl3Plus lib.platforms.all;
-    gnumake = mkSimple final.stdenv "gnumake" "4.4.1" lib.licenses.gpl3Plus lib.platforms.all;
-    openblas = mkSimple final.stdenv "openblas" "0.3.30" lib.licenses.bsd3 lib.platforms.all;
-    lapack-reference = mkSimple final.stdenv "lapack-reference" "3.12.1" lib.licenses.bsd3 lib.platforms.all;
-    blas = final.callPackage ./pkgs/blas.nix { };
-    lapack = final.blas;
-    magma = final.callPackage ./pkgs/magma.nix { };
+      cmake = simple "cmake" "3.31.7" { meta.mainProgram = "cmake"; };
+      ninja = simple "ninja" "1.13.1" { meta.mainProgram = "ninja"; };
+      which = simple "which" "2.23" { meta.mainProgram = "which"; };
+      gnumake = simple "gnumake" "4.4.1" { meta.mainProgram = "make"; };
+      perl = simple "perl" "5.40.0" { meta.mainProgram = "perl"; };
+      lndir = simple "lndir" "1.0.5" { meta.mainProgram = "lndir"; };
+      xorg = { inherit (final) lndir; };
+      pkg-config = simple "pkg-config-wrapper" "0.29.2" { meta.mainProgram = "pkg-config"; };
+      removeReferencesTo = simple "remove-references-to" "0" { };
+      openssl = simple "openssl" "3.5.4" (withOutputs [ "bin" "out" "dev" ] // { meta.mainProgram = "openssl"; });
+      binutils = simple "binutils-wrapper" "2.44" { };
+      numactl = simple "numactl" "2.0.18" { meta.platforms = lib.platforms.linux; };
+      gfortran = simple "gfortran-wrapper" "14.3.0" { };
+      libpthreadstubs = simple "libpthread-stubs" "0.5" { };
+      git-unroll = simple "git-unroll" "0-unstable-2025-04-29" { meta.mainProgram = "git-unroll"; };
+      autoAddDriverRunpath = simple "auto-add-driver-runpath-hook" "0" { };
+      autoPatchelfHook = simple "auto-patchelf-hook" "0" { };
+      writableTmpDirAsHomeHook = simple "writable-tmpdir-as-home-hook" "0" { };
+      darwinMinVersionHook = deploymentTarget: simple "darwin-${deploymentTarget}-min-version-hook" "0" { };
+      apple-sdk_13 = simple "apple-sdk" "13.3" { meta.platforms = lib.platforms.darwin; };
+      libpng = simple "libpng-apng" "1.6.50" (withOutputs [ "out" "dev" "man" ]);
+      libjpeg_turbo = simple "libjpeg-turbo" "3.1.2" (withOutputs [ "bin" "out" "dev" ]);
+      sox = simple "sox" "14.4.2" { };
+      ffmpeg_6-full = simple "ffmpeg-full" "6.1.3" (withOutputs [ "bin" "out" "lib" "dev" ]);
+      vulkan-headers = simple "vulkan-headers" "1.4.321.0" { };
+      vulkan-loader = simple "vulkan-loader" "1.4.321.0" { };
+      shaderc = simple "shaderc" "2025.3" (withOutputs [ "out" "bin" "lib" "dev" ]);
+      llvmPackages = {
+        openmp = simple "openmp" "19.1.7" { };
+        clang = simple "clang-wrapper" "19.1.7" { };
+      };
+      mpi = simple "openmpi" "5.0.8" { passthru.cudatoolkit = null; };
+      openblas = simple "openblas" "0.3.30" { meta.license = lib.licenses.bsd3; };
+      lapack-reference = simple "lapack-reference" "3.12.1" { meta.license = lib.licenses.bsd3; };
+      mkl = simple "mkl" "2023.1.0" { meta = { license = lib.licenses.issl or lib.licenses.unfree; platforms = lib.platforms.x86_64; }; };
+      blas = final.callPackage ./pkgs/blas.nix { };
+      lapack = final.blas;
+      python3 = final.python313;
 
-    # CUDA sets; `cudaPackages` is what torch gets, selected by overlay.
-    cudaPackages_12_6 = import ./cuda.nix { inherit lib; config = finalConfig; inherit (final) stdenv; cudaMajorMinorVersion = "12.6"; };
-    cudaPackages_12_8 = import ./cuda.nix { inherit lib; config = finalConfig; inherit (final) stdenv; cudaMajorMinorVersion = "12.8"; };
-    cudaPackages_12_9 = import ./cuda.nix { inherit lib; config = finalConfig; inherit (final) stdenv; cudaMajorMinorVersion = "12.9"; };
-    cudaPackages_13_0 = import ./cuda.nix { inherit lib; config = finalConfig; inherit (final) stdenv; cudaMajorMinorVersion = "13.0"; };
-    cudaPackages_13_1 = import ./cuda.nix { inherit lib; config = finalConfig; inherit (final) stdenv; cudaMajorMinorVersion = "13.1"; };
-    cudaPackages_12 = final.cudaPackages_12_8;
-    cudaPackages = final.cudaPackages_12_8;
+      # magma and its variants, as in all-packages.nix: every variant is
+      # `magma.override`, so an overlay on `magma` reaches magma-cuda-static.
+      magma = final.callPackage (import ./pkgs/magma rev) { };
+      magma-cuda = final.magma.override { cudaSupport = true; rocmSupport = false; };
+      magma-cuda-static = final.magma-cuda.override { static = true; };
+      magma-hip = final.magma.override { cudaSupport = false; rocmSupport = true; };
 
-    # Python: pythonXY.pkgs is pythonXYPackages, as in nixpkgs.
-    pythonPackagesExtensions = [ ];
-    python311 = final.callPackage ./python.nix { pythonVersion = "3.11"; sourceVersion = "3.11.13"; };
-    python312 = final.callPackage ./python.nix { pythonVersion = "3.12"; sourceVersion = "3.12.11"; };
-    python313 = final.callPackage ./python.nix { pythonVersion = "3.13"; sourceVersion = "3.13.7"; };
-    python314 = final.callPackage ./python.nix { pythonVersion = "3.14"; sourceVersion = "3.14.0"; };
-    python3 = final.python313;
-    python311Packages = final.python311.pkgs;
-    python312Packages = final.python312.pkgs;
-    python313Packages = final.python313.pkgs;
-    python314Packages = final.python314.pkgs;
-    python3Packages = final.python313Packages;
-  };
+      rocmPackages = lib.genAttrs rocmNames (n: simple n "6.4.3" { meta.platforms = lib.platforms.linux; })
+        // {
+          clr = simple "clr" "6.4.3" (withOutputs [ "out" "icd" ] // {
+            meta.platforms = lib.platforms.linux;
+            passthru.gpuTargets = [ "gfx908" "gfx90a" "gfx942" "gfx1030" "gfx1100" ];
+          });
+          llvm.openmp = simple "rocm-openmp" "6.4.3" { };
+          triton = simple "rocm-triton" "3.4.0" { };
+        };
+
+      # CUDA sets: `cudaPackages` is what torch gets, selected by overlay.
+      cudaPackages_12 = final.cudaPackages_12_8; # Latest supported by cudnn
+      cudaPackages = final.cudaPackages_12;
+
+      # Python: pythonXY.pkgs is pythonXYPackages, as in nixpkgs.
+      pythonPackagesExtensions = [ ];
+      python311 = final.callPackage (import ./python.nix rev) { pythonVersion = "3.11"; sourceVersion = "3.11.14"; };
+      python312 = final.callPackage (import ./python.nix rev) { pythonVersion = "3.12"; sourceVersion = "3.12.12"; };
+      python313 = final.callPackage (import ./python.nix rev) { pythonVersion = "3.13"; sourceVersion = "3.13.9"; };
+      python314 = final.callPackage (import ./python.nix rev) { pythonVersion = "3.14"; sourceVersion = "3.14.0"; };
+      python311Packages = final.python311.pkgs;
+      python312Packages = final.python312.pkgs;
+      python313Packages = final.python313.pkgs;
+      python314Packages = final.python314.pkgs;
+      python3Packages = final.python313Packages;
+    }
+    // lib.optionalAttrs (rev.cudaPackages_13 != null) {
+      cudaPackages_13 = final."cudaPackages_${rev.cudaPackages_13}";
+    };
 
   checkedOverlays =
     lib.throwIfNot (builtins.isList overlays) "The overlays argument to nixpkgs must be a list."

@@ -179,13 +179,124 @@ let
 
   callPackageWith = autoArgs: fn: args:
     let
-      f = if isFunction fn then fn else import fn;
-      fargs = functionArgs f;
+      f = if isFunction fn || fn ? __functor then fn else import fn;
+      fargs = functionArgs' f;
       allArgs = intersectAttrs fargs autoArgs // args;
       missingArgs = filter (n: !fargs.${n} && !(allArgs ? ${n})) (attrNames fargs);
     in
     if missingArgs == [ ] then makeOverridable f allArgs
     else throw "Function called without required argument \"${head missingArgs}\"";
+
+  # Same as nixpkgs' lib/customisation.nix: the result of `derivation` with
+  # passthru merged in, every output carrying the same attrs, and drvPath /
+  # outPath guarded by `condition` (check-meta's validity).
+  extendDerivation = condition: passthru: drv:
+    let
+      outputs = drv.outputs or [ "out" ];
+      commonAttrs = drv // (listToAttrs outputsList) // { all = map (x: x.value) outputsList; } // passthru;
+      outputToAttrListElement = outputName: {
+        name = outputName;
+        value = commonAttrs // {
+          inherit (drv.${outputName}) type outputName;
+          outputSpecified = true;
+          drvPath = assert condition; drv.${outputName}.drvPath;
+          outPath = assert condition; drv.${outputName}.outPath;
+        } // optionalAttrs (passthru ? overrideAttrs) {
+          overrideAttrs = f: (passthru.overrideAttrs f).${outputName};
+        };
+      };
+      outputsList = map outputToAttrListElement outputs;
+    in
+    commonAttrs // {
+      drvPath = assert condition; drv.drvPath;
+      outPath = assert condition; drv.outPath;
+    };
+
+  # lib.attrsets output helpers (getOutput & co), as in nixpkgs.
+  getOutput = output: pkg:
+    if !pkg ? outputSpecified || !pkg.outputSpecified then pkg.${output} or pkg.out or pkg else pkg;
+  getFirstOutput = candidates: pkg:
+    let outputs = builtins.filter (name: hasAttr name pkg) candidates;
+        output = builtins.head outputs;
+    in if pkg.outputSpecified or false || outputs == [ ] then pkg else pkg.${output};
+  getBin = getFirstOutput [ "bin" "out" ];
+  getLib = getFirstOutput [ "lib" "out" ];
+  getDev = getFirstOutput [ "dev" "out" ];
+  getInclude = getFirstOutput [ "include" "dev" "out" ];
+  getMan = getFirstOutput [ "man" "doc" "out" ];
+  getExe = x: getExe' x (x.meta.mainProgram or (
+    warn "getExe: Package ${x.name or "«name-missing»"} does not have the meta.mainProgram attribute."
+      (parseDrvName (x.name or "")).name));
+  getExe' = x: y:
+    assert assertMsg (isDerivation x) "lib.meta.getExe': The first argument is of type ${builtins.typeOf x}, but it should be a derivation instead.";
+    "${getBin x}/bin/${y}";
+  parseDrvName = builtins.parseDrvName;
+  getName = x: let parse = drv: (parseDrvName drv).name; in
+    if isString x then parse x else x.pname or (parse x.name);
+  getVersion = x: let parse = drv: (parseDrvName drv).version; in
+    if isString x then parse x else x.version or (parse x.name);
+  catAttrs = builtins.catAttrs;
+  getAttrs = names: attrs: genAttrs names (name: attrs.${name});
+  remove = e: filter (x: x != e);
+  mutuallyExclusive = a: b: length a == 0 || !(any (x: elem x a) b);
+  mapNullable = f: a: if a == null then a else f a;
+  toInt = str: let n = builtins.fromJSON str; in
+    if builtins.match "[0-9]+" str != null then n else throw "Could not convert ${str} to int.";
+
+  # lib/strings.nix cmake helpers.
+  cmakeOptionType = type: feature: value:
+    assert assertMsg (elem (toUpper type) [ "BOOL" "FILEPATH" "PATH" "STRING" "INTERNAL" ])
+      "cmakeOptionType only accepts type values: BOOL, FILEPATH, PATH, STRING, INTERNAL";
+    assert assertMsg (isString feature) "cmakeOptionType feature argument must be a string";
+    assert assertMsg (isString value) "cmakeOptionType value argument must be a string";
+    "-D${feature}:${toUpper type}=${value}";
+  cmakeBool = condition: flag:
+    assert assertMsg (isString condition) "cmakeBool condition argument must be a string";
+    assert assertMsg (builtins.isBool flag) "cmakeBool flag argument must be a bool";
+    cmakeOptionType "bool" condition (if flag then "TRUE" else "FALSE");
+  cmakeFeature = feature: value:
+    assert assertMsg (isString feature) "cmakeFeature feature argument must be a string";
+    assert assertMsg (isString value) "cmakeFeature value argument must be a string";
+    cmakeOptionType "string" feature value;
+  mesonOption = feature: value: "-D${feature}=${value}";
+  mesonBool = condition: flag: mesonOption condition (boolToString flag);
+  enableFeature = flag: feature: "--${if flag then "enable" else "disable"}-${feature}";
+  withFeature = flag: feature: "--${if flag then "with" else "without"}-${feature}";
+
+  # Derivation names: what Nix accepts (lib.strings.sanitizeDerivationName, simplified:
+  # invalid characters become "-").
+  sanitizeDerivationName = string:
+    let s = builtins.concatStringsSep "" (map (c: if match "[[:alnum:]+._?=-]" c == null then "-" else c)
+              (stringToCharacters string));
+    in if s == "" then "unknown" else if hasPrefix "." s then "-" + substring 1 (stringLength s) s else s;
+
+  fakeHash = "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=";
+  fakeSha256 = "0000000000000000000000000000000000000000000000000000";
+
+  # lib.generators.toPretty, reduced to what error messages need.
+  toPretty = { ... }: let
+    go = v:
+      if isString v then builtins.toJSON v
+      else if isList v then (if v == [ ] then "[ ]" else "[ ${concatStringsSep " " (map go v)} ]")
+      else if isAttrs v then
+        (if v ? outPath && v.type or null == "derivation" then "<derivation ${v.name or "?"}>"
+         else if v == { } then "{ }"
+         else "{ ${concatStringsSep " " (map (n: "${n} = ${go v.${n}};") (attrNames v))} }")
+      else if isFunction v then "<function>"
+      else if v == null then "null"
+      else if v == true then "true" else if v == false then "false"
+      else toString v;
+    in go;
+
+  # lib/trivial.nix function-argument helpers.
+  setFunctionArgs = f: args: { __functor = self: f; __functionArgs = args; };
+  functionArgs' = f: if f ? __functor then f.__functionArgs or (functionArgs (f.__functor f)) else functionArgs f;
+  mirrorFunctionArgs = f: let fArgs = functionArgs' f; in g: setFunctionArgs g fArgs;
+
+  # lib.meta.availableOn, for plain system lists.
+  availableOn = platform: pkg:
+    ((!pkg ? meta.platforms) || elem platform.system pkg.meta.platforms)
+    && !(elem platform.system (pkg.meta.badPlatforms or [ ]));
 
   # -- platforms / licenses / maintainers -----------------------------------
   platforms = rec {
@@ -211,6 +322,10 @@ let
     hpnd = l { spdxId = "HPND"; shortName = "hpnd"; fullName = "Historic Permission Notice and Disclaimer"; };
     bsdOriginal = l { spdxId = "BSD-4-Clause"; shortName = "bsdOriginal"; fullName = ''BSD 4-clause "Original" or "Old" License''; };
     gpl3Plus = l { spdxId = "GPL-3.0-or-later"; shortName = "gpl3Plus"; fullName = "GNU General Public License v3.0 or later"; };
+    mpl20 = l { spdxId = "MPL-2.0"; shortName = "mpl20"; fullName = "Mozilla Public License 2.0"; };
+    unlicense = l { spdxId = "Unlicense"; shortName = "unlicense"; fullName = "The Unlicense"; };
+    lgpl21Plus = l { spdxId = "LGPL-2.1-or-later"; shortName = "lgpl21Plus"; fullName = "GNU Lesser General Public License v2.1 or later"; };
+    ncsa = l { spdxId = "NCSA"; shortName = "ncsa"; fullName = "University of Illinois/NCSA Open Source License"; };
     unfree = l { shortName = "unfree"; fullName = "Unfree"; free = false; redistributable = false; };
     unfreeRedistributable = l { shortName = "unfreeRedistributable"; fullName = "Unfree redistributable"; free = false; };
     nvidiaCuda = l { shortName = "CUDA EULA"; fullName = "CUDA Toolkit End User License Agreement (EULA)"; url = "https://docs.nvidia.com/cuda/eula/index.html"; free = false; };
@@ -224,31 +339,45 @@ let
   lists = {
     inherit foldr foldl foldl' optional optionals toList all any concatMap flatten unique last
       init take drop range imap0 imap1 subtractLists intersectLists count findFirst
-      reverseList groupBy filter elem length head tail sort concatLists genList elemAt map;
+      reverseList groupBy filter elem length head tail sort concatLists genList elemAt map
+      remove mutuallyExclusive;
   };
   strings = {
     inherit concatStrings concatMapStrings concatStringsSep concatMapStringsSep concatLines
       optionalString hasPrefix hasSuffix hasInfix removePrefix removeSuffix splitString
       stringToCharacters toLower toUpper escapeShellArg escapeShellArgs escapeRegex makeSearchPath makeBinPath
       makeLibraryPath fixedWidthString versionOlder versionAtLeast replaceStrings
-      stringLength substring match split;
+      stringLength substring match split cmakeOptionType cmakeBool cmakeFeature mesonOption
+      mesonBool enableFeature withFeature sanitizeDerivationName;
   };
   attrsets = {
     inherit nameValuePair genAttrs mapAttrs mapAttrs' mapAttrsToList filterAttrs optionalAttrs
       attrByPath hasAttrByPath getAttrFromPath setAttrByPath recursiveUpdate
       recursiveUpdateUntil zipAttrsWith attrNames attrValues listToAttrs intersectAttrs
-      removeAttrs isDerivation;
+      removeAttrs isDerivation getOutput getBin getLib getDev getInclude getMan catAttrs getAttrs;
   };
   trivial = {
-    inherit id const flip boolToString warn warnIf throwIf throwIfNot fix toExtension;
+    inherit id const flip boolToString warn warnIf throwIf throwIfNot fix toExtension
+      setFunctionArgs mirrorFunctionArgs;
+    functionArgs = functionArgs';
   };
+  meta = { inherit availableOn getExe getExe'; };
+  generators = { inherit toPretty; };
   asserts = { inherit assertMsg assertOneOf; };
   fixedPoints = { inherit fix extends composeExtensions composeManyExtensions toExtension; };
-  customisation = { inherit makeOverridable callPackageWith; };
+  customisation = { inherit makeOverridable callPackageWith extendDerivation; };
+  derivations = { };
 in
 lists // strings // attrsets // trivial // asserts // fixedPoints // customisation // {
   inherit lists strings attrsets trivial asserts fixedPoints customisation versions
-    platforms licenses maintainers teams;
+    platforms licenses maintainers teams meta generators derivations;
+  inherit getExe getExe' getName getVersion parseDrvName mapNullable fakeHash fakeSha256 toInt
+    setFunctionArgs mirrorFunctionArgs;
+  functionArgs = functionArgs';
   inherit (builtins) isString isList isAttrs isFunction isBool isInt isFloat isPath
-    toString toJSON fromJSON typeOf seq deepSeq functionArgs pathExists readFile;
+    toString toJSON fromJSON typeOf seq deepSeq pathExists readFile
+    attrNames attrValues getAttr hasAttr elem head tail length filter map genList
+    concatLists concatStringsSep replaceStrings removeAttrs listToAttrs intersectAttrs
+    mapAttrs foldl' elemAt match split substring stringLength compareVersions
+    splitVersion tryEval addErrorContext unsafeGetAttrPos;
 }

@@ -1,46 +1,89 @@
-# Mimics nixpkgs' torchvision: no cudaSupport argument; CUDA settings come
-# from the torch it is given, and TORCH_CUDA_ARCH_LIST follows
-# torch.cudaCapabilities (NOT torch's gpuTargets).
+# Mimics nixpkgs' torchvision (header as in the nixpkgs-shaped 0.24.1 copy, see
+# /tmp research notes / README): no cudaSupport argument; CUDA settings come
+# from the torch it is given, and env.TORCH_CUDA_ARCH_LIST follows
+# torch.cudaCapabilities (NOT torch's gpuTargets). No `...`.
+rev:
 {
   lib,
   stdenv,
-  buildPythonPackage,
-  fetchFromGitHub,
   torch,
-  pillow,
-  numpy,
+  buildPythonPackage,
+  darwinMinVersionHook,
+  fetchFromGitHub,
+  libpng,
   ninja,
   which,
-  setuptools,
+  libjpeg_turbo,
+  numpy,
+  pillow,
+  scipy,
+  pytest,
+  writableTmpDirAsHomeHook,
 }:
 let
   inherit (torch) cudaCapabilities cudaPackages cudaSupport;
-in
-buildPythonPackage rec {
   pname = "torchvision";
-  version = "0.23.0";
-  pyproject = true;
+  version = rev.torchvision.version;
+in
+buildPythonPackage {
+  format = "setuptools";
+  inherit pname version;
+
+  stdenv = torch.stdenv;
 
   src = fetchFromGitHub {
     owner = "pytorch";
     repo = "vision";
     tag = "v${version}";
-    hash = "sha256-0000000000000000000000000000000000000000000=";
+    sha256 = builtins.hashString "sha256" "fake:pytorch/vision@v${version}";
   };
 
-  ${if cudaSupport then "TORCH_CUDA_ARCH_LIST" else null} = lib.concatStringsSep ";" cudaCapabilities;
-  FORCE_CUDA = if cudaSupport then "1" else "0";
+  nativeBuildInputs = [
+    libpng
+    ninja
+    which
+  ]
+  ++ lib.optionals cudaSupport [ cudaPackages.cuda_nvcc ];
 
-  nativeBuildInputs = [ ninja which setuptools ] ++ lib.optionals cudaSupport [ cudaPackages.cuda_nvcc ];
-  buildInputs = lib.optionals cudaSupport [ cudaPackages.cuda_cudart cudaPackages.libcublas ];
-  dependencies = [ torch pillow numpy ];
+  buildInputs = [
+    libjpeg_turbo
+    libpng
+    torch.cxxdev
+  ]
+  ++ lib.optionals stdenv.hostPlatform.isDarwin [
+    # This should match the SDK used by `torch` above
+    (darwinMinVersionHook "14.0")
+  ];
 
-  passthru = { inherit torch; };
+  dependencies = [
+    numpy
+    pillow
+    torch
+    scipy
+  ];
+
+  env = {
+    TORCHVISION_INCLUDE = "${libjpeg_turbo.dev}/include/";
+    TORCHVISION_LIBRARY = "${libjpeg_turbo}/lib/";
+  }
+  // lib.optionalAttrs cudaSupport {
+    TORCH_CUDA_ARCH_LIST = "${lib.concatStringsSep ";" cudaCapabilities}";
+    FORCE_CUDA = 1;
+  };
+
+  # tests download big datasets, models, require internet connection, etc.
+  doCheck = false;
+
+  pythonImportsCheck = [ "torchvision" ];
+
+  nativeCheckInputs = [ pytest writableTmpDirAsHomeHook ];
 
   meta = {
     description = "PyTorch vision library";
     homepage = "https://pytorch.org/";
+    changelog = "https://github.com/pytorch/vision/releases/tag/v${version}";
     license = lib.licenses.bsd3;
-    platforms = lib.platforms.linux ++ lib.platforms.darwin;
+    platforms = with lib.platforms; linux ++ lib.optionals (!cudaSupport) darwin;
+    maintainers = [ ];
   };
 }

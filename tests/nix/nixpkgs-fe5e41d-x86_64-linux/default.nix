@@ -1,0 +1,3 @@
+# The fake nixpkgs (../nixpkgs) impersonating nixpkgs fe5e41d (see ../nixpkgs/revisions.nix),
+# evaluated as on a x86_64-linux host.
+args: import ../nixpkgs (args // { revision = "fe5e41d"; system = "x86_64-linux"; })
