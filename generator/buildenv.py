@@ -7,7 +7,6 @@ The same switches as the variant's recipe, set for bash, cmd or PowerShell throu
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .model import Matrix, Variant
@@ -41,11 +40,10 @@ QUOTE = {"bash": bash_quote, "cmd": cmd_quote, "powershell": powershell_quote}
 COMMENT_MARK = {"bash": "#", "cmd": "rem", "powershell": "#"}
 
 
-@lru_cache(maxsize=None)
 def _environment() -> jinja2.Environment:
     from . import render  # jinja2, only when a script is written: `gen-matrix --help` lists SHELLS
 
-    return render.new_environment("env", {**QUOTE, "comment": render.comment})
+    return render.new_environment({**QUOTE, "comment": render.comment})
 
 
 def variables(matrix: Matrix, variant: Variant, shell: str) -> dict[str, str]:

@@ -189,7 +189,7 @@ def torch_build(matrix: Matrix, variant: Variant) -> dict:
         "environment": environment_,
         "blas": "openblas" if variant.kind == "cpu" else None,
         "systemFeatures": list(matrix.system_features),
-        "fixes": list(variant.fixes),
+        "fixes": sorted(matrix.knowledge.fixes[name].stem for name in variant.fixes),
         "passthru": {
             # Consumers (a vLLM build, say) read the capability in its dotted form.
             "gpuArch": sm.capability if sm else (variant.accelerator.name if variant.accelerator else None),

@@ -25,7 +25,7 @@ in
     let
       fixes = fixesByName build.fixes;
       pkgs = packageSet { inherit pin fixes; inherit (build) cuda capabilities capabilityScope; };
-      unwrapped = import ./torch.nix { inherit pkgs fixes; } build;
+      unwrapped = import ./torch.nix { inherit pkgs; fixModules = fixes; } build;
     in
     import ./wrapper.nix { inherit pkgs; } {
       inherit unwrapped meta;

@@ -9,7 +9,7 @@
 # (tools/setup_helpers/cmake.py) forwards the environment variables named BUILD_*,
 # USE_* and CMAKE_*, plus a fixed list (BLAS, TORCH_CUDA_ARCH_LIST, ...): every switch
 # below is therefore an exported variable.
-{ pkgs, fixes }:
+{ pkgs, fixModules }:
 
 {
   python,              # "3.13"
@@ -23,7 +23,7 @@
   environment,         # further variables for setup.py, e.g. { BLAS = "OpenBLAS"; }
   blas,                # "openblas" to build against OpenBLAS; null keeps nixpkgs' choice
   systemFeatures,      # requiredSystemFeatures of the build
-  fixes ? [ ],         # names of the fixes in nix/fixes/ (already imported as `fixes`)
+  fixes ? [ ],         # names of the fixes in nix/fixes/, imported as fixModules
   passthru ? { },      # facts for consumers: gpuArch, cpuISA, blasProvider, cudaVersion
 }:
 
@@ -74,4 +74,4 @@ in
 lib.foldl'
   (drv: fix: if fix ? torch then drv.overrideAttrs (fix.torch { inherit pkgs lib version; }) else drv)
   built
-  fixes
+  fixModules
