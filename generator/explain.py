@@ -48,6 +48,9 @@ class Resolved:
     jobs: int
     system_features: tuple[str, ...]
     description: str
+    pin: str  # "name (nixpkgs rev)"
+    fixes: tuple[tuple[str, str], ...]  # (fix, why)
+    support: tuple[str, ...]  # what PyTorch's release notes say against the combination
 
 
 @dataclass(frozen=True)
@@ -130,7 +133,31 @@ def resolve(expansion: Expansion, variant: Variant) -> Resolved:
         jobs=matrix.jobs,
         system_features=matrix.system_features,
         description=describe(expansion, variant),
+        pin=f"{variant.pin} (nixpkgs {next(p.rev for p in matrix.pins if p.name == variant.pin)})",
+        fixes=tuple((name, matrix.knowledge.fixes[name].why) for name in variant.fixes),
+        support=release_support(matrix, variant.combination),
     )
+
+
+def release_support(matrix, combination) -> tuple[str, ...]:
+    """What PyTorch's release notes (the knowledge table's pytorch rows) say against a
+    combination: a CUDA or Python the release does not support, an SM its own wheels leave out."""
+    release = matrix.knowledge.release(matrix.pytorch_version)
+    if release is None:
+        return (f"PyTorch {matrix.pytorch_version} is not in the knowledge table's pytorch rows: "
+                "its CUDA and Python support is unchecked",)
+    notes = []
+    cuda, python, sm = combination.get("cuda"), combination.get("python"), combination.get("sm")
+    if cuda and release.cuda_support(cuda):
+        notes.append(release.cuda_support(cuda))
+    if python and release.python_support(python):
+        notes.append(release.python_support(python))
+    if cuda and sm and cuda in release.wheels:
+        capability = matrix.knowledge.sm[sm].capability
+        if capability not in release.wheels[cuda]:
+            notes.append(f"PyTorch {release.name}'s own CUDA {cuda} wheels leave out {sm} ({capability}): "
+                         "a build for it from source works, but PyTorch does not test it")
+    return tuple(notes)
 
 
 def _included(expansion: Expansion, variant: Variant) -> Outcome:
@@ -228,7 +255,10 @@ def _detail_lines(outcome: Outcome) -> list[tuple[str, str]]:
                  else "torch and its companions only; CUDA libraries stay binary-cache hits")
         rows.append(("capabilities", f"{', '.join(r.capabilities)} ({scope})"))
     rows += [("blas", r.blas or "none"), ("platforms", ", ".join(r.platforms)), ("jobs", str(r.jobs)),
-             ("features", ", ".join(r.system_features) or "none"), ("description", r.description)]
+             ("features", ", ".join(r.system_features) or "none"), ("description", r.description),
+             ("nixpkgs pin", r.pin)]
+    rows += [("build fix" if i == 0 else "", f"{name}: {why}") for i, (name, why) in enumerate(r.fixes)]
+    rows += [("PyTorch", note) for note in r.support]
     return rows
 
 
@@ -272,6 +302,8 @@ def as_json(explanation: Explanation) -> dict:
                 "disabled": list(r.disabled), "capabilities": list(r.capabilities),
                 "capability_scope": r.capability_scope, "blas": r.blas, "platforms": list(r.platforms),
                 "jobs": r.jobs, "system_features": list(r.system_features), "description": r.description,
+                "pin": r.pin, "fixes": [{"name": name, "why": why} for name, why in r.fixes],
+                "pytorch_support": list(r.support),
             }
         return {
             "kind": o.kind, "combination": dict(o.combination), "name": o.name, "in_matrix": o.included,
