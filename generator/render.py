@@ -238,7 +238,7 @@ class Sources:
         for stem in sorted(fixes):
             path = _fix_file(root, stem)
             files[f"fixes/{stem}.nix"] = nixtext.significant(path.read_text(encoding="utf-8"))
-        for name in ("torch.nix.j2", "companion.nix.j2"):
+        for name in ("torch.nix.j2", "companion.nix.j2", "pins.nix.j2"):
             text = _JINJA_COMMENT.sub("", (TEMPLATES / name).read_text(encoding="utf-8"))
             files[f"templates/{name}"] = nixtext.significant(text)
         return cls(files)
@@ -273,7 +273,8 @@ def check_fixes(matrix: Matrix, root: Path, stems: set[str]) -> None:
                                 "fixes are), or remove its row under knowledge.fixes")
 
 
-TORCH_SOURCES = ("lib/default.nix", "lib/nixpkgs.nix", "lib/torch.nix", "lib/jobs.nix", "templates/torch.nix.j2")
+TORCH_SOURCES = ("lib/default.nix", "lib/nixpkgs.nix", "lib/torch.nix", "lib/jobs.nix", "templates/torch.nix.j2",
+                 "templates/pins.nix.j2")
 COMPANION_SOURCES = ("lib/default.nix", "lib/companion.nix", "lib/jobs.nix", "templates/companion.nix.j2")
 WRAPPER_SOURCES = ("lib/default.nix", "lib/wrapper.nix")
 

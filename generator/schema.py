@@ -99,6 +99,9 @@ def _describe(error, doc: Document) -> list[Problem]:
     if kind == "pattern":
         description = error.schema.get("description", f"text matching {error.validator_value}")
         return [Problem(doc.where(path), f"{name}: '{error.instance}' is not valid", f"expected {description}")]
+    if kind == "not":  # the one use: nixpkgs takes one pin (rev ...) or several (pins), not both
+        return [Problem(doc.where(path), f"{name} has both the keys of one pin (rev, sha256, config, patches) and pins",
+                        "write one pin with rev, or several under pins:, each with its own rev")]
     if kind == "uniqueItems":
         return [Problem(doc.where(path), f"{name} lists a value twice", "remove the repeated value")]
     if kind in ("minItems", "minProperties"):

@@ -97,6 +97,20 @@ class _Checker:
                                              "give it a `when` rule, or move it to the end of the list"))
         return tuple(pins)
 
+    def fix_rules(self, pins) -> None:
+        """The values a matrix's own fix rows name must exist: a typo would leave the fix out silently."""
+        known = {"pin": {pin.name for pin in pins}, "isa": set(self.knowledge.isa),
+                 "system": {f"{arch}-linux" for arch in ("x86_64", "aarch64")} | {"aarch64-darwin", "x86_64-darwin"}}
+        rows = (self.doc.data.get("knowledge") or {}).get("fixes") or {}
+        for name, row in rows.items():
+            for condition, allowed in known.items():
+                for i, value in enumerate(((row or {}).get("when") or {}).get(condition, [])):
+                    if value not in allowed:
+                        self.problems.append(Problem(
+                            self.doc.where(("knowledge", "fixes", name, "when", condition, i)),
+                            f"knowledge.fixes.{name}: unknown {condition} '{value}'",
+                            suggest(value, allowed) or f"known: {', '.join(sorted(allowed))}"))
+
     def pin(self, raw: dict, path: tuple, rule: bool = True) -> Pin:
         label = "nixpkgs" if not rule else f"nixpkgs.pins[{path[-1]}]"
         for key in raw.get("config", {}):
@@ -224,6 +238,7 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
                                    extra={"companion": {"torch", "torch_description"}})
     companions = checker.companions()
     pins = checker.pins()
+    checker.fix_rules(pins)
     if checker.problems:
         raise GenMatrixError(checker.problems)
     nixpkgs = data["nixpkgs"]

@@ -184,11 +184,11 @@ def test_a_revision_without_a_state_file_makes_every_variant_new(project, run):
 @needs_git
 def test_a_companion_follows_its_torch(repo, run):
     expansion = expansion_of(repo)
-    axes = lambda v: (v.python, v.cuda, v.sm, v.isa, v.accelerator)  # noqa: E731
     companions = [v for v in expansion.variants if v.package != "pytorch"]
     if not companions:
         pytest.skip("the shipped matrix has no torchvision/torchaudio companions to follow a torch")
-    torch = {axes(v): v.name for v in expansion.variants if v.package == "pytorch"}
+    torch = {v.name: v for v in expansion.variants if v.package == "pytorch"}
+    assert all(torch[v.torch].combination == v.combination for v in companions)
     companion = companions[0]
     sm = companion.sm.name if companion.sm else None
     assert sm is not None, "the check edits the companion's SM"
@@ -197,7 +197,7 @@ def test_a_companion_follows_its_torch(repo, run):
     commit(repo, "Change one SM's build")
     selected = set(names(ci(run, repo, "--changed-since", "HEAD~1")))
     for variant in companions:
-        assert (variant.name in selected) == (torch[axes(variant)] in selected), variant.name
+        assert (variant.name in selected) == (variant.torch in selected), variant.name
     assert companion.name in selected
 
 
@@ -228,7 +228,7 @@ def test_a_folder_outside_git_is_a_clear_error(project, run):
 SHIPPED = expansion_of(REPO)
 NOW = state.parse(pipeline.outputs(pipeline.locate(str(REPO / "matrix.yaml"), str(REPO)), SHIPPED)[state.STATE_FILE],
                   state.STATE_FILE)
-HOW = st.sampled_from(["new", "same", "build", "metadata"])
+HOW = st.sampled_from(["new", "same", "build", "metadata", "wrapper"])
 
 
 @settings(max_examples=200, deadline=None)
@@ -236,17 +236,20 @@ HOW = st.sampled_from(["new", "same", "build", "metadata"])
        gone=st.sets(st.from_regex(r"pytorch-gone-[a-z0-9]{1,8}", fullmatch=True), max_size=5),
        size=st.integers(1, 256))
 def test_selection_is_exactly_what_differs_and_shards_partition_it(how, gone, size):
-    before = {name: state.Entry("b", "m", 3) for name in gone}
+    before = {name: state.Entry("b", "m", "w", 3) for name in gone}
     for name, entry in NOW.items():
         if how[name] == "same":
-            before[name] = state.Entry(entry.build, entry.metadata, entry.revision)
+            before[name] = state.Entry(entry.build, entry.metadata, entry.wrapper, entry.revision)
         elif how[name] == "build":
-            before[name] = state.Entry("old" + entry.build, "old" + entry.metadata, entry.revision)
+            before[name] = state.Entry("old" + entry.build, "old" + entry.metadata, entry.wrapper, entry.revision)
         elif how[name] == "metadata":
-            before[name] = state.Entry(entry.build, "old" + entry.metadata, entry.revision)
+            before[name] = state.Entry(entry.build, "old" + entry.metadata, entry.wrapper, entry.revision)
+        elif how[name] == "wrapper":  # the wrapper's code changed: republished, torch not rebuilt
+            before[name] = state.Entry(entry.build, entry.metadata, "old" + entry.wrapper, entry.revision)
     selection = ci_.select(SHIPPED, NOW, before)
     assert [job.name for job in selection.jobs] == sorted(n for n in NOW if how[n] != "same")
-    assert {job.name for job in selection.jobs if job.metadata_only} == {n for n in NOW if how[n] == "metadata"}
+    assert {job.name for job in selection.jobs if job.metadata_only} == \
+        {n for n in NOW if how[n] in ("metadata", "wrapper")}
     assert selection.deleted == tuple(sorted(gone))
     shards = selection.shards(size)
     assert [job for shard in shards for job in shard] == list(selection.jobs)
@@ -313,6 +316,7 @@ def test_shard_and_shards_exclude_each_other(big, run):
 
 def test_ci_settings_reach_the_workflow(tmp_path, run):
     (tmp_path / "matrix.yaml").write_text(SYNTHETIC + """\
+build: {jobs: 12}
 ci:
   organisation_variable: PYTORCH_ORG
   organisation: acme
@@ -333,6 +337,8 @@ ci:
     build = document["jobs"]["build-0"]
     assert build["timeout-minutes"] == 2880
     assert build["strategy"]["fail-fast"] is False
+    # build.jobs caps the compile jobs through the builder's cores, not through the recipes
+    assert steps(build)["Build"]["env"]["NIX_CONFIG"] == "cores = 12"
     publish = steps(build)["Publish to the Flox catalog"]
     assert publish["env"]["ORGANISATION"] == "${{ vars.PYTORCH_ORG }}"
     assert publish["env"]["ORGANISATION_DEFAULT"] == "acme"
@@ -434,8 +440,9 @@ def test_pre_commit_hook_runs_check_on_the_files_it_reads():
     assert hook["entry"] == "gen-matrix check"
     assert hook["language"] == "python" and hook["pass_filenames"] is False
     files = re.compile(hook["files"])
-    for path in ("matrix.yaml", "templates/gpu.nix.j2", "generator/knowledge.yaml", "matrix.state.json",
-                 ".flox/pkgs/pytorch-python313-cpu-avx2.nix", "nix/nixpkgs.nix", WORKFLOW_FILE):
+    for path in ("matrix.yaml", "templates/torch.nix.j2", "generator/knowledge.yaml", "matrix.state.json",
+                 ".flox/pkgs/pytorch-python313-cpu-avx2.nix", "nix/pins.nix", "nix/lib/torch.nix",
+                 "nix/fixes/avx-only-kernels.nix", WORKFLOW_FILE):
         assert files.search(path), path
     for path in ("tests/test_ci.py", "docs/matrix.yaml.md", "pyproject.toml"):
         assert not files.search(path), path

@@ -32,7 +32,7 @@ def test_generate_writes_every_recipe_then_nothing(project, run):
 def test_bare_command_generates(project, run):
     result = run("--root", project)
     assert result.exit_code == 0 and " written, 0 unchanged" in result.stdout
-    assert (project / "nix/nixpkgs.nix").exists()
+    assert (project / "nix/pins.nix").exists() and (project / "nix/lib/default.nix").exists()
 
 
 def test_check_passes_on_the_shipped_repository(run):
@@ -44,12 +44,28 @@ def test_check_passes_on_the_shipped_repository(run):
 def test_check_detects_an_edited_recipe_and_generate_repairs_it(project, run):
     run("--root", project)
     recipe = project / ".flox/pkgs/pytorch-python313-cuda12_8-sm90-avx512.nix"
-    recipe.write_text(recipe.read_text().replace('"9.0"', '"8.9"'))
+    recipe.write_text(recipe.read_text().replace('capabilities = [ "9.0" ];', 'capabilities = [ "8.9" ];'))
     result = run("check", "--root", project)
     assert result.exit_code == 1
     assert "--- a/.flox/pkgs/pytorch-python313-cuda12_8-sm90-avx512.nix" in result.stdout
-    assert '-  capabilities = [ "8.9" ];' in result.stdout and '+  capabilities = [ "9.0" ];' in result.stdout
+    assert '-    capabilities = [ "8.9" ];' in result.stdout and '+    capabilities = [ "9.0" ];' in result.stdout
     assert "1 written" in run("--root", project).stdout
+    assert run("check", "--root", project).exit_code == 0
+
+
+def test_check_detects_an_edited_library_file_and_generate_restores_it(project, run):
+    run("--root", project)
+    library = project / "nix/lib/torch.nix"
+    shipped = library.read_text()
+    library.write_text(shipped.replace("requiredSystemFeatures = systemFeatures;", "requiredSystemFeatures = [ ];"))
+    mine = project / "nix/fixes/my-fix.nix"  # a repository's own fix, not gen-matrix's
+    mine.write_text("{ }\n")
+    result = run("check", "--root", project)
+    assert result.exit_code == 1
+    assert "--- a/nix/lib/torch.nix" in result.stdout and "-    requiredSystemFeatures = [ ];" in result.stdout
+    assert "my-fix" not in result.stdout
+    assert "1 written" in run("--root", project).stdout
+    assert library.read_text() == shipped and mine.read_text() == "{ }\n"
     assert run("check", "--root", project).exit_code == 0
 
 
@@ -105,7 +121,7 @@ def test_matrix_and_root_options_work_from_any_folder(project, tmp_path_factory,
     monkeypatch.chdir(elsewhere)
     out = tmp_path_factory.mktemp("out")
     assert run("--matrix", project / "matrix.yaml", "--root", out, "generate").exit_code == 0
-    assert (out / "nix/nixpkgs.nix").exists() and not (elsewhere / "nix").exists()
+    assert (out / "nix/pins.nix").exists() and not (elsewhere / "nix").exists()
     assert run("check", "--matrix", project / "matrix.yaml", "--root", out).exit_code == 0
     # --root defaults to the matrix's folder
     assert run("--matrix", project / "matrix.yaml").exit_code == 0
@@ -140,8 +156,7 @@ def test_console_script_runs():
 
 
 def test_the_command_ends_with_its_exit_status_and_all_its_output(project):
-    """The command leaves without the interpreter's clean-up: its status and every line it
-    printed must still come out, on both streams."""
+    """Its status and every line it printed come out, on both streams."""
     def command(*args):
         return subprocess.run([sys.executable, "-m", "generator", *args, "--root", str(project)],
                               capture_output=True, text=True)

@@ -38,7 +38,7 @@ def env_script(run, name: str, shell: str = "bash") -> str:
 @pytest.mark.parametrize("name, expected", [
     ("pytorch-python313-cuda12_8-sm61-avx", {
         "TORCH_CUDA_ARCH_LIST": "6.1", "USE_CUDA": "1", "USE_CUDNN": "0",
-        "USE_FBGEMM": "0", "USE_MKLDNN": "0", "USE_NNPACK": "0",
+        "USE_FBGEMM": "0", "USE_MKLDNN": "0", "USE_MKLDNN_CBLAS": "0", "USE_NNPACK": "0",
         "CFLAGS": "-mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2",
         "CXXFLAGS": "-mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2", "MAX_JOBS": "32"}),
     ("pytorch-python313-cuda12_8-sm120-avx512bf16", {
@@ -66,7 +66,7 @@ def test_cmd_uses_msvc_arch_flags(run):
     assert text.splitlines()[0].startswith("rem Build environment of pytorch-python313-cuda12_8-sm61-avx")
     assert [line for line in text.splitlines() if line.startswith("set ")] == [
         'set "TORCH_CUDA_ARCH_LIST=6.1"', 'set "USE_CUDA=1"', 'set "USE_CUDNN=0"', 'set "USE_FBGEMM=0"',
-        'set "USE_MKLDNN=0"', 'set "USE_NNPACK=0"', 'set "CFLAGS=/arch:AVX"', 'set "CXXFLAGS=/arch:AVX"',
+        'set "USE_MKLDNN=0"', 'set "USE_MKLDNN_CBLAS=0"', 'set "USE_NNPACK=0"', 'set "CFLAGS=/arch:AVX"', 'set "CXXFLAGS=/arch:AVX"',
         'set "MAX_JOBS=32"']
     assert "rem Needs the CUDA 12.8 toolkit" in text and "\n#" not in text
 

@@ -40,7 +40,7 @@ def test_a_variant_shows_every_resolved_value_and_its_origin(run):
         "sm sm61 (capability 6.1, Pascal: GeForce GTX 1070,",
         "isa avx (x86_64; /proc/cpuinfo shows avx)",
         "cpu flags -mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2",
-        "disabled CUDNN, FBGEMM, MKLDNN, NNPACK",
+        "disabled CUDNN, FBGEMM, MKLDNN, MKLDNN_CBLAS, NNPACK",
         "capabilities 6.1 (every CUDA dependency is rebuilt for it)",
         "blas cublas",
         "platforms x86_64-linux",
@@ -56,7 +56,8 @@ def test_the_explained_values_are_the_recipes_values(run):
     recipe = (REPO / outcome["resolved"]["file"]).read_text()
     assert outcome["in_matrix"] and outcome["knowledge"] == {"allows": True, "reason": None}
     assert outcome["combination"] == {"python": "3.13", "cuda": "12.8", "sm": "sm90", "isa": "armv9"}
-    assert f'cpuFlags = "{" ".join(outcome["resolved"]["cpu_flags"])}";' in recipe
+    flags = "".join(f'"{flag}" ' for flag in outcome["resolved"]["cpu_flags"])
+    assert f"cpuFlags = [ {flags}];" in recipe
     assert f'capabilities = [ "{outcome["resolved"]["capabilities"][0]}" ];' in recipe
     assert f'platforms = [ "{outcome["resolved"]["platforms"][0]}" ];' in recipe
     assert f'description = "{outcome["resolved"]["description"]}";' in recipe

@@ -88,7 +88,7 @@ def test_show_says_everything_about_a_variant(run):
         "  gpu:        sm61, compute capability 6.1 (Pascal): GeForce GTX 1070, GeForce GTX 1080,",
         "  cpu:        avx: Intel Sandy Bridge, Intel Ivy Bridge, AMD Bulldozer; needs avx in /proc/cpuinfo",
         "  flags:      -mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2 (MSVC /arch:AVX)",
-        "  switches:   USE_CUDA=1 USE_CUDNN=0 USE_FBGEMM=0 USE_MKLDNN=0 USE_NNPACK=0",
+        "  switches:   USE_CUDA=1 USE_CUDNN=0 USE_FBGEMM=0 USE_MKLDNN=0 USE_MKLDNN_CBLAS=0 USE_NNPACK=0",
         "  platforms:  x86_64-linux",
         "  file:       .flox/pkgs/pytorch-python313-cuda12_8-sm61-avx.nix",
         "  build:      flox build pytorch-python313-cuda12_8-sm61-avx",

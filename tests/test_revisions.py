@@ -51,8 +51,8 @@ def test_metadata_only_edit_bumps_exactly_the_affected_variants(project, run):
     assert all(after[name].revision == 1 for name in bumped)
     assert all(after[name].build == before[name].build for name in after)
     recipe = (project / ".flox/pkgs/pytorch-python313-cuda12_8-sm90-avx2.nix").read_text()
-    assert "metadataRevision = 1;" in recipe and '"PyTorch 2.8.0 for H100, H200, GH200 (sm90)' in recipe
-    assert "metadataRevision = 0;" in (project / ".flox/pkgs/pytorch-python313-cpu-avx2.nix").read_text()
+    assert "    revision = 1;" in recipe and '"PyTorch 2.8.0 for H100, H200, GH200 (sm90)' in recipe
+    assert "    revision = 0;" in (project / ".flox/pkgs/pytorch-python313-cpu-avx2.nix").read_text()
     # The same run updated the docs: the new description, with its revision.
     assert ("| `pytorch-python313-cuda12_8-sm90-avx2` | 3.13 | 12.8 | sm90 | avx2 | "
             "PyTorch 2.8.0 for H100, H200, GH200 (sm90), avx2 CPUs, CUDA 12.8 | 1 |") in (
@@ -69,19 +69,33 @@ def test_rerun_is_stable(project, run):
     assert run("check", "--root", project).exit_code == 0
 
 
+FEATURES = ("system_features: [big-parallel]", "system_features: [big-parallel, kvm]")
+
+
 def test_a_build_change_needs_no_bump(project, run):
     generate(run, project)
     before = entries(project)
-    edit(project, "jobs: 32", "jobs: 16")
+    edit(project, *FEATURES)
     generate(run, project)
     after = entries(project)
     assert all(after[name].build != before[name].build for name in after)
     assert all(after[name].revision == 0 for name in after)
 
 
+def test_the_number_of_compile_jobs_changes_no_build(project, run):
+    """build.jobs is the CI builders' cores, not part of any derivation."""
+    generate(run, project)
+    before, recipes = entries(project), {p: p.read_bytes() for p in (project / ".flox/pkgs").glob("*.nix")}
+    edit(project, "jobs: 32", "jobs: 16")
+    assert "1 written" in generate(run, project)  # the workflow
+    assert entries(project) == before
+    assert {p: p.read_bytes() for p in (project / ".flox/pkgs").glob("*.nix")} == recipes
+    assert 'NIX_CONFIG: "cores = 16"' in (project / layout.WORKFLOW_FILE).read_text()
+
+
 def test_build_and_metadata_change_together_needs_no_bump(project, run):
     generate(run, project)
-    edit(project, "jobs: 32", "jobs: 16")
+    edit(project, *FEATURES)
     edit(project, "naming:", GPU_DESCRIPTION + "naming:")
     generate(run, project)
     assert all(e.revision == 0 for e in entries(project).values())
@@ -96,7 +110,7 @@ def test_revisions_never_go_down(project, run):
     generate(run, project)
     name = "pytorch-python313-cuda12_8-sm61-avx"
     assert entries(project)[name].revision == 2
-    assert "metadataRevision = 2;" in (project / f".flox/pkgs/{name}.nix").read_text()
+    assert "    revision = 2;" in (project / f".flox/pkgs/{name}.nix").read_text()
 
 
 def test_a_torch_build_change_changes_its_companions_build_hash(project, run):
@@ -123,52 +137,76 @@ def test_state_file_is_valid_json_with_every_variant(project, run):
 
 
 @pytest.fixture
-def templates(tmp_path, monkeypatch):
-    """A copy of the templates that a test may edit, used by the renderer for that test."""
-    copy = tmp_path / "templates"
-    shutil.copytree(layout.TEMPLATES, copy)
-    monkeypatch.setattr(render, "TEMPLATES", copy)
-    yield copy
-    monkeypatch.undo()
-    render.environment.cache_clear()
-    render.template_digest.cache_clear()
+def sources(tmp_path, monkeypatch):
+    """Copies of the templates and of the Nix library that a test may edit, used by the
+    renderer for that test."""
+    shutil.copytree(layout.TEMPLATES, tmp_path / "templates")
+    shutil.copytree(layout.LIBRARY, tmp_path / "nix")
+    monkeypatch.setattr(render, "TEMPLATES", tmp_path / "templates")
+    monkeypatch.setattr(render, "LIBRARY", tmp_path / "nix")
+    return tmp_path
 
 
-def fingerprints_of(root: Path) -> dict[str, str]:
-    render.environment.cache_clear()  # templates may have changed since the last render
-    render.template_digest.cache_clear()
+def identities_of(root: Path) -> dict[str, state.Entry]:
     files = pipeline.outputs(pipeline.locate(str(root / "matrix.yaml"), str(root)), expansion_of(root))
-    return {name: entry.build for name, entry in state.parse(files[STATE], STATE).items()}
+    return state.parse(files[STATE], STATE)
 
 
-def test_a_template_change_marks_only_the_recipes_made_from_it(project, templates):
-    before = fingerprints_of(project)
-    path = templates / "torchaudio.nix.j2"
-    path.write_text(path.read_text() + "{# a note #}\n")
-    after = fingerprints_of(project)
-    assert sorted(n for n in after if after[n] != before[n]) == [
-        "torchaudio-python313-cuda12_8-sm61-avx", "torchaudio-python313-cuda12_8-sm75-avx"]
-    path = templates / "recipe.nix.j2"
-    path.write_text(path.read_text() + "# trailing\n")
-    assert all(fingerprints_of(project)[n] != after[n] for n in after if "-cpu-" in n or "darwin" in n)
+def append(path: Path, text: str) -> None:
+    path.write_text(path.read_text() + text)
 
 
-def test_every_template_reference_counts_in_the_fingerprints():
-    """The references template_digest follows are the ones Jinja itself finds."""
-    import jinja2.meta
-
-    env = render.environment(True)
-    for path in sorted(layout.TEMPLATES.glob("*.j2")):
-        source = path.read_text()
-        found = jinja2.meta.find_referenced_templates(env.parse(source))
-        assert render.referenced_templates(source) == sorted(found), path.name
-    assert render.referenced_templates('{%- extends "a.j2" -%}{% include \'b.j2\' %}{%+ import "c" as c %}') == [
-        "a.j2", "b.j2", "c"]
+def changed(before: dict[str, state.Entry], after: dict[str, state.Entry], what: str) -> list[str]:
+    return sorted(name for name in after if getattr(after[name], what) != getattr(before[name], what))
 
 
-@given(st.dictionaries(st.text(), st.builds(state.Entry, st.text(), st.text(), st.integers(0, 2**63 - 1))),
+COMPANIONS = ["torchaudio-python313-cuda12_8-sm61-avx", "torchaudio-python313-cuda12_8-sm75-avx",
+              "torchvision-python313-cuda12_8-sm61-avx", "torchvision-python313-cuda12_8-sm75-avx"]
+
+
+def test_a_template_change_marks_only_the_recipes_made_from_it(project, sources):
+    before = identities_of(project)
+    template = sources / "templates" / "companion.nix.j2"
+    append(template, "{# a note #}\n# a Nix comment\n")
+    assert identities_of(project) == before  # neither changes what Nix builds
+    template.write_text(template.read_text().replace("package = {{ package }};", "package = {{ package }}; x = 1;"))
+    after = identities_of(project)
+    assert changed(before, after, "build") == COMPANIONS
+    append(sources / "templates" / "torch.nix.j2", "# trailing\n")
+    assert identities_of(project) == after
+    template = sources / "templates" / "torch.nix.j2"
+    template.write_text(template.read_text().replace("pin = {{ pin }};", "pin = {{ pin }}; x = 1;"))
+    assert changed(after, identities_of(project), "build") == sorted(after)  # companions follow their torch
+
+
+def test_a_library_change_marks_only_the_builds_made_with_it(project, sources):
+    before = identities_of(project)
+    append(sources / "nix" / "lib" / "torch.nix", "# a comment changes no derivation\n")
+    assert identities_of(project) == before
+    library = sources / "nix" / "lib" / "companion.nix"
+    library.write_text(library.read_text().replace("requiredSystemFeatures = systemFeatures;",
+                                                   "requiredSystemFeatures = systemFeatures ++ [ ];"))
+    after = identities_of(project)
+    assert changed(before, after, "build") == COMPANIONS
+    fix = sources / "nix" / "fixes" / "avx-only-kernels.nix"
+    fix.write_text(fix.read_text().replace("{", "{ x = 1;", 1))
+    avx = [name for name in after if name.endswith("-avx")]
+    assert changed(after, identities_of(project), "build") == sorted(avx) and len(avx) == 12  # with the companions
+
+
+def test_a_wrapper_change_republishes_every_variant_and_rebuilds_none(project, sources):
+    before = identities_of(project)
+    wrapper = sources / "nix" / "lib" / "wrapper.nix"
+    wrapper.write_text(wrapper.read_text().replace("mkdir -p $out", "mkdir -p $out/"))
+    after = identities_of(project)
+    assert changed(before, after, "wrapper") == sorted(after)
+    assert changed(before, after, "build") == [] and changed(before, after, "revision") == []
+
+
+@given(st.dictionaries(st.text(), st.builds(state.Entry, st.text(), st.text(), st.text(), st.integers(0, 2**63 - 1))),
        st.text())
 def test_the_state_file_is_what_json_writes(entries, header):
     document = {"generated": header, "variants": {name: {"build": e.build, "metadata": e.metadata,
-                                                         "revision": e.revision} for name, e in sorted(entries.items())}}
+                                                         "wrapper": e.wrapper, "revision": e.revision}
+                                                  for name, e in sorted(entries.items())}}
     assert state.dump(entries, header) == json.dumps(document, indent=2) + "\n"

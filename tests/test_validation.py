@@ -25,7 +25,8 @@ from generator.schema import SCHEMA_FILE
 
 from conftest import REPO
 
-BASE = 'pytorch: {version: "2.8.0"}\nnixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n'
+REV = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"
+BASE = f'pytorch: {{version: "2.8.0"}}\nnixpkgs: {{rev: {REV}}}\n'
 GPU = 'gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm90], isa: [avx2]}\n'
 CPU = 'cpu: {python: ["3.13"], isa: [avx2]}\n'
 SHIPPED = (REPO / "matrix.yaml").read_text(encoding="utf-8")
@@ -74,6 +75,22 @@ CASES = [
          ("nixpkgs.capability_scope: 'torhc' is not allowed here", "did you mean 'torch'?"), schema=True),
     Case("nixpkgs-rev-not-a-commit", 'pytorch: {version: "2.8.0"}\nnixpkgs: {rev: nixos-unstable}\n' + CPU, "2:16",
          ("nixpkgs.rev: 'nixos-unstable' is not valid", "nixpkgs commit"), schema=True),
+    Case("two-pins-named-alike",
+         'pytorch: {version: "2.8.0"}\nnixpkgs:\n  pins:\n    - {name: a, rev: ' + REV + ', when: {sm: sm90}}\n'
+         '    - {name: a, rev: ' + REV + '}\n' + GPU, "5:14",
+         ("two pins are named 'a' (the other is pins[0])", "give each pin its own name")),
+    Case("no-pin-takes-a-variant",
+         'pytorch: {version: "2.8.0"}\nnixpkgs:\n  pins:\n    - {name: a, rev: ' + REV + ', when: {sm: sm80}}\n' + GPU,
+         "4:7", ("no nixpkgs pin takes gpu python 3.13, cuda 12.8, sm sm90, isa avx2",
+                 "add a pin without `when` at the end of nixpkgs.pins")),
+    Case("pin-without-when-hides-the-next",
+         'pytorch: {version: "2.8.0"}\nnixpkgs:\n  pins:\n    - {name: a, rev: ' + REV + '}\n'
+         '    - {name: b, rev: ' + REV + '}\n' + GPU, "4:7",
+         ("nixpkgs.pins[0] has no `when`, so the pins after it are never used", "move it to the end")),
+    Case("fix-range-not-a-range", BASE + 'knowledge:\n  fixes:\n    mine: {why: x, when: {cuda: "13"}}\n' + GPU, "5:33",
+         ("knowledge.fixes.mine.when.cuda: '13' is not valid", "a version range"), schema=True),
+    Case("fix-without-its-file", BASE + "knowledge:\n  fixes:\n    mine: {why: x, when: {isa: [avx2]}}\n" + GPU, "",
+         ("no file for the fix 'mine': nix/fixes/mine.nix", "write the fix there")),
     Case("unknown-sm", BASE + 'gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm91], isa: [avx2]}\n', "3:46",
          ("unknown sm 'sm91'", "did you mean 'sm90'?", "knowledge.sm")),
     Case("unknown-cuda", BASE + 'gpu: {python: ["3.13"], cuda: ["12.88"], sm: [sm90], isa: [avx2]}\n', "3:32",
@@ -297,10 +314,15 @@ def test_shipped_matrix_points_editors_at_the_schema():
 
 
 EVERY_KEY = """\
-pytorch: {version: "2.8.0", source: {rev: v2.8.0, hash: "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}}
-nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3, sha256: null, capability_scope: nixpkgs,
-          patches: {magma: [{url: "https://example.org/magma.patch", hash: "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}]},
-          config: {cudaForwardCompat: false}}
+pytorch: {version: "2.8.0", source: {owner: pytorch, repo: pytorch, rev: v2.8.0,
+                                      hash: "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}}
+nixpkgs:
+  capability_scope: nixpkgs
+  pins:
+    - {name: hopper, rev: 0123456789abcdef0123456789abcdef01234567, sha256: null, when: {sm: sm90},
+       patches: {magma: [{url: "https://example.org/magma.patch", hash: "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}]},
+       config: {cudaForwardCompat: false}}
+    - {name: default, rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
 build: {jobs: 4, system_features: [big-parallel, kvm]}
 naming: {gpu: "t-{python}-{cuda}-{sm}-{isa}-{package}", cpu: "t-{python}-{isa}-{package}",
          darwin: "t-{python}-{accelerator}-{package}"}
@@ -352,7 +374,14 @@ knowledge:
     avx10: {arch: x86_64, flags: [-mavx10.1], msvc: /arch:AVX10, cpuinfo: [avx10], disable: [NNPACK], cpus: [Next],
             rank: 60}
   accelerator:
-    metal2: {arch: aarch64, blas: vecLib, description: Metal 2}
+    metal2: {arch: aarch64, blas: vecLib, description: Metal 2, environment: {USE_MPS: "1"}}
+  pytorch:
+    "2.8": {python: ["3.9", "3.13"], cuda: ["12.6", "12.8"], experimental_cuda: ["12.9"],
+            wheels: {"12.8": ["9.0", "13.0"]}}
+  fixes:
+    hopper-only: {why: an example of a repository's own fix, file: local-fix, enabled: true,
+                  when: {pytorch: ">=2.8", cuda: ">=12.8,<13.0", source: true, isa: [avx2], system: [x86_64-linux],
+                         kind: [gpu], pin: [hopper]}}
 """
 
 
@@ -383,8 +412,14 @@ def test_a_matrix_with_every_key_of_the_schema_passes_both(project, run):
     assert keys <= used, f"keys of the schema this test does not try: {sorted(keys - used)}"
     assert schema_errors(EVERY_KEY) == []
     write_matrix(project, EVERY_KEY)
+    (project / "nix" / "fixes").mkdir(parents=True)
+    (project / "nix" / "fixes" / "local-fix.nix").write_text("{ }\n")
     result = run("--root", project)
     assert result.exit_code == 0, result.output
+    hopper = (project / ".flox/pkgs/t-313-12_8-sm90-avx2-pytorch.nix").read_text()
+    assert 'pin = "hopper";' in hopper and '"local-fix"' in hopper  # the fix's file
+    other = (project / ".flox/pkgs/t-313-12_8-sm130-avx10-pytorch.nix").read_text()
+    assert 'pin = "default";' in other and '"local-fix"' not in other
 
 
 @pytest.mark.parametrize("case", [c for c in CASES if c.schema], ids=[c.id for c in CASES if c.schema])

@@ -24,7 +24,10 @@ def changed(project, run):
     assert run("--root", project).exit_code == 0
     old = files(project)
     matrix = project / "matrix.yaml"
-    matrix.write_text(matrix.read_text().replace("jobs: 32", "jobs: 8").replace("sm100, ", ""))
+    text = matrix.read_text()
+    assert "system_features: [big-parallel]" in text
+    matrix.write_text(text.replace("system_features: [big-parallel]", "system_features: [big-parallel, kvm]")
+                      .replace("sm100, ", ""))
     p = pipeline.locate(str(matrix), str(project))
     new = {path: text.encode() for path, text in pipeline.outputs(p, pipeline.expansion(p)).items()}
     new["matrix.yaml"] = matrix.read_bytes()
@@ -163,10 +166,10 @@ def test_a_failure_in_a_first_run_leaves_no_new_folder_in_part(project, run, mon
     first, hint = result.stderr.splitlines()[:2]
     if where == "write":
         assert first.startswith("error: .flox/") and first.endswith("cannot write this file: No space left on device")
-        assert "0 of 68 changed files were written, each whole" in hint
+        assert "0 of 81 changed files were written, each whole" in hint
     else:  # .flox was moved into place, .github was not
         assert first == "error: .github: cannot move this new folder into place: No space left on device"
-        assert re.search(r"6[0-9] of 68 changed files were written", hint)
+        assert re.search(r"6[0-9] of 81 changed files were written", hint)
     left = names(project)
     assert not [name for name in left if name.endswith(".tmp")]
     assert ".github" not in left and "nix" not in left

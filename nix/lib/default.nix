@@ -45,5 +45,8 @@ in
         inherit (build) systemFeatures;
       };
     in
-    import ./wrapper.nix { inherit pkgs; } { inherit unwrapped meta; };
+    import ./wrapper.nix { inherit pkgs; } {
+      inherit unwrapped meta;
+      extraPassthru = { inherit (torch) gpuArch cpuISA cudaVersion; };
+    };
 }

@@ -1,61 +1,31 @@
 # Generated from matrix.yaml by gen-matrix; do not edit by hand: change matrix.yaml and run `gen-matrix`.
 # PyTorch 2.8.0 for Python 3.13, CPU avx512.
 # Build with: flox build pytorch-python313-cpu-avx512
+# The build logic is nix/lib/torch.nix; this file holds the variant's values.
 { genMatrixNixpkgs ? null }:
 
-let
-  pkgs = import ../../nix/nixpkgs.nix {
-    source = genMatrixNixpkgs;
+(import ../../nix/lib { nixpkgs = genMatrixNixpkgs; }).torch {
+  pin = "default";
+  build = {
+    python = "3.13";
+    version = "2.8.0";
+    source = null;
+    cuda = null;
+    capabilities = [ ];
+    capabilityScope = "torch";
+    cpuFlags = [ "-mavx512f" "-mavx512dq" "-mavx512vl" "-mavx512bw" "-mfma" ];
+    disabledFeatures = [ ];
+    environment = { BLAS = "OpenBLAS"; };
+    blas = "openblas";
+    systemFeatures = [ "big-parallel" ];
+    fixes = [ ];
+    passthru = { blasProvider = "openblas"; cpuISA = "avx512"; cudaVersion = null; gpuArch = null; };
   };
-  inherit (pkgs) lib;
-  cpuFlags = "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma";
-  disabledFeatures = [ ];
-  pytorchVersion = "2.8.0";
-  maxJobs = 32;
-  # Goes up when only the metadata below changed, so the catalog sees a new store path.
-  metadataRevision = 0;
-in
-(pkgs.python313Packages.torch.override {
-  cudaSupport = false;
-  blas = pkgs.blas.override { blasProvider = pkgs.openblas; };
-}).overrideAttrs (finalAttrs: old: {
-  pname = "pytorch-python313-cpu-avx512";
-  # The version matrix.yaml promises must be the one nixpkgs (or pytorch.source) builds.
-  version = assert lib.assertMsg (old.version == pytorchVersion)
-    "matrix.yaml says PyTorch ${pytorchVersion}, but nixpkgs builds ${old.version}: change pytorch.version, or set pytorch.source";
-    old.version;
-
-  requiredSystemFeatures = [ "big-parallel" ];
-  nativeBuildInputs = (old.nativeBuildInputs or [ ]) ++ [ pkgs.ninja ];
-
-  preConfigure = (old.preConfigure or "") + ''
-    export CXXFLAGS="$CXXFLAGS ${cpuFlags}"
-    export CFLAGS="$CFLAGS ${cpuFlags}"
-    export BLAS=OpenBLAS
-    export USE_NINJA=1
-    export MAX_JOBS=${toString maxJobs}
-  '' + lib.concatMapStrings (feature: "export USE_${feature}=0\n") disabledFeatures;
-
-  # nixpkgs exports MAX_JOBS=$NIX_BUILD_CORES (in preBuild or preConfigure, by release),
-  # after what is appended above: build.jobs takes its place.
-  preBuild = lib.replaceStrings [ "export MAX_JOBS=$NIX_BUILD_CORES" ] [ "export MAX_JOBS=${toString maxJobs}" ]
-    (old.preBuild or "");
-
-  postInstall = (old.postInstall or "") + ''
-    echo ${toString metadataRevision} > $out/.metadata-rev
-  '';
-
-  passthru = (old.passthru or { }) // {
-    # A Python with this build, for `gen-matrix smoke`:
-    #   nix-build .flox/pkgs/pytorch-python313-cpu-avx512.nix -A pythonEnv -o python-pytorch-python313-cpu-avx512
-    pythonEnv = pkgs.python313Packages.python.withPackages (_: [ finalAttrs.finalPackage ]);
-    cpuISA = "avx512";
-    blasProvider = "openblas";
-  };
-
-  meta = (old.meta or { }) // {
+  meta = {
+    pname = "pytorch-python313-cpu-avx512";
     description = "PyTorch 2.8.0, CPU only, for avx512 CPUs";
     longDescription = "PyTorch 2.8.0 built from source for Python 3.13.\nCPUs: Intel Skylake-SP, Intel Ice Lake, AMD Zen 4; needs the avx512 instruction set (avx512f avx512dq avx512vl avx512bw in /proc/cpuinfo).\n";
     platforms = [ "x86_64-linux" ];
+    revision = 0;
   };
-})
+}

@@ -1,68 +1,31 @@
 # Generated from matrix.yaml by gen-matrix; do not edit by hand: change matrix.yaml and run `gen-matrix`.
 # PyTorch 2.8.0 for Python 3.13, CUDA 12.8, NVIDIA sm61 (Pascal), CPU avx.
 # Build with: flox build pytorch-python313-cuda12_8-sm61-avx
+# The build logic is nix/lib/torch.nix; this file holds the variant's values.
 { genMatrixNixpkgs ? null }:
 
-let
-  pkgs = import ../../nix/nixpkgs.nix {
-    source = genMatrixNixpkgs;
-    cuda = "12_8";
-    cudaCapabilities = [ "6.1" ];
+(import ../../nix/lib { nixpkgs = genMatrixNixpkgs; }).torch {
+  pin = "default";
+  build = {
+    python = "3.13";
+    version = "2.8.0";
+    source = null;
+    cuda = "12.8";
+    capabilities = [ "6.1" ];
+    capabilityScope = "nixpkgs";
+    cpuFlags = [ "-mavx" "-mno-fma" "-mno-bmi" "-mno-bmi2" "-mno-avx2" ];
+    disabledFeatures = [ "CUDNN" "FBGEMM" "MKLDNN" "MKLDNN_CBLAS" "NNPACK" ];
+    environment = { };
+    blas = null;
+    systemFeatures = [ "big-parallel" ];
+    fixes = [ "avx-only-kernels" ];
+    passthru = { blasProvider = "cublas"; cpuISA = "avx"; cudaVersion = "12.8"; gpuArch = "6.1"; };
   };
-  inherit (pkgs) lib;
-  # The SM torch compiles for; passthru.cudaCapabilities makes torchvision and
-  # torchaudio, which read torch.cudaCapabilities, compile for the same one.
-  capabilities = [ "6.1" ];
-  cpuFlags = "-mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2";
-  disabledFeatures = [ "CUDNN" "FBGEMM" "MKLDNN" "NNPACK" ];
-  pytorchVersion = "2.8.0";
-  maxJobs = 32;
-  # Goes up when only the metadata below changed, so the catalog sees a new store path.
-  metadataRevision = 0;
-in
-(pkgs.python313Packages.torch.override {
-  cudaSupport = true;
-  gpuTargets = capabilities;
-}).overrideAttrs (finalAttrs: old: {
-  pname = "pytorch-python313-cuda12_8-sm61-avx";
-  # The version matrix.yaml promises must be the one nixpkgs (or pytorch.source) builds.
-  version = assert lib.assertMsg (old.version == pytorchVersion)
-    "matrix.yaml says PyTorch ${pytorchVersion}, but nixpkgs builds ${old.version}: change pytorch.version, or set pytorch.source";
-    old.version;
-
-  requiredSystemFeatures = [ "big-parallel" ];
-  nativeBuildInputs = (old.nativeBuildInputs or [ ]) ++ [ pkgs.ninja ];
-
-  preConfigure = (old.preConfigure or "") + ''
-    export CXXFLAGS="$CXXFLAGS ${cpuFlags}"
-    export CFLAGS="$CFLAGS ${cpuFlags}"
-    export USE_NINJA=1
-    export MAX_JOBS=${toString maxJobs}
-  '' + lib.concatMapStrings (feature: "export USE_${feature}=0\n") disabledFeatures;
-
-  # nixpkgs exports MAX_JOBS=$NIX_BUILD_CORES (in preBuild or preConfigure, by release),
-  # after what is appended above: build.jobs takes its place.
-  preBuild = lib.replaceStrings [ "export MAX_JOBS=$NIX_BUILD_CORES" ] [ "export MAX_JOBS=${toString maxJobs}" ]
-    (old.preBuild or "");
-
-  postInstall = (old.postInstall or "") + ''
-    echo ${toString metadataRevision} > $out/.metadata-rev
-  '';
-
-  passthru = (old.passthru or { }) // {
-    # A Python with this build, for `gen-matrix smoke`:
-    #   nix-build .flox/pkgs/pytorch-python313-cuda12_8-sm61-avx.nix -A pythonEnv -o python-pytorch-python313-cuda12_8-sm61-avx
-    pythonEnv = pkgs.python313Packages.python.withPackages (_: [ finalAttrs.finalPackage ]);
-    gpuArch = "sm61";
-    cpuISA = "avx";
-    blasProvider = "cublas";
-    cudaVersion = "12.8";
-    cudaCapabilities = capabilities;
-  };
-
-  meta = (old.meta or { }) // {
+  meta = {
+    pname = "pytorch-python313-cuda12_8-sm61-avx";
     description = "PyTorch 2.8.0 for NVIDIA Pascal GPUs (sm61) and avx CPUs, CUDA 12.8";
-    longDescription = "PyTorch 2.8.0 built from source for Python 3.13.\nGPUs: GeForce GTX 1070, GeForce GTX 1080, GeForce GTX 1080 Ti, Tesla P40, Tesla P4 (NVIDIA Pascal, compute capability 6.1, sm61).\nCUDA 12.8; needs NVIDIA driver 570.26 or newer.\nBuilt without cuDNN, which no longer supports this GPU.\nCPUs: Intel Sandy Bridge, Intel Ivy Bridge, AMD Bulldozer; needs the avx instruction set (avx in /proc/cpuinfo).\nBuilt without FBGEMM, MKLDNN, NNPACK, which need a newer instruction set.\n";
+    longDescription = "PyTorch 2.8.0 built from source for Python 3.13.\nGPUs: GeForce GTX 1070, GeForce GTX 1080, GeForce GTX 1080 Ti, Tesla P40, Tesla P4 (NVIDIA Pascal, compute capability 6.1, sm61).\nCUDA 12.8; needs NVIDIA driver 570.26 or newer.\nBuilt without cuDNN, which no longer supports this GPU.\nCPUs: Intel Sandy Bridge, Intel Ivy Bridge, AMD Bulldozer; needs the avx instruction set (avx in /proc/cpuinfo).\nBuilt without FBGEMM, MKLDNN, MKLDNN_CBLAS, NNPACK, which need a newer instruction set.\n";
     platforms = [ "x86_64-linux" ];
+    revision = 0;
   };
-})
+}
