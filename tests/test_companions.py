@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 from pathlib import Path
 
@@ -10,7 +11,7 @@ import pytest
 from generator import expand, load, validate
 from generator.errors import GenMatrixError
 
-from conftest import FAKE_FOR_SYSTEM, FAKE_NIXPKGS, REPO, needs_nix, nix_eval, nix_string
+from conftest import FAKES, REPO, expansion_of, fake_for, needs_nix, nix_eval, nix_string
 
 BASE = """\
 pytorch: {version: "2.8.0"}
@@ -108,51 +109,77 @@ def test_unknown_package_is_a_located_error(project, run):
 
 def test_companion_recipe_imports_its_torch_recipe():
     text = (REPO / ".flox/pkgs/torchvision-python313-cuda12_8-sm75-avx.nix").read_text()
-    assert 'import (./. + "/pytorch-python313-cuda12_8-sm75-avx.nix") { inherit genMatrixNixpkgs; }' in text
-    assert "python313Packages.torchvision.override" in text
-    assert "cudaSupport" not in text.split("in\n", 1)[1]  # torchvision takes no cudaSupport argument
+    assert "(import ../../nix/lib { nixpkgs = genMatrixNixpkgs; }).companion {" in text
+    assert 'package = "torchvision";' in text
+    assert "torch = import ./pytorch-python313-cuda12_8-sm75-avx.nix { inherit genMatrixNixpkgs; };" in text
+    assert "cudaSupport" not in text  # torchvision takes no cudaSupport argument: it follows its torch
 
 
-def evaluate(recipe: Path, system: str = "x86_64-linux", fields: str = "") -> dict:
-    fake = nix_string(FAKE_FOR_SYSTEM[system])
+def evaluate(root: Path, name: str, fields: str = "") -> dict:
+    """The companion recipe `name` of the repository at `root` and the torch recipe it names,
+    evaluated against the test package set of their pin: `c` is the companion's published
+    wrapper and `v` its heavy build, `w` the torch recipe's wrapper and `t` its heavy torch."""
+    expansion = expansion_of(root)
+    variant = expansion.by_name[name]
+    fake = fake_for(variant, expansion.matrix)
+    pkgs = root / ".flox" / "pkgs"
     return nix_eval(f"""
       let
-        c = import {nix_string(recipe)} {{ genMatrixNixpkgs = {fake}; }};
-        t = c.passthru.torch;
+        c = import {nix_string(pkgs / (name + ".nix"))} {{ genMatrixNixpkgs = {fake}; }};
+        w = import {nix_string(pkgs / (variant.torch + ".nix"))} {{ genMatrixNixpkgs = {fake}; }};
+        v = c.unwrapped;
+        t = w.unwrapped;
+        dependencies = map (d: d.drvPath) v.dependencies;
       in {{
-        name = c.name; torchName = t.name; out = c.outPath;
-        arch = c.TORCH_CUDA_ARCH_LIST or null; torchArch = t.TORCH_CUDA_ARCH_LIST or null;
-        flags = c.preConfigure; torchFlags = t.preConfigure; postInstall = c.postInstall;
+        pname = c.pname; buildName = v.pname; torchName = w.pname;
+        againstTorchBuild = builtins.elem t.drvPath dependencies;
+        againstTorchWrapper = builtins.elem w.drvPath dependencies;
+        arch = v.TORCH_CUDA_ARCH_LIST or null; torchCapabilities = t.passthru.cudaCapabilities;
+        torchCuda = t.passthru.cudaSupport;
+        flags = v.preConfigure; torchFlags = t.preConfigure; buildCommand = c.buildCommand;
         platforms = c.meta.platforms; {fields}
       }}
     """)
+
+
+def torch_arch(script: str) -> str | None:
+    """TORCH_CUDA_ARCH_LIST as nixpkgs' torch exports it in preConfigure (from gpuTargets)."""
+    found = re.findall(r'^export TORCH_CUDA_ARCH_LIST="([^"]*)"$', script, re.MULTILINE)
+    return found[0] if found else None
+
+
+def check_built_against_its_torch(result: dict, name: str, torch_name: str) -> None:
+    assert result["pname"] == name and result["torchName"] == torch_name
+    assert result["buildName"] == name.split("-")[0]  # nixpkgs' torchvision or torchaudio
+    # built against the heavy torch, so each torch is built once, and a new description
+    # of the torch (its wrapper) rebuilds no companion
+    assert result["againstTorchBuild"] and not result["againstTorchWrapper"]
 
 
 @needs_nix
 @pytest.mark.parametrize("recipe", sorted((REPO / ".flox/pkgs").glob("torch[va]*.nix")), ids=lambda p: p.stem)
 def test_every_shipped_companion_compiles_for_its_torchs_sm(recipe):
     torch_name = recipe.stem.replace("torchvision-", "pytorch-").replace("torchaudio-", "pytorch-")
-    result = evaluate(recipe)
-    assert result["name"].startswith(recipe.stem + "-")
-    assert result["torchName"].startswith(torch_name + "-")
-    assert result["arch"] == result["torchArch"] == {"sm61": "6.1", "sm75": "7.5"}[recipe.stem.split("-")[3]]
+    result = evaluate(REPO, recipe.stem)
+    check_built_against_its_torch(result, recipe.stem, torch_name)
+    capability = {"sm61": "6.1", "sm75": "7.5"}[recipe.stem.split("-")[3]]
+    assert result["arch"] == torch_arch(result["torchFlags"]) == capability
+    assert result["torchCapabilities"] == [capability]
     cpu_flags = "-mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2"
     assert cpu_flags in result["flags"] and cpu_flags in result["torchFlags"]
-    assert "$out/.metadata-rev" in result["postInstall"]
+    assert "$out/.metadata-rev" in result["buildCommand"]
     assert result["platforms"] == ["x86_64-linux"]
 
 
 @needs_nix
 def test_overriding_gpu_targets_alone_would_leave_torchvision_on_the_defaults():
     """The counter-check: without passthru.cudaCapabilities the companion drifts off sm61."""
-    fake = nix_string(FAKE_NIXPKGS)
-    nixpkgs = nix_string(REPO / "nix" / "nixpkgs.nix")
     arch = nix_eval(f"""
-      let pkgs = import {nixpkgs} {{ source = {fake}; cuda = "12_8"; }};
+      let pkgs = import (import {FAKES})."fe5e41d"."x86_64-linux" {{ config = {{ allowUnfree = true; cudaSupport = true; }}; }};
           torch = pkgs.python313Packages.torch.override {{ cudaSupport = true; gpuTargets = [ "6.1" ]; }};
-      in [ torch.TORCH_CUDA_ARCH_LIST (pkgs.python313Packages.torchvision.override {{ inherit torch; }}).TORCH_CUDA_ARCH_LIST ]
+      in [ torch.preConfigure (pkgs.python313Packages.torchvision.override {{ inherit torch; }}).TORCH_CUDA_ARCH_LIST ]
     """)
-    assert arch[0] == "6.1" and arch[1] != "6.1" and "12.0" in arch[1]
+    assert torch_arch(arch[0]) == "6.1" and arch[1] != "6.1" and "12.0" in arch[1]
 
 
 @needs_nix
@@ -160,19 +187,25 @@ def test_companions_of_every_kind_evaluate(project, run):
     matrix = project / "matrix.yaml"
     matrix.write_text(BASE + "companions:\n  - packages: [torchvision, torchaudio]\n    when: all\n")
     assert run("--root", project).exit_code == 0
-    pkgs = project / ".flox" / "pkgs"
     systems = {"cuda12_8-sm90-armv9": "aarch64-linux", "cpu-avx2": "x86_64-linux",
                "cpu-armv9": "aarch64-linux", "darwin-mps": "aarch64-darwin", "cuda12_8-sm61-avx2": "x86_64-linux"}
     for suffix, system in systems.items():
         for package in ("torchvision", "torchaudio"):
-            result = evaluate(pkgs / f"{package}-python313-{suffix}.nix", system,
-                              "cuda = c.USE_CUDA or c.FORCE_CUDA; torchCuda = t.USE_CUDA;")
-            assert result["name"].startswith(f"{package}-python313-{suffix}-")
+            name = f"{package}-python313-{suffix}"
+            result = evaluate(project, name, "forceCuda = v.FORCE_CUDA or null;")
+            check_built_against_its_torch(result, name, f"pytorch-python313-{suffix}")
             assert result["platforms"] == [system]
             gpu = suffix.startswith("cuda")
-            assert result["cuda"] == result["torchCuda"] == ("1" if gpu else "0")
-            assert result["arch"] == result["torchArch"] == ({"sm90": "9.0", "sm61": "6.1"}[suffix.split("-")[1]]
-                                                              if gpu else None)
+            assert result["torchCuda"] is gpu
+            if package == "torchvision":
+                assert (result["forceCuda"] in (1, "1")) is gpu
+            if gpu:
+                capability = {"sm90": "9.0", "sm61": "6.1"}[suffix.split("-")[1]]
+                assert result["arch"] == torch_arch(result["torchFlags"]) == capability
+                assert result["torchCapabilities"] == [capability]
+            else:
+                assert result["arch"] in (None, "") and torch_arch(result["torchFlags"]) is None
+                assert not result["torchCapabilities"]
 
 
 def test_companion_description_pattern_takes_every_field(project, run):
@@ -192,7 +225,9 @@ def test_companions_follow_a_nixpkgs_wide_capability(project, run):
     path = project / "matrix.yaml"
     path.write_text(path.read_text().replace("capability_scope: torch", "capability_scope: nixpkgs"))
     assert run("--root", project).exit_code == 0
+    fields = "caps = w.genMatrix.pkgs.config.cudaCapabilities; cudaFlags = t.passthru.cudaPackages.flags.cudaCapabilities;"
     for package in ("torchvision", "torchaudio"):
-        result = evaluate(project / f".flox/pkgs/{package}-python313-cuda12_8-sm61-avx.nix",
-                          fields="caps = t.passthru.cudaPackages.flags.cudaCapabilities;")
-        assert result["arch"] == result["torchArch"] == "6.1" and result["caps"] == ["6.1"]
+        for sm, capability in (("sm61", "6.1"), ("sm75", "7.5")):
+            result = evaluate(project, f"{package}-python313-cuda12_8-{sm}-avx", fields=fields)
+            assert result["arch"] == torch_arch(result["torchFlags"]) == capability
+            assert result["caps"] == result["cudaFlags"] == [capability]

@@ -1,42 +1,66 @@
 """Every generated Nix file parses, and every recipe evaluates, with the real nix-instantiate,
-against the strict fake nixpkgs in tests/nix/."""
+against the strict test package set of its pin in tests/nix/ (conftest.fake_for).
+
+A recipe evaluates to the published wrapper (nix/lib/wrapper.nix); the heavy torch is its
+`.unwrapped`, and `genMatrix.pkgs` the package set it was built from. The wrapper's whole
+passthru is never forced: genMatrix.pkgs is the entire package set."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 
 import pytest
 
 from generator.render import nix
 
-from conftest import FAKE_FOR_SYSTEM, FAKE_NIXPKGS, NIX_INSTANTIATE, REPO, NixError, expansion_of, needs_nix, nix_eval
+from conftest import (NIX_INSTANTIATE, REPO, NixError, drv_paths, expansion_of, fake_for, needs_nix,
+                      nix_eval)
 
 pytestmark = needs_nix
 
 EVALUATE = """
 let
   evaluate = file: source:
-    let r = import file { genMatrixNixpkgs = source; };
+    let
+      r = import file { genMatrixNixpkgs = source; };
+      t = r.unwrapped;
+      cudaSupport = t.passthru.cudaSupport or false;
     in {
-      inherit (r) pname preConfigure preBuild postInstall requiredSystemFeatures;
-      archList = r.TORCH_CUDA_ARCH_LIST or null;
-      cudaCapabilities = r.cudaCapabilities or null;
-      nixpkgsCapabilities = if r.cudaSupport then r.cudaPackages.flags.cudaCapabilities else null;
-      cudaVersion = if r.cudaSupport then r.cudaPackages.cudaMajorMinorVersion else null;
-      passthru = builtins.removeAttrs r.passthru [ "cudaPackages" "cudaCapabilities" ];
+      inherit (r) pname buildCommand;
+      inherit (t) preConfigure preBuild requiredSystemFeatures;
+      torchName = t.pname;
+      # What torch compiles for: gpuTargets reach nixpkgs' preConfigure (TORCH_CUDA_ARCH_LIST),
+      # passthru.cudaCapabilities is what the companions compile for.
+      cudaCapabilities = t.passthru.cudaCapabilities or null;
+      cudaSupport = cudaSupport;
+      nixpkgsCapabilities = if cudaSupport then t.passthru.cudaPackages.flags.cudaCapabilities else null;
+      configCapabilities = r.genMatrix.pkgs.config.cudaCapabilities or null;
+      cudaVersion = if cudaSupport then t.passthru.cudaPackages.cudaMajorMinorVersion else null;
+      passthru = { inherit (r) gpuArch cpuISA cudaVersion blasProvider; };
       inherit (r.meta) description longDescription platforms;
-      pythonEnv = map (p: p.pname) r.pythonEnv.packages;
+      pythonEnvHoldsWrapper = builtins.elem r.outPath (map (p: p.outPath) r.pythonEnv.paths);
+      pythonEnvHoldsBuild = builtins.elem t.outPath (map (p: p.outPath) r.pythonEnv.paths);
+      buildMentionsRevision = builtins.match ".*metadata-rev.*" (builtins.toJSON t.drvAttrs) != null;
     };
 in
 """
 
 
 def evaluate_recipes(root, variants) -> dict:
+    matrix = expansion_of(root).matrix
     body = " ".join(
-        f"{nix(v.name)} = evaluate {root / '.flox/pkgs' / (v.name + '.nix')} {FAKE_FOR_SYSTEM[v.system]};"
+        f"{nix(v.name)} = evaluate {root / '.flox/pkgs' / (v.name + '.nix')} ({fake_for(v, matrix)});"
         for v in variants
     )
     return nix_eval(EVALUATE + "{ " + body + " }")
+
+
+def arch_list(script: str) -> str | None:
+    """TORCH_CUDA_ARCH_LIST as nixpkgs' torch exports it in preConfigure (from gpuTargets)."""
+    found = re.findall(r'^export TORCH_CUDA_ARCH_LIST="([^"]*)"$', script, re.MULTILINE)
+    assert len(found) <= 1, found
+    return found[0] if found else None
 
 
 @pytest.fixture(scope="module")
@@ -46,8 +70,8 @@ def shipped():
 
 
 def test_every_generated_nix_file_parses():
-    files = sorted(REPO.glob(".flox/pkgs/**/*.nix")) + sorted(REPO.glob("nix/*.nix"))
-    assert len(files) >= 59
+    files = sorted(REPO.glob(".flox/pkgs/**/*.nix")) + sorted(REPO.glob("nix/**/*.nix"))
+    assert len(files) >= 59 + len(list(REPO.glob("nix/lib/*.nix"))) + 1  # recipes, library, pins.nix
     for file in files:
         result = subprocess.run([NIX_INSTANTIATE, "--parse", str(file)], capture_output=True, text=True)
         assert result.returncode == 0, f"{file}: {result.stderr}"
@@ -58,23 +82,27 @@ def test_every_recipe_evaluates_with_its_file_name_as_pname(shipped):
     assert sorted(evaluated) == sorted(v.name for v in variants)
     for name, result in evaluated.items():
         assert result["pname"] == name
+        assert result["torchName"] == "torch"  # the heavy build is nixpkgs' torch, not a copy named after the variant
+        assert result["requiredSystemFeatures"] == ["big-parallel"]
 
 
 def test_gpu_recipes_target_exactly_their_sm(shipped):
     variants, evaluated = shipped
     for variant in (v for v in variants if v.kind == "gpu"):
         result = evaluated[variant.name]
-        assert result["archList"] == variant.sm.capability, variant.name
+        assert arch_list(result["preConfigure"]) == variant.sm.capability, variant.name
         assert result["cudaCapabilities"] == [variant.sm.capability]
         assert result["cudaVersion"] == variant.cuda.name
-        assert result["passthru"]["gpuArch"] == variant.sm.name
+        assert result["passthru"]["gpuArch"] == variant.sm.capability
         assert result["passthru"]["cpuISA"] == variant.isa.name
         assert result["passthru"]["cudaVersion"] == variant.cuda.name
         if variant.sm.capability in variant.cuda.capabilities:
             # torch scope: CUDA libraries keep nixpkgs' defaults, so they stay binary-cache hits
+            assert not result["configCapabilities"], variant.name
             assert result["nixpkgsCapabilities"] == list(variant.cuda.capabilities), variant.name
         else:
             # outside the cached list (sm61 on CUDA 12.8): magma and NCCL must have its kernels too
+            assert result["configCapabilities"] == [variant.sm.capability], variant.name
             assert result["nixpkgsCapabilities"] == [variant.sm.capability], variant.name
 
 
@@ -88,10 +116,12 @@ def test_isa_flags_and_switches_reach_pre_configure(shipped):
         for feature in variant.isa.disable:
             assert f"export USE_{feature}=0\n" in script
         assert ("export USE_CUDNN=0\n" in script) == bool(variant.sm and not variant.sm.cudnn), variant.name
-        assert "export MAX_JOBS=32\n" in script
-        # nixpkgs' own `export MAX_JOBS=$NIX_BUILD_CORES` would come later and win
-        assert "export MAX_JOBS=32\n" in evaluated[variant.name]["preBuild"]
-        assert "NIX_BUILD_CORES" not in evaluated[variant.name]["preBuild"]
+        # The compile jobs are capped by the builder's memory (nix/lib/jobs.nix) before nixpkgs'
+        # preBuild runs `export MAX_JOBS=$NIX_BUILD_CORES`: 4 GiB a job with CUDA, 2 without.
+        assert "export NIX_BUILD_CORES=$genMatrixJobs" in script
+        gib_per_job = 4 if variant.cuda else 2
+        assert f"genMatrixJobs=$(( genMatrixMemoryKib / ({gib_per_job} * 1024 * 1024) ))" in script
+        assert "export MAX_JOBS=$NIX_BUILD_CORES\n" in evaluated[variant.name]["preBuild"]
 
 
 def test_avx_only_variants_switch_off_what_needs_avx2(shipped):
@@ -99,7 +129,10 @@ def test_avx_only_variants_switch_off_what_needs_avx2(shipped):
     script = evaluated["pytorch-python313-cuda12_8-sm61-avx"]["preConfigure"]
     for line in ("export USE_FBGEMM=0", "export USE_MKLDNN=0", "export USE_NNPACK=0", "export USE_CUDNN=0"):
         assert line in script
-    assert "USE_FBGEMM=0" not in evaluated["pytorch-python313-cuda12_8-sm90-avx2"]["preConfigure"]
+    # the avx-only-kernels fix: no AVX2 or AVX-512 kernel copies
+    assert "export CMAKE_PROJECT_INCLUDE_BEFORE=" in script and "gen-matrix-avx-only.cmake" in script
+    avx2 = evaluated["pytorch-python313-cuda12_8-sm90-avx2"]["preConfigure"]
+    assert "USE_FBGEMM=0" not in avx2 and "CMAKE_PROJECT_INCLUDE_BEFORE" not in avx2
 
 
 def test_platforms_follow_the_cpu_architecture(shipped):
@@ -109,28 +142,56 @@ def test_platforms_follow_the_cpu_architecture(shipped):
     assert platforms["pytorch-python313-cuda12_8-sm90-armv9"] == ["aarch64-linux"]
     assert platforms["pytorch-python313-cpu-armv8_2"] == ["aarch64-linux"]
     assert platforms["pytorch-python313-darwin-mps"] == ["aarch64-darwin"]
+    for variant in variants:
+        assert platforms[variant.name] == [variant.system]
 
 
 def test_cpu_and_darwin_recipes_have_no_cuda(shipped):
     variants, evaluated = shipped
     for variant in (v for v in variants if v.kind != "gpu"):
         result = evaluated[variant.name]
-        assert result["archList"] is None and result["cudaVersion"] is None, variant.name
+        assert result["cudaSupport"] is False and result["cudaVersion"] is None, variant.name
+        assert arch_list(result["preConfigure"]) is None and not result["cudaCapabilities"], variant.name
+        assert not result["configCapabilities"], variant.name
     assert evaluated["pytorch-python313-cpu-avx2"]["passthru"]["blasProvider"] == "openblas"
     darwin = evaluated["pytorch-python313-darwin-mps"]
     assert darwin["passthru"]["blasProvider"] == "vecLib"
-    assert "export USE_MPS=1" in darwin["preConfigure"] and "export BLAS=vecLib" in darwin["preConfigure"]
+    assert re.search(r"^export USE_MPS='?1'?$", darwin["preConfigure"], re.MULTILINE)
+    assert re.search(r"^export BLAS='?vecLib'?$", darwin["preConfigure"], re.MULTILINE)
 
 
-def test_python_env_holds_the_build_for_the_smoke_test(shipped):
+def test_python_env_holds_the_wrapper_for_the_smoke_test(shipped):
     _, evaluated = shipped
     for name, result in evaluated.items():
-        assert result["pythonEnv"] == [name]
+        assert result["pythonEnvHoldsWrapper"], name
+        assert not result["pythonEnvHoldsBuild"], name  # the wrapper stands for it, no second torch
 
 
-def test_metadata_revision_reaches_the_output(shipped):
+def test_metadata_revision_reaches_the_wrapper_and_not_the_build(shipped):
     _, evaluated = shipped
-    assert "echo 0 > $out/.metadata-rev" in evaluated["pytorch-python313-cpu-avx2"]["postInstall"]
+    for name, result in evaluated.items():
+        (revision,) = re.findall(r"^    revision = (\d+);$", (REPO / ".flox/pkgs" / f"{name}.nix").read_text(), re.MULTILINE)
+        assert f"echo {revision} > $out/.metadata-rev" in result["buildCommand"], name
+        assert not result["buildMentionsRevision"], name
+
+
+def test_a_new_metadata_revision_rebuilds_the_wrapper_alone(project, run):
+    assert run("--root", project).exit_code == 0
+    name = "pytorch-python313-cuda12_8-sm61-avx"
+    companion = "torchvision-python313-cuda12_8-sm61-avx"
+    before = drv_paths(project, {name, companion})
+    recipe = project / ".flox/pkgs" / f"{name}.nix"
+    text = recipe.read_text()
+    assert text.count("revision = 0;") == 1
+    recipe.write_text(text.replace("revision = 0;", "revision = 7;"))
+    after = drv_paths(project, {name, companion})
+    assert after[name]["wrapper"] != before[name]["wrapper"]
+    assert after[name]["build"] == before[name]["build"]
+    assert after[companion] == before[companion]  # the companion takes the heavy torch, not the wrapper
+    variant = expansion_of(project).by_name[name]
+    command = nix_eval(f"(import {recipe} {{ genMatrixNixpkgs = {fake_for(variant, expansion_of(project).matrix)}; }})"
+                       ".buildCommand")
+    assert "echo 7 > $out/.metadata-rev" in command
 
 
 def test_nixpkgs_wide_capability_scope_rebuilds_cuda_dependencies_for_the_sm(project, run):
@@ -140,18 +201,23 @@ def test_nixpkgs_wide_capability_scope_rebuilds_cuda_dependencies_for_the_sm(pro
     variants = [v for v in expansion_of(project).variants
                 if v.name in ("pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cuda12_8-sm90-armv9")]
     evaluated = evaluate_recipes(project, variants)
-    assert evaluated["pytorch-python313-cuda12_8-sm61-avx"]["nixpkgsCapabilities"] == ["6.1"]
-    assert evaluated["pytorch-python313-cuda12_8-sm90-armv9"]["nixpkgsCapabilities"] == ["9.0"]
-    assert evaluated["pytorch-python313-cuda12_8-sm61-avx"]["archList"] == "6.1"
+    for name, capability in (("pytorch-python313-cuda12_8-sm61-avx", "6.1"),
+                             ("pytorch-python313-cuda12_8-sm90-armv9", "9.0")):
+        assert evaluated[name]["configCapabilities"] == [capability]
+        assert evaluated[name]["nixpkgsCapabilities"] == [capability]
+        assert arch_list(evaluated[name]["preConfigure"]) == capability
+        assert evaluated[name]["cudaCapabilities"] == [capability]
 
 
 def test_companion_python_env_holds_the_companion():
-    companions = [v for v in expansion_of(REPO).variants if v.package != "pytorch"]
+    expansion = expansion_of(REPO)
+    companions = [v for v in expansion.variants if v.package != "pytorch"]
     assert companions
     body = " ".join(
-        f"{nix(v.name)} = map (p: p.pname) (import {REPO / '.flox/pkgs' / (v.name + '.nix')} "
-        f"{{ genMatrixNixpkgs = {FAKE_FOR_SYSTEM[v.system]}; }}).pythonEnv.packages;" for v in companions)
-    assert nix_eval("{ " + body + " }") == {v.name: [v.name] for v in companions}
+        f"{nix(v.name)} = let r = import {REPO / '.flox/pkgs' / (v.name + '.nix')} "
+        f"{{ genMatrixNixpkgs = {fake_for(v, expansion.matrix)}; }}; paths = map (p: p.outPath) r.pythonEnv.paths; "
+        f"in [ (builtins.elem r.outPath paths) (builtins.elem r.unwrapped.outPath paths) ];" for v in companions)
+    assert nix_eval("{ " + body + " }") == {v.name: [True, False] for v in companions}
 
 
 def test_a_jetson_sm_sets_nixpkgs_capabilities_so_jetson_cuda_libraries_are_used(project, run):
@@ -162,17 +228,21 @@ def test_a_jetson_sm_sets_nixpkgs_capabilities_so_jetson_cuda_libraries_are_used
     variants = [v for v in expansion_of(project).variants if v.name in (
         "pytorch-python313-cuda12_8-sm87-armv9", "pytorch-python313-cuda12_8-sm90-armv9")]
     evaluated = evaluate_recipes(project, variants)
-    assert evaluated["pytorch-python313-cuda12_8-sm87-armv9"]["nixpkgsCapabilities"] == ["8.7"]
-    assert evaluated["pytorch-python313-cuda12_8-sm87-armv9"]["archList"] == "8.7"
-    assert evaluated["pytorch-python313-cuda12_8-sm90-armv9"]["nixpkgsCapabilities"] == [
-        "7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"]
+    jetson = evaluated["pytorch-python313-cuda12_8-sm87-armv9"]
+    assert jetson["configCapabilities"] == ["8.7"] and jetson["nixpkgsCapabilities"] == ["8.7"]
+    assert arch_list(jetson["preConfigure"]) == "8.7"
+    hopper = evaluated["pytorch-python313-cuda12_8-sm90-armv9"]
+    assert not hopper["configCapabilities"]
+    assert hopper["nixpkgsCapabilities"] == ["7.5", "8.0", "8.6", "8.9", "9.0", "10.0", "12.0"]
 
 
 def test_a_pytorch_version_the_pin_does_not_build_fails_evaluation(project, run):
     matrix = project / "matrix.yaml"
     matrix.write_text(matrix.read_text().replace('version: "2.8.0"', 'version: "2.9.1"'))
     assert run("--root", project).exit_code == 0
+    expansion = expansion_of(project)
+    variant = expansion.by_name["pytorch-python313-cpu-avx2"]
     recipe = project / ".flox/pkgs/pytorch-python313-cpu-avx2.nix"
     with pytest.raises(NixError) as error:
-        nix_eval(f"(import {recipe} {{ genMatrixNixpkgs = {FAKE_NIXPKGS}; }}).version")
-    assert "matrix.yaml says PyTorch 2.9.1, but nixpkgs builds 2.8.0" in str(error.value)
+        nix_eval(f"(import {recipe} {{ genMatrixNixpkgs = {fake_for(variant, expansion.matrix)}; }}).version")
+    assert "matrix.yaml promises PyTorch 2.9.1, but this nixpkgs builds 2.8.0" in str(error.value)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from conftest import FAKE_NIXPKGS, needs_nix, nix_eval, nix_string
+from conftest import expansion_of, fake_for, needs_nix, nix_eval, nix_string
 
 TORCH_HASH = "sha256-" + "A" * 43 + "="
 PATCH_HASH = "sha256-" + "B" * 43 + "="
@@ -37,45 +37,86 @@ def overlaid(project, run):
     return project
 
 
-def test_overlays_are_written_once_into_the_shared_file(overlaid):
-    shared = (overlaid / "nix" / "nixpkgs.nix").read_text()
-    assert shared.count(TORCH_HASH) == 1 and shared.count(PATCH_HASH) == 1
-    assert "extraConfig = { \"allowBroken\" = true; \"cudaForwardCompat\" = false; };" in shared
-    for recipe in (overlaid / ".flox" / "pkgs").glob("*.nix"):
+def test_pin_overlays_are_written_once_into_pins_nix(overlaid):
+    """The pin's config and patches live in nix/pins.nix, which every recipe names its pin in;
+    the PyTorch source is part of each torch recipe's build."""
+    pins = (overlaid / "nix" / "pins.nix").read_text()
+    assert pins.count(PATCH_HASH) == 1 and TORCH_HASH not in pins
+    assert "config = { allowBroken = true; cudaForwardCompat = false; };" in pins
+    assert 'url = "https://example.org/magma/cuda13-\\${fix}.patch";' in pins
+    recipes = sorted((overlaid / ".flox" / "pkgs").glob("*.nix"))
+    assert recipes
+    for recipe in recipes:
         text = recipe.read_text()
-        assert TORCH_HASH not in text and PATCH_HASH not in text and "cudaForwardCompat" not in text
+        assert PATCH_HASH not in text and "cudaForwardCompat" not in text, recipe.stem
+        if recipe.stem.startswith("pytorch-"):
+            assert 'pin = "default";' in text and text.count(TORCH_HASH) == 1, recipe.stem
+        else:  # a companion takes its torch's package set and source
+            assert TORCH_HASH not in text and "torch = import ./pytorch-" in text, recipe.stem
+    assert not (overlaid / "nix" / "nixpkgs.nix").exists()
+
+
+def evaluate(root, names: dict[str, str], body: str) -> object:
+    """`body` with each recipe of `names` ({variable: recipe}) evaluated against its pin's test package set."""
+    expansion = expansion_of(root)
+    bindings = "".join(
+        f"{var} = import {nix_string(root / '.flox' / 'pkgs' / (name + '.nix'))} "
+        f"{{ genMatrixNixpkgs = {fake_for(expansion.by_name[name], expansion.matrix)}; }};\n"
+        for var, name in names.items())
+    return nix_eval(f"let\n{bindings}{body}")
 
 
 @needs_nix
 def test_recipes_build_the_declared_source_with_the_patches(overlaid):
-    fake = nix_string(FAKE_NIXPKGS)
-    pkgs = overlaid / ".flox" / "pkgs"
-    result = nix_eval(f"""
-      let
-        torch = import {nix_string(pkgs / "pytorch-python313-cuda12_8-sm90-avx2.nix")} {{ genMatrixNixpkgs = {fake}; }};
-        vision = import {nix_string(pkgs / "torchvision-python313-cuda12_8-sm61-avx2.nix")} {{ genMatrixNixpkgs = {fake}; }};
-        cpu = import {nix_string(pkgs / "pytorch-python313-cpu-avx2.nix")} {{ genMatrixNixpkgs = {fake}; }};
-        magma = builtins.head (builtins.filter (p: (p.pname or "") == "magma") torch.buildInputs);
-      in {{
-        version = torch.version;
-        src = {{ inherit (torch.src) rev owner repo outputHash fetchSubmodules; }};
-        arch = torch.TORCH_CUDA_ARCH_LIST;
-        patches = map (p: {{ inherit (p) urls outputHash; }}) magma.patches;
-        forwardCompat = torch.passthru.cudaPackages.flags.cudaForwardCompat;
-        visionTorch = vision.passthru.torch.version;
-        visionArch = vision.TORCH_CUDA_ARCH_LIST;
-        cpuVersion = cpu.version;
-        cpuSrc = cpu.src.rev;
-      }}
+    result = evaluate(overlaid, {
+        "torch": "pytorch-python313-cuda12_8-sm90-avx2",
+        "vision": "torchvision-python313-cuda12_8-sm61-avx2",
+        "visionTorch": "pytorch-python313-cuda12_8-sm61-avx2",
+        "cpu": "pytorch-python313-cpu-avx2",
+    }, """
+        t = torch.unwrapped;
+        pkgs = torch.genMatrix.pkgs;
+        magma = builtins.head (builtins.filter (p: (p.pname or "") == "magma") t.buildInputs);
+      in {
+        version = t.version;
+        wrapperVersion = torch.version;
+        src = { inherit (t.src) rev owner repo outputHash fetchSubmodules; };
+        patches = map (p: { inherit (p) urls outputHash; }) magma.patches;
+        magmaIsTheSetsMagma = magma.drvPath == pkgs.magma-cuda-static.drvPath;
+        forwardCompat = t.passthru.cudaPackages.flags.cudaForwardCompat;
+        allowBroken = pkgs.config.allowBroken;
+        torchPatches = t.patches;
+        buildVersion = t.PYTORCH_BUILD_VERSION or t.env.PYTORCH_BUILD_VERSION;
+        postPatch = t.postPatch;
+        preConfigure = t.preConfigure;
+        visionTorch = builtins.elem visionTorch.unwrapped.drvPath (map (d: d.drvPath) vision.unwrapped.dependencies);
+        visionTorchVersion = visionTorch.unwrapped.version;
+        visionArch = vision.unwrapped.TORCH_CUDA_ARCH_LIST;
+        cpuVersion = cpu.unwrapped.version;
+        cpuSrc = cpu.unwrapped.src.rev;
+        cpuPostPatch = cpu.unwrapped.postPatch;
+      }
     """)
+    # the pin's patch reaches magma, and that magma is the one torch builds with
+    assert result.pop("patches") == [{"urls": [PATCH_URL], "outputHash": PATCH_HASH}]
+    assert result.pop("magmaIsTheSetsMagma") is True
+    # the pin's config reaches the package set
+    assert result.pop("forwardCompat") is False and result.pop("allowBroken") is True
+    # the source fixes: nixpkgs' patches dropped, the version reported, FindCUDAToolkit.cmake stubbed
+    assert result.pop("torchPatches") == [] and result.pop("buildVersion") == "2.9.0"
+    post_patch = result.pop("postPatch")
+    assert "echo 2.9.0 > version.txt" in post_patch
+    assert post_patch.index("rm cmake/Modules/FindCUDAToolkit.cmake") < post_patch.index("include(FindCUDAToolkit)")
+    assert 'export TORCH_CUDA_ARCH_LIST="9.0"\n' in result.pop("preConfigure")
+    cpu_post_patch = result.pop("cpuPostPatch")
+    assert "echo 2.9.0 > version.txt" in cpu_post_patch and "FindCUDAToolkit" not in cpu_post_patch
     assert result == {
         "version": "2.9.0",
+        "wrapperVersion": "2.9.0",
         "src": {"rev": "v2.9.0", "owner": "pytorch", "repo": "pytorch", "outputHash": TORCH_HASH,
                 "fetchSubmodules": True},
-        "arch": "9.0",
-        "patches": [{"urls": [PATCH_URL], "outputHash": PATCH_HASH}],
-        "forwardCompat": False,
-        "visionTorch": "2.9.0",
+        "visionTorch": True,
+        "visionTorchVersion": "2.9.0",
         "visionArch": "6.1",
         "cpuVersion": "2.9.0",
         "cpuSrc": "v2.9.0",
@@ -85,12 +126,17 @@ def test_recipes_build_the_declared_source_with_the_patches(overlaid):
 @needs_nix
 def test_without_overlays_the_pinned_torch_is_used(project, run):
     assert run("--root", project).exit_code == 0
-    fake = nix_string(FAKE_NIXPKGS)
-    recipe = project / ".flox" / "pkgs" / "pytorch-python313-cuda12_8-sm90-avx2.nix"
-    assert nix_eval(f"""
-      let torch = import {nix_string(recipe)} {{ genMatrixNixpkgs = {fake}; }};
-      in [ torch.version torch.src.tag torch.passthru.cudaPackages.flags.cudaForwardCompat ]
-    """) == ["2.8.0", "v2.8.0", True]
+    result = evaluate(project, {"torch": "pytorch-python313-cuda12_8-sm90-avx2"}, """
+        t = torch.unwrapped;
+        magma = builtins.head (builtins.filter (p: (p.pname or "") == "magma") t.buildInputs);
+      in [ t.version t.src.tag t.passthru.cudaPackages.flags.cudaForwardCompat
+           (map (p: p.name or (baseNameOf p)) t.patches) (map (p: p.urls or [ ]) magma.patches)
+           (torch.genMatrix.pkgs.config.allowBroken or false) ]
+    """)
+    assert result[:3] == ["2.8.0", "v2.8.0", True]
+    assert "fix-cmake-cuda-toolkit.patch" in result[3]  # the pin's own torch patches stay
+    assert not any("example.org" in url for urls in result[4] for url in urls)
+    assert result[5] is False
 
 
 def test_config_gen_matrix_sets_itself_is_a_located_error(project, run):
