@@ -64,6 +64,7 @@ def facts_of(root: Path, name: str) -> dict:
         magmaPatches = map (p: p.name or (baseNameOf p)) (magma.patches or [ ]);
         allowBroken = r.genMatrix.pkgs.config.allowBroken;
         metadataRev = r.buildCommand;
+        outputs = map (o: r.${{o}}.drvPath == t.${{o}}.drvPath) (builtins.filter (o: o != "out") t.outputs);
       }}""")
 
 
@@ -80,6 +81,8 @@ def test_the_210_example_has_the_reference_branchs_build_facts(tmp_path, run):
         assert facts["patches"] == [] and facts["buildVersion"] == "2.10.0"
         assert "echo 2.10.0 > version.txt" in facts["postPatch"]
     assert cuda12["pname"] == "pytorch-python313-cuda12_8-sm90-avx512" and cuda12["gpuArch"] == "9.0"
+    # The wrapper hands on the heavy build's dev, lib and cxxdev outputs.
+    assert cuda12["outputs"] and all(cuda12["outputs"])
     assert cuda13_1["gpuArch"] == "12.1" and cpu["gpuArch"] is None and cpu["cpuISA"] == "avx2"
     # CUDA 13 only: the CCCL layout and allowBroken; the MAGMA patch on 13.0 alone, where
     # the 13.1 pin's MAGMA carries its own fix.

@@ -9,7 +9,7 @@
 #
 # Its passthru is the heavy build's, so python.withPackages takes it as the Python
 # package it links to (pythonModule, requiredPythonModules), and consumers read
-# gpuArch, cpuISA and the rest from it.
+# gpuArch, cpuISA and the rest from it, and find the heavy build's other outputs.
 { pkgs }:
 
 { unwrapped, meta, extraPassthru ? { } }:
@@ -26,7 +26,12 @@ pkgs.stdenvNoCC.mkDerivation (finalAttrs: {
     echo ${toString meta.revision} > $out/.metadata-rev
   '';
 
-  passthru = unwrapped.passthru // { inherit unwrapped; } // extraPassthru // {
+  # The heavy build's other outputs (torch's dev, lib and cxxdev), for consumers that
+  # compile against them.
+  passthru = unwrapped.passthru
+    // builtins.listToAttrs (map (output: { name = output; value = unwrapped.${output}; })
+      (builtins.filter (output: output != "out") (unwrapped.outputs or [ "out" ])))
+    // { inherit unwrapped; } // extraPassthru // {
     # A Python with this package, for `gen-matrix smoke`: it also proves that
     # python.withPackages sees the wrapper as the package it wraps.
     pythonEnv = unwrapped.passthru.pythonModule.withPackages (_: [ finalAttrs.finalPackage ]);
