@@ -165,17 +165,22 @@ def show(project: layout.Project, name, as_json) -> None:
 
 
 @main.command()
-@click.option("--gpu", metavar="NAME", help='Ask about a GPU without having it: "RTX 5070", sm120 or 12.0.')
+@click.option("--gpu", metavar="NAME", help='Ask about a GPU without having it: "RTX 5070", sm_120, sm120, 120 or 12.0.')
 @click.option("--no-gpu", is_flag=True, help="Leave any GPU aside: recommend a CPU-only variant.")
 @click.option("--nvidia-smi-output", type=click.Path(dir_okay=False), metavar="FILE",
               help="Captured output of `nvidia-smi --query-gpu=name,compute_cap,driver_version "
                    "--format=csv,noheader` instead of running it.")
 @click.option("--cpuinfo", type=click.Path(dir_okay=False), metavar="FILE",
               help="A captured /proc/cpuinfo instead of this machine's.")
-@click.option("--uname", metavar="TEXT", help='What `uname -sm` prints, e.g. "Darwin arm64" [default: this machine].')
+@click.option("--cpu-flags", metavar="FLAGS",
+              help="The CPU's flags, as /proc/cpuinfo and archspec name them (\"avx avx2 fma f16c\"), for a "
+                   "machine without /proc/cpuinfo: on Windows or macOS, what `python -c \"import archspec.cpu; "
+                   "print(*sorted(archspec.cpu.host().features))\"` prints [default: this machine's, by archspec].")
+@click.option("--uname", metavar="TEXT",
+              help='What `uname -sm` prints, e.g. "Darwin arm64" or "Windows AMD64" [default: this machine].')
 @click.option("--json", "as_json", is_flag=True, help="Print the recommendation as JSON.")
 @project_options
-def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, uname, as_json) -> None:
+def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu_flags, uname, as_json) -> None:
     """Recommend the variant for this machine.
 
     Prints its name, then the reasons; warnings go to stderr. Exit 1 when none fits.
@@ -188,7 +193,7 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, una
         gpus, source = (), "no GPU asked about: --no-gpu"
     elif gpu is not None:
         gpus, source = (detect_.gpu_from_query(expansion.matrix.knowledge, gpu),), "--gpu"
-    machine = host.gather(uname=uname, cpuinfo=Path(cpuinfo) if cpuinfo else None,
+    machine = host.gather(uname=uname, cpuinfo=Path(cpuinfo) if cpuinfo else None, cpu_flags=cpu_flags,
                           nvidia_smi_output=Path(nvidia_smi_output) if nvidia_smi_output else None,
                           gpus=gpus, gpu_source=source)
     result = detect_.recommend(machine, expansion)

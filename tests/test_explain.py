@@ -77,7 +77,7 @@ def test_a_combination_outside_the_axes_names_the_axis_and_the_knowledge_verdict
     assert result.stdout.splitlines() == [
         "pytorch-python313-cuda13_0-sm61-avx2: not in the matrix (gpu: python 3.13, cuda 13.0, sm sm61, isa avx2)",
         "  kept out by  gpu.cuda (matrix.yaml:32:10): cuda 13.0 is not among gpu.cuda values (12.8)",
-        "  also         the knowledge table: sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0",
+        "  also         the knowledge table: sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0, which is too new",
     ]
 
 
@@ -134,7 +134,7 @@ gpu:
 
     knowledge = outcome("--python", "3.13", "--sm", "sm61", "--cuda", "13.0", "--isa", "avx2")
     assert knowledge["reasons"] == [{"rule": "the knowledge table", "where": "",
-                                     "text": "sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0"}]
+                                     "text": "sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0, which is too new"}]
     excluded = outcome("--python", "3.13", "--sm", "sm90", "--cuda", "12.8", "--isa", "avx2")
     assert excluded["reasons"] == [{"rule": "gpu.exclude[0]", "where": f"{project / 'matrix.yaml'}:9:7",
                                     "text": "excluded: sm sm90, isa avx2"}]
@@ -158,7 +158,7 @@ def test_a_matrix_that_expands_to_nothing_can_still_be_explained(project, run):
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
         "pytorch-python313-cuda13_0-sm61-avx2: not in the matrix (gpu: python 3.13, cuda 13.0, sm sm61, isa avx2)",
-        "  kept out by  the knowledge table: sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0",
+        "  kept out by  the knowledge table: sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0, which is too new",
     ]
 
 

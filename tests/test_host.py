@@ -84,16 +84,43 @@ def test_live_reader_falls_back_to_the_name_query_on_old_drivers():
             return 6, (folder / "nvidia-smi-compute-cap.txt").read_text()
         return 0, (folder / "nvidia-smi.csv").read_text()
 
-    gpus, source = host.read_gpus(run)
+    gpus, source, error = host.read_gpus(run)
+    assert error is None
     assert asked == [host.GPU_QUERY, host.GPU_QUERY_OLD]
     assert gpus == (host.Gpu("NVIDIA GeForce GTX 1080", None, "470.256.02"),)
     assert "without compute_cap" in source
 
 
-def test_live_reader_without_nvidia_smi_or_driver_finds_no_gpu():
-    assert host.read_gpus(lambda argv: (127, "nvidia-smi not found")) == ((), "no NVIDIA GPU: nvidia-smi not found")
+def test_live_reader_without_nvidia_smi_finds_no_gpu():
+    assert host.read_gpus(lambda argv: (127, "nvidia-smi not found")) == \
+        ((), "no NVIDIA GPU: nvidia-smi not found", None)
+
+
+def test_a_failing_nvidia_smi_is_an_error_quoted_not_an_absent_gpu():
     failed = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n"
-    assert host.read_gpus(lambda argv: (9, failed))[1] == f"no NVIDIA GPU: {failed.strip()}"
+    gpus, source, error = host.read_gpus(lambda argv: (9, failed))
+    assert gpus == () and not source.startswith("no NVIDIA GPU")
+    assert "failed with exit status 9: NVIDIA-SMI has failed because it couldn't communicate" in error
+
+
+def test_cpu_flags_stand_in_for_a_cpuinfo_where_there_is_none():
+    machine = host.gather(uname="Windows AMD64", cpu_flags="avx, AVX2 fma f16c", gpus=(), gpu_source="")
+    assert (machine.system, machine.machine) == ("Windows", "x86_64")
+    assert machine.cpu.flags == {"avx", "avx2", "fma", "f16c"}
+
+
+def test_a_live_machine_without_proc_cpuinfo_asks_archspec(tmp_path):
+    asked = []
+    machine = host.gather(gpus=(), gpu_source="", proc_cpuinfo=tmp_path / "none",
+                          live_uname=lambda: ("Windows", "AMD64"),
+                          live_cpu=lambda arch: asked.append(arch) or host.Cpu(arch, "GenuineIntel raptorlake",
+                                                                              frozenset({"avx2"})))
+    assert asked == ["x86_64"] and machine.cpu.flags == {"avx2"}
+
+
+def test_archspec_reads_this_machine():
+    cpu = host.read_cpu("x86_64")
+    assert cpu is not None and {"sse2"} <= cpu.flags
 
 
 def test_gather_uses_the_captured_parts_and_asks_the_machine_for_the_rest(tmp_path):

@@ -365,9 +365,9 @@ darwin:
 knowledge:
   sm:
     sm130: {capability: "13.0", family: Next, min_cuda: "12.8", max_cuda: null, jetson: false,
-            hosts: [x86_64], cudnn: true, gpus: [Example]}
+            hosts: [x86_64], cudnn: true, gpus: [Example], names: [Example Ti]}
   cuda:
-    "12.8": {driver: "570.26", capabilities: ["9.0"]}
+    "12.8": {driver: "570.26", windows_driver: "570.65", capabilities: ["9.0"]}
   python:
     "3.12": {}
   isa:
