@@ -8,11 +8,13 @@ reason given is the one that decided.
 from __future__ import annotations
 
 import itertools
+import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from .errors import GenMatrixError, Location
 from .expand import combination_text, variant_name
+from .knowledge import sm_cuda_problem, version_key
 from .listing import axis_value
 from .model import KIND_AXES, KINDS, Expansion, Matrix, Section, Variant
 from .layout import PKGS_DIR
@@ -200,6 +202,9 @@ def by_values(expansion: Expansion, given: dict[str, str], kind: str | None = No
     Axes not given take the values of the matrix's section; without `kind`, every kind of
     variant that has all the given axes is asked about."""
     matrix = expansion.matrix
+    cuda = given.get("cuda")
+    if cuda is not None and matrix.knowledge.lookup("cuda", cuda) is None and _CUDA_RELEASE.fullmatch(cuda.strip()):
+        return _unpackaged_cuda(expansion, given, cuda.strip())
     given = {axis: axis_value(matrix.knowledge, axis, text, f"--{axis}") for axis, text in given.items()}
     if kind is not None:
         extra = [axis for axis in given if axis not in KIND_AXES[kind]]
@@ -234,6 +239,34 @@ def by_values(expansion: Expansion, given: dict[str, str], kind: str | None = No
                 outcomes.setdefault((kind_, tuple(combination.values())), _included(expansion, variant))
     ordered = sorted(outcomes.values(), key=lambda o: (KINDS.index(o.kind), o.name or "", o.combination))
     return Explanation(tuple(given.items()), tuple(ordered))
+
+
+# a CUDA release the knowledge table may lack: 11.8, 12.4, 13.2
+_CUDA_RELEASE = re.compile(r"1[1-9]\.[0-9]+")
+
+
+def _unpackaged_cuda(expansion: Expansion, given: dict[str, str], cuda: str) -> Explanation:
+    """A CUDA release nixpkgs does not package, hence no variant has: what the knowledge table
+    says of it against each SM asked about (or each SM of the matrix), and what PyTorch's
+    release notes say of it. A hand build with that toolkit meets the same limits."""
+    matrix = expansion.matrix
+    k = matrix.knowledge
+    others = {axis: axis_value(k, axis, text, f"--{axis}") for axis, text in given.items() if axis != "cuda"}
+    section = _section(matrix, "gpu")
+    sms = [others["sm"]] if "sm" in others else list(dict(section.axes).get("sm", ())) if section else list(k.sm)
+    packaged = ", ".join(sorted(k.cuda, key=version_key))
+    release = k.release(matrix.pytorch_version)
+    notes = [release.cuda_support(cuda)] if release and release.cuda_support(cuda) else []
+    outcomes = []
+    for sm in sms:
+        combination = {axis: value for axis, value in (("python", others.get("python")), ("cuda", cuda), ("sm", sm),
+                                                       ("isa", others.get("isa"))) if value is not None}
+        verdict = sm_cuda_problem(k.sm[sm], cuda)
+        reasons = [Reason(KNOWLEDGE_RULE, "", verdict)] if verdict else []
+        reasons.append(Reason(KNOWLEDGE_RULE, "", f"nixpkgs packages no CUDA {cuda} (gen-matrix knows {packaged})"))
+        reasons += [Reason("PyTorch's release notes", "", note) for note in notes]
+        outcomes.append(Outcome("gpu", tuple(combination.items()), None, None, None, tuple(reasons), verdict))
+    return Explanation(tuple(given.items()), tuple(outcomes))
 
 
 def _detail_lines(outcome: Outcome) -> list[tuple[str, str]]:

@@ -194,3 +194,32 @@ def test_a_kind_the_matrix_has_no_section_for(project, run):
     (outcome,) = json.loads(full.stdout)["outcomes"]
     assert outcome["name"] == "pytorch-python313-darwin-mps" and not outcome["in_matrix"]
     assert outcome["knowledge"] == {"allows": True, "reason": None}
+
+
+@pytest.mark.parametrize("sm", ["sm_120", "sm120", "12.0", "120"])
+@pytest.mark.parametrize("cuda", ["11.8", "12.0", "12.3", "12.4", "12.5"])
+def test_a_cuda_release_nixpkgs_lacks_still_gets_the_sm_verdict(run, sm, cuda):
+    # before, any CUDA outside the knowledge table was "unknown cuda"
+    result = run("explain", "--root", REPO, "--sm", sm, "--cuda", cuda)
+    assert result.exit_code == 0, result.output
+    lines = [" ".join(line.split()) for line in result.stdout.splitlines()]
+    assert lines[0] == f"gpu: cuda {cuda}, sm sm120: not in the matrix"
+    assert lines[1] == (f"kept out by the knowledge table: sm120 (Blackwell consumer) needs CUDA >= 12.8; "
+                        f"this asks for {cuda}, which is too old")
+    assert f"nixpkgs packages no CUDA {cuda}" in result.stdout
+
+
+def test_an_unpackaged_cuda_recent_enough_for_the_sm_says_only_what_is_missing(run):
+    data = explain_json(run, "--sm", "sm61", "--cuda", "13.2")
+    (outcome,) = data["outcomes"]
+    texts = [reason["text"] for reason in outcome["reasons"]]
+    assert texts[0] == "sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.2, which is too new"
+    assert "nixpkgs packages no CUDA 13.2" in texts[1]
+    assert any("PyTorch 2.8 supports CUDA 12.6, 12.8" in text for text in texts)
+    ok = explain_json(run, "--sm", "8.9", "--cuda", "11.8")["outcomes"][0]
+    assert ok["knowledge"]["allows"] and "nixpkgs packages no CUDA 11.8" in ok["reasons"][0]["text"]
+
+
+def test_text_that_is_no_cuda_release_is_still_an_unknown_cuda(run):
+    result = run("explain", "--root", REPO, "--sm", "sm120", "--cuda", "twelve")
+    assert result.exit_code == 2 and "unknown cuda 'twelve'" in result.stderr
