@@ -8,13 +8,12 @@ reason given is the one that decided.
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from .errors import GenMatrixError, Location
 from .expand import combination_text, variant_name
-from .knowledge import sm_cuda_problem, version_key
+from .knowledge import Toolkit, sm_cuda_problem, version_key
 from .listing import axis_value
 from .model import KIND_AXES, KINDS, Expansion, Matrix, Section, Variant
 from .layout import PKGS_DIR
@@ -203,8 +202,8 @@ def by_values(expansion: Expansion, given: dict[str, str], kind: str | None = No
     variant that has all the given axes is asked about."""
     matrix = expansion.matrix
     cuda = given.get("cuda")
-    if cuda is not None and matrix.knowledge.lookup("cuda", cuda) is None and _CUDA_RELEASE.fullmatch(cuda.strip()):
-        return _unpackaged_cuda(expansion, given, cuda.strip())
+    if cuda is not None and cuda.strip() in matrix.knowledge.toolkit:
+        return _unpackaged_cuda(expansion, given, matrix.knowledge.toolkit[cuda.strip()])
     given = {axis: axis_value(matrix.knowledge, axis, text, f"--{axis}") for axis, text in given.items()}
     if kind is not None:
         extra = [axis for axis in given if axis not in KIND_AXES[kind]]
@@ -241,16 +240,13 @@ def by_values(expansion: Expansion, given: dict[str, str], kind: str | None = No
     return Explanation(tuple(given.items()), tuple(ordered))
 
 
-# a CUDA release the knowledge table may lack: 11.8, 12.4, 13.2
-_CUDA_RELEASE = re.compile(r"1[1-9]\.[0-9]+")
-
-
-def _unpackaged_cuda(expansion: Expansion, given: dict[str, str], cuda: str) -> Explanation:
+def _unpackaged_cuda(expansion: Expansion, given: dict[str, str], toolkit: Toolkit) -> Explanation:
     """A CUDA release nixpkgs does not package, hence no variant has: what the knowledge table
     says of it against each SM asked about (or each SM of the matrix), and what PyTorch's
     release notes say of it. A hand build with that toolkit meets the same limits."""
     matrix = expansion.matrix
     k = matrix.knowledge
+    cuda = toolkit.name
     others = {axis: axis_value(k, axis, text, f"--{axis}") for axis, text in given.items() if axis != "cuda"}
     section = _section(matrix, "gpu")
     sms = [others["sm"]] if "sm" in others else list(dict(section.axes).get("sm", ())) if section else list(k.sm)
@@ -263,7 +259,9 @@ def _unpackaged_cuda(expansion: Expansion, given: dict[str, str], cuda: str) -> 
                                                        ("isa", others.get("isa"))) if value is not None}
         verdict = sm_cuda_problem(k.sm[sm], cuda)
         reasons = [Reason(KNOWLEDGE_RULE, "", verdict)] if verdict else []
-        reasons.append(Reason(KNOWLEDGE_RULE, "", f"nixpkgs packages no CUDA {cuda} (gen-matrix knows {packaged})"))
+        reasons.append(Reason(KNOWLEDGE_RULE, "", f"nixpkgs packages no CUDA {cuda} (it packages {packaged}); "
+                              f"a hand build with it needs NVIDIA driver {toolkit.driver} (Linux) or "
+                              f"{toolkit.windows_driver} (Windows) or newer"))
         reasons += [Reason("PyTorch's release notes", "", note) for note in notes]
         outcomes.append(Outcome("gpu", tuple(combination.items()), None, None, None, tuple(reasons), verdict))
     return Explanation(tuple(given.items()), tuple(outcomes))

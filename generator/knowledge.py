@@ -67,6 +67,15 @@ class Cuda:
 
 
 @dataclass(frozen=True)
+class Toolkit:
+    """A CUDA release nixpkgs no longer packages: a hand build may still use it."""
+
+    name: str
+    driver: str  # minimum Linux driver
+    windows_driver: str
+
+
+@dataclass(frozen=True)
 class Python:
     name: str
 
@@ -162,7 +171,7 @@ class Fix:
         return True
 
 
-TABLES = {"sm": Sm, "cuda": Cuda, "python": Python, "isa": Isa, "accelerator": Accelerator,
+TABLES = {"sm": Sm, "cuda": Cuda, "toolkit": Toolkit, "python": Python, "isa": Isa, "accelerator": Accelerator,
           "pytorch": Release, "fixes": Fix}
 
 
@@ -187,6 +196,7 @@ def in_range(version: str, spec: str) -> bool:
 class Knowledge:
     sm: Mapping[str, Sm]
     cuda: Mapping[str, Cuda]
+    toolkit: Mapping[str, Toolkit]
     python: Mapping[str, Python]
     isa: Mapping[str, Isa]
     accelerator: Mapping[str, Accelerator]

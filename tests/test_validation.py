@@ -368,6 +368,8 @@ knowledge:
             hosts: [x86_64], cudnn: true, gpus: [Example], names: [Example Ti]}
   cuda:
     "12.8": {driver: "570.26", windows_driver: "570.65", capabilities: ["9.0"]}
+  toolkit:
+    "12.4": {driver: "550.54.14", windows_driver: "551.61"}
   python:
     "3.12": {}
   isa:
