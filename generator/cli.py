@@ -245,12 +245,14 @@ def smoke(project: layout.Project, name, python, cpuinfo) -> None:
 @main.command()
 @click.argument("name")
 @click.option("--shell", type=click.Choice(SHELLS), default="bash", show_default=True,
-              help="bash (GCC or Clang flags), cmd or powershell (MSVC /arch: flags).")
+              help="bash (Linux, GCC or Clang flags), cmd or powershell (Windows, MSVC /arch: flags).")
 @project_options
 def env(project: layout.Project, name, shell) -> None:
-    """The environment to build a variant without Nix.
+    """A script that builds a variant without Nix, in a PyTorch source checkout.
 
-    For `python setup.py` in a PyTorch source checkout, on Windows or a Linux without Nix.
+    It stops on an nvcc too old (or too new) for the SM and, on Windows, outside an MSVC x64
+    prompt; sets the architecture and the variant's switches; removes a CMake cache left by
+    another architecture; sets MAX_JOBS from the cores and memory; then builds.
     """
     from . import buildenv, listing, pipeline
 
