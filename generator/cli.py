@@ -226,7 +226,7 @@ def smoke(project: layout.Project, name, python, cpuinfo) -> None:
 
     expansion = pipeline.expansion(project)
     variant = listing.find(expansion, name, project.display)
-    interpreter = Path(python) if python else smoke_.default_python(project.root, variant)
+    interpreter = smoke_.interpreter(python) if python else smoke_.default_python(project.root, variant)
     machine = host.gather(cpuinfo=Path(cpuinfo) if cpuinfo else None, gpus=(), gpu_source="not asked")
     facts = smoke_.probe(interpreter, variant.name)
     results = smoke_.checks(expansion.matrix, variant, facts, machine)

@@ -98,6 +98,8 @@ class Isa:
     disable: tuple[str, ...] = ()
     cpus: tuple[str, ...] = ()
     rank: int = 0  # among the ISAs of one arch, higher uses more of the CPU
+    # what torch.backends.cpu.get_cpu_capability() may report in a build for it
+    capabilities: tuple[str, ...] = ("DEFAULT",)
 
 
 @dataclass(frozen=True)
