@@ -100,6 +100,7 @@ class Isa:
     rank: int = 0  # among the ISAs of one arch, higher uses more of the CPU
     # what torch.backends.cpu.get_cpu_capability() may report in a build for it
     capabilities: tuple[str, ...] = ("DEFAULT",)
+    choose_when: str = ""  # when a person should pick it
 
 
 @dataclass(frozen=True)

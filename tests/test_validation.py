@@ -374,7 +374,7 @@ knowledge:
     "3.12": {}
   isa:
     avx10: {arch: x86_64, flags: [-mavx10.1], msvc: /arch:AVX10, cpuinfo: [avx10], disable: [NNPACK], cpus: [Next],
-            rank: 60}
+            rank: 60, capabilities: [DEFAULT, AVX2, AVX512], choose_when: an AVX10 CPU}
   accelerator:
     metal2: {arch: aarch64, blas: vecLib, description: Metal 2, environment: {USE_MPS: "1"}}
   pytorch:
