@@ -216,10 +216,40 @@ def read_cpu(machine: str) -> Cpu | None:
     return Cpu(machine, f"{uarch.vendor} {uarch.name}", frozenset(uarch.features))
 
 
+def read_nvml() -> tuple[Gpu, ...] | None:
+    """The GPUs NVML (the nvidia-ml-py package) lists; None where it is not installed or the
+    driver does not answer it, and nvidia-smi is asked instead, to say why."""
+    try:
+        import pynvml
+    except ImportError:
+        return None
+    try:
+        pynvml.nvmlInit()
+    except pynvml.NVMLError:
+        return None
+    try:
+        driver = _text(pynvml.nvmlSystemGetDriverVersion())
+        gpus = []
+        for index in range(pynvml.nvmlDeviceGetCount()):
+            handle = pynvml.nvmlDeviceGetHandleByIndex(index)
+            major, minor = pynvml.nvmlDeviceGetCudaComputeCapability(handle)
+            gpus.append(Gpu(_text(pynvml.nvmlDeviceGetName(handle)), f"{major}.{minor}", driver))
+        return tuple(gpus)
+    except pynvml.NVMLError:
+        return None
+    finally:
+        pynvml.nvmlShutdown()
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode() if isinstance(value, bytes) else value  # bytes before nvidia-ml-py 11.515
+
+
 def gather(*, uname: str | None = None, cpuinfo: Path | None = None, nvidia_smi_output: Path | None = None,
            cpu_flags: str | None = None, live_cpu: Callable[[str], Cpu | None] = read_cpu,
            gpus: tuple[Gpu, ...] | None = None, gpu_source: str = "",
-           run: Runner = run_command, proc_cpuinfo: Path = Path("/proc/cpuinfo"),
+           run: Runner = run_command, nvml: Callable[[], tuple[Gpu, ...] | None] = read_nvml,
+           proc_cpuinfo: Path = Path("/proc/cpuinfo"),
            live_uname: Callable[[], tuple[str, str]] = lambda: (platform.system(), platform.machine())) -> Host:
     """The host, from the live machine except for the parts given.
 
@@ -254,6 +284,9 @@ def gather(*, uname: str | None = None, cpuinfo: Path | None = None, nvidia_smi_
                     f"{nvidia_smi_output}" if found else f"no NVIDIA GPU: {nvidia_smi_output} lists none")
     if system == "Darwin":
         return Host(system, machine, cpu, (), "no NVIDIA GPU: Darwin")
+    found = nvml()
+    if found:
+        return Host(system, machine, cpu, found, "NVML (nvidia-ml-py)")
     found, source, error = read_gpus(run)
     return Host(system, machine, cpu, found, source, error)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,31 @@ def test_a_two_column_line_is_name_and_driver_or_name_and_capability():
         (host.Gpu("NVIDIA GeForce GTX 1080", None, "470.256.02"),)
     assert host.parse_nvidia_smi("NVIDIA GeForce GTX 1080, [N/A]\n") == \
         (host.Gpu("NVIDIA GeForce GTX 1080", None, None),)
+
+
+def test_nvml_where_installed_lists_the_gpus_before_nvidia_smi(monkeypatch):
+    import types
+
+    class NVMLError(Exception):
+        pass
+
+    fake = types.SimpleNamespace(
+        NVMLError=NVMLError, nvmlInit=lambda: None, nvmlShutdown=lambda: None,
+        nvmlSystemGetDriverVersion=lambda: b"576.88", nvmlDeviceGetCount=lambda: 1,
+        nvmlDeviceGetHandleByIndex=lambda i: i, nvmlDeviceGetName=lambda h: "NVIDIA GeForce RTX 5070",
+        nvmlDeviceGetCudaComputeCapability=lambda h: (12, 0))
+    monkeypatch.setitem(sys.modules, "pynvml", fake)
+    assert host.read_nvml() == (host.Gpu("NVIDIA GeForce RTX 5070", "12.0", "576.88"),)
+    machine = host.gather(uname="Windows AMD64", cpu_flags="avx2",
+                          run=lambda argv: pytest.fail("nvidia-smi asked although NVML answered"))
+    assert machine.gpu_source == "NVML (nvidia-ml-py)" and machine.gpus[0].capability == "12.0"
+
+    def broken():
+        raise NVMLError("Driver Not Loaded")
+    monkeypatch.setattr(fake, "nvmlInit", broken)
+    assert host.read_nvml() is None  # nvidia-smi is asked, and says why
+
+
+def test_without_nvidia_ml_py_nvml_gives_way_to_nvidia_smi(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pynvml", None)
+    assert host.read_nvml() is None
