@@ -204,7 +204,7 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu
         for reason in result.reasons:
             click.echo(f"  {reason}")
         if result.variant:
-            click.echo(f"  build: flox build {result.variant.name}")
+            click.echo(f"  build: {detect_.build_command(result)}")
         _warn(result.warnings)
     if result.variant is None:
         sys.exit(EXIT_DRIFT)

@@ -268,12 +268,24 @@ def recommend(host: Host, expansion: Expansion) -> Recommendation:
     return Recommendation(host, variant, findings, tuple(reasons), tuple(warnings))
 
 
+def build_command(recommendation: Recommendation) -> str | None:
+    """How to build the recommended variant on its host: Flox, or on Windows, where there
+    is no Nix, the build script `gen-matrix env` writes."""
+    variant = recommendation.variant
+    if variant is None:
+        return None
+    if recommendation.host.system == "Windows":
+        return (f"gen-matrix env {variant.name} --shell powershell > build.ps1, then run it in a PyTorch "
+                "checkout (or --shell cmd > build.cmd)")
+    return f"flox build {variant.name}"
+
+
 def as_json(recommendation: Recommendation) -> dict:
     host = recommendation.host
     variant = recommendation.variant
     return {
         "variant": variant.name if variant else None,
-        "build": f"flox build {variant.name}" if variant else None,
+        "build": build_command(recommendation),
         "host": {
             "system": host.system,
             "machine": host.machine,
