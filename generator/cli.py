@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import sys
@@ -302,11 +303,13 @@ def ci(project: layout.Project, since, shard_size, shard, list_shards) -> None:
 @click.option("--isa", help="A CPU instruction set, e.g. avx2.")
 @click.option("--python", help="A Python version, e.g. 3.13.")
 @click.option("--accelerator", help="An Apple GPU back end, e.g. mps.")
+@click.option("--pytorch", "pytorch", metavar="VERSION",
+              help="Also say what PyTorch VERSION's release notes allow of the given CUDA, Python and SM, e.g. 2.6.")
 @click.option("--kind", type=click.Choice(["gpu", "cpu", "darwin"]),
               help="The kind of variant [default: every kind that has the given axes].")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @project_options
-def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, kind, as_json) -> None:
+def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, pytorch, kind, as_json) -> None:
     """Show a variant's resolved values and the rule that put it in the matrix, or, for a
     combination (--sm 6.1 --cuda 13.0 --isa avx2), the rules that keep it out.
 
@@ -317,12 +320,14 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, k
     given = {axis: value for axis, value in
              (("python", python), ("cuda", cuda), ("sm", sm), ("isa", isa), ("accelerator", accelerator))
              if value is not None}
-    if name is not None and (given or kind):
+    if name is not None and (given or kind or pytorch):
         raise click.UsageError("give a variant NAME or axis options, not both")
     expansion = pipeline.expansion(project, allow_empty=True)
     _warn(expansion.warnings)
     result = (explain_.by_name(expansion, name) if name is not None
               else explain_.by_values(expansion, given, kind))
+    if pytorch is not None:
+        result = dataclasses.replace(result, pytorch=explain_.for_pytorch(expansion, pytorch, given))
     if as_json:
         click.echo(json.dumps(explain_.as_json(result), indent=2))
     else:

@@ -75,6 +75,7 @@ class Outcome:
 class Explanation:
     query: tuple[tuple[str, str], ...]  # what was asked: ("name", ...) or the given axes
     outcomes: tuple[Outcome, ...]
+    pytorch: tuple[str, ...] = ()  # what the release table says for `explain --pytorch`
 
 
 def _section(matrix: Matrix, kind: str) -> Section | None:
@@ -140,12 +141,14 @@ def resolve(expansion: Expansion, variant: Variant) -> Resolved:
     )
 
 
-def release_support(matrix, combination) -> tuple[str, ...]:
+def release_support(matrix, combination, version: str | None = None) -> tuple[str, ...]:
     """What PyTorch's release notes (the knowledge table's pytorch rows) say against a
-    combination: a CUDA or Python the release does not support, an SM its own wheels leave out."""
-    release = matrix.knowledge.release(matrix.pytorch_version)
+    combination, for the matrix's PyTorch or `version`: a CUDA or Python the release does
+    not support, an SM its own wheels leave out."""
+    version = version or matrix.pytorch_version
+    release = matrix.knowledge.release(version)
     if release is None:
-        return (f"PyTorch {matrix.pytorch_version} is not in the knowledge table's pytorch rows: "
+        return (f"PyTorch {version} is not in the knowledge table's pytorch rows: "
                 "its CUDA and Python support is unchecked",)
     notes = []
     cuda, python, sm = combination.get("cuda"), combination.get("python"), combination.get("sm")
@@ -159,6 +162,25 @@ def release_support(matrix, combination) -> tuple[str, ...]:
             notes.append(f"PyTorch {release.name}'s own CUDA {cuda} wheels leave out {sm} ({capability}): "
                          "a build for it from source works, but PyTorch does not test it")
     return tuple(notes)
+
+
+def for_pytorch(expansion: Expansion, version: str, given: dict[str, str]) -> tuple[str, ...]:
+    """What the release table says of PyTorch `version` with the given axis values (`explain --pytorch`)."""
+    k = expansion.matrix.knowledge
+    release = k.release(version)
+    if release is None:
+        raise GenMatrixError.at(Location("--pytorch"), f"PyTorch {version} is not in the knowledge table's pytorch rows",
+                                f"known release lines: {', '.join(sorted(k.pytorch, key=version_key))}")
+    combination = {axis: (text.strip() if axis == "cuda" and text.strip() in k.toolkit
+                          else axis_value(k, axis, text, f"--{axis}"))
+                   for axis, text in given.items() if axis in ("cuda", "python", "sm")}
+    notes = release_support(expansion.matrix, combination, version)
+    experimental = f" (experimental: {', '.join(release.experimental_cuda)})" if release.experimental_cuda else ""
+    summary = (f"PyTorch {release.name}: Python {release.python[0]} to {release.python[1]}, "
+               f"CUDA {', '.join(release.cuda)}{experimental}")
+    asked = ", ".join(f"{a} {v}" for a, v in combination.items())
+    return (summary,) + (notes or ((f"PyTorch {release.name}'s release notes say nothing against {asked}",)
+                                   if asked else ()))
 
 
 def _included(expansion: Expansion, variant: Variant) -> Outcome:
@@ -303,6 +325,11 @@ def _headline(outcome: Outcome) -> str:
 
 def text(explanation: Explanation) -> str:
     """The explanation as `gen-matrix explain` prints it: one outcome in full, several one a line."""
+    notes = "".join(f"{note}\n" for note in explanation.pytorch)
+    return _outcomes_text(explanation) + notes
+
+
+def _outcomes_text(explanation: Explanation) -> str:
     if len(explanation.outcomes) == 1:
         (outcome,) = explanation.outcomes
         rows = _detail_lines(outcome)
@@ -344,4 +371,5 @@ def as_json(explanation: Explanation) -> dict:
             "resolved": resolved,
         }
 
-    return {"query": dict(explanation.query), "outcomes": [outcome(o) for o in explanation.outcomes]}
+    return {"query": dict(explanation.query), "outcomes": [outcome(o) for o in explanation.outcomes],
+            "pytorch": list(explanation.pytorch)}

@@ -224,3 +224,17 @@ def test_an_unpackaged_cuda_recent_enough_for_the_sm_says_only_what_is_missing(r
 def test_text_that_is_no_cuda_release_is_still_an_unknown_cuda(run, cuda):
     result = run("explain", "--root", REPO, "--sm", "sm120", "--cuda", cuda)
     assert result.exit_code == 2 and f"unknown cuda '{cuda}'" in result.stderr
+
+
+def test_pytorch_option_says_what_that_release_supports(run):
+    result = run("explain", "--root", REPO, "--sm", "sm_120", "--cuda", "12.4", "--pytorch", "2.6")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1].endswith("sm120 (Blackwell consumer) needs CUDA >= 12.8; this asks for 12.4, which is too old")
+    assert lines[-2:] == ["PyTorch 2.6: Python 3.9 to 3.13, CUDA 11.8, 12.4 (experimental: 12.6)",
+                          "PyTorch 2.6's release notes say nothing against cuda 12.4, sm sm120"]
+    newer = run("explain", "--root", REPO, "--sm", "sm120", "--cuda", "12.8", "--python", "3.14", "--isa", "avx2",
+                "--pytorch", "2.8")
+    assert "PyTorch 2.8 supports Python 3.9 to 3.13; 3.14 is outside" in newer.stdout
+    unknown = run("explain", "--root", REPO, "--sm", "sm120", "--pytorch", "3.0")
+    assert unknown.exit_code == 2 and "PyTorch 3.0 is not in the knowledge table's pytorch rows" in unknown.stderr
