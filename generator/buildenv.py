@@ -39,6 +39,15 @@ RESPONSE_FILES = {
     "CMAKE_NINJA_FORCE_RESPONSE_FILE": "ON",
 }
 
+# What nix/fixes/avx-only-kernels.nix does for an `avx` variant, for a hand build: a CMake file
+# read before project() presets FindAVX's results, so no AVX2 or AVX-512 kernel copies are
+# built (setup.py forwards CMAKE_PROJECT_INCLUDE_BEFORE to CMake, not CXX_AVX2_FOUND).
+AVX_ONLY_FIX = "avx-only-kernels"
+AVX_ONLY_FILE = "gen-matrix-avx-only.cmake"
+AVX_ONLY_PRESETS = tuple(f'set({name} {value} CACHE BOOL "AVX-only build")' for name, value in (
+    ("CXX_AVX2_FOUND", "FALSE"), ("C_AVX2_FOUND", "FALSE"), ("CXX_AVX512_FOUND", "FALSE"),
+    ("C_AVX512_FOUND", "FALSE"), ("CAFFE2_COMPILER_SUPPORTS_AVX512_EXTENSIONS", "OFF")))
+
 BUILD_COMMAND = "python -m pip install --no-build-isolation -v -e ."
 
 
@@ -144,5 +153,7 @@ def script(matrix: Matrix, variant: Variant, shell: str) -> str:
         no_msvc_flag=bool(isa and shell != "bash" and not isa.msvc),
         variables=list(variables(matrix, variant, shell).items()),
         job_memory=JOB_MEMORY_GB["cuda" if variant.sm else "cpu"],
+        avx_only=AVX_ONLY_PRESETS if AVX_ONLY_FIX in variant.fixes else (),
+        avx_only_file=AVX_ONLY_FILE,
         build=BUILD_COMMAND,
     )

@@ -199,3 +199,17 @@ def test_cmd_and_powershell_quoting():
         buildenv.cmd_quote('say "hi"')
     assert buildenv.powershell_quote("it's $HOME") == "'it''s $HOME'"
     assert buildenv.powershell_quote("a\u2019b") == "'a\u2019\u2019b'"
+
+
+@needs_bash
+def test_an_avx_build_presets_cmake_so_no_avx2_kernels_are_built(run, tmp_path):
+    # what nix/fixes/avx-only-kernels.nix does for the recipe; `smoke` then expects DEFAULT kernels
+    checkout, path = fake_checkout(tmp_path, "12.8")
+    done = run_bash(env_script(run, "pytorch-python313-cuda12_8-sm61-avx"), checkout, path)
+    assert done.returncode == 0, done.stderr
+    preset = checkout / buildenv.AVX_ONLY_FILE
+    assert built_environment(checkout)["CMAKE_PROJECT_INCLUDE_BEFORE"] == str(preset)
+    assert 'set(CXX_AVX2_FOUND FALSE CACHE BOOL "AVX-only build")' in preset.read_text().splitlines()
+    for shell in buildenv.WINDOWS_SHELLS:
+        assert "CMAKE_PROJECT_INCLUDE_BEFORE" in env_script(run, "pytorch-python313-cuda12_8-sm61-avx", shell)
+    assert "CMAKE_PROJECT_INCLUDE_BEFORE" not in env_script(run, RTX_5070, "cmd")

@@ -44,6 +44,15 @@ set "CMAKE_NINJA_FORCE_RESPONSE_FILE=ON"
 set "CFLAGS=/arch:AVX"
 set "CXXFLAGS=/arch:AVX"
 
+rem AVX-only CPUs: no AVX2 or AVX-512 kernel copies. A CMake file read before project()
+rem presets FindAVX's results (setup.py forwards CMAKE_PROJECT_INCLUDE_BEFORE to CMake).
+echo set(CXX_AVX2_FOUND FALSE CACHE BOOL "AVX-only build")> gen-matrix-avx-only.cmake
+echo set(C_AVX2_FOUND FALSE CACHE BOOL "AVX-only build")>> gen-matrix-avx-only.cmake
+echo set(CXX_AVX512_FOUND FALSE CACHE BOOL "AVX-only build")>> gen-matrix-avx-only.cmake
+echo set(C_AVX512_FOUND FALSE CACHE BOOL "AVX-only build")>> gen-matrix-avx-only.cmake
+echo set(CAFFE2_COMPILER_SUPPORTS_AVX512_EXTENSIONS OFF CACHE BOOL "AVX-only build")>> gen-matrix-avx-only.cmake
+set "CMAKE_PROJECT_INCLUDE_BEFORE=%CD:\=/%/gen-matrix-avx-only.cmake"
+
 rem A CMake cache from a build for another architecture keeps that architecture: remove it.
 if exist build\CMakeCache.txt (
   findstr /r /x /c:"CMAKE_CUDA_ARCHITECTURES:[A-Z]*=61" build\CMakeCache.txt >nul || (

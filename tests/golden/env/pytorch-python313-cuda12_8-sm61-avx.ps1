@@ -61,6 +61,17 @@ $env:CMAKE_NINJA_FORCE_RESPONSE_FILE = 'ON'
 $env:CFLAGS = '/arch:AVX'
 $env:CXXFLAGS = '/arch:AVX'
 
+# AVX-only CPUs: no AVX2 or AVX-512 kernel copies. A CMake file read before project()
+# presets FindAVX's results (setup.py forwards CMAKE_PROJECT_INCLUDE_BEFORE to CMake).
+Set-Content -Path gen-matrix-avx-only.cmake -Value @(
+    'set(CXX_AVX2_FOUND FALSE CACHE BOOL "AVX-only build")',
+    'set(C_AVX2_FOUND FALSE CACHE BOOL "AVX-only build")',
+    'set(CXX_AVX512_FOUND FALSE CACHE BOOL "AVX-only build")',
+    'set(C_AVX512_FOUND FALSE CACHE BOOL "AVX-only build")',
+    'set(CAFFE2_COMPILER_SUPPORTS_AVX512_EXTENSIONS OFF CACHE BOOL "AVX-only build")'
+)
+$env:CMAKE_PROJECT_INCLUDE_BEFORE = (Join-Path (Get-Location) 'gen-matrix-avx-only.cmake') -replace '\\', '/'
+
 # A CMake cache from a build for another architecture keeps that architecture: remove it.
 if ((Test-Path build\CMakeCache.txt) -and -not (Select-String -Path build\CMakeCache.txt -Quiet -Pattern '^CMAKE_CUDA_ARCHITECTURES:[A-Z]*=61$')) {
     Write-Output 'removing build\CMakeCache.txt: it was configured for another CUDA architecture'

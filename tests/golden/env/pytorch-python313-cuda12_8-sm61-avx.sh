@@ -40,6 +40,17 @@ export USE_NNPACK='0'
 export CFLAGS='-mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2'
 export CXXFLAGS='-mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2'
 
+# AVX-only CPUs: no AVX2 or AVX-512 kernel copies. A CMake file read before project()
+# presets FindAVX's results (setup.py forwards CMAKE_PROJECT_INCLUDE_BEFORE to CMake).
+cat > gen-matrix-avx-only.cmake <<'CMAKE'
+set(CXX_AVX2_FOUND FALSE CACHE BOOL "AVX-only build")
+set(C_AVX2_FOUND FALSE CACHE BOOL "AVX-only build")
+set(CXX_AVX512_FOUND FALSE CACHE BOOL "AVX-only build")
+set(C_AVX512_FOUND FALSE CACHE BOOL "AVX-only build")
+set(CAFFE2_COMPILER_SUPPORTS_AVX512_EXTENSIONS OFF CACHE BOOL "AVX-only build")
+CMAKE
+export CMAKE_PROJECT_INCLUDE_BEFORE="$PWD/gen-matrix-avx-only.cmake"
+
 # A CMake cache from a build for another architecture keeps that architecture: remove it.
 if [ -f build/CMakeCache.txt ] && ! grep -qx 'CMAKE_CUDA_ARCHITECTURES:[A-Z]*=61' build/CMakeCache.txt; then
   echo "removing build/CMakeCache.txt: it was configured for another CUDA architecture" >&2
