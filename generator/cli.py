@@ -111,7 +111,8 @@ def _kind_axes(command):
                      help="gpu, cpu, darwin (torch itself) or companion (torchvision, torchaudio)."),
         click.option("--python", multiple=True, metavar="VERSION", help="e.g. 3.13"),
         click.option("--cuda", multiple=True, metavar="VERSION", help="e.g. 12.8"),
-        click.option("--sm", multiple=True, metavar="SM", help="an SM or a compute capability: sm90 or 9.0"),
+        click.option("--sm", multiple=True, metavar="SM",
+                     help='an SM, its compute capability or a GPU name: sm_90, sm90, 90, 9.0 or "H100"'),
         click.option("--isa", multiple=True, metavar="ISA", help="e.g. avx512"),
         click.option("--accelerator", multiple=True, metavar="NAME", help="e.g. mps"),
     ]
@@ -298,8 +299,8 @@ def ci(project: layout.Project, since, shard_size, shard, list_shards) -> None:
 
 @main.command()
 @click.argument("name", required=False)
-@click.option("--sm", help="An SM: sm61, 61 or its capability 6.1.")
-@click.option("--cuda", help="A CUDA release, e.g. 12.8.")
+@click.option("--sm", help='An SM: sm_61, sm61, 61, its capability 6.1, or a GPU name ("GTX 1080").')
+@click.option("--cuda", help="A CUDA release, e.g. 12.8; releases nixpkgs no longer packages (11.8 to 12.5) too.")
 @click.option("--isa", help="A CPU instruction set, e.g. avx2.")
 @click.option("--python", help="A Python version, e.g. 3.13.")
 @click.option("--accelerator", help="An Apple GPU back end, e.g. mps.")
