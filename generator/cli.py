@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import sys
@@ -110,7 +111,8 @@ def _kind_axes(command):
                      help="gpu, cpu, darwin (torch itself) or companion (torchvision, torchaudio)."),
         click.option("--python", multiple=True, metavar="VERSION", help="e.g. 3.13"),
         click.option("--cuda", multiple=True, metavar="VERSION", help="e.g. 12.8"),
-        click.option("--sm", multiple=True, metavar="SM", help="an SM or a compute capability: sm90 or 9.0"),
+        click.option("--sm", multiple=True, metavar="SM",
+                     help='an SM, its compute capability or a GPU name: sm_90, sm90, 90, 9.0 or "H100"'),
         click.option("--isa", multiple=True, metavar="ISA", help="e.g. avx512"),
         click.option("--accelerator", multiple=True, metavar="NAME", help="e.g. mps"),
     ]
@@ -165,17 +167,22 @@ def show(project: layout.Project, name, as_json) -> None:
 
 
 @main.command()
-@click.option("--gpu", metavar="NAME", help='Ask about a GPU without having it: "RTX 5070", sm120 or 12.0.')
+@click.option("--gpu", metavar="NAME", help='Ask about a GPU without having it: "RTX 5070", sm_120, sm120, 120 or 12.0.')
 @click.option("--no-gpu", is_flag=True, help="Leave any GPU aside: recommend a CPU-only variant.")
 @click.option("--nvidia-smi-output", type=click.Path(dir_okay=False), metavar="FILE",
               help="Captured output of `nvidia-smi --query-gpu=name,compute_cap,driver_version "
                    "--format=csv,noheader` instead of running it.")
 @click.option("--cpuinfo", type=click.Path(dir_okay=False), metavar="FILE",
               help="A captured /proc/cpuinfo instead of this machine's.")
-@click.option("--uname", metavar="TEXT", help='What `uname -sm` prints, e.g. "Darwin arm64" [default: this machine].')
+@click.option("--cpu-flags", metavar="FLAGS",
+              help="The CPU's flags, as /proc/cpuinfo and archspec name them (\"avx avx2 fma f16c\"), for a "
+                   "machine without /proc/cpuinfo: on Windows or macOS, what `python -c \"import archspec.cpu; "
+                   "print(*sorted(archspec.cpu.host().features))\"` prints [default: this machine's, by archspec].")
+@click.option("--uname", metavar="TEXT",
+              help='What `uname -sm` prints, e.g. "Darwin arm64" or "Windows AMD64" [default: this machine].')
 @click.option("--json", "as_json", is_flag=True, help="Print the recommendation as JSON.")
 @project_options
-def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, uname, as_json) -> None:
+def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu_flags, uname, as_json) -> None:
     """Recommend the variant for this machine.
 
     Prints its name, then the reasons; warnings go to stderr. Exit 1 when none fits.
@@ -188,7 +195,7 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, una
         gpus, source = (), "no GPU asked about: --no-gpu"
     elif gpu is not None:
         gpus, source = (detect_.gpu_from_query(expansion.matrix.knowledge, gpu),), "--gpu"
-    machine = host.gather(uname=uname, cpuinfo=Path(cpuinfo) if cpuinfo else None,
+    machine = host.gather(uname=uname, cpuinfo=Path(cpuinfo) if cpuinfo else None, cpu_flags=cpu_flags,
                           nvidia_smi_output=Path(nvidia_smi_output) if nvidia_smi_output else None,
                           gpus=gpus, gpu_source=source)
     result = detect_.recommend(machine, expansion)
@@ -199,7 +206,7 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, una
         for reason in result.reasons:
             click.echo(f"  {reason}")
         if result.variant:
-            click.echo(f"  build: flox build {result.variant.name}")
+            click.echo(f"  build: {detect_.build_command(result)}")
         _warn(result.warnings)
     if result.variant is None:
         sys.exit(EXIT_DRIFT)
@@ -221,7 +228,7 @@ def smoke(project: layout.Project, name, python, cpuinfo) -> None:
 
     expansion = pipeline.expansion(project)
     variant = listing.find(expansion, name, project.display)
-    interpreter = Path(python) if python else smoke_.default_python(project.root, variant)
+    interpreter = smoke_.interpreter(python) if python else smoke_.default_python(project.root, variant)
     machine = host.gather(cpuinfo=Path(cpuinfo) if cpuinfo else None, gpus=(), gpu_source="not asked")
     facts = smoke_.probe(interpreter, variant.name)
     results = smoke_.checks(expansion.matrix, variant, facts, machine)
@@ -240,12 +247,14 @@ def smoke(project: layout.Project, name, python, cpuinfo) -> None:
 @main.command()
 @click.argument("name")
 @click.option("--shell", type=click.Choice(SHELLS), default="bash", show_default=True,
-              help="bash (GCC or Clang flags), cmd or powershell (MSVC /arch: flags).")
+              help="bash (Linux, GCC or Clang flags), cmd or powershell (Windows, MSVC /arch: flags).")
 @project_options
 def env(project: layout.Project, name, shell) -> None:
-    """The environment to build a variant without Nix.
+    """A script that builds a variant without Nix, in a PyTorch source checkout.
 
-    For `python setup.py` in a PyTorch source checkout, on Windows or a Linux without Nix.
+    It stops on an nvcc too old (or too new) for the SM and, on Windows, outside an MSVC x64
+    prompt; sets the architecture and the variant's switches; removes a CMake cache left by
+    another architecture; sets MAX_JOBS from the cores and memory; then builds.
     """
     from . import buildenv, listing, pipeline
 
@@ -290,16 +299,18 @@ def ci(project: layout.Project, since, shard_size, shard, list_shards) -> None:
 
 @main.command()
 @click.argument("name", required=False)
-@click.option("--sm", help="An SM: sm61, 61 or its capability 6.1.")
-@click.option("--cuda", help="A CUDA release, e.g. 12.8.")
+@click.option("--sm", help='An SM: sm_61, sm61, 61, its capability 6.1, or a GPU name ("GTX 1080").')
+@click.option("--cuda", help="A CUDA release, e.g. 12.8; releases nixpkgs no longer packages (11.8 to 12.5) too.")
 @click.option("--isa", help="A CPU instruction set, e.g. avx2.")
 @click.option("--python", help="A Python version, e.g. 3.13.")
 @click.option("--accelerator", help="An Apple GPU back end, e.g. mps.")
+@click.option("--pytorch", "pytorch", metavar="VERSION",
+              help="Also say what PyTorch VERSION's release notes allow of the given CUDA, Python and SM, e.g. 2.6.")
 @click.option("--kind", type=click.Choice(["gpu", "cpu", "darwin"]),
               help="The kind of variant [default: every kind that has the given axes].")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @project_options
-def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, kind, as_json) -> None:
+def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, pytorch, kind, as_json) -> None:
     """Show a variant's resolved values and the rule that put it in the matrix, or, for a
     combination (--sm 6.1 --cuda 13.0 --isa avx2), the rules that keep it out.
 
@@ -310,12 +321,14 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, k
     given = {axis: value for axis, value in
              (("python", python), ("cuda", cuda), ("sm", sm), ("isa", isa), ("accelerator", accelerator))
              if value is not None}
-    if name is not None and (given or kind):
+    if name is not None and (given or kind or pytorch):
         raise click.UsageError("give a variant NAME or axis options, not both")
     expansion = pipeline.expansion(project, allow_empty=True)
     _warn(expansion.warnings)
     result = (explain_.by_name(expansion, name) if name is not None
               else explain_.by_values(expansion, given, kind))
+    if pytorch is not None:
+        result = dataclasses.replace(result, pytorch=explain_.for_pytorch(expansion, pytorch, given))
     if as_json:
         click.echo(json.dumps(explain_.as_json(result), indent=2))
     else:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from .errors import GenMatrixError, Location
 from .host import Gpu, Host
-from .knowledge import Isa, Knowledge, Sm, incompatibility, version_key
+from .knowledge import Isa, Knowledge, Sm, gpu_name_matches, incompatibility, version_key
 from .listing import axis_value
 from .model import Expansion, Variant
 
@@ -38,38 +38,6 @@ class Recommendation:
 
 # ---- GPU name -> SM ---------------------------------------------------------------------
 
-def _tokens(name: str) -> tuple[str, ...]:
-    # nvidia-smi says "NVIDIA A100-SXM4-80GB" where people say "A100"
-    return tuple(t for t in re.split(r"[^a-z0-9]+", name.lower()) if t and t != "nvidia")
-
-
-def _contains(words: tuple[str, ...], part: tuple[str, ...]) -> bool:
-    return bool(part) and any(words[i:i + len(part)] == part for i in range(len(words) - len(part) + 1))
-
-
-def gpu_name_matches(knowledge: Knowledge, name: str) -> tuple[tuple[Sm, str], ...]:
-    """The SMs (with the known name) that best match a GPU name.
-
-    A known name found whole inside `name` beats `name` found inside a known name
-    ("NVIDIA GeForce RTX 5070 Ti" is the 5070 Ti, "RTX 5070" is the 5070 or the 5070 Ti);
-    among those, the longest known name wins.
-    """
-    words = _tokens(name)
-    scored = []
-    for sm in knowledge.sm.values():
-        for known in sm.gpus:
-            known_words = _tokens(known)
-            if _contains(words, known_words):
-                scored.append(((1, len(known_words)), sm, known))
-            elif _contains(known_words, words):
-                scored.append(((0, len(words)), sm, known))
-    if not scored:
-        return ()
-    best = max(score for score, _, _ in scored)
-    return tuple(sorted(((sm, known) for score, sm, known in scored if score == best),
-                        key=lambda pair: (version_key(pair[0].capability), pair[1])))
-
-
 def _resolve(knowledge: Knowledge, gpu: Gpu) -> tuple[Sm | None, str, str | None]:
     """(SM, how it was found, why none was)."""
     if gpu.capability:
@@ -91,12 +59,12 @@ def _resolve(knowledge: Knowledge, gpu: Gpu) -> tuple[Sm | None, str, str | None
                       "knowledge: in matrix.yaml, or give its compute capability")
 
 
-# "sm120", "120" or "12.0": what names an SM rather than a card
-_SM_FORM = re.compile(r"(sm)?[0-9]+(\.[0-9]+)?", re.IGNORECASE)
+# "sm_120", "sm120", "120" or "12.0": what names an SM rather than a card
+_SM_FORM = re.compile(r"(sm[_ ]?)?[0-9]+(\.[0-9]+)?", re.IGNORECASE)
 
 
 def gpu_from_query(knowledge: Knowledge, text: str) -> Gpu:
-    """The GPU `--gpu TEXT` asks about: a name ("RTX 5070"), an SM ("sm120", "120") or a capability ("12.0")."""
+    """The GPU `--gpu TEXT` asks about: a name ("RTX 5070"), an SM ("sm_120", "sm120", "120") or a capability ("12.0")."""
     value = text.strip()
     if not value:
         raise GenMatrixError.at(Location("--gpu"), "the value is empty",
@@ -116,21 +84,31 @@ def gpu_from_query(knowledge: Knowledge, text: str) -> Gpu:
     return gpu
 
 
+# what prints a CPU's flags on any system, named as /proc/cpuinfo names them
+CPU_FLAGS_COMMAND = "python -c \"import archspec.cpu; print(*sorted(archspec.cpu.host().features))\""
+
+
 # ---- choosing among variants ------------------------------------------------------------
 
 def _runs(isa: Isa, host: Host) -> bool:
     return host.cpu is not None and isa.arch == host.cpu.arch and set(isa.cpuinfo) <= host.cpu.flags
 
 
-def _driver_ok(variant: Variant, driver: str | None) -> bool:
-    return driver is None or version_key(driver) >= version_key(variant.cuda.driver)
+def _min_driver(variant: Variant, system: str) -> str:
+    return variant.cuda.driver_for(system)
 
 
-def _best(candidates: list[Variant], driver: str | None = None) -> Variant:
+def _driver_ok(variant: Variant, driver: str | None, system: str = "Linux") -> bool:
+    needed = _min_driver(variant, system)
+    # a Windows minimum NVIDIA does not number (CUDA 13) cannot be compared
+    return driver is None or not needed[0].isdigit() or version_key(driver) >= version_key(needed)
+
+
+def _best(candidates: list[Variant], driver: str | None = None, system: str = "Linux") -> Variant:
     def key(v: Variant):
         cuda = ()
         if v.cuda is not None:
-            ok = _driver_ok(v, driver)
+            ok = _driver_ok(v, driver, system)
             # with a driver too old for all of them, the CUDA that needs the least is closest
             cuda = (ok, version_key(v.cuda.name) if ok else tuple(-n for n in version_key(v.cuda.driver)))
         return ((v.isa.rank if v.isa else 0), cuda, version_key(v.python.name), v.name)
@@ -153,7 +131,9 @@ def _for_cpu(expansion: Expansion, host: Host, kind: str, variants: list[Variant
     """The variants whose ISA this host runs, or what to add to the matrix."""
     k = expansion.matrix.knowledge
     if host.cpu is None:
-        return [], f"the CPU's flags are unknown on {host.system}: give --cpuinfo FILE"
+        source = "--cpuinfo FILE (a Linux /proc/cpuinfo) or " if host.system == "Linux" else ""
+        return [], (f"the CPU's flags are unknown on {host.system}: give {source}--cpu-flags \"FLAGS\", "
+                    f"e.g. what `{CPU_FLAGS_COMMAND}` prints there")
     here = [v for v in variants if v.isa.arch == host.cpu.arch]
     runnable = [v for v in here if _runs(v.isa, host)]
     if runnable:
@@ -205,7 +185,7 @@ def _gpu_finding(expansion: Expansion, host: Host, index: int, gpu: Gpu) -> GpuF
     runnable, problem = _for_cpu(expansion, host, "gpu", served)
     if not runnable:
         return GpuFinding(index, gpu, sm, how, None, problem)
-    return GpuFinding(index, gpu, sm, how, _best(runnable, gpu.driver), None)
+    return GpuFinding(index, gpu, sm, how, _best(runnable, gpu.driver, host.system), None)
 
 
 def _describe_gpu(finding: GpuFinding) -> str:
@@ -238,6 +218,10 @@ def recommend(host: Host, expansion: Expansion) -> Recommendation:
         reasons.append(f"Apple Silicon: {variant.accelerator.description or variant.accelerator.name}")
         return Recommendation(host, variant, (), tuple(reasons), tuple(warnings))
 
+    if host.gpu_error:  # a broken driver is not the absence of a GPU
+        warnings.append(f"{host.gpu_error}; the GPUs of this host are unknown, so no variant is recommended: "
+                        "repair the NVIDIA driver, or give --gpu NAME, or --no-gpu for a CPU-only variant")
+        return Recommendation(host, None, (), tuple(reasons), tuple(warnings))
     findings = tuple(_gpu_finding(expansion, host, i, gpu) for i, gpu in enumerate(host.gpus))
     if findings:
         reasons.append(f"GPUs from {host.gpu_source}")
@@ -257,13 +241,15 @@ def recommend(host: Host, expansion: Expansion) -> Recommendation:
         variant = finding.variant
         reasons.append(_describe_cpu(host, variant))
         driver, cuda = finding.gpu.driver, variant.cuda
+        needed = _min_driver(variant, host.system)
+        on = " on Windows" if host.system == "Windows" else ""
         if driver is None:
-            reasons.append(f"CUDA {cuda.name}: needs NVIDIA driver {cuda.driver} or newer (driver not checked)")
-        elif _driver_ok(variant, driver):
-            reasons.append(f"CUDA {cuda.name}: driver {driver} >= {cuda.driver}, its minimum")
+            reasons.append(f"CUDA {cuda.name}: needs NVIDIA driver {needed} or newer{on} (driver not checked)")
+        elif _driver_ok(variant, driver, host.system):
+            reasons.append(f"CUDA {cuda.name}: driver {driver} >= {needed}, its minimum{on}")
         else:
-            warnings.append(f"driver {driver} is below {cuda.driver}, the minimum for CUDA {cuda.name}: "
-                            f"update the NVIDIA driver to {cuda.driver} or newer before running {variant.name}")
+            warnings.append(f"driver {driver} is below {needed}, the minimum for CUDA {cuda.name}{on}: "
+                            f"update the NVIDIA driver to {needed} or newer before running {variant.name}")
         return Recommendation(host, variant, findings, tuple(reasons), tuple(warnings))
 
     if not findings:
@@ -282,12 +268,24 @@ def recommend(host: Host, expansion: Expansion) -> Recommendation:
     return Recommendation(host, variant, findings, tuple(reasons), tuple(warnings))
 
 
+def build_command(recommendation: Recommendation) -> str | None:
+    """How to build the recommended variant on its host: Flox, or on Windows, where there
+    is no Nix, the build script `gen-matrix env` writes."""
+    variant = recommendation.variant
+    if variant is None:
+        return None
+    if recommendation.host.system == "Windows":
+        return (f"gen-matrix env {variant.name} --shell powershell > build.ps1, then run it in a PyTorch "
+                "checkout (or --shell cmd > build.cmd)")
+    return f"flox build {variant.name}"
+
+
 def as_json(recommendation: Recommendation) -> dict:
     host = recommendation.host
     variant = recommendation.variant
     return {
         "variant": variant.name if variant else None,
-        "build": f"flox build {variant.name}" if variant else None,
+        "build": build_command(recommendation),
         "host": {
             "system": host.system,
             "machine": host.machine,

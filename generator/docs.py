@@ -78,7 +78,7 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
         sms.append({
             "name": sm.name, "capability": sm.capability, "family": sm.family, "gpus": list(sm.gpus),
             "min_cuda": sm.min_cuda, "max_cuda": sm.max_cuda, "cudas": [c.name for c in cudas],
-            "driver": cudas[0].driver, "jetson": sm.jetson, "hosts": list(sm.hosts), "cudnn": sm.cudnn,
+            "driver": cudas[0].driver, "windows_driver": cudas[0].driver_for("Windows"), "jetson": sm.jetson, "hosts": list(sm.hosts), "cudnn": sm.cudnn,
             "variants": len(group),
         })
     isas = []
@@ -88,6 +88,7 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
         isas.append({
             "name": isa.name, "arch": isa.arch, "cpus": list(isa.cpus), "flags": list(isa.flags),
             "cpuinfo": list(isa.cpuinfo), "disable": list(isa.disable), "variants": len(group),
+            "choose_when": isa.choose_when, "rank": isa.rank,
         })
 
     def row(variant: Variant) -> Row:
@@ -132,6 +133,28 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
         "isas": isas,
         "summary": summary,
         "companions": [row(v) for v in companions],
+        "guide": _guide(by_kind, isas),
+    }
+
+
+def _guide(by_kind: Mapping[str, list[Variant]], isas: list[dict]) -> dict:
+    """What the chooser's guide shows beyond the SM and ISA rows: the commands that tell, and
+    what a build takes."""
+    from .buildenv import JOB_MEMORY_GB
+    from .detect import CPU_FLAGS_COMMAND
+    from .host import GPU_QUERY
+
+    return {
+        "darwin": [v.name for v in by_kind.get("darwin", ())],
+        "cpu": bool(by_kind.get("cpu")),
+        "gpu": bool(by_kind.get("gpu")),
+        "gpu_query": " ".join(GPU_QUERY),
+        "cpu_flags_command": CPU_FLAGS_COMMAND,
+        # highest rank first: the first ISA whose flags a CPU shows is the one to take
+        "isas": sorted(isas, key=lambda isa: (isa["arch"], -isa["rank"])),
+        "cpu_flags": sorted({flag for isa in isas for flag in isa["cpuinfo"]}),
+        # from builds of the reference collection: hours on a many-core machine, per variant
+        "hours": "1 to 3", "disk_gb": 20, "ram_gb": 8, "job_memory_gb": JOB_MEMORY_GB["cuda"],
     }
 
 

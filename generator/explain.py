@@ -13,6 +13,7 @@ from pathlib import PurePosixPath
 
 from .errors import GenMatrixError, Location
 from .expand import combination_text, variant_name
+from .knowledge import Toolkit, sm_cuda_problem, version_key
 from .listing import axis_value
 from .model import KIND_AXES, KINDS, Expansion, Matrix, Section, Variant
 from .layout import PKGS_DIR
@@ -74,6 +75,7 @@ class Outcome:
 class Explanation:
     query: tuple[tuple[str, str], ...]  # what was asked: ("name", ...) or the given axes
     outcomes: tuple[Outcome, ...]
+    pytorch: tuple[str, ...] = ()  # what the release table says for `explain --pytorch`
 
 
 def _section(matrix: Matrix, kind: str) -> Section | None:
@@ -139,12 +141,14 @@ def resolve(expansion: Expansion, variant: Variant) -> Resolved:
     )
 
 
-def release_support(matrix, combination) -> tuple[str, ...]:
+def release_support(matrix, combination, version: str | None = None) -> tuple[str, ...]:
     """What PyTorch's release notes (the knowledge table's pytorch rows) say against a
-    combination: a CUDA or Python the release does not support, an SM its own wheels leave out."""
-    release = matrix.knowledge.release(matrix.pytorch_version)
+    combination, for the matrix's PyTorch or `version`: a CUDA or Python the release does
+    not support, an SM its own wheels leave out."""
+    version = version or matrix.pytorch_version
+    release = matrix.knowledge.release(version)
     if release is None:
-        return (f"PyTorch {matrix.pytorch_version} is not in the knowledge table's pytorch rows: "
+        return (f"PyTorch {version} is not in the knowledge table's pytorch rows: "
                 "its CUDA and Python support is unchecked",)
     notes = []
     cuda, python, sm = combination.get("cuda"), combination.get("python"), combination.get("sm")
@@ -158,6 +162,25 @@ def release_support(matrix, combination) -> tuple[str, ...]:
             notes.append(f"PyTorch {release.name}'s own CUDA {cuda} wheels leave out {sm} ({capability}): "
                          "a build for it from source works, but PyTorch does not test it")
     return tuple(notes)
+
+
+def for_pytorch(expansion: Expansion, version: str, given: dict[str, str]) -> tuple[str, ...]:
+    """What the release table says of PyTorch `version` with the given axis values (`explain --pytorch`)."""
+    k = expansion.matrix.knowledge
+    release = k.release(version)
+    if release is None:
+        raise GenMatrixError.at(Location("--pytorch"), f"PyTorch {version} is not in the knowledge table's pytorch rows",
+                                f"known release lines: {', '.join(sorted(k.pytorch, key=version_key))}")
+    combination = {axis: (text.strip() if axis == "cuda" and text.strip() in k.toolkit
+                          else axis_value(k, axis, text, f"--{axis}"))
+                   for axis, text in given.items() if axis in ("cuda", "python", "sm")}
+    notes = release_support(expansion.matrix, combination, version)
+    experimental = f" (experimental: {', '.join(release.experimental_cuda)})" if release.experimental_cuda else ""
+    summary = (f"PyTorch {release.name}: Python {release.python[0]} to {release.python[1]}, "
+               f"CUDA {', '.join(release.cuda)}{experimental}")
+    asked = ", ".join(f"{a} {v}" for a, v in combination.items())
+    return (summary,) + (notes or ((f"PyTorch {release.name}'s release notes say nothing against {asked}",)
+                                   if asked else ()))
 
 
 def _included(expansion: Expansion, variant: Variant) -> Outcome:
@@ -200,6 +223,9 @@ def by_values(expansion: Expansion, given: dict[str, str], kind: str | None = No
     Axes not given take the values of the matrix's section; without `kind`, every kind of
     variant that has all the given axes is asked about."""
     matrix = expansion.matrix
+    cuda = given.get("cuda")
+    if cuda is not None and cuda.strip() in matrix.knowledge.toolkit:
+        return _unpackaged_cuda(expansion, given, matrix.knowledge.toolkit[cuda.strip()])
     given = {axis: axis_value(matrix.knowledge, axis, text, f"--{axis}") for axis, text in given.items()}
     if kind is not None:
         extra = [axis for axis in given if axis not in KIND_AXES[kind]]
@@ -234,6 +260,33 @@ def by_values(expansion: Expansion, given: dict[str, str], kind: str | None = No
                 outcomes.setdefault((kind_, tuple(combination.values())), _included(expansion, variant))
     ordered = sorted(outcomes.values(), key=lambda o: (KINDS.index(o.kind), o.name or "", o.combination))
     return Explanation(tuple(given.items()), tuple(ordered))
+
+
+def _unpackaged_cuda(expansion: Expansion, given: dict[str, str], toolkit: Toolkit) -> Explanation:
+    """A CUDA release nixpkgs does not package, hence no variant has: what the knowledge table
+    says of it against each SM asked about (or each SM of the matrix), and what PyTorch's
+    release notes say of it. A hand build with that toolkit meets the same limits."""
+    matrix = expansion.matrix
+    k = matrix.knowledge
+    cuda = toolkit.name
+    others = {axis: axis_value(k, axis, text, f"--{axis}") for axis, text in given.items() if axis != "cuda"}
+    section = _section(matrix, "gpu")
+    sms = [others["sm"]] if "sm" in others else list(dict(section.axes).get("sm", ())) if section else list(k.sm)
+    packaged = ", ".join(sorted(k.cuda, key=version_key))
+    release = k.release(matrix.pytorch_version)
+    notes = [release.cuda_support(cuda)] if release and release.cuda_support(cuda) else []
+    outcomes = []
+    for sm in sms:
+        combination = {axis: value for axis, value in (("python", others.get("python")), ("cuda", cuda), ("sm", sm),
+                                                       ("isa", others.get("isa"))) if value is not None}
+        verdict = sm_cuda_problem(k.sm[sm], cuda)
+        reasons = [Reason(KNOWLEDGE_RULE, "", verdict)] if verdict else []
+        reasons.append(Reason(KNOWLEDGE_RULE, "", f"nixpkgs packages no CUDA {cuda} (it packages {packaged}); "
+                              f"a hand build with it needs NVIDIA driver {toolkit.driver} (Linux) or "
+                              f"{toolkit.windows_driver} (Windows) or newer"))
+        reasons += [Reason("PyTorch's release notes", "", note) for note in notes]
+        outcomes.append(Outcome("gpu", tuple(combination.items()), None, None, None, tuple(reasons), verdict))
+    return Explanation(tuple(given.items()), tuple(outcomes))
 
 
 def _detail_lines(outcome: Outcome) -> list[tuple[str, str]]:
@@ -272,6 +325,11 @@ def _headline(outcome: Outcome) -> str:
 
 def text(explanation: Explanation) -> str:
     """The explanation as `gen-matrix explain` prints it: one outcome in full, several one a line."""
+    notes = "".join(f"{note}\n" for note in explanation.pytorch)
+    return _outcomes_text(explanation) + notes
+
+
+def _outcomes_text(explanation: Explanation) -> str:
     if len(explanation.outcomes) == 1:
         (outcome,) = explanation.outcomes
         rows = _detail_lines(outcome)
@@ -313,4 +371,5 @@ def as_json(explanation: Explanation) -> dict:
             "resolved": resolved,
         }
 
-    return {"query": dict(explanation.query), "outcomes": [outcome(o) for o in explanation.outcomes]}
+    return {"query": dict(explanation.query), "outcomes": [outcome(o) for o in explanation.outcomes],
+            "pytorch": list(explanation.pytorch)}

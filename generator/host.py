@@ -46,6 +46,7 @@ class Host:
     cpu: Cpu | None  # None where there is no /proc/cpuinfo (Darwin)
     gpus: tuple[Gpu, ...]
     gpu_source: str  # where the GPU list came from, or why it is empty
+    gpu_error: str | None = None  # what a failing nvidia-smi said: the GPUs are unknown, not absent
 
     @property
     def apple_silicon(self) -> bool:
@@ -173,29 +174,89 @@ def run_command(argv: tuple[str, ...]) -> tuple[int, str]:
     return result.returncode, result.stdout + result.stderr
 
 
-def read_gpus(run: Runner = run_command) -> tuple[tuple[Gpu, ...], str]:
-    """The GPUs nvidia-smi lists, and where they came from (or why there are none)."""
+def read_gpus(run: Runner = run_command) -> tuple[tuple[Gpu, ...], str, str | None]:
+    """The GPUs nvidia-smi lists, where they came from (or why there are none), and the
+    error of an nvidia-smi that is installed but fails: then the GPUs are unknown."""
     status, output = run(GPU_QUERY)
     if status != 0 and NO_COMPUTE_CAP in output:
         status, output = run(GPU_QUERY_OLD)
         source = "nvidia-smi (a driver without compute_cap: capability from the GPU name table)"
     else:
         source = "nvidia-smi"
+    if status == 127:  # not installed: no NVIDIA driver, hence no NVIDIA GPU to use
+        return (), f"no NVIDIA GPU: {output.strip()}", None
     if status != 0:
-        first = output.strip().splitlines()[0] if output.strip() else f"exit status {status}"
-        return (), f"no NVIDIA GPU: {first}"
+        said = " ".join(output.split()) or "nothing"
+        return (), "nvidia-smi failed", f"`{' '.join(GPU_QUERY)}` failed with exit status {status}: {said}"
     gpus = parse_nvidia_smi(output)
-    return gpus, source if gpus else "no NVIDIA GPU: nvidia-smi lists none"
+    return gpus, (source if gpus else "no NVIDIA GPU: nvidia-smi lists none"), None
+
+
+def parse_cpu_flags(text: str, machine: str, where: str = "--cpu-flags") -> Cpu:
+    """The CPU of a flag list: names as /proc/cpuinfo spells them (avx2 fma f16c avx512_bf16),
+    separated by spaces or commas, as archspec reports them on any system."""
+    flags = frozenset(flag.lower() for flag in re.split(r"[\s,]+", text) if flag)
+    if not flags:
+        raise GenMatrixError.at(Location(where), "no CPU flags given",
+                                "give the flags as /proc/cpuinfo or archspec names them, e.g. \"avx avx2 fma f16c\"")
+    if machine not in ("x86_64", "aarch64"):
+        raise GenMatrixError.at(Location(where), f"CPU flags of a {machine} machine mean nothing to gen-matrix",
+                                "give --uname for an x86_64 or aarch64 machine")
+    return Cpu(machine, "", flags)
+
+
+def read_cpu(machine: str) -> Cpu | None:
+    """This machine's CPU, from archspec: cpuid on Windows and x86 macOS, sysctl on Apple
+    Silicon, /proc/cpuinfo on Linux; its feature names are those of /proc/cpuinfo."""
+    try:
+        import archspec.cpu
+    except ImportError:
+        return None
+    uarch = archspec.cpu.host()
+    return Cpu(machine, f"{uarch.vendor} {uarch.name}", frozenset(uarch.features))
+
+
+def read_nvml() -> tuple[Gpu, ...] | None:
+    """The GPUs NVML (the nvidia-ml-py package) lists; None where it is not installed or the
+    driver does not answer it, and nvidia-smi is asked instead, to say why."""
+    try:
+        import pynvml
+    except ImportError:
+        return None
+    try:
+        pynvml.nvmlInit()
+    except pynvml.NVMLError:
+        return None
+    try:
+        driver = _text(pynvml.nvmlSystemGetDriverVersion())
+        gpus = []
+        for index in range(pynvml.nvmlDeviceGetCount()):
+            handle = pynvml.nvmlDeviceGetHandleByIndex(index)
+            major, minor = pynvml.nvmlDeviceGetCudaComputeCapability(handle)
+            gpus.append(Gpu(_text(pynvml.nvmlDeviceGetName(handle)), f"{major}.{minor}", driver))
+        return tuple(gpus)
+    except pynvml.NVMLError:
+        return None
+    finally:
+        pynvml.nvmlShutdown()
+
+
+def _text(value: str | bytes) -> str:
+    return value.decode() if isinstance(value, bytes) else value  # bytes before nvidia-ml-py 11.515
 
 
 def gather(*, uname: str | None = None, cpuinfo: Path | None = None, nvidia_smi_output: Path | None = None,
+           cpu_flags: str | None = None, live_cpu: Callable[[str], Cpu | None] = read_cpu,
            gpus: tuple[Gpu, ...] | None = None, gpu_source: str = "",
-           run: Runner = run_command, proc_cpuinfo: Path = Path("/proc/cpuinfo"),
+           run: Runner = run_command, nvml: Callable[[], tuple[Gpu, ...] | None] = read_nvml,
+           proc_cpuinfo: Path = Path("/proc/cpuinfo"),
            live_uname: Callable[[], tuple[str, str]] = lambda: (platform.system(), platform.machine())) -> Host:
     """The host, from the live machine except for the parts given.
 
     uname: what `uname -sm` prints; cpuinfo, nvidia_smi_output: captured outputs;
+    cpu_flags: a captured flag list (where there is no /proc/cpuinfo: Windows, macOS);
     gpus: the GPUs to assume (with gpu_source saying why), instead of asking nvidia-smi.
+    The CPU of a live machine without /proc/cpuinfo comes from `live_cpu`.
     """
     cpu = parse_cpuinfo(_read(cpuinfo), str(cpuinfo)) if cpuinfo else None
     if uname is not None:
@@ -205,8 +266,12 @@ def gather(*, uname: str | None = None, cpuinfo: Path | None = None, nvidia_smi_
     else:
         system, raw = live_uname()
         machine = machine_name(raw)
+    if cpu is None and cpu_flags is not None:
+        cpu = parse_cpu_flags(cpu_flags, machine)
     if cpu is None and system == "Linux" and proc_cpuinfo.exists():
         cpu = parse_cpuinfo(proc_cpuinfo.read_text(errors="replace"), str(proc_cpuinfo))
+    elif cpu is None and uname is None and machine in ("x86_64", "aarch64"):
+        cpu = live_cpu(machine)  # this machine, without /proc/cpuinfo
     if cpu is not None and cpu.arch != machine:
         raise GenMatrixError.at(Location(str(cpuinfo or proc_cpuinfo)),
                                 f"this is an {cpu.arch} CPU, but the machine is {system} {machine}",
@@ -219,8 +284,11 @@ def gather(*, uname: str | None = None, cpuinfo: Path | None = None, nvidia_smi_
                     f"{nvidia_smi_output}" if found else f"no NVIDIA GPU: {nvidia_smi_output} lists none")
     if system == "Darwin":
         return Host(system, machine, cpu, (), "no NVIDIA GPU: Darwin")
-    found, source = read_gpus(run)
-    return Host(system, machine, cpu, found, source)
+    found = nvml()
+    if found:
+        return Host(system, machine, cpu, found, "NVML (nvidia-ml-py)")
+    found, source, error = read_gpus(run)
+    return Host(system, machine, cpu, found, source, error)
 
 
 def _read(path: Path) -> str:

@@ -6,6 +6,7 @@ The facts are data (knowledge.yaml beside this file, plus rows a matrix adds und
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, fields
 from functools import lru_cache
 from pathlib import Path
@@ -34,7 +35,8 @@ class Sm:
     max_cuda: str | None = None
     jetson: bool = False
     cudnn: bool = True
-    gpus: tuple[str, ...] = ()
+    gpus: tuple[str, ...] = ()  # the cards people know it by
+    names: tuple[str, ...] = ()  # more cards, as nvidia-smi names them
 
     @property
     def label(self) -> str:
@@ -44,8 +46,16 @@ class Sm:
 @dataclass(frozen=True)
 class Cuda:
     name: str
-    driver: str
+    driver: str  # minimum Linux driver
     capabilities: tuple[str, ...]
+    windows_driver: str = ""  # minimum Windows driver; empty where NVIDIA's table gives none
+
+    def driver_for(self, system: str) -> str:
+        """The minimum driver on `system` (Linux or Windows), in NVIDIA's numbering for it."""
+        if system == "Windows":
+            # CUDA 13 no longer ships a Windows driver, and NVIDIA's table gives no number
+            return self.windows_driver or f"R{self.driver.split('.')[0]} (Windows) or newer"
+        return self.driver
 
     @property
     def token(self) -> str:
@@ -54,6 +64,15 @@ class Cuda:
     @property
     def attr(self) -> str:
         return f"cudaPackages_{self.token}"
+
+
+@dataclass(frozen=True)
+class Toolkit:
+    """A CUDA release nixpkgs no longer packages: a hand build may still use it."""
+
+    name: str
+    driver: str  # minimum Linux driver
+    windows_driver: str
 
 
 @dataclass(frozen=True)
@@ -79,6 +98,9 @@ class Isa:
     disable: tuple[str, ...] = ()
     cpus: tuple[str, ...] = ()
     rank: int = 0  # among the ISAs of one arch, higher uses more of the CPU
+    # what torch.backends.cpu.get_cpu_capability() may report in a build for it
+    capabilities: tuple[str, ...] = ("DEFAULT",)
+    choose_when: str = ""  # when a person should pick it
 
 
 @dataclass(frozen=True)
@@ -152,7 +174,7 @@ class Fix:
         return True
 
 
-TABLES = {"sm": Sm, "cuda": Cuda, "python": Python, "isa": Isa, "accelerator": Accelerator,
+TABLES = {"sm": Sm, "cuda": Cuda, "toolkit": Toolkit, "python": Python, "isa": Isa, "accelerator": Accelerator,
           "pytorch": Release, "fixes": Fix}
 
 
@@ -177,6 +199,7 @@ def in_range(version: str, spec: str) -> bool:
 class Knowledge:
     sm: Mapping[str, Sm]
     cuda: Mapping[str, Cuda]
+    toolkit: Mapping[str, Toolkit]
     python: Mapping[str, Python]
     isa: Mapping[str, Isa]
     accelerator: Mapping[str, Accelerator]
@@ -211,7 +234,8 @@ class Knowledge:
         table = self.table(axis)
         value = text.strip()
         if axis == "sm":
-            value = value.lower()
+            # nvcc and PyTorch write sm_120; people also write sm120, SM 120, 120 or 12.0
+            value = re.sub(r"^sm[_ ]?", "sm", value.lower())
             for name, row in table.items():
                 if value in (name, name.removeprefix("sm"), row.capability):
                     return name
@@ -219,6 +243,40 @@ class Knowledge:
         if value in table:
             return value
         return next((name for name, row in table.items() if value == getattr(row, "token", None)), None)
+
+
+# ---- GPU name -> SM ---------------------------------------------------------------------
+
+def _tokens(name: str) -> tuple[str, ...]:
+    # nvidia-smi says "NVIDIA A100-SXM4-80GB" where people say "A100"
+    return tuple(t for t in re.split(r"[^a-z0-9]+", name.lower()) if t and t != "nvidia")
+
+
+def _contains(words: tuple[str, ...], part: tuple[str, ...]) -> bool:
+    return bool(part) and any(words[i:i + len(part)] == part for i in range(len(words) - len(part) + 1))
+
+
+def gpu_name_matches(knowledge: Knowledge, name: str) -> tuple[tuple[Sm, str], ...]:
+    """The SMs (with the known name) that best match a GPU name.
+
+    A known name found whole inside `name` beats `name` found inside a known name
+    ("NVIDIA GeForce RTX 5070 Ti" is the 5070 Ti, "RTX 5070" is the 5070 or the 5070 Ti);
+    among those, the longest known name wins.
+    """
+    words = _tokens(name)
+    scored = []
+    for sm in knowledge.sm.values():
+        for known in sm.gpus + sm.names:
+            known_words = _tokens(known)
+            if _contains(words, known_words):
+                scored.append(((1, len(known_words)), sm, known))
+            elif _contains(known_words, words):
+                scored.append(((0, len(words)), sm, known))
+    if not scored:
+        return ()
+    best = max(score for score, _, _ in scored)
+    return tuple(sorted(((sm, known) for score, sm, known in scored if score == best),
+                        key=lambda pair: (version_key(pair[0].capability), pair[1])))
 
 
 def _required(cls) -> list[str]:
@@ -289,14 +347,22 @@ def why_not_rows(rows: Mapping) -> str | None:
                            accelerator=rows.get("accelerator"))
 
 
+def sm_cuda_problem(sm: Sm, cuda: str) -> str | None:
+    """Why CUDA release `cuda` ("12.4", in the table or not) cannot compile for `sm`; None when it can."""
+    if version_key(cuda) < version_key(sm.min_cuda):
+        return f"{sm.label} needs CUDA >= {sm.min_cuda}; this asks for {cuda}, which is too old"
+    if sm.max_cuda and version_key(cuda) > version_key(sm.max_cuda):
+        return f"{sm.label} was dropped after CUDA {sm.max_cuda}; this asks for {cuda}, which is too new"
+    return None
+
+
 def incompatibility(*, sm: Sm | None = None, cuda: Cuda | None = None,
                     isa: Isa | None = None, accelerator: Accelerator | None = None) -> str | None:
     """Why this combination cannot work, in the user's terms; None when it can."""
     if sm is not None and cuda is not None:
-        if version_key(cuda.name) < version_key(sm.min_cuda):
-            return f"{sm.label} needs CUDA >= {sm.min_cuda}; this asks for {cuda.name}"
-        if sm.max_cuda and version_key(cuda.name) > version_key(sm.max_cuda):
-            return f"{sm.label} was dropped after CUDA {sm.max_cuda}; this asks for {cuda.name}"
+        problem = sm_cuda_problem(sm, cuda.name)
+        if problem:
+            return problem
     if sm is not None and isa is not None and isa.arch not in sm.hosts:
         where = " or ".join(sm.hosts)
         only = "a Jetson part, found only on" if sm.jetson else "found only on"

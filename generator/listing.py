@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .errors import GenMatrixError, Location
-from .knowledge import Knowledge, version_key
+from .knowledge import Knowledge, gpu_name_matches, version_key
 from .model import COMPANION, KINDS, Expansion, Matrix, Variant
 from .layout import PKGS_DIR
 from .schema import suggest
@@ -44,9 +44,17 @@ def _is_kind(variant: Variant, kind: str) -> bool:
 
 
 def axis_value(knowledge: Knowledge, axis: str, text: str, where: str) -> str:
-    """The knowledge name of an axis value typed on the command line (see Knowledge.lookup);
-    a located error, with the closest name, when there is none."""
+    """The knowledge name of an axis value typed on the command line (see Knowledge.lookup;
+    an SM also by a GPU's name); a located error, with the closest name, when there is none.
+    Every command reads its --sm and --gpu values through this one function."""
     name = knowledge.lookup(axis, text)
+    if name is None and axis == "sm":  # a card's name stands for its SM, as in `detect --gpu`
+        sms = sorted({sm.name for sm, _ in gpu_name_matches(knowledge, text)},
+                     key=lambda n: version_key(knowledge.sm[n].capability))
+        if len(sms) > 1:
+            raise GenMatrixError.at(Location(where), f"'{text}' could be {' or '.join(sms)}",
+                                    f"give the SM or the compute capability (e.g. {where} {knowledge.sm[sms[-1]].capability})")
+        name = sms[0] if sms else None
     if name is None:
         table = knowledge.table(axis)
         if axis == "sm":  # in capability order, each with the capability people also type
@@ -103,6 +111,7 @@ def facts(matrix: Matrix, variant: Variant) -> dict:
         "python": variant.python.name,
         "cuda": cuda.name if cuda else None,
         "driver": cuda.driver if cuda else None,
+        "windows_driver": cuda.driver_for("Windows") if cuda else None,
         "sm": sm.name if sm else None,
         "capability": sm.capability if sm else None,
         "family": sm.family if sm else None,

@@ -7,6 +7,8 @@ compares them with the variant and the host, one pass or fail per point.
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -31,8 +33,18 @@ def default_python(root: Path, variant: Variant) -> Path:
     return root / f"python-{variant.name}" / "bin" / "python"
 
 
+def interpreter(python: str) -> Path:
+    """The interpreter `--python` names, as a path that still holds from another working
+    folder: relative paths are made absolute (symbolic links kept: a virtual environment's
+    python is a link whose place decides its site-packages), a bare name is looked up on PATH."""
+    if os.sep not in python and "/" not in python and shutil.which(python):
+        return Path(shutil.which(python))
+    return Path(python).absolute()
+
+
 def probe(python: Path, name: str) -> dict:
     """The facts smoke_probe.py prints in `python`; {"failed": why} when it prints none."""
+    python = Path(python).absolute()  # the probe runs in another folder
     if not Path(python).exists():
         raise GenMatrixError.at(
             Location(str(python)), "no such interpreter",
@@ -78,6 +90,18 @@ def _device_label(facts: dict, device: str) -> str:
         first = facts["devices"][0]
         return f" ({first['name']}, compute capability {first['capability']})"
     return ""
+
+
+def _capability(variant: Variant, capability: str) -> Check:
+    """Whether the CPU kernels torch dispatches to are ones a build for the variant's ISA may hold."""
+    isa = variant.isa
+    allowed = isa.capabilities
+    if capability in allowed:
+        return Check("kernels", True, f"torch.backends.cpu.get_cpu_capability() is {capability}, "
+                                      f"which {isa.name} allows ({', '.join(allowed)})")
+    return Check("kernels", False, f"torch.backends.cpu.get_cpu_capability() is {capability}; a {isa.name} build "
+                                   f"may only report {' or '.join(allowed)}: this torch holds kernels beyond "
+                                   f"{isa.name}, which crash a CPU without them")
 
 
 def checks(matrix: Matrix, variant: Variant, facts: dict, host: Host) -> tuple[Check, ...]:
@@ -128,6 +152,8 @@ def checks(matrix: Matrix, variant: Variant, facts: dict, host: Host) -> tuple[C
                                f"{isa.name} needs an {isa.arch} CPU; this one is {host.cpu.arch}"
                                if isa.arch != host.cpu.arch else
                                f"{isa.name} needs {' '.join(isa.cpuinfo)}; the host CPU lacks {' '.join(lacking)}"))
+    if variant.isa and facts.get("cpu_capability"):
+        found.append(_capability(variant, facts["cpu_capability"]))
     if variant.accelerator:
         found.append(Check("host", host.apple_silicon, f"{host.system} {host.machine}"
                            + ("" if host.apple_silicon else f": {variant.name} needs Apple Silicon (Darwin arm64)")))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import textwrap
 from pathlib import Path
 
@@ -22,6 +23,8 @@ def host_args(name: str) -> list[str]:
     args = ["--uname", (folder / "uname").read_text().strip()]
     if (folder / "cpuinfo").exists():
         args += ["--cpuinfo", folder / "cpuinfo"]
+    if (folder / "cpu-flags").exists():  # a Windows host: no /proc/cpuinfo
+        args += ["--cpu-flags", (folder / "cpu-flags").read_text().strip()]
     if (folder / "nvidia-smi.csv").exists():
         args += ["--nvidia-smi-output", folder / "nvidia-smi.csv"]
     else:
@@ -61,6 +64,9 @@ EXPECTED = {
                        ["the matrix has no variant for sm121 (Blackwell GB10): add sm121 to gpu.sm in matrix.yaml, "
                         "and a CUDA release it supports (>= 12.9) to gpu.cuda"]),
     "macbook-m3": ("pytorch-python313-darwin-mps", ["host: Darwin aarch64", "Apple Silicon"], []),
+    "win11-i9-14900f-rtx5070": ("pytorch-python313-cuda12_8-sm120-avx2",
+                                ["host: Windows x86_64", "NVIDIA GeForce RTX 5070: sm120 (Blackwell consumer)",
+                                 "avx2 is the best instruction set", "driver 576.88 >= 570.65"], []),
 }
 
 
@@ -75,7 +81,11 @@ def test_each_host_gets_its_variant_with_the_reasons(run, name):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == variant
-    assert lines[-1] == f"  build: flox build {variant}"
+    if name.startswith("win"):  # no Nix on Windows: the build script
+        assert lines[-1] == (f"  build: gen-matrix env {variant} --shell powershell > build.ps1, then run it in a "
+                             "PyTorch checkout (or --shell cmd > build.cmd)")
+    else:
+        assert lines[-1] == f"  build: flox build {variant}"
     for reason in reasons:
         assert reason in result.stdout
     printed = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
@@ -267,3 +277,64 @@ def test_the_help_names_the_query_detect_runs(run):
 
     unwrapped = "".join(run("detect", "--help").stdout.split())  # click wraps inside the command
     assert "".join(host.GPU_QUERY) in unwrapped
+
+
+def test_a_windows_host_without_cpuinfo_is_served_from_its_cpu_flags(run):
+    # before --cpu-flags, a Windows host got no variant and was asked for a /proc/cpuinfo
+    result = run("detect", "--matrix", MATRIX, "--uname", "Windows AMD64", "--gpu", "sm_120",
+                 "--cpu-flags", (HOSTS / "win11-i9-14900f-rtx5070" / "cpu-flags").read_text())
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == "pytorch-python313-cuda12_8-sm120-avx2"
+    assert "needs NVIDIA driver 570.65 or newer on Windows (driver not checked)" in result.stdout
+
+
+def test_a_windows_host_without_cpu_flags_is_told_how_to_get_them(run):
+    result = run("detect", "--matrix", MATRIX, "--uname", "Windows AMD64", "--gpu", "RTX 5070")
+    assert result.exit_code == 1
+    assert "give --cpu-flags" in result.stderr and "archspec.cpu.host().features" in result.stderr
+    assert "--cpuinfo" not in result.stderr
+
+
+@pytest.mark.parametrize("query", ["sm_120", "SM_120", "sm120", "120", "12.0", "RTX 5070"])
+def test_every_spelling_of_an_sm_works_in_detect_list_and_explain(run, query):
+    cpu = HOSTS / "ryzen5950x-rtx3090" / "cpuinfo"
+    found = run("detect", "--matrix", MATRIX, "--cpuinfo", cpu, "--gpu", query)
+    assert found.stdout.splitlines()[0] == "pytorch-python313-cuda12_8-sm120-avx2", found.output
+    listed = run("list", "--matrix", MATRIX, "--sm", query, "--isa", "avx2")
+    assert listed.stdout.splitlines() == ["pytorch-python313-cuda12_8-sm120-avx2"], listed.output
+    explained = run("explain", "--matrix", MATRIX, "--sm", query, "--isa", "avx2", "--cuda", "12.8")
+    assert explained.stdout.startswith("pytorch-python313-cuda12_8-sm120-avx2: in the matrix"), explained.output
+
+
+# names as nvidia-smi prints them, from bug reports and cloud instance listings
+REAL_NAMES = {
+    "NVIDIA GeForce RTX 3050": "sm86", "NVIDIA GeForce GTX 1060 6GB": "sm61", "NVIDIA RTX A4000": "sm86",
+    "NVIDIA H800": "sm90", "Tesla K40c": "sm35", "NVIDIA GeForce RTX 3060 Laptop GPU": "sm86",
+    "NVIDIA GeForce GTX 1650": "sm75", "NVIDIA GeForce RTX 2080 Ti": "sm75", "NVIDIA RTX A6000": "sm86",
+    "NVIDIA RTX 6000 Ada Generation": "sm89", "NVIDIA GeForce RTX 4070 Ti SUPER": "sm89",
+    "NVIDIA GeForce RTX 4090": "sm89", "NVIDIA GeForce RTX 5090": "sm120", "NVIDIA GeForce RTX 5060 Ti": "sm120",
+    "NVIDIA RTX PRO 6000 Blackwell Server Edition": "sm120", "NVIDIA A100 80GB PCIe": "sm80",
+    "NVIDIA H100 PCIe": "sm90", "NVIDIA B200": "sm100", "Tesla P100-PCIE-16GB": "sm60", "Tesla P40": "sm61",
+    "Tesla V100S-PCIE-32GB": "sm70", "Quadro RTX 5000": "sm75", "NVIDIA T1000 8GB": "sm75",
+    "NVIDIA RTX 4000 SFF Ada Generation": "sm89", "NVIDIA L40S": "sm89", "NVIDIA A10G": "sm86",
+    "NVIDIA GeForce GTX 1050 Ti": "sm61", "Quadro P4000": "sm61", "NVIDIA A800 80GB PCIe": "sm80",
+    "NVIDIA GeForce RTX 3080 Ti": "sm86", "NVIDIA TITAN Xp": "sm61", "NVIDIA GeForce MX450": "sm75",
+}
+
+
+@pytest.mark.parametrize("name", sorted(REAL_NAMES))
+def test_real_nvidia_smi_names_are_known(name):
+    matches = detect.gpu_name_matches(expansion_of(REPO).matrix.knowledge, name)
+    assert {found.name for found, _ in matches} == {REAL_NAMES[name]}
+
+
+def test_a_failing_nvidia_smi_warns_with_its_error_and_recommends_nothing(run, monkeypatch, tmp_path):
+    said = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."
+    fake = tmp_path / "nvidia-smi"
+    fake.write_text(f"#!/bin/sh\necho \"{said}\"\nexit 9\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "epyc9654-nogpu" / "cpuinfo")
+    assert result.exit_code == 1
+    assert result.stdout.splitlines()[0] == "no variant of the matrix fits this host"
+    assert said in result.stderr and "--no-gpu for a CPU-only variant" in result.stderr

@@ -147,3 +147,29 @@ def test_splice_keeps_every_byte_outside_the_block(before, inside, after):
     assert docs.splice(before + begin + inside + end + after, "README.md", BLOCKS) == (
         before + begin + BLOCKS["one"] + end + after)
     assert docs.splice(before + after, "README.md", BLOCKS) == before + after
+
+
+def test_build_matrix_opens_with_a_choosers_guide_from_the_knowledge_table():
+    text = (REPO / "BUILD_MATRIX.md").read_text()
+    headings = re.findall(r"^## (.+)$", text, re.M)
+    assert headings[0] == "Which build do I need?"
+    guide = text.split("## Which build do I need?")[1].split("\n## ")[0]
+    assert "`gen-matrix detect`" in guide  # the command that answers first
+    assert "nvidia-smi --query-gpu=name,compute_cap,driver_version" in guide
+    assert "archspec.cpu.host().features" in guide and "/proc/cpuinfo" in guide
+    # OS, then GPU, then CPU
+    assert guide.index("macOS") < guide.index("An NVIDIA GPU?") < guide.index("Which CPU?")
+    assert "| 12.0 | sm120 | Blackwell consumer: " in guide and "| 12.8 | 570.26 | 570.65 |" in guide
+    isa_rows = re.findall(r"^   \| (\w+) \| .* \| (.+) \|$", guide, re.M)
+    choose = {name: when for name, when in isa_rows if name in ("avx", "avx2", "avx512", "armv9")}
+    assert choose["avx"].startswith("the CPU has no AVX2") and "Graviton4" in choose["armv9"]
+    assert "1 to 3 hours" in guide and "20 GB of disk" in guide and "8 GB of RAM" in guide
+
+
+def test_readme_says_which_build_to_take_right_after_the_two_commands():
+    text = (REPO / "README.md").read_text()
+    headings = re.findall(r"^## (.+)$", text, re.M)
+    assert headings[0] == "Which build do I need?"
+    first = text.split("## Which build do I need?")[1].split("\n## ")[0]
+    assert first.index("gen-matrix detect") < first.index("1. **The system.**")
+    assert "sm120" in first and "gen-matrix env NAME --shell" in first

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -18,14 +21,9 @@ BASH = shutil.which("bash")
 needs_bash = pytest.mark.skipif(BASH is None, reason="bash not found")
 
 
-def environment_after(script: str) -> dict[str, str]:
-    """The variables a clean bash has after sourcing `script`, less those it had before."""
-    def env(source: str) -> dict[str, str]:
-        out = subprocess.run([BASH, "--norc", "--noprofile", "-c", f"{source} env -0"], env={},
-                             input=script, capture_output=True, text=True, check=True).stdout
-        return dict(item.split("=", 1) for item in out.split("\0") if item)
-    before, after = env(""), env("source /dev/stdin >/dev/null;")
-    return {k: v for k, v in after.items() if before.get(k) != v}
+GOLDEN = REPO / "tests" / "golden" / "env"
+SUFFIX = {"bash": "sh", "cmd": "cmd", "powershell": "ps1"}
+RTX_5070 = "pytorch-python313-cuda12_8-sm120-avx2"
 
 
 def env_script(run, name: str, shell: str = "bash") -> str:
@@ -34,54 +32,154 @@ def env_script(run, name: str, shell: str = "bash") -> str:
     return result.stdout
 
 
+@pytest.mark.parametrize("shell", buildenv.SHELLS)
+@pytest.mark.parametrize("name", [RTX_5070, "pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cpu-avx512vnni"])
+def test_each_shell_matches_its_golden_file(run, update_golden, name, shell):
+    text = env_script(run, name, shell)
+    golden = GOLDEN / f"{name}.{SUFFIX[shell]}"
+    if update_golden:
+        golden.parent.mkdir(parents=True, exist_ok=True)
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8"), f"rerun with --update-golden if {golden.name} should change"
+
+
+# ---- the bash script, run for real against a fake toolchain --------------------------------
+
+def fake_checkout(tmp_path, nvcc_release: str | None, cache: str | None = None):
+    """A checkout folder and a PATH whose nvcc reports `nvcc_release` and whose python
+    writes the environment it was started with to python-env.txt instead of building."""
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    if nvcc_release:
+        (tools / "nvcc").write_text("#!/bin/sh\necho 'nvcc: NVIDIA (R) Cuda compiler driver'\n"
+                                    f"echo 'Cuda compilation tools, release {nvcc_release}, V{nvcc_release}.41'\n")
+    (tools / "python").write_text('#!/bin/sh\nenv > python-env.txt\necho "python $*" >> python-env.txt\n')
+    for tool in tools.iterdir():
+        tool.chmod(0o755)
+    checkout = tmp_path / "pytorch"
+    (checkout / "build").mkdir(parents=True)
+    if cache is not None:
+        (checkout / "build" / "CMakeCache.txt").write_text(cache)
+    path = f"{tools}:/usr/bin:/bin"
+    return checkout, path
+
+
+def run_bash(script: str, checkout, path: str, **extra):
+    return subprocess.run([BASH, "-s"], input=script, cwd=checkout, env={"PATH": path, **extra},
+                          capture_output=True, text=True)
+
+
+def built_environment(checkout) -> dict[str, str]:
+    lines = (checkout / "python-env.txt").read_text().splitlines()
+    return dict(line.split("=", 1) for line in lines if "=" in line and not line.startswith("python "))
+
+
 @needs_bash
-@pytest.mark.parametrize("name, expected", [
-    ("pytorch-python313-cuda12_8-sm61-avx", {
-        "TORCH_CUDA_ARCH_LIST": "6.1", "USE_CUDA": "1", "USE_CUDNN": "0",
-        "USE_FBGEMM": "0", "USE_MKLDNN": "0", "USE_MKLDNN_CBLAS": "0", "USE_NNPACK": "0",
-        "CFLAGS": "-mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2",
-        "CXXFLAGS": "-mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2", "MAX_JOBS": "32"}),
-    ("pytorch-python313-cuda12_8-sm120-avx512bf16", {
-        "TORCH_CUDA_ARCH_LIST": "12.0", "USE_CUDA": "1", "USE_CUDNN": "1",
-        "CFLAGS": "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma -mavx512bf16",
-        "CXXFLAGS": "-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma -mavx512bf16", "MAX_JOBS": "32"}),
-    ("pytorch-python313-cpu-armv9", {
-        "USE_CUDA": "0", "CFLAGS": "-march=armv9-a+sve+sve2", "CXXFLAGS": "-march=armv9-a+sve+sve2",
-        "BLAS": "OpenBLAS", "MAX_JOBS": "32"}),
-    ("pytorch-python313-darwin-mps", {"USE_CUDA": "0", "USE_MPS": "1", "MAX_JOBS": "32"}),
+@pytest.mark.parametrize("release", ["12.3", "12.4"])
+def test_an_nvcc_too_old_for_the_sm_stops_the_build(run, tmp_path, release):
+    checkout, path = fake_checkout(tmp_path, release)
+    done = run_bash(env_script(run, RTX_5070), checkout, path)
+    assert done.returncode == 1
+    assert done.stderr.strip() == (f"error: nvcc is CUDA {release}; sm120 (Blackwell consumer) needs CUDA >= 12.8: "
+                                   "install CUDA 12.8")
+    assert not (checkout / "python-env.txt").exists()
+
+
+@needs_bash
+def test_an_nvcc_past_the_sms_last_cuda_stops_the_build(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "13.0")
+    done = run_bash(env_script(run, "pytorch-python313-cuda12_8-sm61-avx"), checkout, path)
+    assert done.returncode == 1 and "sm61 (Pascal) was dropped after CUDA 12.9" in done.stderr
+
+
+@needs_bash
+def test_no_nvcc_stops_the_build(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, None)
+    done = run_bash(env_script(run, RTX_5070), checkout, path)
+    assert done.returncode == 1 and "nvcc not found: install the CUDA 12.8 toolkit" in done.stderr
+
+
+@needs_bash
+def test_a_good_nvcc_builds_with_the_variants_switches_and_jobs_from_the_machine(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "12.8")
+    done = run_bash(env_script(run, RTX_5070), checkout, path)
+    assert done.returncode == 0, done.stderr
+    env = built_environment(checkout)
+    assert {k: env[k] for k in ("TORCH_CUDA_ARCH_LIST", "CMAKE_CUDA_ARCHITECTURES", "USE_CUDA", "USE_CUDNN",
+                                "CFLAGS")} == {"TORCH_CUDA_ARCH_LIST": "12.0", "CMAKE_CUDA_ARCHITECTURES": "120",
+                                               "USE_CUDA": "1", "USE_CUDNN": "1", "CFLAGS": "-mavx2 -mfma -mf16c"}
+    cores = os.cpu_count()
+    memory_gb = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**30
+    assert env["MAX_JOBS"] == str(max(1, min(cores, memory_gb // buildenv.JOB_MEMORY_GB["cuda"])))
+    assert "USE_DISTRIBUTED" not in env  # Linux keeps the distributed stack, as the recipe
+    assert (checkout / "python-env.txt").read_text().splitlines()[-1] == \
+        "python -m pip install --no-build-isolation -v -e ."
+
+
+@needs_bash
+def test_max_jobs_from_the_environment_wins(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "12.8")
+    assert run_bash(env_script(run, RTX_5070), checkout, path, MAX_JOBS="3").returncode == 0
+    assert built_environment(checkout)["MAX_JOBS"] == "3"
+
+
+@needs_bash
+@pytest.mark.parametrize("cache, removed", [
+    ("CMAKE_CUDA_ARCHITECTURES:STRING=89\n", True),
+    ("CMAKE_BUILD_TYPE:STRING=Release\n", True),
+    ("CMAKE_CUDA_ARCHITECTURES:STRING=120\n", False),
+    ("CMAKE_CUDA_ARCHITECTURES:UNINITIALIZED=120\n", False),
 ])
-def test_bash_output_sourced_in_bash_sets_exactly_the_variables(run, name, expected):
-    assert environment_after(env_script(run, name)) == expected
+def test_a_cmake_cache_for_another_architecture_is_removed(run, tmp_path, cache, removed):
+    checkout, path = fake_checkout(tmp_path, "12.8", cache)
+    done = run_bash(env_script(run, RTX_5070), checkout, path)
+    assert done.returncode == 0, done.stderr
+    assert (checkout / "build" / "CMakeCache.txt").exists() != removed
+    assert ("removing build/CMakeCache.txt" in done.stderr) == removed
 
 
-def test_bash_comments_name_the_cuda_toolkit_and_the_pytorch_version(run):
-    text = env_script(run, "pytorch-python313-cuda12_8-sm90-avx512")
-    assert "# Needs the CUDA 12.8 toolkit (nvcc on PATH, or CUDA_HOME); running the build needs NVIDIA driver 570.26" in text
-    assert "# PyTorch 2.8.0 (git checkout v2.8.0) for Python 3.13." in text
-    assert "# Builds without CUDA." in env_script(run, "pytorch-python313-cpu-avx2")
+@pytest.mark.parametrize("name", [RTX_5070, "pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cpu-armv9",
+                                  "pytorch-python313-darwin-mps"])
+def test_shellcheck_passes_the_bash_script(run, tmp_path, name):
+    shellcheck = shutil.which("shellcheck") or str(Path(sys.executable).with_name("shellcheck"))
+    script = tmp_path / "build.sh"
+    script.write_text(env_script(run, name))
+    done = subprocess.run([shellcheck, "--shell=bash", str(script)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout
 
 
-def test_cmd_uses_msvc_arch_flags(run):
-    text = env_script(run, "pytorch-python313-cuda12_8-sm61-avx", "cmd")
-    assert text.splitlines()[0].startswith("rem Build environment of pytorch-python313-cuda12_8-sm61-avx")
-    assert [line for line in text.splitlines() if line.startswith("set ")] == [
-        'set "TORCH_CUDA_ARCH_LIST=6.1"', 'set "USE_CUDA=1"', 'set "USE_CUDNN=0"', 'set "USE_FBGEMM=0"',
-        'set "USE_MKLDNN=0"', 'set "USE_MKLDNN_CBLAS=0"', 'set "USE_NNPACK=0"', 'set "CFLAGS=/arch:AVX"', 'set "CXXFLAGS=/arch:AVX"',
-        'set "MAX_JOBS=32"']
-    assert "rem Needs the CUDA 12.8 toolkit" in text and "\n#" not in text
+# ---- cmd and PowerShell: what the RTX 5070 build needed, and a parse with tree-sitter -------
+
+@pytest.mark.parametrize("shell", buildenv.WINDOWS_SHELLS)
+def test_windows_scripts_have_what_the_rtx_5070_build_needed(run, shell):
+    text = env_script(run, RTX_5070, shell)
+    assert "NVIDIA driver 570.65 or newer on Windows" in text  # not the Linux 570.26
+    set_ = (lambda n, v: f'set "{n}={v}"') if shell == "cmd" else (lambda n, v: f"$env:{n} = '{v}'")
+    for name, value in [("TORCH_CUDA_ARCH_LIST", "12.0"), ("CMAKE_CUDA_ARCHITECTURES", "120"),
+                        ("USE_DISTRIBUTED", "0"), ("CMAKE_CUDA_USE_RESPONSE_FILE_FOR_OBJECTS", "ON"),
+                        ("CMAKE_NINJA_FORCE_RESPONSE_FILE", "ON"), ("CFLAGS", "/arch:AVX2")]:
+        assert set_(name, value) in text.splitlines(), name
+    assert "MAX_JOBS=32" not in text and "TotalPhysicalMemory" in text
+    assert "needs CUDA >= 12.8" in text.replace("^>=", ">=") and "1208" in text
+    assert "VSCMD_ARG_TGT_ARCH" in text and "cl.exe" in text
+    assert "c10d" in text  # says why distributed is off
+    assert text.rstrip().splitlines()[-1 if shell == "cmd" else -2] == buildenv.BUILD_COMMAND
 
 
-def test_powershell_uses_msvc_arch_flags(run):
-    text = env_script(run, "pytorch-python313-cpu-avx512vnni", "powershell")
-    assert [line for line in text.splitlines() if line.startswith("$env:")] == [
-        "$env:USE_CUDA = '0'", "$env:CFLAGS = '/arch:AVX512'", "$env:CXXFLAGS = '/arch:AVX512'",
-        "$env:BLAS = 'OpenBLAS'", "$env:MAX_JOBS = '32'"]
+def test_cmd_messages_keep_parentheses_out_of_parenthesised_blocks(run):
+    # cmd ends an ( ... ) block at the first ")", even inside an echo
+    for line in env_script(run, RTX_5070, "cmd").splitlines():
+        if line.startswith("if ") and "(echo" in line:
+            assert line.count("(") == line.count(")") == 1 or "\"" in line, line
 
 
-def test_an_isa_without_an_msvc_flag_says_so(run):
-    text = env_script(run, "pytorch-python313-cpu-armv8_2", "powershell")
-    assert "# armv8_2 has no MSVC /arch: equivalent; the compiler's defaults apply." in text
-    assert "CFLAGS" not in text
+@pytest.mark.parametrize("shell, grammar", [("powershell", "tree_sitter_powershell"), ("cmd", "tree_sitter_batch")])
+@pytest.mark.parametrize("name", [RTX_5070, "pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cpu-avx512vnni"])
+def test_windows_scripts_parse(run, shell, grammar, name):
+    tree_sitter = pytest.importorskip("tree_sitter")
+    language = pytest.importorskip(grammar)
+    tree = tree_sitter.Parser(tree_sitter.Language(language.language())).parse(env_script(run, name, shell).encode())
+    assert not tree.root_node.has_error
 
 
 @needs_bash
@@ -101,3 +199,17 @@ def test_cmd_and_powershell_quoting():
         buildenv.cmd_quote('say "hi"')
     assert buildenv.powershell_quote("it's $HOME") == "'it''s $HOME'"
     assert buildenv.powershell_quote("a\u2019b") == "'a\u2019\u2019b'"
+
+
+@needs_bash
+def test_an_avx_build_presets_cmake_so_no_avx2_kernels_are_built(run, tmp_path):
+    # what nix/fixes/avx-only-kernels.nix does for the recipe; `smoke` then expects DEFAULT kernels
+    checkout, path = fake_checkout(tmp_path, "12.8")
+    done = run_bash(env_script(run, "pytorch-python313-cuda12_8-sm61-avx"), checkout, path)
+    assert done.returncode == 0, done.stderr
+    preset = checkout / buildenv.AVX_ONLY_FILE
+    assert built_environment(checkout)["CMAKE_PROJECT_INCLUDE_BEFORE"] == str(preset)
+    assert 'set(CXX_AVX2_FOUND FALSE CACHE BOOL "AVX-only build")' in preset.read_text().splitlines()
+    for shell in buildenv.WINDOWS_SHELLS:
+        assert "CMAKE_PROJECT_INCLUDE_BEFORE" in env_script(run, "pytorch-python313-cuda12_8-sm61-avx", shell)
+    assert "CMAKE_PROJECT_INCLUDE_BEFORE" not in env_script(run, RTX_5070, "cmd")

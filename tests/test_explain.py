@@ -77,7 +77,7 @@ def test_a_combination_outside_the_axes_names_the_axis_and_the_knowledge_verdict
     assert result.stdout.splitlines() == [
         "pytorch-python313-cuda13_0-sm61-avx2: not in the matrix (gpu: python 3.13, cuda 13.0, sm sm61, isa avx2)",
         "  kept out by  gpu.cuda (matrix.yaml:32:10): cuda 13.0 is not among gpu.cuda values (12.8)",
-        "  also         the knowledge table: sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0",
+        "  also         the knowledge table: sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0, which is too new",
     ]
 
 
@@ -134,7 +134,7 @@ gpu:
 
     knowledge = outcome("--python", "3.13", "--sm", "sm61", "--cuda", "13.0", "--isa", "avx2")
     assert knowledge["reasons"] == [{"rule": "the knowledge table", "where": "",
-                                     "text": "sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0"}]
+                                     "text": "sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0, which is too new"}]
     excluded = outcome("--python", "3.13", "--sm", "sm90", "--cuda", "12.8", "--isa", "avx2")
     assert excluded["reasons"] == [{"rule": "gpu.exclude[0]", "where": f"{project / 'matrix.yaml'}:9:7",
                                     "text": "excluded: sm sm90, isa avx2"}]
@@ -158,7 +158,7 @@ def test_a_matrix_that_expands_to_nothing_can_still_be_explained(project, run):
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
         "pytorch-python313-cuda13_0-sm61-avx2: not in the matrix (gpu: python 3.13, cuda 13.0, sm sm61, isa avx2)",
-        "  kept out by  the knowledge table: sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0",
+        "  kept out by  the knowledge table: sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0, which is too new",
     ]
 
 
@@ -194,3 +194,47 @@ def test_a_kind_the_matrix_has_no_section_for(project, run):
     (outcome,) = json.loads(full.stdout)["outcomes"]
     assert outcome["name"] == "pytorch-python313-darwin-mps" and not outcome["in_matrix"]
     assert outcome["knowledge"] == {"allows": True, "reason": None}
+
+
+@pytest.mark.parametrize("sm", ["sm_120", "sm120", "12.0", "120"])
+@pytest.mark.parametrize("cuda", ["11.8", "12.0", "12.3", "12.4", "12.5"])
+def test_a_cuda_release_nixpkgs_lacks_still_gets_the_sm_verdict(run, sm, cuda):
+    # before, any CUDA outside the knowledge table was "unknown cuda"
+    result = run("explain", "--root", REPO, "--sm", sm, "--cuda", cuda)
+    assert result.exit_code == 0, result.output
+    lines = [" ".join(line.split()) for line in result.stdout.splitlines()]
+    assert lines[0] == f"gpu: cuda {cuda}, sm sm120: not in the matrix"
+    assert lines[1] == (f"kept out by the knowledge table: sm120 (Blackwell consumer) needs CUDA >= 12.8; "
+                        f"this asks for {cuda}, which is too old")
+    assert f"nixpkgs packages no CUDA {cuda}" in result.stdout
+
+
+def test_an_unpackaged_cuda_recent_enough_for_the_sm_says_only_what_is_missing(run):
+    data = explain_json(run, "--sm", "sm61", "--cuda", "12.4")
+    (outcome,) = data["outcomes"]
+    texts = [reason["text"] for reason in outcome["reasons"]]
+    assert texts[0] == ("nixpkgs packages no CUDA 12.4 (it packages 12.6, 12.8, 12.9, 13.0, 13.1); a hand build "
+                        "with it needs NVIDIA driver 550.54.14 (Linux) or 551.61 (Windows) or newer")
+    assert any("PyTorch 2.8 supports CUDA 12.6, 12.8" in text for text in texts)
+    ok = explain_json(run, "--sm", "8.9", "--cuda", "11.8")["outcomes"][0]
+    assert [r["text"][:30] for r in ok["reasons"]][:1] == ["nixpkgs packages no CUDA 11.8 "]
+
+
+@pytest.mark.parametrize("cuda", ["twelve", "12.7"])
+def test_text_that_is_no_cuda_release_is_still_an_unknown_cuda(run, cuda):
+    result = run("explain", "--root", REPO, "--sm", "sm120", "--cuda", cuda)
+    assert result.exit_code == 2 and f"unknown cuda '{cuda}'" in result.stderr
+
+
+def test_pytorch_option_says_what_that_release_supports(run):
+    result = run("explain", "--root", REPO, "--sm", "sm_120", "--cuda", "12.4", "--pytorch", "2.6")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[1].endswith("sm120 (Blackwell consumer) needs CUDA >= 12.8; this asks for 12.4, which is too old")
+    assert lines[-2:] == ["PyTorch 2.6: Python 3.9 to 3.13, CUDA 11.8, 12.4 (experimental: 12.6)",
+                          "PyTorch 2.6's release notes say nothing against cuda 12.4, sm sm120"]
+    newer = run("explain", "--root", REPO, "--sm", "sm120", "--cuda", "12.8", "--python", "3.14", "--isa", "avx2",
+                "--pytorch", "2.8")
+    assert "PyTorch 2.8 supports Python 3.9 to 3.13; 3.14 is outside" in newer.stdout
+    unknown = run("explain", "--root", REPO, "--sm", "sm120", "--pytorch", "3.0")
+    assert unknown.exit_code == 2 and "PyTorch 3.0 is not in the knowledge table's pytorch rows" in unknown.stderr

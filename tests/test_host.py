@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -84,16 +85,43 @@ def test_live_reader_falls_back_to_the_name_query_on_old_drivers():
             return 6, (folder / "nvidia-smi-compute-cap.txt").read_text()
         return 0, (folder / "nvidia-smi.csv").read_text()
 
-    gpus, source = host.read_gpus(run)
+    gpus, source, error = host.read_gpus(run)
+    assert error is None
     assert asked == [host.GPU_QUERY, host.GPU_QUERY_OLD]
     assert gpus == (host.Gpu("NVIDIA GeForce GTX 1080", None, "470.256.02"),)
     assert "without compute_cap" in source
 
 
-def test_live_reader_without_nvidia_smi_or_driver_finds_no_gpu():
-    assert host.read_gpus(lambda argv: (127, "nvidia-smi not found")) == ((), "no NVIDIA GPU: nvidia-smi not found")
+def test_live_reader_without_nvidia_smi_finds_no_gpu():
+    assert host.read_gpus(lambda argv: (127, "nvidia-smi not found")) == \
+        ((), "no NVIDIA GPU: nvidia-smi not found", None)
+
+
+def test_a_failing_nvidia_smi_is_an_error_quoted_not_an_absent_gpu():
     failed = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n"
-    assert host.read_gpus(lambda argv: (9, failed))[1] == f"no NVIDIA GPU: {failed.strip()}"
+    gpus, source, error = host.read_gpus(lambda argv: (9, failed))
+    assert gpus == () and not source.startswith("no NVIDIA GPU")
+    assert "failed with exit status 9: NVIDIA-SMI has failed because it couldn't communicate" in error
+
+
+def test_cpu_flags_stand_in_for_a_cpuinfo_where_there_is_none():
+    machine = host.gather(uname="Windows AMD64", cpu_flags="avx, AVX2 fma f16c", gpus=(), gpu_source="")
+    assert (machine.system, machine.machine) == ("Windows", "x86_64")
+    assert machine.cpu.flags == {"avx", "avx2", "fma", "f16c"}
+
+
+def test_a_live_machine_without_proc_cpuinfo_asks_archspec(tmp_path):
+    asked = []
+    machine = host.gather(gpus=(), gpu_source="", proc_cpuinfo=tmp_path / "none",
+                          live_uname=lambda: ("Windows", "AMD64"),
+                          live_cpu=lambda arch: asked.append(arch) or host.Cpu(arch, "GenuineIntel raptorlake",
+                                                                              frozenset({"avx2"})))
+    assert asked == ["x86_64"] and machine.cpu.flags == {"avx2"}
+
+
+def test_archspec_reads_this_machine():
+    cpu = host.read_cpu("x86_64")
+    assert cpu is not None and {"sse2"} <= cpu.flags
 
 
 def test_gather_uses_the_captured_parts_and_asks_the_machine_for_the_rest(tmp_path):
@@ -137,3 +165,31 @@ def test_a_two_column_line_is_name_and_driver_or_name_and_capability():
         (host.Gpu("NVIDIA GeForce GTX 1080", None, "470.256.02"),)
     assert host.parse_nvidia_smi("NVIDIA GeForce GTX 1080, [N/A]\n") == \
         (host.Gpu("NVIDIA GeForce GTX 1080", None, None),)
+
+
+def test_nvml_where_installed_lists_the_gpus_before_nvidia_smi(monkeypatch):
+    import types
+
+    class NVMLError(Exception):
+        pass
+
+    fake = types.SimpleNamespace(
+        NVMLError=NVMLError, nvmlInit=lambda: None, nvmlShutdown=lambda: None,
+        nvmlSystemGetDriverVersion=lambda: b"576.88", nvmlDeviceGetCount=lambda: 1,
+        nvmlDeviceGetHandleByIndex=lambda i: i, nvmlDeviceGetName=lambda h: "NVIDIA GeForce RTX 5070",
+        nvmlDeviceGetCudaComputeCapability=lambda h: (12, 0))
+    monkeypatch.setitem(sys.modules, "pynvml", fake)
+    assert host.read_nvml() == (host.Gpu("NVIDIA GeForce RTX 5070", "12.0", "576.88"),)
+    machine = host.gather(uname="Windows AMD64", cpu_flags="avx2",
+                          run=lambda argv: pytest.fail("nvidia-smi asked although NVML answered"))
+    assert machine.gpu_source == "NVML (nvidia-ml-py)" and machine.gpus[0].capability == "12.0"
+
+    def broken():
+        raise NVMLError("Driver Not Loaded")
+    monkeypatch.setattr(fake, "nvmlInit", broken)
+    assert host.read_nvml() is None  # nvidia-smi is asked, and says why
+
+
+def test_without_nvidia_ml_py_nvml_gives_way_to_nvidia_smi(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pynvml", None)
+    assert host.read_nvml() is None

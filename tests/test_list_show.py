@@ -84,7 +84,7 @@ def test_show_says_everything_about_a_variant(run):
     text = result.stdout
     assert text.startswith("pytorch-python313-cuda12_8-sm61-avx\n")
     for line in [
-        "  cuda:       12.8; needs NVIDIA driver 570.26 or newer",
+        "  cuda:       12.8; needs NVIDIA driver 570.26 or newer (Windows: 570.65)",
         "  gpu:        sm61, compute capability 6.1 (Pascal): GeForce GTX 1070, GeForce GTX 1080,",
         "  cpu:        avx: Intel Sandy Bridge, Intel Ivy Bridge, AMD Bulldozer; needs avx in /proc/cpuinfo",
         "  flags:      -mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2 (MSVC /arch:AVX)",

@@ -64,7 +64,7 @@ def test_a_matching_gpu_build_passes_every_check():
     matrix, sm90 = variant("pytorch-python313-cuda12_8-sm90-avx512")
     checks = smoke.checks(matrix, sm90, gpu_facts(), host_of("xeon8480-h100"))
     assert verdict(checks) == {"torch": True, "python": True, "version": True, "cuda": True, "arch": True,
-                               "cpu": True, "compute": True}
+                               "cpu": True, "kernels": True, "compute": True}
     assert checks[-1].detail == ("64x64 matmul on cuda:0 (NVIDIA H100 80GB HBM3, compute capability 9.0) "
                                  "gives the exact product")
 
@@ -97,6 +97,23 @@ def test_a_cpu_only_torch_for_a_gpu_variant_reports_the_missing_cuda():
         "arch": "sm_90 (sm90) is not in torch.cuda.get_arch_list(): empty, no CUDA kernels at all",
         "compute": "no CUDA device: torch.cuda.is_available() is False (this torch has no CUDA)",
     }
+
+
+@pytest.mark.parametrize("name, capability, ok", [
+    ("pytorch-python313-cuda12_8-sm61-avx", "DEFAULT", True),
+    ("pytorch-python313-cuda12_8-sm61-avx", "AVX2", False),  # the AVX2 kernels were not compiled out
+    ("pytorch-python313-cpu-avx2", "AVX2", True),
+    ("pytorch-python313-cpu-avx2", "DEFAULT", True),  # a CPU may offer less; never more than the build
+    ("pytorch-python313-cpu-avx2", "AVX512", False),
+    ("pytorch-python313-cpu-avx512", "AVX512", True),
+])
+def test_the_cpu_kernels_torch_dispatches_to_must_fit_the_isa(name, capability, ok):
+    matrix, chosen = variant(name)
+    facts = gpu_facts(cpu_capability=capability, cuda=None if chosen.cuda is None else "12.8")
+    (kernels,) = [c for c in smoke.checks(matrix, chosen, facts, host_of("xeon8480-h100")) if c.name == "kernels"]
+    assert kernels.ok is ok, kernels.detail
+    if not ok:
+        assert f"a {chosen.isa.name} build may only report" in kernels.detail
 
 
 def test_host_cpu_without_the_variants_isa_fails():
@@ -181,6 +198,27 @@ def test_real_torch_against_the_shipped_cpu_variant_fails_on_the_version(run):
 
 
 @needs_torch
+def test_a_relative_interpreter_path_works_from_anywhere(run, monkeypatch):
+    # the probe runs in an empty folder: before, a relative --python could not be run there
+    monkeypatch.chdir(Path(sys.executable).parent.parent.parent)
+    relative = Path(sys.executable).relative_to(Path.cwd())
+    result = run("smoke", "--matrix", MATRIX, "pytorch-python313-cpu-avx2", "--python", str(relative),
+                 "--cpuinfo", AVX512_HOST)
+    assert "cannot run it" not in result.output
+    assert lines(result)[1].startswith("PASS  torch    torch ")
+    assert lines(result)[0].startswith(f"smoke test of pytorch-python313-cpu-avx2 with {Path.cwd() / relative} ")
+
+
+@needs_torch
+def test_real_torch_of_an_avx_variant_is_checked_for_its_kernels(run):
+    result = run("smoke", "--matrix", MATRIX, "pytorch-python313-cuda12_8-sm61-avx", "--python", sys.executable,
+                 "--cpuinfo", AVX512_HOST)
+    (kernels,) = [line for line in lines(result) if line.split()[1:2] == ["kernels"]]
+    # the PyPI wheel holds AVX2 kernels: it is no avx build
+    assert kernels.startswith("FAIL  kernels  torch.backends.cpu.get_cpu_capability() is AVX")
+
+
+@needs_torch
 def test_real_torch_against_a_gpu_variant_reports_the_missing_cuda(run):
     if not torch_version().endswith("+cpu"):
         pytest.skip(f"torch {torch_version()} is not the CPU-only build this test expects")
@@ -209,5 +247,6 @@ def test_real_torch_passes_a_matrix_of_its_own_version(run, tmp_path):
     result = run("smoke", "--root", tmp_path, name, "--python", sys.executable, "--cpuinfo", AVX512_HOST)
     assert result.exit_code == 0, result.stdout
     assert [line.split()[:2] for line in lines(result)[1:-1]] == [
-        ["PASS", "torch"], ["PASS", "python"], ["PASS", "version"], ["PASS", "cuda"], ["PASS", "cpu"], ["PASS", "compute"]]
-    assert lines(result)[-1] == "gen-matrix: 6 of 6 checks passed"
+        ["PASS", "torch"], ["PASS", "python"], ["PASS", "version"], ["PASS", "cuda"], ["PASS", "cpu"],
+        ["PASS", "kernels"], ["PASS", "compute"]]
+    assert lines(result)[-1] == "gen-matrix: 7 of 7 checks passed"

@@ -365,14 +365,16 @@ darwin:
 knowledge:
   sm:
     sm130: {capability: "13.0", family: Next, min_cuda: "12.8", max_cuda: null, jetson: false,
-            hosts: [x86_64], cudnn: true, gpus: [Example]}
+            hosts: [x86_64], cudnn: true, gpus: [Example], names: [Example Ti]}
   cuda:
-    "12.8": {driver: "570.26", capabilities: ["9.0"]}
+    "12.8": {driver: "570.26", windows_driver: "570.65", capabilities: ["9.0"]}
+  toolkit:
+    "12.4": {driver: "550.54.14", windows_driver: "551.61"}
   python:
     "3.12": {}
   isa:
     avx10: {arch: x86_64, flags: [-mavx10.1], msvc: /arch:AVX10, cpuinfo: [avx10], disable: [NNPACK], cpus: [Next],
-            rank: 60}
+            rank: 60, capabilities: [DEFAULT, AVX2, AVX512], choose_when: an AVX10 CPU}
   accelerator:
     metal2: {arch: aarch64, blas: vecLib, description: Metal 2, environment: {USE_MPS: "1"}}
   pytorch:
