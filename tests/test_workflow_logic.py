@@ -196,6 +196,20 @@ def test_a_missing_lock_stops_the_run_with_the_command_to_run(project):
                for line in run.log)
 
 
+def test_with_a_cache_every_build_is_pushed_once_after_its_job_built_it(tmp_path, run):
+    project = Project(tmp_path, run, MATRIX + """\
+ci:
+  cache: {type: cachix, substituter: "https://acme.cachix.org", public_key: "acme.cachix.org-1:AAAA",
+          name: acme, secret: CACHIX_AUTH_TOKEN}
+""")
+    first = project.commit("The matrix, with a cache")
+    done = project.harness.run("push", first)
+    pushes = [line for line in done.calls if line.startswith("nix run nixpkgs#cachix -- push acme ")]
+    pushed = sorted(path.rsplit("/", 1)[1] for line in pushes for path in line.split()[6:])
+    assert pushed == sorted(done.builds()) == sorted(CPU + SM75 + SM86 + SM90)
+    assert len(pushes) == 4  # one per job: the sm75 torch's pushes its companions with it
+
+
 SYNTHETIC = """\
 pytorch: {version: "2.8.0"}
 nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}

@@ -260,7 +260,7 @@ class Harness:
                               check=True, capture_output=True, text=True).stdout
         workflow = yaml.safe_load(text)
         context = {"github": {"event_name": event, "base_ref": base_ref, "sha": sha, "workflow": workflow["name"]},
-                   "inputs": dict(inputs or {}), "secrets": {"FLOX_FLOXHUB_TOKEN": "token"},
+                   "inputs": dict(inputs or {}), "secrets": {"FLOX_FLOXHUB_TOKEN": "token", "CACHIX_AUTH_TOKEN": "cache-token"},
                    "vars": {"FLOX_ORG": "acme"}, "needs": {}}
         base_env = {"PATH": f"{self.bin}{os.pathsep}{os.environ['PATH']}", "HOME": str(self.root),
                     "STUB_CALLS": str(calls), "STUB_STORE": str(self.store), "STUB_CATALOG": str(self.catalog),
