@@ -104,7 +104,7 @@ class Cache:
     type: str  # one of CACHE_TYPES: how the build jobs push
     substituter: str | None  # URL Nix fetches from; None: nothing beyond Nix's own settings
     public_key: str | None  # the key Nix trusts the substituter's signatures with
-    name: str | None  # the cache's name: cachix's cache, attic's "server:cache"; s3: the URL pushed to
+    name: str | None  # the cache's name (cachix, attic; attic's server is the substituter's); s3: the URL pushed to
     secret: str | None  # the repository secret with the token (cachix, attic) or signing key (s3)
 
 

@@ -192,13 +192,15 @@ class _Checker:
     def cache(self, raw: dict) -> Cache:
         where = self.doc.where(("ci", "cache"))
         kind = raw["type"]
-        needs = {"cachix": ("name", "secret"), "attic": ("name", "secret"), "s3": ("name", "secret"), "flox": ()}[kind]
+        needs = {"cachix": ("name", "secret"), "attic": ("name", "secret", "substituter"), "s3": ("name", "secret"),
+                 "flox": ()}[kind]
         for key in needs:
             if not raw.get(key):
                 self.problems.append(Problem(
                     where, f"ci.cache of type {kind} needs '{key}'",
-                    {"name": "name the cache to push to (cachix: its name; attic: server:cache; s3: its s3:// URL)",
-                     "secret": "name the repository secret that holds the token (s3: the Nix signing key)"}[key]))
+                    {"name": "name the cache to push to (cachix, attic: its name; s3: its s3:// URL)",
+                     "secret": "name the repository secret that holds the token (s3: the Nix signing key)",
+                     "substituter": "give the cache's URL, https://SERVER/CACHE: attic logs in to its server"}[key]))
         return Cache(kind, raw.get("substituter"), raw.get("public_key"), raw.get("name"), raw.get("secret"))
 
     def patterns(self, key: str, defaults: dict, allowed: set, required: bool, extra: dict | None = None) -> dict:

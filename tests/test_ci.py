@@ -304,7 +304,7 @@ CACHIX = """\
     name: acme
     secret: CACHIX_AUTH_TOKEN
 """
-ATTIC = "  cache: {type: attic, substituter: 'https://attic.example/acme', name: 'ci:acme', secret: ATTIC_TOKEN}\n"
+ATTIC = "  cache: {type: attic, substituter: 'https://attic.example/acme', name: acme, secret: ATTIC_TOKEN}\n"
 S3 = "  cache: {type: s3, substituter: 's3://acme-nix?region=eu-west-1', name: 's3://acme-nix?region=eu-west-1', secret: NIX_SIGNING_KEY}\n"
 
 
@@ -445,6 +445,7 @@ def test_shipped_workflow_builds_on_pull_requests_and_publishes_on_main_without_
     ("ci: {runners: {riscv64-linux: [rv]}}\n", "matrix.yaml:8:", "unknown key 'riscv64-linux'"),
     ("ci: {cache: {type: cachix}}\n", "matrix.yaml:8:", "ci.cache of type cachix needs 'name'"),
     ("ci: {cache: {type: nfs}}\n", "matrix.yaml:8:", "ci.cache.type"),
+    ("ci: {cache: {type: attic, name: acme, secret: T}}\n", "matrix.yaml:8:", "needs 'substituter'"),
     ("ci: {kind_runners: {companion: {x86_64-linux: [big]}}}\n", "matrix.yaml:8:", "unknown key 'companion'"),
 ])
 def test_bad_ci_settings_are_located_errors_and_write_nothing(tmp_path, run, ci_section, where, words):
