@@ -167,6 +167,15 @@ def test_a_manual_dispatch_with_changed_since_publishes_that_range_and_leaves_th
     assert project.harness.tag(MARKER) == head
 
 
+def test_a_dispatch_on_another_branch_publishes_and_leaves_the_marker(project):
+    published = project.harness.tag(MARKER)
+    git(project.work, "checkout", "-q", "-b", "trial")
+    head = project.commit("sm90 without cuDNN", sm_build("sm90", False), branch="trial")
+    run = project.harness.run("workflow_dispatch", head, ref="refs/heads/trial")
+    assert sorted(run.publishes()) == SM90
+    assert run.results["mark-published"] == "skipped" and project.harness.tag(MARKER) == published
+
+
 def test_a_failed_publish_leaves_the_marker_and_a_retry_publishes_what_it_missed(project):
     published = project.harness.tag(MARKER)
     head = project.commit("sm86 and sm90 without cuDNN",

@@ -248,7 +248,7 @@ class Harness:
         subprocess.run(["git", "checkout", "-q", sha], cwd=where, check=True)
         return where
 
-    def run(self, event: str, sha: str, *, base_ref: str = "", inputs: dict | None = None,
+    def run(self, event: str, sha: str, *, base_ref: str = "", ref: str = "", inputs: dict | None = None,
             cancel_after: int | None = None, env: dict | None = None) -> Run:
         """Run the workflow of commit `sha` for `event`. `cancel_after`: the run is cancelled
         once that many build jobs finished; the jobs after are cancelled."""
@@ -259,7 +259,9 @@ class Harness:
         text = subprocess.run(["git", "show", f"{sha}:.github/workflows/flox-variants.yml"], cwd=self.origin,
                               check=True, capture_output=True, text=True).stdout
         workflow = yaml.safe_load(text)
-        context = {"github": {"event_name": event, "base_ref": base_ref, "sha": sha, "workflow": workflow["name"]},
+        ref = ref or ("refs/pull/1/merge" if event == "pull_request" else "refs/heads/main")
+        context = {"github": {"event_name": event, "base_ref": base_ref, "ref": ref, "sha": sha,
+                              "workflow": workflow["name"]},
                    "inputs": dict(inputs or {}), "secrets": {"FLOX_FLOXHUB_TOKEN": "token", "CACHIX_AUTH_TOKEN": "cache-token"},
                    "vars": {"FLOX_ORG": "acme"}, "needs": {}}
         base_env = {"PATH": f"{self.bin}{os.pathsep}{os.environ['PATH']}", "HOME": str(self.root),
