@@ -176,6 +176,13 @@ def test_a_dispatch_on_another_branch_publishes_and_leaves_the_marker(project):
     assert run.results["mark-published"] == "skipped" and project.harness.tag(MARKER) == published
 
 
+def test_a_dispatch_with_a_revision_that_does_not_exist_stops_before_any_build(project):
+    head = project.commit("sm90 without cuDNN", sm_build("sm90", False))
+    run = project.harness.run("workflow_dispatch", head, inputs={"changed-since": "no-such-tag"})
+    assert run.results["plan"] == "failure" and run.builds() == [] and run.publishes() == []
+    assert any("no such commit" in line for line in run.log), "\n".join(run.log)
+
+
 def test_a_failed_publish_leaves_the_marker_and_a_retry_publishes_what_it_missed(project):
     published = project.harness.tag(MARKER)
     head = project.commit("sm86 and sm90 without cuDNN",
