@@ -7,6 +7,7 @@ clones of a local origin repository, with stub `flox` and `nix` and the real gen
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from collections import Counter
@@ -95,14 +96,21 @@ def sm_gpus(sm: str, gpus: list[str]):
 
 
 def assert_each_torch_built_once(run: Run) -> None:
+    """No build twice in a run, and a companion only in its torch's job, after that torch."""
     counts = Counter(run.builds())
     assert all(count == 1 for count in counts.values()), counts
-    # a companion builds in its torch's job, after it
+    built_in: dict[str, list[str]] = {}  # job (its torch) -> builds, in order
     for line in run.log:
-        if ": flox build torch" in line:
-            job = line.split(": ")[0]
-            torch_job = job.replace("torchvision", "pytorch").replace("torchaudio", "pytorch")
-            assert job.split("[")[1] == torch_job.split("[")[1] or "[pytorch-" in job, line
+        found = re.fullmatch(r"build-\d+ \[(\S+)\]: flox build (\S+)", line)
+        if found:
+            built_in.setdefault(found[1], []).append(found[2])
+    assert sum(map(len, built_in.values())) == len(run.builds())
+    for job, builds in built_in.items():
+        for position, name in enumerate(builds):
+            torch = re.sub(r"^torch(vision|audio)-", "pytorch-", name)
+            assert torch == job, f"{name} built in the job of {job}"
+            if name != torch and torch in builds:
+                assert builds.index(torch) < position, f"{name} built before its torch"
 
 
 @pytest.fixture
@@ -131,6 +139,7 @@ def test_a_push_publishes_what_changed_and_moves_the_marker(project):
     head = project.commit("sm90 without cuDNN", sm_build("sm90", False))
     run = project.harness.run("push", head)
     assert sorted(run.builds()) == SM90 and sorted(run.publishes()) == SM90
+    assert_each_torch_built_once(run)
     assert project.harness.tag(MARKER) == head
     assert "Compared with the last successful publish" in run.summary
     assert "| torch, gpu | 1 |" in run.summary and "estimate" in run.summary
@@ -243,7 +252,8 @@ def test_more_than_256_variants_are_built_once_and_published_across_two_shards(t
     head = project.commit("300 variants")
     done = project.harness.run("push", head)
     assert done.results["build-0"] == done.results["build-1"] == "success"
-    assert len(done.builds()) == 300 and len(set(done.builds())) == 300
+    assert len(done.builds()) == 300
+    assert_each_torch_built_once(done)
     assert sorted(done.publishes()) == sorted(done.builds()) == project.harness.published()
     assert project.harness.tag(MARKER) == head
     edited = project.commit("sm90 without cuDNN", sm_build("sm90", False))
