@@ -4,7 +4,8 @@
 a companion's includes its torch's) and of its published wrapper. Comparing the state
 computed now with the one committed at a revision says which variants must be rebuilt,
 which changed only their wrapper (metadata_only: the heavy build is unchanged and is not
-rebuilt), and which are gone.
+rebuilt), and which are gone. A job is a torch with its changed companions, built in that
+order on one runner, so that a run builds each torch once.
 """
 
 from __future__ import annotations
@@ -12,27 +13,40 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
 
 from . import state
 from .errors import GenMatrixError, Location
-from .layout import STATE_FILE
-from .model import CI, Expansion, Variant
+from .layout import LOCK_FILE, STATE_FILE
+from .model import CI, KINDS, Expansion, Variant
+
+# The tag the workflow moves to a commit once every variant changed up to it is published:
+# the next run selects against it, so what a failed or cancelled run missed is not lost.
+PUBLISHED_MARKER = "gen-matrix-published"
+# What locks the Flox environment: activation locks a manifest that has no current lock.
+LOCK_COMMAND = f"flox activate -- true && git add {LOCK_FILE}"
 
 
 
 @dataclass(frozen=True)
 class Job:
-    """One entry of the GitHub Actions build matrix."""
+    """One entry of the GitHub Actions build matrix: a torch and its companions, built in
+    this order on one runner, so that the companions use the torch just built (or fetched)
+    and no run builds a torch twice."""
 
-    name: str
+    name: str  # the torch variant's
     system: str
     runner: tuple[str, ...]  # runs-on labels
-    metadata_only: bool
+    builds: tuple[str, ...]  # what changed of the group: the torch first, then its companions
+    metadata_only: tuple[str, ...]  # those of `builds` whose heavy build is unchanged: only the wrapper builds
     smoke: bool  # run `gen-matrix smoke` after the build (on a GPU runner)
 
     def as_json(self) -> dict:
+        # Space-separated names: the build step's shell loops over them (names are safe tokens).
         return {"name": self.name, "system": self.system, "runner": list(self.runner),
-                "metadata_only": self.metadata_only, "smoke": self.smoke}
+                "builds": " ".join(self.builds), "metadata_only": " ".join(self.metadata_only),
+                "smoke": self.smoke}
 
 
 @dataclass(frozen=True)
@@ -53,33 +67,87 @@ def matrix_json(jobs: tuple[Job, ...]) -> dict:
 
 
 def placement(ci: CI, variant: Variant) -> tuple[tuple[str, ...], bool]:
-    """(runner labels, smoke-test?) of a variant: torch on a GPU runner for its SM is tested there."""
-    if variant.sm is not None and variant.package == "pytorch":
+    """(runner labels, smoke-test?) of a torch variant: on a GPU runner for its SM it is built
+    and tested there; else on the runner for its kind and system, or for its system."""
+    if variant.sm is not None:
         for gpu in ci.gpu_runners:
             if gpu.system == variant.system and variant.sm.name in gpu.sms:
                 return gpu.labels, True
-    return ci.runners[variant.system], False
+    by_kind = ci.kind_runners.get(variant.kind, {})
+    return by_kind.get(variant.system, ci.runners[variant.system]), False
 
 
 def select(expansion: Expansion, now: dict[str, state.Entry],
            before: dict[str, state.Entry] | None) -> Selection:
-    """Every variant when `before` is None; else those whose build or metadata hash differs from it."""
+    """Every variant when `before` is None; else those whose build, metadata or wrapper
+    identity differs from it: one job per torch whose group has any."""
     ci = expansion.matrix.ci
-    jobs = []
-    for variant in sorted(expansion.variants, key=lambda v: v.name):
+    changed: dict[str, list[Variant]] = {}
+    metadata_only = set()
+    for variant in sorted(expansion.variants, key=lambda v: (v.is_companion, v.name)):
         old, new = (before or {}).get(variant.name), now[variant.name]
         if old is not None and (old.build, old.metadata, old.wrapper) == (new.build, new.metadata, new.wrapper):
             continue
-        runner, smoke = placement(ci, variant)
-        metadata_only = old is not None and old.build == new.build
-        jobs.append(Job(variant.name, variant.system, runner, metadata_only, smoke))
+        if old is not None and old.build == new.build:
+            metadata_only.add(variant.name)
+        changed.setdefault(variant.torch or variant.name, []).append(variant)
+    jobs = []
+    for torch_name, group in sorted(changed.items()):
+        torch = expansion.by_name[torch_name]
+        runner, smoke = placement(ci, torch)
+        builds = tuple(v.name for v in group)
+        jobs.append(Job(torch_name, torch.system, runner, builds,
+                        tuple(name for name in builds if name in metadata_only),
+                        smoke and torch_name in builds))
     deleted = tuple(sorted(set(before or {}) - set(now)))
     return Selection(tuple(jobs), deleted)
 
 
-def shard_count(variants: int, size: int) -> int:
-    """Build jobs the workflow needs so that every variant of the matrix fits: at least one."""
-    return max(1, math.ceil(variants / size))
+def shard_count(expansion: Expansion, size: int) -> int:
+    """Build jobs the workflow needs so that every torch of the matrix fits: at least one."""
+    return max(1, math.ceil(sum(not v.is_companion for v in expansion.variants) / size))
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What a run builds, counted for its summary, with the estimated build time."""
+
+    torches: Mapping[str, int]  # kind -> torch builds
+    companions: int
+    wrappers: int  # wrapper-only builds: metadata changed, the heavy build did not
+    deleted: int
+    minutes: int  # estimated, from knowledge.build_costs
+    cached: bool  # whether a binary cache is set (a wrapper-only build fetches its heavy build)
+
+
+def plan(expansion: Expansion, selection: Selection) -> Plan:
+    costs = expansion.matrix.knowledge.build_costs
+    torches = {kind: 0 for kind in KINDS}
+    companions = wrappers = minutes = 0
+    for job in selection.jobs:
+        for name in job.builds:
+            variant = expansion.by_name[name]
+            if name in job.metadata_only:
+                wrappers += 1
+                minutes += costs["wrapper"].minutes
+            elif variant.is_companion:
+                companions += 1
+                minutes += costs["companion"].minutes
+            else:
+                torches[variant.kind] += 1
+                minutes += costs[variant.kind].minutes
+    return Plan(MappingProxyType(torches), companions, wrappers, len(selection.deleted), minutes,
+                expansion.matrix.ci.cache is not None)
+
+
+def summary(expansion: Expansion, selection: Selection) -> str:
+    """The plan of a run in Markdown, for $GITHUB_STEP_SUMMARY."""
+    from .render import environment  # render imports this module for the workflow
+
+    costs = expansion.matrix.knowledge.build_costs
+    return environment(False).get_template("ci-summary.md.j2").render(
+        plan=plan(expansion, selection), costs=[costs[kind] for kind in KINDS + ("companion", "wrapper")],
+        jobs=selection.jobs)
 
 
 def workflow_context(expansion: Expansion) -> dict:
@@ -93,17 +161,33 @@ def workflow_context(expansion: Expansion) -> dict:
             "condition": f"contains(fromJSON(needs.plan.outputs.shards), {index})",
             "matrix": f"${{{{ fromJSON(needs.plan.outputs.shard_{index}) }}}}",
         }
-        for index in range(shard_count(len(expansion.variants), ci.shard_size))
+        for index in range(shard_count(expansion, ci.shard_size))
     ]
     return {
         "ci": ci,
         "shards": shards,
         "organisation_from_variable": f"${{{{ vars.{ci.organisation_variable} }}}}",
         "organisation_default": ci.organisation or "",
+        "cache": ci.cache,
+        "cache_secret": f"${{{{ secrets.{ci.cache.secret} }}}}" if ci.cache and ci.cache.secret else "",
+        "nix_config": _nix_config(ci),
         "smoke": bool(ci.gpu_runners),
         "jobs": expansion.matrix.jobs,
         "state_file": STATE_FILE,
+        "marker": PUBLISHED_MARKER,
+        "lock_file": LOCK_FILE,
+        "lock_command": LOCK_COMMAND,
     }
+
+
+def _nix_config(ci: CI) -> str:
+    """NIX_CONFIG of the build jobs: the binary cache as an extra substituter, if there is one."""
+    if ci.cache is None or ci.cache.substituter is None:
+        return ""
+    lines = [f"extra-substituters = {ci.cache.substituter}"]
+    if ci.cache.public_key:
+        lines.append(f"extra-trusted-public-keys = {ci.cache.public_key}")
+    return "\n".join(lines)
 
 
 def committed_state(root: Path, ref: str) -> dict[str, state.Entry]:

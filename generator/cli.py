@@ -271,8 +271,10 @@ def env(project: layout.Project, name, shell) -> None:
 @click.option("--shard", type=click.IntRange(min=0), default=None, metavar="K",
               help="Print only shard K as a value for strategy.matrix (empty past the last shard).")
 @click.option("--shards", "list_shards", is_flag=True, help="Print the indices of the non-empty shards.")
+@click.option("--summary", is_flag=True,
+              help="Print the plan in Markdown: builds by kind and the estimated build-hours.")
 @project_options
-def ci(project: layout.Project, since, shard_size, shard, list_shards) -> None:
+def ci(project: layout.Project, since, shard_size, shard, list_shards, summary) -> None:
     """Print the GitHub Actions build matrix as JSON: every variant, or those changed since REF.
 
     Variants whose metadata alone changed are marked metadata_only; variants in the state at
@@ -280,14 +282,17 @@ def ci(project: layout.Project, since, shard_size, shard, list_shards) -> None:
     """
     from . import ci as ci_, pipeline
 
-    if shard is not None and list_shards:
-        raise click.UsageError("--shard and --shards exclude each other")
+    if sum((shard is not None, list_shards, summary)) > 1:
+        raise click.UsageError("--shard, --shards and --summary exclude each other")
     expansion = pipeline.expansion(project)
     _warn(expansion.warnings)
     now = {recipe.variant.name: recipe.entry for recipe in pipeline.recipes(project, expansion)}
     before = ci_.committed_state(project.root, since) if since is not None else None
     selection = ci_.select(expansion, now, before)
     shards = selection.shards(shard_size or expansion.matrix.ci.shard_size)
+    if summary:
+        click.echo(ci_.summary(expansion, selection), nl=False)
+        return
     if list_shards:
         document = list(range(len(shards)))
     elif shard is not None:

@@ -174,8 +174,20 @@ class Fix:
         return True
 
 
+@dataclass(frozen=True)
+class BuildCost:
+    """What one build of a kind (gpu, cpu, darwin, companion, wrapper) takes on its runner."""
+
+    name: str
+    minutes: int  # one build on a runner of these cores, nothing cached
+    cores: int
+    memory_gb: int
+    disk_gb: int
+    source: str
+
+
 TABLES = {"sm": Sm, "cuda": Cuda, "toolkit": Toolkit, "python": Python, "isa": Isa, "accelerator": Accelerator,
-          "pytorch": Release, "fixes": Fix}
+          "pytorch": Release, "fixes": Fix, "build_costs": BuildCost}
 
 
 def in_range(version: str, spec: str) -> bool:
@@ -193,8 +205,6 @@ def in_range(version: str, spec: str) -> bool:
     return True
 
 
-
-
 @dataclass(frozen=True)
 class Knowledge:
     sm: Mapping[str, Sm]
@@ -205,6 +215,7 @@ class Knowledge:
     accelerator: Mapping[str, Accelerator]
     pytorch: Mapping[str, Release]
     fixes: Mapping[str, Fix]
+    build_costs: Mapping[str, BuildCost]
 
     def release(self, version: str) -> Release | None:
         """The release line of a PyTorch version ("2.10.0" -> row "2.10"), if the table has it."""

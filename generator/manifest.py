@@ -1,12 +1,16 @@
-"""Keep the Flox environment (.flox/env.json, .flox/env/manifest.toml) in sync with the matrix.
+"""Keep the Flox environment (.flox/env.json, .flox/env/manifest.toml, .flox/.gitignore) in
+sync with the matrix.
 
 gen-matrix owns three parts of the manifest: the build tools in [install], options.systems
-(every platform a variant builds for) and a marked block in hook.on-activate that lists the
-builds. Everything else is the user's, and tomlkit keeps it byte for byte; tomlkit is
+(every platform a variant builds for) and a marked block in hook.on-activate that names the
+builds (read from .flox/pkgs/ at activation, so the manifest and its lock do not change
+when variants do). Everything else is the user's, and tomlkit keeps it byte for byte; tomlkit is
 imported only to edit an existing manifest: a new one is rendered from its template.
 
 .flox/env.json is how Flox finds the environment at all; gen-matrix creates it when it is
-missing and otherwise only checks that Flox can read it.
+missing and otherwise only checks that Flox can read it. .flox/.gitignore is written as
+`flox init` writes it, and lines it lacks are added: `flox build` leaves run/, cache/, lib/
+and log/ under .flox/, and `flox publish` refuses untracked files there.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ if TYPE_CHECKING:
 # A fixed name rather than the folder's, so that every clone generates the same file.
 ENVIRONMENT_NAME = "pytorch-variants"
 BEGIN = "# gen-matrix:begin builds"
+# What `flox init` writes into .flox/.gitignore, in its order.
+FLOX_IGNORED = ("run/", "cache/", "lib/", "log/", "!env/")
 END = "# gen-matrix:end builds"
 
 # What regenerating the recipes takes: gen-matrix's Python and libraries, and git (Flox
@@ -53,9 +59,10 @@ class Wanted:
 
     @classmethod
     def of(cls, expansion: Expansion) -> Wanted:
-        builds = [v.name for v in expansion.variants]
+        # The hook reads the builds from .flox/pkgs/ when it runs: a list written here would
+        # change the manifest, and stale its lock, with every variant added or removed.
         return cls(BUILD_TOOLS, sorted({platform for v in expansion.variants for platform in v.platforms}),
-                   environment(False).get_template("manifest-hook.sh.j2").render(builds=builds))
+                   environment(False).get_template("manifest-hook.sh.j2").render())
 
 
 def _key_line(text: str, table: str, key: str) -> int:
@@ -229,3 +236,16 @@ def pointer(text: str | None) -> str:
     if isinstance(version, bool) or version != 1:
         raise _pointer_problem(_json_key_line(text, "version"), 0, "'version' must be 1")
     return text
+
+
+def gitignore(text: str | None) -> str:
+    """.flox/.gitignore as `flox init` writes it when `text` is None; else `text` with the
+    lines of FLOX_IGNORED it lacks added at its end."""
+    if text is None:
+        return environment(False).get_template("flox-gitignore.j2").render()
+    present = {line.strip() for line in LINES.findall(text)}
+    missing = [line for line in FLOX_IGNORED if line not in present]
+    if not missing:
+        return text
+    separator = "" if not text or text.endswith("\n") else "\n"
+    return text + separator + "".join(f"{line}\n" for line in missing)

@@ -85,6 +85,29 @@ DEFAULT_RUNNERS: Mapping[str, tuple[str, ...]] = MappingProxyType({
 })
 
 
+# Where a variant of a kind builds when matrix.yaml names no runner for it. A CUDA PyTorch
+# needs the cores, RAM and disk of knowledge.build_costs.gpu (32 cores, 128 GB, 100 GB):
+# no GitHub-hosted standard runner has them, so GPU variants go to self-hosted runners.
+DEFAULT_KIND_RUNNERS: Mapping[str, Mapping[str, tuple[str, ...]]] = MappingProxyType({
+    "gpu": MappingProxyType({
+        "x86_64-linux": ("self-hosted", "linux", "x64", "pytorch-builder"),
+        "aarch64-linux": ("self-hosted", "linux", "arm64", "pytorch-builder"),
+    }),
+})
+CACHE_TYPES = ("cachix", "attic", "s3", "flox")
+
+
+@dataclass(frozen=True)
+class Cache:
+    """A binary cache the build jobs fetch from (`substituter`) and push what they built to."""
+
+    type: str  # one of CACHE_TYPES: how the build jobs push
+    substituter: str | None  # URL Nix fetches from; None: nothing beyond Nix's own settings
+    public_key: str | None  # the key Nix trusts the substituter's signatures with
+    name: str | None  # the cache's name (cachix, attic; attic's server is the substituter's); s3: the URL pushed to
+    secret: str | None  # the repository secret with the token (cachix, attic) or signing key (s3)
+
+
 @dataclass(frozen=True)
 class CI:
     """The `ci:` section: how the generated GitHub Actions workflow builds and publishes."""
@@ -97,6 +120,9 @@ class CI:
     plan_runner: tuple[str, ...] = ("ubuntu-latest",)
     runners: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: DEFAULT_RUNNERS)  # system -> labels
     gpu_runners: tuple[GpuRunner, ...] = ()
+    # kind -> system -> labels, before `runners`
+    kind_runners: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=lambda: DEFAULT_KIND_RUNNERS)
+    cache: Cache | None = None
 
 
 @dataclass(frozen=True)

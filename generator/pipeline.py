@@ -6,7 +6,7 @@ from pathlib import Path
 
 from . import docs, expand, load, manifest, render, state, validate, write
 from .errors import GenMatrixError, Location
-from .layout import BUILD_MATRIX_FILE, MANIFEST_FILE, POINTER_FILE, README_FILE, Project
+from .layout import BUILD_MATRIX_FILE, FLOX_GITIGNORE_FILE, MANIFEST_FILE, POINTER_FILE, README_FILE, Project
 from .layout import locate  # noqa: F401  (the tests locate projects through the pipeline)
 from .model import Expansion
 
@@ -40,4 +40,5 @@ def outputs(project: Project, result: Expansion) -> dict[str, str]:
         files[README_FILE] = write.Merged(docs.readme(readme, context))
     files[MANIFEST_FILE] = write.Merged(manifest.update(_current(project.root / MANIFEST_FILE), result))
     files[POINTER_FILE] = write.Merged(manifest.pointer(_current(project.root / POINTER_FILE)))
+    files[FLOX_GITIGNORE_FILE] = write.Merged(manifest.gitignore(_current(project.root / FLOX_GITIGNORE_FILE)))
     return dict(sorted(files.items()))

@@ -10,7 +10,7 @@ from . import knowledge as knowledge_
 from .errors import GenMatrixError, Problem
 from .expand import check_name
 from .load import Document
-from .model import CI, KIND_AXES, Companions, GpuRunner, Match, Matrix, Patch, Pin, Restriction, Section, TorchSource
+from .model import CI, KIND_AXES, Cache, Companions, GpuRunner, Match, Matrix, Patch, Pin, Restriction, Section, TorchSource
 from .schema import check_schema, suggest
 
 DEFAULT_NAMING = {
@@ -176,12 +176,32 @@ class _Checker:
                    if key in given}
         runners = {system: tuple(labels) for system, labels in given.get("runners", {}).items()}
         defaults = CI()
+        kind_runners = {kind: dict(systems) for kind, systems in defaults.kind_runners.items()}
+        for kind, systems in given.get("kind_runners", {}).items():
+            kind_runners.setdefault(kind, {}).update({system: tuple(labels) for system, labels in systems.items()})
+        cache = given.get("cache")
         return replace(
             defaults, **scalars,
             plan_runner=tuple(given.get("plan_runner", defaults.plan_runner)),
             runners=MappingProxyType(dict(defaults.runners, **runners)),
             gpu_runners=tuple(gpu_runners),
+            kind_runners=MappingProxyType({kind: MappingProxyType(systems) for kind, systems in sorted(kind_runners.items())}),
+            cache=None if cache is None else self.cache(cache),
         )
+
+    def cache(self, raw: dict) -> Cache:
+        where = self.doc.where(("ci", "cache"))
+        kind = raw["type"]
+        needs = {"cachix": ("name", "secret"), "attic": ("name", "secret", "substituter"), "s3": ("name", "secret"),
+                 "flox": ()}[kind]
+        for key in needs:
+            if not raw.get(key):
+                self.problems.append(Problem(
+                    where, f"ci.cache of type {kind} needs '{key}'",
+                    {"name": "name the cache to push to (cachix, attic: its name; s3: its s3:// URL)",
+                     "secret": "name the repository secret that holds the token (s3: the Nix signing key)",
+                     "substituter": "give the cache's URL, https://SERVER/CACHE: attic logs in to its server"}[key]))
+        return Cache(kind, raw.get("substituter"), raw.get("public_key"), raw.get("name"), raw.get("secret"))
 
     def patterns(self, key: str, defaults: dict, allowed: set, required: bool, extra: dict | None = None) -> dict:
         given = self.doc.data.get(key, {})

@@ -52,7 +52,12 @@ def ci(run, root: Path, *args: str):
 
 
 def names(document: dict) -> list[str]:
-    return [entry["name"] for entry in document["include"]]
+    """Every build of the jobs, sorted: a job builds a torch and then its companions."""
+    return sorted(name for entry in document["include"] for name in entry["builds"].split())
+
+
+def metadata_only(document: dict) -> list[str]:
+    return sorted(name for entry in document["include"] for name in entry["metadata_only"].split())
 
 
 def variant_names(root: Path, where=lambda variant: True) -> list[str]:
@@ -99,18 +104,34 @@ def steps(job: dict) -> dict:
 # --- selection -------------------------------------------------------------------------
 
 
-def test_without_a_revision_every_variant_on_its_systems_runner(run):
+def test_without_a_revision_every_variant_on_the_runner_of_its_kind_and_system(run):
     document = ci(run, REPO)
     expansion = expansion_of(REPO)
     assert names(document) == sorted(v.name for v in expansion.variants)
     assert document["deleted"] == []
-    runners = expansion.matrix.ci.runners
+    ci_settings = expansion.matrix.ci
     by_name = {v.name: v for v in expansion.variants}
     for entry in document["include"]:
-        assert entry["system"] == by_name[entry["name"]].system
-        assert entry["runner"] == list(runners[entry["system"]])
-        assert entry["metadata_only"] is False and entry["smoke"] is False
-    assert {e["runner"][0] for e in document["include"] if e["system"] == "aarch64-linux"} == {"ubuntu-24.04-arm"}
+        torch = by_name[entry["name"]]
+        assert torch.package == "pytorch" and entry["system"] == torch.system
+        expected = ci_settings.kind_runners.get(torch.kind, {}).get(torch.system, ci_settings.runners[torch.system])
+        assert entry["runner"] == list(expected)
+        assert entry["metadata_only"] == "" and entry["smoke"] is False
+    # CUDA builds go to self-hosted builders by default; CPU ones to the runners of their system
+    assert {e["runner"][0] for e in document["include"] if "-cuda" in e["name"]} == {"self-hosted"}
+    assert {e["runner"][0] for e in document["include"] if "-cpu-arm" in e["name"]} == {"ubuntu-24.04-arm"}
+
+
+def test_a_torch_and_its_companions_are_one_job_torch_first(run):
+    document = ci(run, REPO)
+    expansion = expansion_of(REPO)
+    jobs = {entry["name"]: entry["builds"].split() for entry in document["include"]}
+    companions = [v for v in expansion.variants if v.is_companion]
+    assert companions
+    for variant in companions:
+        assert variant.name in jobs[variant.torch][1:]
+    assert all(builds[0] == name for name, builds in jobs.items())
+    assert len(jobs) == sum(not v.is_companion for v in expansion.variants)
 
 
 @needs_git
@@ -128,7 +149,7 @@ def test_one_sm_metadata_edit_selects_exactly_that_sms_variants_as_metadata_only
     expected = variant_names(repo, on_sm("sm90"))
     assert 0 < len(expected) < len(variant_names(repo))
     assert names(document) == expected
-    assert all(entry["metadata_only"] for entry in document["include"])
+    assert metadata_only(document) == expected
     assert document["deleted"] == []
 
 
@@ -139,7 +160,7 @@ def test_one_sm_build_edit_selects_exactly_that_sms_variants_for_a_rebuild(repo,
     commit(repo, "Build the Pascal variants with cuDNN")
     document = ci(run, repo, "--changed-since", "HEAD~1")
     assert names(document) == variant_names(repo, on_sm("sm61"))
-    assert document["include"] and not any(entry["metadata_only"] for entry in document["include"])
+    assert document["include"] and metadata_only(document) == []
 
 
 @needs_git
@@ -155,7 +176,7 @@ def test_a_pin_edit_selects_every_variant(repo, run):
     commit(repo, "Move the nixpkgs pin")
     document = ci(run, repo, "--changed-since", "HEAD~1")
     assert names(document) == variant_names(repo)
-    assert not any(entry["metadata_only"] for entry in document["include"])
+    assert metadata_only(document) == []
 
 
 @needs_git
@@ -178,7 +199,7 @@ def test_a_revision_without_a_state_file_makes_every_variant_new(project, run):
     generate(run, project)
     document = ci(run, project, "--changed-since", "HEAD")
     assert names(document) == variant_names(project)
-    assert not any(entry["metadata_only"] for entry in document["include"])
+    assert metadata_only(document) == []
 
 
 @needs_git
@@ -247,14 +268,19 @@ def test_selection_is_exactly_what_differs_and_shards_partition_it(how, gone, si
         elif how[name] == "wrapper":  # the wrapper's code changed: republished, torch not rebuilt
             before[name] = state.Entry(entry.build, entry.metadata, "old" + entry.wrapper, entry.revision)
     selection = ci_.select(SHIPPED, NOW, before)
-    assert [job.name for job in selection.jobs] == sorted(n for n in NOW if how[n] != "same")
-    assert {job.name for job in selection.jobs if job.metadata_only} == \
+    built = [name for job in selection.jobs for name in job.builds]
+    assert sorted(built) == sorted(n for n in NOW if how[n] != "same")
+    assert len(set(built)) == len(built)  # each torch and companion in one job only
+    assert {name for job in selection.jobs for name in job.metadata_only} == \
         {n for n in NOW if how[n] in ("metadata", "wrapper")}
+    for job in selection.jobs:  # a job is one torch's group, the torch first when it is built
+        assert all(SHIPPED.by_name[name].torch in (None, job.name) for name in job.builds)
+        assert all(SHIPPED.by_name[name].is_companion for name in job.builds[1:])
     assert selection.deleted == tuple(sorted(gone))
     shards = selection.shards(size)
     assert [job for shard in shards for job in shard] == list(selection.jobs)
     assert all(0 < len(shard) <= size for shard in shards)
-    assert len(shards) <= ci_.shard_count(len(NOW), size)
+    assert len(shards) <= ci_.shard_count(SHIPPED, size)
 
 
 # --- sharding ----------------------------------------------------------------------------
@@ -268,6 +294,18 @@ gpu:
   sm: [sm52, sm60, sm61, sm70, sm75, sm80, sm86, sm89, sm90, sm100]
   isa: [avx, avx2, avx512, avx512bf16, avx512vnni]
 """
+
+
+CACHIX = """\
+  cache:
+    type: cachix
+    substituter: https://acme.cachix.org
+    public_key: acme.cachix.org-1:AAAA
+    name: acme
+    secret: CACHIX_AUTH_TOKEN
+"""
+ATTIC = "  cache: {type: attic, substituter: 'https://attic.example/acme', name: acme, secret: ATTIC_TOKEN}\n"
+S3 = "  cache: {type: s3, substituter: 's3://acme-nix?region=eu-west-1', name: 's3://acme-nix?region=eu-west-1', secret: NIX_SIGNING_KEY}\n"
 
 
 @pytest.fixture
@@ -290,7 +328,8 @@ def test_300_variants_make_2_shards_of_at_most_256(big, run):
 
 def test_the_workflow_has_one_build_job_per_shard(big, run):
     jobs = workflow(big)["jobs"]
-    assert sorted(jobs) == ["build-0", "build-1", "plan"]
+    assert sorted(jobs) == ["build-0", "build-1", "mark-published", "plan"]
+    assert jobs["mark-published"]["needs"] == ["plan", "build-0", "build-1"]
     for k in (0, 1):
         assert jobs[f"build-{k}"]["strategy"]["matrix"] == f"${{{{ fromJSON(needs.plan.outputs.shard_{k}) }}}}"
         assert jobs[f"build-{k}"]["if"] == f"contains(fromJSON(needs.plan.outputs.shards), {k})"
@@ -338,12 +377,14 @@ ci:
     assert build["timeout-minutes"] == 2880
     assert build["strategy"]["fail-fast"] is False
     # build.jobs caps the compile jobs through the builder's cores, not through the recipes
-    assert steps(build)["Build"]["env"]["NIX_CONFIG"] == "cores = 12"
+    assert steps(build)["Build"]["env"]["JOBS"] == "12"
+    assert 'export NIX_CONFIG="cores = $cores' in steps(build)["Build"]["run"]
+    assert "NIX_CONFIG" not in steps(build)["Build"]["env"]  # no ci.cache: no substituter
     publish = steps(build)["Publish to the Flox catalog"]
     assert publish["env"]["ORGANISATION"] == "${{ vars.PYTORCH_ORG }}"
     assert publish["env"]["ORGANISATION_DEFAULT"] == "acme"
     assert publish["env"]["FLOX_FLOXHUB_TOKEN"] == "${{ secrets.FLOX_FLOXHUB_TOKEN }}"
-    assert 'flox publish -o "$organisation" "$NAME"' in publish["run"]
+    assert 'flox publish -o "$organisation" "$name"' in publish["run"]
     smoke = steps(build)["Smoke test on the GPU"]
     assert smoke["if"] == "matrix.smoke"
     assert 'nix-build ".flox/pkgs/$NAME.nix" -A pythonEnv -o "$RUNNER_TEMP/python-$NAME"' in smoke["run"]
@@ -353,7 +394,25 @@ ci:
     on_gpu = {name for name, entry in entries.items() if entry["smoke"]}
     assert on_gpu == {n for n in entries if "-sm90-" in n} and len(on_gpu) == 30
     assert {tuple(entries[n]["runner"]) for n in on_gpu} == {("self-hosted", "linux", "x64", "h100")}
-    assert {tuple(e["runner"]) for n, e in entries.items() if n not in on_gpu} == {("self-hosted", "linux", "x64", "big")}
+    # the other CUDA builds go to the built-in labels for GPU builders, not to `runners`
+    assert {tuple(e["runner"]) for n, e in entries.items() if n not in on_gpu} == \
+        {("self-hosted", "linux", "x64", "pytorch-builder")}
+
+
+def test_runners_per_kind_come_before_runners_per_system(tmp_path, run):
+    (tmp_path / "matrix.yaml").write_text(SYNTHETIC + """\
+cpu: {python: ["3.13"], isa: [avx2]}
+ci:
+  runners:
+    x86_64-linux: [ubuntu-latest]
+  kind_runners:
+    gpu:
+      x86_64-linux: [self-hosted, cuda, 64-cores]
+""")
+    generate(run, tmp_path)
+    runners = {entry["name"].split("-")[2]: tuple(entry["runner"]) for entry in ci(run, tmp_path)["include"]}
+    assert runners == {"cuda12_8": ("self-hosted", "cuda", "64-cores"), "cuda12_9": ("self-hosted", "cuda", "64-cores"),
+                       "cpu": ("ubuntu-latest",)}
 
 
 def test_shipped_workflow_builds_on_pull_requests_and_publishes_on_main_without_overlap():
@@ -368,7 +427,9 @@ def test_shipped_workflow_builds_on_pull_requests_and_publishes_on_main_without_
     assert steps(build)["actions/checkout@v4"]["with"]["fetch-depth"] == 0
     assert "flox/install-flox-action@v2" in steps(build)
     assert build["runs-on"] == "${{ matrix.runner }}"
-    assert steps(build)["Publish to the Flox catalog"]["if"] == "github.event_name != 'pull_request'"
+    assert steps(build)["Publish to the Flox catalog"]["if"] == "needs.plan.outputs.publish == 'true'"
+    assert document["jobs"]["mark-published"]["permissions"] == {"contents": "write"}
+    assert document["permissions"] == {"contents": "read"}
     assert "Smoke test on the GPU" not in steps(build)  # the shipped matrix names no GPU runner
 
 
@@ -382,6 +443,10 @@ def test_shipped_workflow_builds_on_pull_requests_and_publishes_on_main_without_
     ("ci: {organisation_variable: GITHUB_ORG}\n", "matrix.yaml:8:", "organisation_variable"),
     ("ci: {runners: {x86_64-linux: ['${{ secrets.TOKEN }}']}}\n", "matrix.yaml:8:", "not valid"),
     ("ci: {runners: {riscv64-linux: [rv]}}\n", "matrix.yaml:8:", "unknown key 'riscv64-linux'"),
+    ("ci: {cache: {type: cachix}}\n", "matrix.yaml:8:", "ci.cache of type cachix needs 'name'"),
+    ("ci: {cache: {type: nfs}}\n", "matrix.yaml:8:", "ci.cache.type"),
+    ("ci: {cache: {type: attic, name: acme, secret: T}}\n", "matrix.yaml:8:", "needs 'substituter'"),
+    ("ci: {kind_runners: {companion: {x86_64-linux: [big]}}}\n", "matrix.yaml:8:", "unknown key 'companion'"),
 ])
 def test_bad_ci_settings_are_located_errors_and_write_nothing(tmp_path, run, ci_section, where, words):
     (tmp_path / "matrix.yaml").write_text(SYNTHETIC + ci_section)
@@ -394,13 +459,18 @@ def test_bad_ci_settings_are_located_errors_and_write_nothing(tmp_path, run, ci_
 # --- the shipped workflow, checked as GitHub would ---------------------------------------
 
 
-def test_shipped_workflow_passes_actionlint():
-    actionlint = tool("actionlint")
-    command = [actionlint, "-no-color"]
-    shellcheck = shutil.which("shellcheck") or shutil.which("shellcheck", path=str(BIN))
-    if shellcheck:  # actionlint checks every run: script with it
-        command += ["-shellcheck", shellcheck]
-    result = subprocess.run(command + [WORKFLOW_FILE], cwd=REPO, capture_output=True, text=True)
+def actionlint(root: Path) -> subprocess.CompletedProcess:
+    """actionlint with shellcheck, which checks every run: script; without shellcheck actionlint
+    skips those checks silently, so a missing one fails the test rather than passing it."""
+    found = {name: shutil.which(name, path=str(BIN)) or shutil.which(name) for name in ("actionlint", "shellcheck")}
+    missing = [name for name, path in found.items() if path is None]
+    assert not missing, f"{', '.join(missing)} not found: install the test extra (pip install -e '.[test]')"
+    return subprocess.run([found["actionlint"], "-no-color", "-shellcheck", found["shellcheck"], WORKFLOW_FILE],
+                          cwd=root, capture_output=True, text=True)
+
+
+def test_shipped_workflow_passes_actionlint_with_shellcheck():
+    result = actionlint(REPO)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
@@ -411,15 +481,40 @@ def test_shipped_workflow_matches_the_github_workflow_schema(schema):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-def test_sharded_workflow_with_a_gpu_runner_passes_actionlint(tmp_path, run):
-    actionlint = tool("actionlint")
+@pytest.mark.parametrize("cache", ["", CACHIX, ATTIC, S3, "  cache: {type: flox}\n"])
+def test_sharded_workflow_with_a_gpu_runner_and_a_cache_passes_actionlint_with_shellcheck(tmp_path, run, cache):
     (tmp_path / "matrix.yaml").write_text(SYNTHETIC + "ci:\n  shard_size: 100\n  gpu_runners:\n"
-                                          "    - {labels: [self-hosted, h100], system: x86_64-linux, sm: [sm90]}\n")
+                                          "    - {labels: [self-hosted, h100], system: x86_64-linux, sm: [sm90]}\n"
+                                          + cache)
     generate(run, tmp_path)
     (tmp_path / ".github" / "actionlint.yaml").write_text("self-hosted-runner:\n  labels: [h100]\n")
-    result = subprocess.run([actionlint, "-no-color", WORKFLOW_FILE], cwd=tmp_path, capture_output=True, text=True)
+    result = actionlint(tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert len([job for job in workflow(tmp_path)["jobs"] if job.startswith("build-")]) == 3
+
+
+@pytest.mark.parametrize("schema", ["vendor.github-workflows", "custom.github-workflows-require-timeout"])
+def test_a_300_variant_workflow_passes_actionlint_and_the_github_workflow_schema(big, schema):
+    result = actionlint(big)
+    assert result.returncode == 0, result.stdout + result.stderr
+    result = subprocess.run([tool("check-jsonschema"), "--builtin-schema", schema, WORKFLOW_FILE],
+                            cwd=big, capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert len([job for job in workflow(big)["jobs"] if job.startswith("build-")]) == 2
+
+
+def test_a_cache_reaches_the_build_jobs(tmp_path, run):
+    (tmp_path / "matrix.yaml").write_text(SYNTHETIC + "ci:\n" + CACHIX)
+    generate(run, tmp_path)
+    build = workflow(tmp_path)["jobs"]["build-0"]
+    assert steps(build)["Build"]["env"]["NIX_CONFIG"] == (
+        "extra-substituters = https://acme.cachix.org\n"
+        "extra-trusted-public-keys = acme.cachix.org-1:AAAA")
+    push = steps(build)["Push what was built to the binary cache"]
+    assert push["env"]["CACHE_TOKEN"] == "${{ secrets.CACHIX_AUTH_TOKEN }}"
+    assert 'nix run nixpkgs#cachix -- push "$CACHE_NAME" "${paths[@]}"' in push["run"]
+    summary = run("ci", "--root", tmp_path, "--summary")
+    assert "Estimated build time: 900.0 runner-hours" in summary.stdout and "estimate" in summary.stdout
 
 
 def test_the_workflow_is_owned_like_every_output(tmp_path, run):

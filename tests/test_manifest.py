@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
+import subprocess
 
 import pytest
 import tomlkit
@@ -61,9 +63,45 @@ def test_created_when_absent(project, run):
     assert data["version"] == 1
     assert data["options"]["systems"] == ["aarch64-darwin", "aarch64-linux", "x86_64-linux"]
     assert {name: entry["pkg-path"] for name, entry in data["install"].items()} == dict(manifest.BUILD_TOOLS)
-    builds = data["hook"]["on-activate"].split('GEN_MATRIX_BUILDS="')[1].split('"')[0].split("\n")
-    assert builds == sorted(p.stem for p in (project / ".flox/pkgs").glob("*.nix"))
-    assert "62 recipes" not in builds and len(builds) == 62
+    # The hook, run as Flox runs it at activation, names every recipe.
+    script = data["hook"]["on-activate"] + '\nprintf "%s" "$GEN_MATRIX_BUILDS"'
+    shown = subprocess.run(["bash", "-c", script], env={"FLOX_ENV_PROJECT": str(project), "PATH": os.environ["PATH"]},
+                           capture_output=True, text=True, check=True).stdout
+    assert shown.split("\n") == sorted(p.stem for p in (project / ".flox/pkgs").glob("*.nix"))
+    assert len(shown.split("\n")) == 62
+
+
+def test_the_manifest_stays_the_same_when_variants_come_and_go(project, run):
+    generate(run, project)
+    before = (project / MANIFEST).read_bytes()
+    matrix = project / "matrix.yaml"
+    matrix.write_text(matrix.read_text().replace("sm: [sm61, sm75, sm80, sm86, sm89, sm90, sm100, sm120]",
+                                                 "sm: [sm61, sm75, sm90]"))
+    result = generate(run, project)
+    assert "removed" in result.output and len(list((project / ".flox/pkgs").glob("*.nix"))) < 62
+    assert (project / MANIFEST).read_bytes() == before  # so the committed lock stays current
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="git not found")
+def test_flox_gitignore_is_what_flox_init_writes_and_hides_what_flox_build_leaves(project, run):
+    generate(run, project)
+    assert (project / ".flox/.gitignore").read_text() == "run/\ncache/\nlib/\nlog/\n!env/\n"
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    for left in ("run/x86_64-linux.pytorch-variants.dev/activate", "cache/x", "lib/x", "log/build.log"):
+        (project / ".flox" / left).parent.mkdir(parents=True, exist_ok=True)
+        (project / ".flox" / left).write_text("")
+    untracked = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all", "--", ".flox"],
+                               cwd=project, capture_output=True, text=True, check=True).stdout
+    assert ".flox/run" not in untracked and ".flox/log" not in untracked and ".flox/cache" not in untracked
+    assert ".flox/env/manifest.toml" in untracked  # the environment itself is tracked
+
+
+def test_a_users_flox_gitignore_is_kept_with_the_lines_it_lacks_added(project, run):
+    (project / ".flox").mkdir()
+    (project / ".flox/.gitignore").write_text("# mine\nrun/\nscratch/")
+    generate(run, project)
+    assert (project / ".flox/.gitignore").read_text() == "# mine\nrun/\nscratch/\ncache/\nlib/\nlog/\n!env/\n"
+    assert run("check", "--root", project).exit_code == 0
 
 
 def test_users_parts_kept_byte_for_byte(project, run):

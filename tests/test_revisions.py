@@ -90,7 +90,7 @@ def test_the_number_of_compile_jobs_changes_no_build(project, run):
     assert "1 written" in generate(run, project)  # the workflow
     assert entries(project) == before
     assert {p: p.read_bytes() for p in (project / ".flox/pkgs").glob("*.nix")} == recipes
-    assert 'NIX_CONFIG: "cores = 16"' in (project / layout.WORKFLOW_FILE).read_text()
+    assert 'JOBS: "16"' in (project / layout.WORKFLOW_FILE).read_text()
 
 
 def test_build_and_metadata_change_together_needs_no_bump(project, run):

@@ -337,6 +337,9 @@ ci:
   plan_runner: [ubuntu-latest]
   runners: {x86_64-linux: [big], aarch64-linux: [arm], x86_64-darwin: [mac13], aarch64-darwin: [mac]}
   gpu_runners: [{labels: [self-hosted, gpu], system: x86_64-linux, sm: [sm90]}]
+  kind_runners: {gpu: {x86_64-linux: [self-hosted, cuda]}, cpu: {aarch64-linux: [arm-big]}, darwin: {aarch64-darwin: [m4]}}
+  cache: {type: cachix, substituter: "https://my-org.cachix.org", public_key: "my-org.cachix.org-1:AAAA",
+          name: my-org, secret: CACHIX_AUTH_TOKEN}
 companions:
   - {packages: [torchvision, torchaudio], when: {kind: gpu, sm: sm90}}
 gpu:
@@ -380,6 +383,8 @@ knowledge:
   pytorch:
     "2.8": {python: ["3.9", "3.13"], cuda: ["12.6", "12.8"], experimental_cuda: ["12.9"],
             wheels: {"12.8": ["9.0", "13.0"]}}
+  build_costs:
+    gpu: {minutes: 240, cores: 64, memory_gb: 256, disk_gb: 200, source: our runners}
   fixes:
     hopper-only: {why: an example of a repository's own fix, file: local-fix, enabled: true,
                   when: {pytorch: ">=2.8", cuda: ">=12.8,<13.0", source: true, isa: [avx2], system: [x86_64-linux],

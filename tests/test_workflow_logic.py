@@ -1,0 +1,262 @@
+"""The generated workflow's scripts, run: what a pull request, a push, a push after a
+cancelled run and a manual dispatch build and publish, and where the published marker goes.
+
+tests/workflow_harness.py runs the `run:` scripts of the generated workflow with bash in
+clones of a local origin repository, with stub `flox` and `nix` and the real gen-matrix.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from workflow_harness import Harness, Run
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None or shutil.which("bash") is None,
+                                reason="the workflow's scripts need git and bash")
+
+MARKER = "gen-matrix-published"
+LOCK = ".flox/env/manifest.lock"
+# Three CUDA torches, one CPU torch, and two companions of the sm75 torch.
+MATRIX = """\
+pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+gpu:
+  python: ["3.13"]
+  cuda: ["12.8"]
+  sm: [sm75, sm86, sm90]
+  isa: [avx2]
+cpu:
+  python: ["3.13"]
+  isa: [avx2]
+companions:
+  - packages: [torchvision, torchaudio]
+    when: {sm: sm75}
+"""
+SM75 = ["pytorch-python313-cuda12_8-sm75-avx2", "torchaudio-python313-cuda12_8-sm75-avx2",
+        "torchvision-python313-cuda12_8-sm75-avx2"]
+SM86 = ["pytorch-python313-cuda12_8-sm86-avx2"]
+SM90 = ["pytorch-python313-cuda12_8-sm90-avx2"]
+CPU = ["pytorch-python313-cpu-avx2"]
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True).stdout.strip()
+
+
+class Project:
+    """A working copy that pushes to a bare origin, as a developer's clone does."""
+
+    def __init__(self, tmp_path: Path, run, matrix: str = MATRIX):
+        self.run = run
+        self.origin = tmp_path / "origin.git"
+        self.work = tmp_path / "work"
+        git(tmp_path, "init", "-q", "--bare", "-b", "main", str(self.origin))
+        git(tmp_path, "init", "-q", "-b", "main", str(self.work))
+        for key, value in (("user.name", "Dev"), ("user.email", "dev@example.invalid")):
+            git(self.work, "config", key, value)
+        git(self.work, "remote", "add", "origin", str(self.origin))
+        (self.work / "matrix.yaml").write_text(matrix)
+        self.generate()
+        (self.work / LOCK).write_text('{"lockfile-version": 1}\n')  # as `flox activate` writes it
+        self.harness = Harness(tmp_path / "ci", self.origin)
+
+    def generate(self) -> None:
+        result = self.run("--root", self.work)
+        assert result.exit_code == 0, result.output
+
+    def commit(self, message: str, change=None, branch: str = "main") -> str:
+        """Change the matrix's data (a function of it), regenerate, commit and push."""
+        if change is not None:
+            path = self.work / "matrix.yaml"
+            data = yaml.safe_load(path.read_text())
+            change(data)
+            path.write_text(yaml.safe_dump(data, sort_keys=False))
+            self.generate()
+        git(self.work, "add", "-A")
+        git(self.work, "commit", "-q", "--allow-empty", "-m", message)
+        git(self.work, "push", "-q", "origin", f"HEAD:refs/heads/{branch}")
+        return git(self.work, "rev-parse", "HEAD")
+
+
+def sm_build(sm: str, cudnn: bool):
+    """A change to an SM's build: its torch (and companions) must be rebuilt."""
+    return lambda data: data.setdefault("knowledge", {}).setdefault("sm", {}).setdefault(sm, {}).update(cudnn=cudnn)
+
+
+def sm_gpus(sm: str, gpus: list[str]):
+    """A change to an SM's metadata alone: only the wrappers are rebuilt."""
+    return lambda data: data.setdefault("knowledge", {}).setdefault("sm", {}).setdefault(sm, {}).update(gpus=gpus)
+
+
+def assert_each_torch_built_once(run: Run) -> None:
+    """No build twice in a run, and a companion only in its torch's job, after that torch."""
+    counts = Counter(run.builds())
+    assert all(count == 1 for count in counts.values()), counts
+    built_in: dict[str, list[str]] = {}  # job (its torch) -> builds, in order
+    for line in run.log:
+        found = re.fullmatch(r"build-\d+ \[(\S+)\]: flox build (\S+)", line)
+        if found:
+            built_in.setdefault(found[1], []).append(found[2])
+    assert sum(map(len, built_in.values())) == len(run.builds())
+    for job, builds in built_in.items():
+        for position, name in enumerate(builds):
+            torch = re.sub(r"^torch(vision|audio)-", "pytorch-", name)
+            assert torch == job, f"{name} built in the job of {job}"
+            if name != torch and torch in builds:
+                assert builds.index(torch) < position, f"{name} built before its torch"
+
+
+@pytest.fixture
+def project(tmp_path, run) -> Project:
+    made = Project(tmp_path, run)
+    first = made.commit("The matrix")
+    done = made.harness.run("push", first)
+    assert done.results["mark-published"] == "success", "\n".join(done.log)
+    assert made.harness.tag(MARKER) == first
+    assert made.harness.published() == sorted(CPU + SM75 + SM86 + SM90)
+    return made
+
+
+def test_a_pull_request_builds_what_it_changes_and_publishes_nothing(project):
+    before = project.harness.published()
+    git(project.work, "checkout", "-q", "-b", "feature")
+    head = project.commit("Pascal-free cuDNN for sm86", sm_build("sm86", False), branch="feature")
+    run = project.harness.run("pull_request", head, base_ref="main")
+    assert sorted(run.builds()) == SM86
+    assert run.publishes() == [] and project.harness.published() == before
+    assert run.results["mark-published"] == "skipped"
+    assert project.harness.tag(MARKER) != head
+
+
+def test_a_push_publishes_what_changed_and_moves_the_marker(project):
+    head = project.commit("sm90 without cuDNN", sm_build("sm90", False))
+    run = project.harness.run("push", head)
+    assert sorted(run.builds()) == SM90 and sorted(run.publishes()) == SM90
+    assert_each_torch_built_once(run)
+    assert project.harness.tag(MARKER) == head
+    assert "Compared with the last successful publish" in run.summary
+    assert "| torch, gpu | 1 |" in run.summary and "estimate" in run.summary
+
+
+def test_a_push_after_a_cancelled_run_publishes_what_that_run_missed(project):
+    published = project.harness.tag(MARKER)
+    missed = project.commit("sm90 without cuDNN, sm86's GPUs", lambda data: (sm_build("sm90", False)(data),
+                                                                          sm_gpus("sm86", ["RTX 3090"])(data)))
+    cancelled = project.harness.run("push", missed, cancel_after=1)
+    assert cancelled.results["mark-published"] == "skipped"
+    assert project.harness.tag(MARKER) == published  # not moved: one publish never ran
+    head = project.commit("sm75 without cuDNN", sm_build("sm75", False))
+    run = project.harness.run("push", head)
+    # changed since the last successful publish: the missed run's two variants and this push's group
+    assert sorted(set(run.publishes())) == sorted(SM75 + SM86 + SM90)
+    assert_each_torch_built_once(run)
+    assert "pytorch-python313-cuda12_8-sm86-avx2" in run.summary.split("wrapper only |")[-1]  # metadata only
+    assert project.harness.tag(MARKER) == head
+    print("\n".join(cancelled.log + run.log))
+
+
+def test_a_manual_dispatch_with_changed_since_publishes_that_range_and_leaves_the_marker(project):
+    published = project.harness.tag(MARKER)
+    first = project.commit("sm90 without cuDNN", sm_build("sm90", False))
+    head = project.commit("sm75 without cuDNN", sm_build("sm75", False))
+    run = project.harness.run("workflow_dispatch", head, inputs={"changed-since": first})
+    assert sorted(run.publishes()) == SM75
+    assert_each_torch_built_once(run)
+    assert project.harness.tag(MARKER) == published  # sm90 is still unpublished
+    later = project.harness.run("workflow_dispatch", head, inputs={"changed-since": ""})
+    assert sorted(set(later.publishes())) == sorted(SM75 + SM90)  # sm75 again: already there, skipped
+    assert any("already in the catalog: skipped" in line for line in later.log)
+    assert project.harness.tag(MARKER) == head
+
+
+def test_a_dispatch_on_another_branch_publishes_and_leaves_the_marker(project):
+    published = project.harness.tag(MARKER)
+    git(project.work, "checkout", "-q", "-b", "trial")
+    head = project.commit("sm90 without cuDNN", sm_build("sm90", False), branch="trial")
+    run = project.harness.run("workflow_dispatch", head, ref="refs/heads/trial")
+    assert sorted(run.publishes()) == SM90
+    assert run.results["mark-published"] == "skipped" and project.harness.tag(MARKER) == published
+
+
+def test_a_dispatch_with_a_revision_that_does_not_exist_stops_before_any_build(project):
+    head = project.commit("sm90 without cuDNN", sm_build("sm90", False))
+    run = project.harness.run("workflow_dispatch", head, inputs={"changed-since": "no-such-tag"})
+    assert run.results["plan"] == "failure" and run.builds() == [] and run.publishes() == []
+    assert any("no such commit" in line for line in run.log), "\n".join(run.log)
+
+
+def test_a_failed_publish_leaves_the_marker_and_a_retry_publishes_what_it_missed(project):
+    published = project.harness.tag(MARKER)
+    head = project.commit("sm86 and sm90 without cuDNN",
+                          lambda data: (sm_build("sm86", False)(data), sm_build("sm90", False)(data)))
+    failed = project.harness.run("push", head, env={"STUB_FAIL_PUBLISH": SM90[0]})
+    assert failed.results["mark-published"] == "skipped" and project.harness.tag(MARKER) == published
+    retried = project.harness.run("push", head)
+    assert sorted(retried.publishes()) == sorted(SM86 + SM90)
+    assert any(f"{SM86[0]} is already in the catalog: skipped" in line for line in retried.log)
+    assert project.harness.tag(MARKER) == head
+
+
+def test_a_stale_lock_stops_the_run_before_any_build_with_the_command_to_run(project):
+    head = project.commit("sm90 without cuDNN", sm_build("sm90", False))
+    run = project.harness.run("push", head, env={"STUB_RELOCK": '{"lockfile-version": 1, "new": true}'})
+    assert run.results["plan"] == "failure" and run.builds() == [] and run.publishes() == []
+    assert any("flox activate -- true && git add .flox/env/manifest.lock" in line for line in run.log)
+    assert run.results["mark-published"] == "skipped"
+
+
+def test_a_missing_lock_stops_the_run_with_the_command_to_run(project):
+    git(project.work, "rm", "-q", LOCK)
+    head = project.commit("No lock")
+    run = project.harness.run("push", head)
+    assert run.results["plan"] == "failure" and run.builds() == []
+    assert any("not locked: run `flox activate -- true && git add .flox/env/manifest.lock`" in line
+               for line in run.log)
+
+
+def test_with_a_cache_every_build_is_pushed_once_after_its_job_built_it(tmp_path, run):
+    project = Project(tmp_path, run, MATRIX + """\
+ci:
+  cache: {type: cachix, substituter: "https://acme.cachix.org", public_key: "acme.cachix.org-1:AAAA",
+          name: acme, secret: CACHIX_AUTH_TOKEN}
+""")
+    first = project.commit("The matrix, with a cache")
+    done = project.harness.run("push", first)
+    command = "run nixpkgs#cachix -- push acme "
+    pushes = [line.split(command, 1)[1] for line in done.calls if line.startswith("nix ") and command in line]
+    pushed = sorted(path.rsplit("/", 1)[1] for line in pushes for path in line.split())
+    assert pushed == sorted(done.builds()) == sorted(CPU + SM75 + SM86 + SM90)
+    assert len(pushes) == 4  # one per job: the sm75 torch's pushes its companions with it
+
+
+SYNTHETIC = """\
+pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+gpu:
+  python: ["3.11", "3.12", "3.13"]
+  cuda: ["12.8", "12.9"]
+  sm: [sm52, sm60, sm61, sm70, sm75, sm80, sm86, sm89, sm90, sm100]
+  isa: [avx, avx2, avx512, avx512bf16, avx512vnni]
+"""
+
+
+def test_more_than_256_variants_are_built_once_and_published_across_two_shards(tmp_path, run):
+    project = Project(tmp_path, run, SYNTHETIC)
+    head = project.commit("300 variants")
+    done = project.harness.run("push", head)
+    assert done.results["build-0"] == done.results["build-1"] == "success"
+    assert len(done.builds()) == 300
+    assert_each_torch_built_once(done)
+    assert sorted(done.publishes()) == sorted(done.builds()) == project.harness.published()
+    assert project.harness.tag(MARKER) == head
+    edited = project.commit("sm90 without cuDNN", sm_build("sm90", False))
+    again = project.harness.run("push", edited)
+    assert sorted(again.publishes()) == sorted(name for name in done.builds() if "-sm90-" in name)
+    assert len(again.publishes()) == 30

@@ -1,0 +1,348 @@
+"""Runs the generated workflow's logic the way GitHub Actions would, without GitHub.
+
+The jobs' `run:` scripts are taken from the workflow as generated (parsed YAML), and run
+with bash in clones of a local "origin" repository, one clone per job, as actions/checkout
+makes them. `flox` and `nix` are stubs that record their calls and fake their results
+(a build is a `result-NAME` link; a publish is a line in the catalog file); git and
+gen-matrix are real. Steps that only install tools (`uses:` actions, pip) are not run:
+the stubs and gen-matrix are on PATH already.
+
+The `${{ }}` expressions the workflow uses are evaluated by a small evaluator of GitHub's
+expression syntax: contexts, literals, ==, !=, &&, ||, !, and the functions contains,
+fromJSON, always and success.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+GEN_MATRIX = Path(sys.executable).parent / "gen-matrix"
+
+FLOX_STUB = r"""#!/usr/bin/env bash
+# A stand-in for flox: records its calls; builds make result-NAME links; publishes go to
+# the catalog file, which refuses a build it already has, as Flox does.
+echo "flox $*" >> "$STUB_CALLS"
+case "$1" in
+  activate)
+    if [ -n "${STUB_RELOCK:-}" ]; then echo "$STUB_RELOCK" > .flox/env/manifest.lock; fi ;;
+  build)
+    test -f ".flox/pkgs/$2.nix" || { echo "error: no recipe .flox/pkgs/$2.nix" >&2; exit 1; }
+    mkdir -p "$STUB_STORE/$2" && ln -sfn "$STUB_STORE/$2" "result-$2" ;;
+  publish)
+    name="${*: -1}"
+    if [ "$name" = "${STUB_FAIL_PUBLISH:-}" ]; then echo "error: the catalog cannot be reached" >&2; exit 1; fi
+    if grep -qx "$name $(git rev-parse HEAD)" "$STUB_CATALOG" 2>/dev/null; then
+      echo "error: $name is already published for this revision" >&2; exit 1
+    fi
+    echo "$name $(git rev-parse HEAD)" >> "$STUB_CATALOG"
+    echo "published $name" ;;
+esac
+"""
+
+NIX_STUB = r"""#!/usr/bin/env bash
+echo "nix $*" >> "$STUB_CALLS"
+"""
+
+
+# --- GitHub's expression syntax, as much of it as the workflow uses ----------------------
+
+TOKEN = re.compile(r"\s*(?:(?P<str>'(?:[^']|'')*')|(?P<num>\d+)|(?P<op>==|!=|&&|\|\||[!(),])"
+                   r"|(?P<name>[A-Za-z_][A-Za-z0-9_.*-]*))")
+
+
+def _tokens(text: str) -> list[tuple[str, str]]:
+    tokens, position = [], 0
+    text = text.strip()
+    while position < len(text):
+        found = TOKEN.match(text, position)
+        if not found:
+            raise ValueError(f"cannot read the expression at: {text[position:]!r}")
+        kind = found.lastgroup
+        tokens.append((kind, found[kind]))
+        position = found.end()
+    return tokens
+
+
+def _lookup(context: dict, path: str):
+    parts = path.split(".")
+    value = context
+    for i, part in enumerate(parts):
+        if part == "*":  # needs.*.result: the rest of the path of every entry
+            rest = ".".join(parts[i + 1:])
+            return [_lookup(entry, rest) if rest else entry for entry in value.values()]
+        value = value.get(part, "") if isinstance(value, dict) else ""
+    return value
+
+
+def evaluate(text: str, context: dict):
+    tokens = _tokens(text)
+    position = 0
+
+    def peek():
+        return tokens[position] if position < len(tokens) else (None, None)
+
+    def take(expected=None):
+        nonlocal position
+        token = tokens[position]
+        if expected is not None and token[1] != expected:
+            raise ValueError(f"expected {expected} in {text!r}")
+        position += 1
+        return token
+
+    def primary():
+        kind, value = take()
+        if kind == "str":
+            return value[1:-1].replace("''", "'")
+        if kind == "num":
+            return int(value)
+        if value == "!":
+            return not truthy(primary())
+        if value == "(":
+            result = either()
+            take(")")
+            return result
+        if value in ("true", "false"):
+            return value == "true"
+        if peek()[1] == "(":
+            take("(")
+            arguments = []
+            while peek()[1] != ")":
+                arguments.append(either())
+                if peek()[1] == ",":
+                    take(",")
+            take(")")
+            return call(value, arguments)
+        return _lookup(context, value)
+
+    def comparison():
+        left = primary()
+        while peek()[1] in ("==", "!="):
+            operator = take()[1]
+            right = primary()
+            left = (loose(left) == loose(right)) == (operator == "==")
+        return left
+
+    def both():
+        left = comparison()
+        while peek()[1] == "&&":
+            take()
+            right = comparison()
+            left = right if truthy(left) else left
+        return left
+
+    def either():
+        left = both()
+        while peek()[1] == "||":
+            take()
+            right = both()
+            left = left if truthy(left) else right
+        return left
+
+    def call(name: str, arguments: list):
+        if name == "fromJSON":
+            return json.loads(arguments[0])
+        if name == "contains":
+            haystack, needle = arguments
+            if isinstance(haystack, list):
+                return any(loose(item) == loose(needle) for item in haystack)
+            return str(needle).lower() in str(haystack).lower()
+        if name == "always":
+            return True
+        if name == "success":
+            return all(result == "success" for result in _lookup(context, "needs.*.result"))
+        raise ValueError(f"the harness does not know the function {name}()")
+
+    result = either()
+    if position != len(tokens):
+        raise ValueError(f"cannot read all of {text!r}")
+    return result
+
+
+def truthy(value) -> bool:
+    return value not in (False, 0, "", None)
+
+
+def loose(value):
+    """GitHub compares case-insensitively and coerces numbers; enough of that for the workflow."""
+    return value.lower() if isinstance(value, str) else value
+
+
+def substitute(text, context: dict) -> str:
+    """A value with every `${{ expr }}` replaced by its value, as GitHub writes it into env."""
+    if not isinstance(text, str):
+        return str(text).lower() if isinstance(text, bool) else str(text)
+
+    def one(found):
+        value = evaluate(found[1], context)
+        if isinstance(value, bool):
+            return str(value).lower()
+        return value if isinstance(value, str) else json.dumps(value)
+    return re.sub(r"\$\{\{(.*?)\}\}", one, text)
+
+
+def condition(text, context: dict) -> bool:
+    if text is None:
+        return True
+    text = str(text).strip()
+    inner = re.fullmatch(r"\$\{\{(.*)\}\}", text, re.S)
+    return truthy(evaluate(inner[1] if inner else text, context))
+
+
+# --- the run -----------------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    """One workflow run: what happened, for the test to check and for a reader to follow."""
+
+    log: list[str] = field(default_factory=list)
+    results: dict[str, str] = field(default_factory=dict)  # job -> success/failure/cancelled/skipped
+    calls: list[str] = field(default_factory=list)  # the stubs' calls, in order
+    summary: str = ""
+
+    def builds(self) -> list[str]:
+        return [call.split()[2] for call in self.calls if call.startswith("flox build ")]
+
+    def publishes(self) -> list[str]:
+        return [call.split()[-1] for call in self.calls if call.startswith("flox publish ")]
+
+
+class Harness:
+    """A local origin repository, the stubs, and runs of the workflow against it."""
+
+    def __init__(self, root: Path, origin: Path):
+        self.root = root  # a scratch folder: stubs, store, clones
+        self.origin = origin
+        self.bin = root / "bin"
+        self.bin.mkdir(parents=True)
+        for name, text in (("flox", FLOX_STUB), ("nix", NIX_STUB)):
+            (self.bin / name).write_text(text)
+            (self.bin / name).chmod(0o755)
+        (self.bin / "gen-matrix").symlink_to(GEN_MATRIX)
+        self.store = root / "store"
+        self.catalog = root / "catalog"
+        self.catalog.write_text("")
+        self.runs = 0
+
+    def published(self) -> list[str]:
+        """Every variant in the catalog (the stub's), sorted, once each."""
+        return sorted({line.split()[0] for line in self.catalog.read_text().splitlines()})
+
+    def tag(self, name: str) -> str | None:
+        found = subprocess.run(["git", "rev-parse", "--verify", "--quiet", f"refs/tags/{name}^{{commit}}"],
+                               cwd=self.origin, capture_output=True, text=True)
+        return found.stdout.strip() or None
+
+    def _checkout(self, job: str, sha: str) -> Path:
+        where = self.root / f"run{self.runs}" / job
+        subprocess.run(["git", "clone", "-q", str(self.origin), str(where)], check=True)
+        subprocess.run(["git", "checkout", "-q", sha], cwd=where, check=True)
+        return where
+
+    def run(self, event: str, sha: str, *, base_ref: str = "", ref: str = "", inputs: dict | None = None,
+            cancel_after: int | None = None, env: dict | None = None) -> Run:
+        """Run the workflow of commit `sha` for `event`. `cancel_after`: the run is cancelled
+        once that many build jobs finished; the jobs after are cancelled."""
+        self.runs += 1
+        run = Run()
+        calls = self.root / f"calls{self.runs}"
+        calls.write_text("")
+        text = subprocess.run(["git", "show", f"{sha}:.github/workflows/flox-variants.yml"], cwd=self.origin,
+                              check=True, capture_output=True, text=True).stdout
+        workflow = yaml.safe_load(text)
+        ref = ref or ("refs/pull/1/merge" if event == "pull_request" else "refs/heads/main")
+        context = {"github": {"event_name": event, "base_ref": base_ref, "ref": ref, "sha": sha,
+                              "workflow": workflow["name"]},
+                   "inputs": dict(inputs or {}), "secrets": {"FLOX_FLOXHUB_TOKEN": "token", "CACHIX_AUTH_TOKEN": "cache-token"},
+                   "vars": {"FLOX_ORG": "acme"}, "needs": {}}
+        base_env = {"PATH": f"{self.bin}{os.pathsep}{os.environ['PATH']}", "HOME": str(self.root),
+                    "STUB_CALLS": str(calls), "STUB_STORE": str(self.store), "STUB_CATALOG": str(self.catalog),
+                    "GITHUB_SHA": sha, "GIT_AUTHOR_NAME": "CI", "GIT_AUTHOR_EMAIL": "ci@example.invalid",
+                    "GIT_COMMITTER_NAME": "CI", "GIT_COMMITTER_EMAIL": "ci@example.invalid", **(env or {})}
+        short = sha[:7]
+        run.log.append(f"== {event} at {short}" + (f" ({json.dumps(inputs)})" if inputs else "")
+                       + (f", cancelled after {cancel_after} build job(s)" if cancel_after is not None else ""))
+        outputs: dict[str, dict] = {}
+        finished = 0
+        for job_id, job in workflow["jobs"].items():
+            needs = job.get("needs", [])
+            needs = [needs] if isinstance(needs, str) else needs
+            context["needs"] = {need: {"result": run.results[need], "outputs": outputs.get(need, {})} for need in needs}
+            cancelled = cancel_after is not None and finished >= cancel_after and job_id.startswith("build-")
+            upstream_ok = all(run.results[need] == "success" for need in needs)
+            status_aware = "always()" in str(job.get("if", ""))
+            if (not upstream_ok or cancelled) and not status_aware:
+                run.results[job_id] = "cancelled" if cancelled else "skipped"
+                run.log.append(f"{job_id}: {run.results[job_id]}")
+                continue
+            if not condition(job.get("if"), context):
+                run.results[job_id] = "skipped"
+                run.log.append(f"{job_id}: skipped (if: {' '.join(str(job['if']).split())})")
+                continue
+            matrix = job.get("strategy", {}).get("matrix")
+            entries = evaluate(re.fullmatch(r"\$\{\{(.*)\}\}", matrix)[1], context)["include"] if matrix else [{}]
+            results = []
+            for entry in entries:
+                if cancel_after is not None and finished >= cancel_after and job_id.startswith("build-"):
+                    results.append("cancelled")
+                    run.log.append(f"{job_id} [{entry.get('name')}]: cancelled")
+                    continue
+                context["matrix"] = entry
+                label = f"{job_id} [{entry['name']}]" if entry else job_id
+                results.append(self._job(job_id, label, job, sha, context, base_env, outputs, run, calls))
+                if job_id.startswith("build-"):
+                    finished += 1
+            result = ("failure" if "failure" in results else "cancelled" if "cancelled" in results else "success")
+            run.results[job_id] = result
+            context.pop("matrix", None)
+        run.calls = calls.read_text().splitlines()
+        return run
+
+    def _job(self, job_id, label, job, sha, context, base_env, outputs, run: Run, calls: Path) -> str:
+        where = self._checkout(f"{job_id}-{context.get('matrix', {}).get('name', '')}", sha)
+        step_outputs: dict[str, dict] = {}
+        context["steps"] = step_outputs
+        summary = where.parent / f"{where.name}.summary"
+        for step in job["steps"]:
+            if "run" not in step or "pip install" in step["run"]:
+                continue  # actions and installers: the harness has the tools on PATH already
+            if not condition(step.get("if"), context):
+                continue
+            output = where.parent / f"{where.name}.output"
+            output.write_text("")
+            env = dict(base_env, GITHUB_OUTPUT=str(output), GITHUB_STEP_SUMMARY=str(summary),
+                       RUNNER_TEMP=str(where.parent))
+            env.update({key: substitute(value, context) for key, value in step.get("env", {}).items()})
+            before = len(calls.read_text().splitlines())
+            done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=where, env=env, capture_output=True, text=True)
+            for call in calls.read_text().splitlines()[before:]:
+                run.log.append(f"{label}: {call}")
+            for line in (done.stdout + done.stderr).splitlines():
+                if line.startswith("::") or "already" in line:
+                    run.log.append(f"{label}: {line}")
+            if "id" in step:
+                step_outputs[step["id"]] = {"outputs": dict(line.split("=", 1) for line in output.read_text().splitlines()
+                                                            if "=" in line)}
+            if done.returncode != 0:
+                run.log.append(f"{label}: step '{step.get('name')}' failed ({done.returncode})")
+                run.log.extend(f"{label}:   {line}" for line in (done.stdout + done.stderr).splitlines()[-5:])
+                return "failure"
+        if "outputs" in job:
+            outputs[job_id] = {key: substitute(value, context) for key, value in job["outputs"].items()}
+        if summary.exists():
+            run.summary += summary.read_text()
+            if job_id == "plan":
+                run.log.extend(f"{label}: | {line}" for line in summary.read_text().splitlines()
+                               if line.startswith(("Compared", "| torch", "| companions", "| wrapper only", "**Estimated")))
+            elif job_id == "mark-published":
+                run.log.append(f"{label}: {summary.read_text().strip()}")
+        return "success"
