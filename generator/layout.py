@@ -29,9 +29,12 @@ README_FILE = "README.md"
 MANIFEST_FILE = ".flox/env/manifest.toml"
 POINTER_FILE = ".flox/env.json"
 WORKFLOW_FILE = ".github/workflows/flox-variants.yml"
+ATTRIBUTES_FILE = ".gitattributes"
+# Held by a run that writes, so that two never interleave.
+LOCK_FILE = ".gen-matrix.lock"
 
 # The files of the tree a run reads besides the matrix: their text goes into what it writes.
-TREE_INPUTS = (STATE_FILE, README_FILE, MANIFEST_FILE, POINTER_FILE)
+TREE_INPUTS = (STATE_FILE, README_FILE, MANIFEST_FILE, POINTER_FILE, ATTRIBUTES_FILE)
 
 
 @dataclass(frozen=True)
