@@ -31,12 +31,12 @@ def _holder(descriptor: int) -> str:
 
 
 @contextlib.contextmanager
-def held(root: Path, wait: float = WAIT_SECONDS) -> Iterator[None]:
-    """Hold the repository's lock for the body; wait up to `wait` seconds for another run."""
+def held(root: Path, wait: float | None = None) -> Iterator[None]:
+    """Hold the repository's lock for the body; wait up to `wait` seconds (WAIT_SECONDS) for another run."""
     import fcntl  # POSIX: Linux and macOS, where Nix and Flox run
 
     path = os.path.join(root, LOCK_FILE)
-    deadline = time.monotonic() + wait
+    deadline = time.monotonic() + (WAIT_SECONDS if wait is None else wait)
     while True:
         try:
             descriptor = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
