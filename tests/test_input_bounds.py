@@ -105,3 +105,11 @@ def test_a_nix_keyword_as_a_patch_attribute_name_parses(project, run, name):
     pins = project / layout.PINS_FILE
     assert subprocess.run([NIX_INSTANTIATE, "--parse", str(pins)], capture_output=True).returncode == 0, \
         pins.read_text()
+
+
+def test_a_flox_pointer_nested_beyond_reason_is_a_located_error(project, run):
+    (project / ".flox").mkdir()
+    (project / layout.POINTER_FILE).write_text("[" * 100_000 + "]" * 100_000)
+    result = run("--root", project)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert ".flox/env.json:1: holds values nested thousands of levels deep" in result.stderr
