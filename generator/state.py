@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -101,6 +102,7 @@ def _text(root: Path) -> str | None:
                      f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)")
 
 
+_RECORDED_PATH = re.compile(r"[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)*")
 # Ten times what 50,000 variants take.
 MAX_BYTES = 256 * 1024 * 1024
 
@@ -122,6 +124,14 @@ def parse_files(text: str, file: str) -> dict[str, str] | None:
     if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
         raise GenMatrixError.at(Location(file), "the 'files' record is not a mapping of paths to digests",
                                 f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)")
+    # A path of the record is one gen-matrix removes: never one that leads out of the repository.
+    for path in files:
+        if not _RECORDED_PATH.fullmatch(path) or any(part in (".", "..") for part in path.split("/")):
+            offset = text.find(json.dumps(path))
+            raise GenMatrixError.at(
+                _offset_location(file, text, offset) if offset >= 0 else Location(file),
+                f"the 'files' record holds {json.dumps(path)}, which is not a path inside the repository",
+                f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)")
     return files
 
 

@@ -282,3 +282,18 @@ def test_a_large_state_diff_is_counted_not_diffed(tmp_path):
     text = write.report(plan)
     assert time.perf_counter() - started < 5
     assert "changed: matrix.state.json (60000 lines removed, 60000 added; too big to print a diff)" in text
+
+
+@pytest.mark.parametrize("path", ["../outside.nix", "/etc/hostname", ".flox/../../outside.nix", "a//b.nix"])
+def test_a_record_naming_a_path_outside_the_repository_is_an_error(project, run, tmp_path_factory, path):
+    """A forged record must not make gen-matrix remove a file outside the repository."""
+    assert run("--root", project).exit_code == 0
+    outside = project.parent / "outside.nix"
+    outside.write_text(NIX_HEADER + "\n{ }: { }\n")
+    state_file = project / layout.STATE_FILE
+    document = json.loads(state_file.read_text())
+    document["files"][path] = "0" * 64
+    state_file.write_text(json.dumps(document, indent=2) + "\n")
+    result = run("--root", project)
+    assert result.exit_code == 2 and "which is not a path inside the repository" in result.stderr
+    assert outside.exists()
