@@ -1,29 +1,24 @@
-"""Benchmark gen-matrix on a synthetic matrix of thousands of variants.
+"""Benchmark gen-matrix against its budgets, side by side with a plain jinja2 script.
 
-For each figure the command runs in a fresh process several times and the median is
-reported, with the process's peak memory (max RSS):
+Each figure runs in a fresh process, several times; the median is reported with the
+process's peak memory (VmHWM):
 
-  cold          `gen-matrix generate` into an empty tree, with the cache as runs on other
-                trees leave it (compiled templates, no record of this tree)
-  first         the same with an empty cache: the first run after installing gen-matrix
-  noop          `gen-matrix generate` on an up-to-date tree (it must write 0 files)
-  noop-full     the same with --no-cache: every stage runs
-  check         `gen-matrix check` on an up-to-date tree
-  check-full    the same with --no-cache
-  baseline      a bare Python loop writing the same bytes to the same number of files:
-                the practical floor for cold generate
+  cold      `gen-matrix generate` into a tree holding only matrix.yaml (and the README)
+  noop      `gen-matrix generate` on a current tree (it must write 0 files)
+  check     `gen-matrix check` on a current tree
+  drift     `gen-matrix check` after an edit that changes every build hash (exit 1, a report)
+  jinja2    a plain script: yaml.safe_load of the matrix, one jinja2 render per file of the
+            same bytes gen-matrix writes, written to the same paths. It validates, expands
+            and owns nothing: the floor under cold generate.
 
-Each ratio to the baseline is the median over the runs of the figure's time over the time of
-the baseline run just before it: the shared machine's speed drifts from one minute to the
-next, and two runs taken together drift together. The same figures follow for the shipped
-matrix.yaml. gen-matrix's bytecode is compiled first, as pip does when it installs a package,
-and the cache lives in the benchmark's own folder.
+Budgets, printed as met or not: the shipped matrix's cold generate and check at most 0.5 s;
+2,000 variants cold at most 1.5 s; cold and drift linear up to 50,000 variants (the time per
+variant at the largest size at most twice that at 2,000); peak memory at most 150 MB at
+10,000 variants.
 
 Usage:
-  python benchmarks/bench.py                      # about 2,000 variants, 9 runs each
-  python benchmarks/bench.py --variants 4000 --runs 3 --json out.json
-  python benchmarks/bench.py --scaling            # 500, 1,000, 2,000, 4,000 variants
-  python benchmarks/bench.py --dir /dev/shm       # in memory: without the disk's variance
+  python benchmarks/bench.py                     # shipped matrix; 2,000, 10,000 and 50,000 variants
+  python benchmarks/bench.py --runs 5 --sizes 2000 10000 --json out.json
 """
 
 from __future__ import annotations
@@ -49,6 +44,20 @@ sys.path.insert(0, str(REPO))
 
 from generator import knowledge as knowledge_  # noqa: E402
 from generator.knowledge import incompatibility  # noqa: E402
+
+# The plain script: the same files, each rendered by jinja2 from its lines, and written.
+PLAIN = """
+import json, sys
+from pathlib import Path
+import jinja2, yaml
+yaml.load(Path(sys.argv[1]).read_text(), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+template = jinja2.Environment(keep_trailing_newline=True).from_string("{% for line in lines %}{{ line }}{% endfor %}")
+target = Path(sys.argv[3])
+for relative, lines in json.loads(Path(sys.argv[2]).read_text()).items():
+    path = target / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(template.render(lines=lines).encode())
+"""
 
 BASE_PYTHONS = ["3.11", "3.12", "3.13", "3.14"]
 
@@ -98,42 +107,34 @@ def synthetic_matrix(target: int) -> dict:
     return matrix
 
 
-# Runs `-m MODULE ARGS` or `-c CODE ARGS` and reports the process's own peak memory
-# (VmHWM) on exit, also when it ends with os._exit, as the gen-matrix command does. rusage
-# cannot be used: a child's ru_maxrss also counts the parent's memory it was forked from.
+# Runs `-m MODULE ARGS` or `-c CODE ARGS` and reports the process's own peak memory (VmHWM)
+# on exit. rusage cannot be used: a child's ru_maxrss also counts the parent's memory it was
+# forked from.
 PEAK = """
-import atexit, os, runpy, sys
+import atexit, runpy, sys
 def report():
     with open("/proc/self/status") as status:
         peak = next(line.split()[1] for line in status if line.startswith("VmHWM:"))
     sys.stderr.write(f"\\nPEAK_KB {peak}\\n")
     sys.stderr.flush()
-def hard_exit(status, exit=os._exit):
-    report()
-    exit(status)
 atexit.register(report)
-os._exit = hard_exit
 mode, target, *sys.argv[1:] = sys.argv[1:]
 if mode == "-m":
     sys.argv[0] = target
     runpy.run_module(target, run_name="__main__", alter_sys=True)
 else:
-    exec(compile(target, "<baseline>", "exec"), {"__name__": "__main__"})
+    exec(compile(target, "<plain>", "exec"), {"__name__": "__main__"})
 """
 
 
-ENV = dict(os.environ)
-
-
-def measure(args: list[str], env: dict | None = None) -> tuple[float, float, str]:
+def measure(args: list[str], expect: int = 0) -> tuple[float, float, str]:
     """(seconds, peak MiB, stdout) of one run of `python ARGS` in a fresh process."""
-    # Write back what earlier runs left dirty, so that no run pays for another's writes.
-    os.sync()
+    os.sync()  # write back what earlier runs left dirty, so that no run pays for another's writes
     start = time.perf_counter()
-    result = subprocess.run([sys.executable, "-c", PEAK, *args], capture_output=True, text=True, cwd=REPO, env=env or ENV)
+    result = subprocess.run([sys.executable, "-c", PEAK, *args], capture_output=True, text=True, cwd=REPO)
     elapsed = time.perf_counter() - start
-    if result.returncode != 0:
-        raise SystemExit(f"{' '.join(args[:2])} failed:\n{result.stderr}")
+    if result.returncode != expect:
+        raise SystemExit(f"{' '.join(args[:4])} exited {result.returncode}:\n{result.stderr[-2000:]}")
     peak_kb = int(re.search(r"PEAK_KB (\d+)", result.stderr).group(1))
     return elapsed, peak_kb / 1024, result.stdout
 
@@ -142,23 +143,14 @@ def gen_matrix(*args: str) -> list[str]:
     return ["-m", "generator", *args]
 
 
-FIGURES = {
-    "cold": ("generate",),
-    "first": ("generate",),
-    "noop": ("generate",),
-    "noop-full": ("generate", "--no-cache"),
-    "check": ("check",),
-    "check-full": ("check", "--no-cache"),
-}
+FIGURES = ("cold", "noop", "check", "drift", "jinja2")
 
 
 def bench_tree(source: Path, runs: int, work: Path) -> dict:
-    """Median figures of gen-matrix on copies of the tree `source` (its matrix.yaml, and its
-    README when it has one), against the baseline of writing what it generates."""
+    """Median figures on copies of the tree `source` (its matrix.yaml, and its README)."""
     inputs = [name for name in ("matrix.yaml", "README.md") if (source / name).exists()]
 
     def seeded(folder: Path) -> Path:
-        """`folder`, made, with a copy of the inputs and nothing generated."""
         folder.mkdir()
         for name in inputs:
             shutil.copy(source / name, folder / name)
@@ -167,53 +159,31 @@ def bench_tree(source: Path, runs: int, work: Path) -> dict:
     sample = seeded(work / "sample")
     _, _, out = measure(gen_matrix("--root", str(sample)))
     variants = int(re.search(r"(\d+) variants", out).group(1))
-    generated = {p.relative_to(sample).as_posix(): p.read_text() for p in sorted(sample.rglob("*"))
-                 if p.is_file() and p.name not in inputs}
-    texts = work / "texts.json"
-    texts.write_text(json.dumps(generated))
-
-    figures: dict[str, list] = {name: [] for name in ("baseline", *FIGURES)}
-    ratios: dict[str, list] = {name: [] for name in FIGURES}
-
-    def timed(name: str, args: list[str], env: dict | None = None) -> str:
-        """Runs the figure `name`, right after a run of the baseline to compare it with."""
-        floor = work / "baseline"
-        floor.mkdir()
-        base = measure(["-c", BASELINE, str(texts), str(floor)])
-        shutil.rmtree(floor)
-        figures["baseline"].append(base[:2])
-        seconds, peak, out = measure(args, env)
-        figures[name].append((seconds, peak))
-        ratios[name].append(seconds / base[0])
-        return out
-
+    generated = {p.relative_to(sample).as_posix(): p.read_text().splitlines(keepends=True)
+                 for p in sorted(sample.rglob("*")) if p.is_file() and p.name not in inputs}
+    lines = work / "lines.json"
+    lines.write_text(json.dumps(generated))
+    samples: dict[str, list] = {name: [] for name in FIGURES}
     for i in range(runs):
-        tree, first = seeded(work / f"tree{i}"), seeded(work / f"first{i}")
-        timed("cold", gen_matrix(*FIGURES["cold"], "--root", str(tree)))
-        empty_cache = work / f"first-cache{i}"
-        timed("first", gen_matrix(*FIGURES["first"], "--root", str(first)),
-              dict(ENV, GEN_MATRIX_CACHE_DIR=str(empty_cache)))
-        shutil.rmtree(first)
-        shutil.rmtree(empty_cache, ignore_errors=True)
-        # The run after a cold one finds the tree current, and records it in the cache.
-        measure(gen_matrix("--root", str(tree)))
-        for name in ("noop", "noop-full", "check", "check-full"):
-            out = timed(name, gen_matrix(*FIGURES[name], "--root", str(tree)))
-            written = re.search(r"(\d+) written", out)
-            if written and int(written.group(1)):
-                raise SystemExit(f"{name} generate wrote {written.group(1)} files")
-            if name.startswith("check") and "are current" not in out:
-                raise SystemExit(f"{name} did not find the tree current:\n{out}")
+        tree = seeded(work / f"tree{i}")
+        samples["cold"].append(measure(gen_matrix("--root", str(tree)))[:2])
+        seconds, peak, out = measure(gen_matrix("--root", str(tree)))
+        if "0 written" not in out:
+            raise SystemExit(f"a no-op generate wrote files: {out}")
+        samples["noop"].append((seconds, peak))
+        samples["check"].append(measure(gen_matrix("check", "--root", str(tree)))[:2])
+        matrix = tree / "matrix.yaml"
+        # A build feature goes into every heavy build: every build hash changes.
+        matrix.write_text(matrix.read_text().replace("big-parallel", "kvm", 1))
+        samples["drift"].append(measure(gen_matrix("check", "--root", str(tree)), expect=1)[:2])
+        plain = work / f"plain{i}"
+        samples["jinja2"].append(measure(["-c", PLAIN, str(source / "matrix.yaml"), str(lines), str(plain)])[:2])
         shutil.rmtree(tree)
-    result = {"variants": variants, "files": len(generated), "bytes": sum(len(t.encode()) for t in generated.values()),
-              "runs": runs, "noop_files_written": 0}
-    for name, samples in figures.items():
-        result[name] = {"seconds": statistics.median(s for s, _ in samples),
-                        "peak_mib": max(m for _, m in samples), "runs_seconds": [s for s, _ in samples]}
-    for name in FIGURES:
-        result[name]["x_baseline"] = statistics.median(ratios[name])
-        result[name]["runs_x_baseline"] = ratios[name]
-        result[name]["x_baseline_medians"] = result[name]["seconds"] / result["baseline"]["seconds"]
+        shutil.rmtree(plain)
+    result = {"variants": variants, "files": len(generated), "runs": runs}
+    for name, pairs in samples.items():
+        result[name] = {"seconds": statistics.median(s for s, _ in pairs), "peak_mib": max(m for _, m in pairs),
+                        "runs_seconds": [s for s, _ in pairs]}
     return result
 
 
@@ -224,55 +194,68 @@ def bench(target: int, runs: int, work: Path) -> dict:
     return bench_tree(source, runs, work)
 
 
-def print_result(result: dict, title: str = "") -> None:
-    print(f"{title}{result['variants']} variants, {result['files']} files, {result['bytes'] / 1e6:.1f} MB, "
-          f"median of {result['runs']} runs")
-    # x baseline: the median of the paired ratios; x medians: median seconds over the baseline's
-    print(f"{'':11} {'seconds':>8} {'x baseline':>11} {'x medians':>10} {'peak MiB':>9}")
-    for name in ("baseline", *FIGURES):
+def print_result(result: dict, title: str) -> None:
+    print(f"{title}: {result['variants']} variants, {result['files']} files, median of {result['runs']} runs")
+    print(f"{'':8} {'seconds':>8} {'x jinja2':>9} {'peak MiB':>9}")
+    for name in FIGURES:
         row = result[name]
-        ratios = (f"{row['x_baseline']:.2f}", f"{row['x_baseline_medians']:.2f}") if name in FIGURES else ("1.00",) * 2
-        print(f"{name:11} {row['seconds']:8.3f} {ratios[0]:>11} {ratios[1]:>10} {row['peak_mib']:9.1f}")
-    print(f"no-op generate wrote {result['noop_files_written']} files")
+        print(f"{name:8} {row['seconds']:8.3f} {row['seconds'] / result['jinja2']['seconds']:9.2f} {row['peak_mib']:9.1f}")
+
+
+def budgets(shipped: dict, synthetic: list[dict]) -> list[tuple[str, str, bool]]:
+    """(budget, figure, met) for each budget the sizes measured can tell."""
+    found = []
+    for name in ("cold", "check"):
+        seconds = shipped[name]["seconds"]
+        found.append((f"shipped matrix, {name} <= 0.5 s", f"{seconds:.3f} s", seconds <= 0.5))
+    by_size = {r["variants"]: r for r in synthetic}
+    near = lambda n: min(by_size, key=lambda v: abs(v - n)) if by_size else None  # noqa: E731
+    small = near(2000)
+    if small is not None and abs(small - 2000) < 1000:
+        seconds = by_size[small]["cold"]["seconds"]
+        found.append((f"{small} variants, cold <= 1.5 s", f"{seconds:.3f} s", seconds <= 1.5))
+    ten = near(10000)
+    if ten is not None and abs(ten - 10000) < 3000:
+        peak = max(by_size[ten][name]["peak_mib"] for name in ("cold", "noop", "check", "drift"))
+        found.append((f"{ten} variants, peak memory <= 150 MB", f"{peak * 1.048576:.0f} MB", peak * 1.048576 <= 150))
+    largest = max(by_size) if by_size else None
+    if small is not None and largest is not None and largest >= 4 * small:
+        for name in ("cold", "drift"):
+            per_small = by_size[small][name]["seconds"] / small
+            per_large = by_size[largest][name]["seconds"] / largest
+            found.append((f"{name} linear to {largest} variants (per variant <= 2x that at {small})",
+                          f"{per_large / per_small:.2f}x", per_large <= 2 * per_small))
+    return found
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--variants", type=int, default=2000, help="at least this many variants")
-    parser.add_argument("--runs", type=int, default=9, help="runs of each figure; the machine's noise calls for several")
-    parser.add_argument("--scaling", action="store_true", help="run at 500, 1000, 2000 and 4000 variants")
+    parser.add_argument("--sizes", type=int, nargs="*", default=[2000, 10000, 50000],
+                        help="synthetic matrices of at least these many variants")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each figure")
     parser.add_argument("--json", type=Path, help="also write the figures here")
-    parser.add_argument("--dir", type=Path, help="where the trees are written [default: the system's temporary "
-                        "folder]; a tmpfs such as /dev/shm takes the disk's own variance out of the figures")
+    parser.add_argument("--dir", type=Path, help="where the trees are written [default: the system's temporary folder]")
     args = parser.parse_args()
     # Bytecode as an installed package has it (pip compiles it; PYTHONDONTWRITEBYTECODE may be set here).
     compileall.compile_dir(REPO / "generator", quiet=1)
-    sizes = [500, 1000, 2000, 4000] if args.scaling else [args.variants]
-    results = {"synthetic": []}
+    results: dict = {"synthetic": []}
     with tempfile.TemporaryDirectory(prefix="gen-matrix-bench-", dir=args.dir) as folder:
-        ENV["GEN_MATRIX_CACHE_DIR"] = str(Path(folder) / "cache")
-        for i, size in enumerate(sizes):
-            work = Path(folder) / f"synthetic{i}"
-            work.mkdir()
-            result = bench(size, args.runs, work)
-            results["synthetic"].append(result)
-            print_result(result)
-            print()
         shipped = Path(folder) / "shipped"
         shipped.mkdir()
         results["shipped"] = bench_tree(REPO, args.runs, shipped)
-        print_result(results["shipped"], "the shipped matrix.yaml: ")
-    if args.scaling:
-        print()
-        print("scaling (median seconds, x baseline; cold per 1,000 variants; peak MiB of cold)")
-        print(f"{'variants':>8} {'baseline':>8} {'cold':>13} {'check':>13} {'noop':>7} {'noop-full':>9} "
-              f"{'check-full':>10} {'cold/1k':>7} {'peak':>5}")
-        for r in results["synthetic"]:
-            def figure(name: str) -> str:
-                return f"{r[name]['seconds']:.3f} ({r[name]['x_baseline']:.2f}x)"
-            print(f"{r['variants']:8} {r['baseline']['seconds']:8.3f} {figure('cold'):>13} {figure('check'):>13} "
-                  f"{r['noop']['seconds']:7.3f} {r['noop-full']['seconds']:9.3f} {r['check-full']['seconds']:10.3f} "
-                  f"{r['cold']['seconds'] / r['variants'] * 1000:7.3f} {r['cold']['peak_mib']:5.1f}")
+        print_result(results["shipped"], "the shipped matrix.yaml")
+        for i, size in enumerate(args.sizes):
+            work = Path(folder) / f"synthetic{i}"
+            work.mkdir()
+            results["synthetic"].append(bench(size, args.runs, work))
+            print()
+            print_result(results["synthetic"][-1], "synthetic")
+    print()
+    print("budgets")
+    results["budgets"] = []
+    for budget, figure, met in budgets(results["shipped"], results["synthetic"]):
+        print(f"  {'met    ' if met else 'NOT MET'}  {budget}: {figure}")
+        results["budgets"].append({"budget": budget, "figure": figure, "met": met})
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
 

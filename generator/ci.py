@@ -18,14 +18,14 @@ from typing import Mapping
 
 from . import state
 from .errors import GenMatrixError, Location
-from .layout import LOCK_FILE, STATE_FILE
+from .layout import FLOX_LOCK_FILE, STATE_FILE
 from .model import CI, KINDS, Expansion, Variant
 
 # The tag the workflow moves to a commit once every variant changed up to it is published:
 # the next run selects against it, so what a failed or cancelled run missed is not lost.
 PUBLISHED_MARKER = "gen-matrix-published"
 # What locks the Flox environment: activation locks a manifest that has no current lock.
-LOCK_COMMAND = f"flox activate -- true && git add {LOCK_FILE}"
+LOCK_COMMAND = f"flox activate -- true && git add {FLOX_LOCK_FILE}"
 
 
 
@@ -175,7 +175,7 @@ def workflow_context(expansion: Expansion) -> dict:
         "jobs": expansion.matrix.jobs,
         "state_file": STATE_FILE,
         "marker": PUBLISHED_MARKER,
-        "lock_file": LOCK_FILE,
+        "lock_file": FLOX_LOCK_FILE,
         "lock_command": LOCK_COMMAND,
     }
 

@@ -80,10 +80,11 @@ def _planned(project: layout.Project):
 @project_options
 def generate(project: layout.Project) -> None:
     """Validate the matrix, render every output and write what changed."""
-    from . import write
+    from . import lock, write
 
-    expansion, plan = _planned(project)
-    write.apply(plan)
+    with lock.held(project.root):
+        expansion, plan = _planned(project)
+        write.apply(plan)
     click.echo(f"gen-matrix: {len(expansion.variants)} variants; {len(plan.write)} written, "
                f"{len(plan.unchanged)} unchanged, {len(plan.remove)} removed")
 

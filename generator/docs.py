@@ -19,8 +19,10 @@ from .model import KIND_AXES, Expansion, Variant
 from .render import Recipe, environment
 
 KIND_TITLES = {"gpu": "NVIDIA GPU (CUDA)", "cpu": "CPU only", "darwin": "Apple Silicon"}
-_MARKER = re.compile(r"^\s*<!-- gen-matrix:(begin|end) ([A-Za-z0-9_-]+) -->\s*$")
-_FENCE = re.compile(r"^\s*(```|~~~)")
+# As Markdown reads them: a line indented by four spaces or a tab is code, not a marker or a fence.
+_MARKER = re.compile(r"^ {0,3}<!-- gen-matrix:(begin|end) ([A-Za-z0-9_-]+) -->\s*$")
+_FENCE = re.compile(r"^ {0,3}(```|~~~)")
+_LOOKS_LIKE_MARKER = re.compile(r"^ {0,3}<!-- gen-matrix:")
 _README_BLOCK = re.compile(r"^readme-([A-Za-z0-9_-]+)\.md\.j2$")
 # Lines end at \n only: str.splitlines would also break at \f or U+2028 inside a user's line.
 LINES = re.compile(r"[^\n]*\n|[^\n]+")
@@ -179,7 +181,7 @@ def splice(text: str, file: str, blocks: Mapping[str, str]) -> str:
         if _FENCE.match(line) and opened is None:
             fenced = not fenced
         marker = None if fenced else _MARKER.match(line)
-        if not fenced and marker is None and line.lstrip().startswith("<!-- gen-matrix:"):
+        if not fenced and marker is None and _LOOKS_LIKE_MARKER.match(line):
             problems.append(Problem(Location(file, number), "malformed gen-matrix marker",
                                     "write it on a line of its own: <!-- gen-matrix:begin NAME --> "
                                     "or <!-- gen-matrix:end NAME -->"))

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+# Control characters, shown escaped: a message quotes what the user wrote, and a terminal
+# would obey an escape sequence in it instead of showing it.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def printable(text: str) -> str:
+    """`text` with its control characters (but tab and newline) written as \\xNN escapes."""
+    return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
 
 
 @dataclass(frozen=True, order=True)
@@ -25,7 +35,7 @@ class Problem:
 
     def __str__(self) -> str:
         text = f"{self.where}: {self.message}"
-        return f"{text}\n  hint: {self.hint}" if self.hint else text
+        return printable(f"{text}\n  hint: {self.hint}" if self.hint else text)
 
 
 class GenMatrixError(Exception):

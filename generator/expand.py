@@ -124,11 +124,17 @@ def _barren(section: Section, kept: dict, dropped: list[Dropped]) -> list[Proble
     such as an aarch64-only GPU listed beside x86_64 instruction sets only, and silent
     otherwise: rules the user wrote (restrict, exclude) are deliberate and not counted."""
     warnings = []
+    # One pass over the variants, not one per value: a matrix of 50,000 has hundreds of values.
+    used = {pair for key in kept for pair in key}
+    gone_by_value: dict = {}
+    for d in dropped:
+        for pair in d.combination:
+            gone_by_value.setdefault(pair, []).append(d)
     for axis, values in section.axes:
         for value in values:
-            if any(dict(key)[axis] == value for key in kept):
+            if (axis, value) in used:
                 continue
-            gone = [d for d in dropped if dict(d.combination)[axis] == value]
+            gone = gone_by_value.get((axis, value), [])
             if gone and all(d.rule == "knowledge" for d in gone):
                 warnings.append(Problem(
                     section.where_value(axis, value),

@@ -28,12 +28,15 @@ BUILD_MATRIX_FILE = "BUILD_MATRIX.md"
 README_FILE = "README.md"
 MANIFEST_FILE = ".flox/env/manifest.toml"
 POINTER_FILE = ".flox/env.json"
-LOCK_FILE = ".flox/env/manifest.lock"  # Flox writes it; the workflow checks it is committed and current
+FLOX_LOCK_FILE = ".flox/env/manifest.lock"  # Flox writes it; the workflow checks it is committed and current
 FLOX_GITIGNORE_FILE = ".flox/.gitignore"
 WORKFLOW_FILE = ".github/workflows/flox-variants.yml"
+ATTRIBUTES_FILE = ".gitattributes"
+# Held by a run that writes, so that two never interleave.
+RUN_LOCK_FILE = ".gen-matrix.lock"
 
 # The files of the tree a run reads besides the matrix: their text goes into what it writes.
-TREE_INPUTS = (STATE_FILE, README_FILE, MANIFEST_FILE, POINTER_FILE, FLOX_GITIGNORE_FILE)
+TREE_INPUTS = (STATE_FILE, README_FILE, MANIFEST_FILE, POINTER_FILE, FLOX_GITIGNORE_FILE, ATTRIBUTES_FILE)
 
 
 @dataclass(frozen=True)

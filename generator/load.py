@@ -8,7 +8,9 @@ hold (a NUL, half a surrogate pair) is refused here, where its location is known
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -72,19 +74,25 @@ def _offset_location(file: str, text, offset: int) -> Location:
     return Location(file, text.count(newline, 0, offset) + 1, offset - line_start + 1)
 
 
-UNWRITABLE = "\0\ud800-\udfff"  # what no generated file can hold, as a regex character class's body
+# What no generated file can hold (NUL, half a surrogate pair), and the control characters
+# that a terminal would obey instead of showing (ESC starts a colour, a cursor move, a title),
+# as a regex character class's body. Tab and newline are text.
+UNWRITABLE = "\0\ud800-\udfff\x01-\x08\x0b-\x1f\x7f-\x9f"
 _UNWRITABLE = re.compile(f"[{UNWRITABLE}]")
 
 
 def unwritable(value: str) -> str | None:
-    """Why `value` cannot reach a generated file; None when it can."""
+    """Why `value` cannot reach a generated file or a terminal; None when it can."""
     found = _UNWRITABLE.search(value)
     if found is None:
         return None
     if found.group() == "\0":
         return "holds a NUL character (\\0), which no Nix string can hold"
-    return (f"holds U+{ord(found.group()):04X}, half of a UTF-16 surrogate pair, "
-            "which a UTF-8 file cannot hold")
+    if "\ud800" <= found.group() <= "\udfff":
+        return (f"holds U+{ord(found.group()):04X}, half of a UTF-16 surrogate pair, "
+                "which a UTF-8 file cannot hold")
+    return (f"holds the control character U+{ord(found.group()):04X}, which a terminal would obey "
+            "instead of showing")
 
 
 def _check_depth(text: str, file: str) -> None:
@@ -188,20 +196,55 @@ def parse(text: str, file: str) -> Document:
     return Document(file, data, marks, tuple(problems))
 
 
-def read(path: Path, display: str | None = None) -> Document:
-    """Read and parse a YAML file; `display` is the name used in messages."""
-    name = display or str(path)
+# Far more than any matrix, README or manifest; what stops a run reading /dev/zero without end.
+MAX_BYTES = 16 * 1024 * 1024
+# Opening a FIFO for reading waits for a writer; O_NONBLOCK returns at once, and fstat tells.
+_OPEN = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+
+
+def read_bytes(path: Path, name: str, limit: int = MAX_BYTES, hint: str = "") -> bytes | None:
+    """The bytes of the regular file at `path`, at most `limit` of them; None when there is no
+    file. Anything else (a folder, a FIFO, a device, a file too big) is a located error."""
     try:
-        raw = path.read_bytes()
+        descriptor = os.open(path, _OPEN)
     except FileNotFoundError:
-        raise GenMatrixError.at(Location(name), "file not found",
-                                "pass the matrix with --matrix PATH or run from its folder") from None
+        return None
     except OSError as error:
-        raise GenMatrixError.at(Location(name), f"cannot read the file: {error.strerror or error}") from None
+        raise GenMatrixError.at(Location(name), f"cannot read the file: {error.strerror or error}", hint) from None
     try:
-        text = raw.decode("utf-8")
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise GenMatrixError.at(Location(name), "not a regular file (a folder, a FIFO or a device)",
+                                    hint or "gen-matrix reads only regular files here")
+        with os.fdopen(descriptor, "rb", closefd=False) as handle:
+            data = handle.read(limit + 1)
+    except OSError as error:
+        raise GenMatrixError.at(Location(name), f"cannot read the file: {error.strerror or error}", hint) from None
+    finally:
+        os.close(descriptor)
+    if len(data) > limit:
+        raise GenMatrixError.at(Location(name), f"the file is larger than {limit // 1024 // 1024} MiB",
+                                hint or "is this the right file?")
+    return data
+
+
+def read_text(path: Path, name: str, limit: int = MAX_BYTES, hint: str = "") -> str | None:
+    """The UTF-8 text of the regular file at `path`, line endings as they are; None when there is none."""
+    raw = read_bytes(path, name, limit, hint)
+    if raw is None:
+        return None
+    try:
+        return raw.decode("utf-8")
     except UnicodeDecodeError as error:
         raise GenMatrixError.at(_offset_location(name, raw, error.start),
                                 f"the byte 0x{raw[error.start]:02x} is not UTF-8 text",
-                                "save the file as UTF-8") from None
+                                hint or "save the file as UTF-8") from None
+
+
+def read(path: Path, display: str | None = None) -> Document:
+    """Read and parse a YAML file; `display` is the name used in messages."""
+    name = display or str(path)
+    text = read_text(path, name)
+    if text is None:
+        raise GenMatrixError.at(Location(name), "file not found",
+                                "pass the matrix with --matrix PATH or run from its folder")
     return parse(text, name)

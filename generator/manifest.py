@@ -227,6 +227,8 @@ def pointer(text: str | None) -> str:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise _pointer_problem(error.lineno, error.colno, f"not valid JSON: {error.msg}") from None
+    except RecursionError:  # json nests by recursion; Flox's file is one flat object
+        raise _pointer_problem(1, 0, "holds values nested thousands of levels deep") from None
     if not isinstance(data, dict):
         raise _pointer_problem(1, 0, "is not a JSON object")
     name, version = data.get("name"), data.get("version")

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Callable
 
-from . import docs, expand, load, manifest, render, state, validate, write
-from .errors import GenMatrixError, Location
-from .layout import BUILD_MATRIX_FILE, FLOX_GITIGNORE_FILE, MANIFEST_FILE, POINTER_FILE, README_FILE, Project
+from . import docs, expand, gitattributes, load, manifest, render, state, validate, write
+from .layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, FLOX_GITIGNORE_FILE, HEADER, MANIFEST_FILE,
+                     POINTER_FILE, README_FILE, STATE_FILE, Project)
 from .layout import locate  # noqa: F401  (the tests locate projects through the pipeline)
 from .model import Expansion
 
@@ -16,13 +17,16 @@ def expansion(project: Project, allow_empty: bool = False) -> Expansion:
     return expand.expand(validate.validate(doc), allow_empty)
 
 
-def _current(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as error:
-        raise GenMatrixError.at(Location(path.name), f"cannot read: {error}") from None
+def _current(path: Path, name: str) -> str | None:
+    return load.read_text(path, name)
+
+
+def merged(current: str | None, update: Callable[[str | None], str]) -> write.Merged:
+    """The new text of a file of the user's that gen-matrix owns parts of: made from its LF
+    form, then given back the file's CRLF line endings if it had them."""
+    crlf = current is not None and "\r\n" in current
+    text = update(current.replace("\r\n", "\n") if crlf else current)
+    return write.Merged(text.replace("\n", "\r\n") if crlf else text)
 
 
 def recipes(project: Project, result: Expansion) -> tuple[render.Recipe, ...]:
@@ -31,14 +35,21 @@ def recipes(project: Project, result: Expansion) -> tuple[render.Recipe, ...]:
 
 
 def outputs(project: Project, result: Expansion) -> dict[str, str]:
+    """Every output by path: the files gen-matrix owns whole, recorded with their digests in
+    the state file, and the files of the user's it owns parts of (`write.Merged`)."""
     planned = recipes(project, result)
     files = render.files(result, planned)
     context = docs.facts(result, planned)
     files[BUILD_MATRIX_FILE] = docs.build_matrix(context)
-    readme = _current(project.root / README_FILE)
+    files[STATE_FILE] = state.dump({r.variant.name: r.entry for r in planned}, HEADER,
+                                   {path: text for path, text in files.items() if path != STATE_FILE})
+    root = project.root
+    readme = _current(root / README_FILE, README_FILE)
     if readme is not None:
-        files[README_FILE] = write.Merged(docs.readme(readme, context))
-    files[MANIFEST_FILE] = write.Merged(manifest.update(_current(project.root / MANIFEST_FILE), result))
-    files[POINTER_FILE] = write.Merged(manifest.pointer(_current(project.root / POINTER_FILE)))
-    files[FLOX_GITIGNORE_FILE] = write.Merged(manifest.gitignore(_current(project.root / FLOX_GITIGNORE_FILE)))
+        files[README_FILE] = merged(readme, lambda text: docs.readme(text, context))
+    files[MANIFEST_FILE] = merged(_current(root / MANIFEST_FILE, MANIFEST_FILE),
+                                  lambda text: manifest.update(text, result))
+    files[POINTER_FILE] = merged(_current(root / POINTER_FILE, POINTER_FILE), manifest.pointer)
+    files[ATTRIBUTES_FILE] = merged(_current(root / ATTRIBUTES_FILE, ATTRIBUTES_FILE), gitattributes.update)
+    files[FLOX_GITIGNORE_FILE] = merged(_current(root / FLOX_GITIGNORE_FILE, FLOX_GITIGNORE_FILE), manifest.gitignore)
     return dict(sorted(files.items()))

@@ -10,17 +10,23 @@ The catalog indexes a store path once, so a change to a description or platform 
 would never reach it. When only a variant's metadata changed since the state was written,
 its revision goes up by one; the wrapper writes the revision into `$out/.metadata-rev`,
 which gives it a new store path, and the heavy build stays as it is. Revisions never go down.
+
+`files` is gen-matrix's record of what it wrote: every file it owns whole, with the SHA-256 of
+its text. gen-matrix overwrites or removes only the files in this record that still carry its
+header; a file it never wrote is the user's, whatever it says.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import GenMatrixError, Location
 from .layout import STATE_FILE
+from .load import MAX_DEPTH, _offset_location, read_text
 
 
 
@@ -64,6 +70,15 @@ def parse(text: str, file: str) -> dict[str, Entry]:
     except json.JSONDecodeError as error:
         raise GenMatrixError.at(Location(file, error.lineno, error.colno), f"not valid JSON: {error.msg}",
                                 f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)") from None
+    except RecursionError:  # json nests by recursion: a few thousand brackets exhaust it
+        depth = 0
+        for offset, char in enumerate(text):
+            depth += char in "[{"
+            if depth > MAX_DEPTH:
+                break
+        raise GenMatrixError.at(_offset_location(file, text, offset),
+                                f"values are nested more than {MAX_DEPTH} levels deep here",
+                                f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)") from None
     variants = data.get("variants") if isinstance(data, dict) else None
     if not isinstance(variants, dict):
         fail("has no 'variants' mapping")
@@ -82,19 +97,56 @@ def parse(text: str, file: str) -> dict[str, Entry]:
     return entries
 
 
+def _text(root: Path) -> str | None:
+    return read_text(root / STATE_FILE, STATE_FILE, MAX_BYTES,
+                     f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)")
+
+
+_RECORDED_PATH = re.compile(r"[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)*")
+# Ten times what 50,000 variants take.
+MAX_BYTES = 256 * 1024 * 1024
+
+
 def read(root: Path) -> dict[str, Entry]:
-    path = root / STATE_FILE
+    text = _text(root)
+    return {} if text is None else parse(text, STATE_FILE)
+
+
+def parse_files(text: str, file: str) -> dict[str, str] | None:
+    """The record of written files; None when the state predates it (or there is none)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError) as error:
-        raise GenMatrixError.at(Location(STATE_FILE), f"cannot read: {error}",
-                                f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)") from None
-    return parse(text, STATE_FILE)
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None  # `read` reports it, located
+    files = data.get("files") if isinstance(data, dict) else None
+    if files is None:
+        return None
+    if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+        raise GenMatrixError.at(Location(file), "the 'files' record is not a mapping of paths to digests",
+                                f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)")
+    # A path of the record is one gen-matrix removes: never one that leads out of the repository.
+    for path in files:
+        if not _RECORDED_PATH.fullmatch(path) or any(part in (".", "..") for part in path.split("/")):
+            offset = text.find(json.dumps(path))
+            raise GenMatrixError.at(
+                _offset_location(file, text, offset) if offset >= 0 else Location(file),
+                f"the 'files' record holds {json.dumps(path)}, which is not a path inside the repository",
+                f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)")
+    return files
 
 
-def dump(entries: dict[str, Entry], header: str) -> str:
+def written(root: Path) -> dict[str, str] | None:
+    """The files gen-matrix recorded as written, with their digests; None before the first record."""
+    text = _text(root)
+    return None if text is None else parse_files(text, STATE_FILE)
+
+
+def file_digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def dump(entries: dict[str, Entry], header: str, files: dict[str, str] | None = None) -> str:
     variants = {name: {"build": e.build, "metadata": e.metadata, "wrapper": e.wrapper, "revision": e.revision}
                 for name, e in sorted(entries.items())}
-    return json.dumps({"generated": header, "variants": variants}, indent=2) + "\n"
+    record = {path: file_digest(text) for path, text in sorted((files or {}).items())}
+    return json.dumps({"generated": header, "variants": variants, "files": record}, indent=2) + "\n"

@@ -1,30 +1,45 @@
 """Bring the tree in line with the rendered outputs, or report how it differs.
 
-gen-matrix owns exactly the files that start with its header: those it rewrites when they
-changed and deletes when the matrix no longer has them. A file without the header is the
-user's, and is never overwritten or deleted, except where gen-matrix owns parts of it (the
-README's tables, the Flox manifest): their new text is a `Merged` output, made from the
+gen-matrix owns exactly the files it recorded as written (the `files` record of the state
+file, with their digests) that still carry its header: those it rewrites when they changed
+and removes when the matrix no longer has them. Any other file is the user's, whatever it
+says, and is never overwritten or removed; one standing where an output goes is an error
+that names it. Where gen-matrix owns parts of a file of the user's (the README's tables, the
+Flox manifest, a block of .gitattributes), its new text is a `Merged` output, made from the
 file as it stands with only those parts changed.
+
+A tree generated before the record existed is adopted file by file: a file that carries
+the header and already holds what gen-matrix would write goes into the record.
+
+gen-matrix never writes or removes through a symbolic link: a link where an output or one
+of its folders goes is an error. A symlinked README is refused the same way when its tables
+change (gen-matrix does not follow the link to write the file it points to).
 """
 
 from __future__ import annotations
 
 import os
 import posixpath
+import re
 import shutil
+import stat
+from collections import Counter
 from dataclasses import dataclass
-from typing import Iterator
 from pathlib import Path
 
+from . import state
 from .errors import GenMatrixError, Location, Problem
-from .layout import LIBRARY_MARKER, MARKER, PKGS_DIR
+from .layout import LIBRARY_MARKER, MARKER, STATE_FILE
 
-# Where generated files may be found, so that stale ones are removed.
-OWNED_DIRS = (PKGS_DIR, "nix", "nix/lib", "nix/fixes")
 _HEAD_BYTES = 512
 # O_EXCL: never through a link someone left at the temporary name; O_BINARY: no newline
 # translation on Windows.
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+# What `_temporary` names: `.NAME.PID.tmp`, a file or a staging folder.
+_TEMPORARY = re.compile(r"^\.(.+)\.[0-9]+\.tmp$")
+# Above this many lines, `check` counts changed lines instead of printing a diff: difflib
+# takes minutes on a state file where every line changed.
+_DIFF_LINES = 4000
 
 
 class Merged(str):
@@ -37,76 +52,43 @@ class Plan:
     outputs: dict  # path -> new text, for every output
     write: tuple[str, ...]  # created or changed
     unchanged: tuple[str, ...]
-    remove: tuple[str, ...]  # generated files no longer in the matrix
+    remove: tuple[str, ...]  # recorded files no longer in the matrix
+    leftovers: tuple[str, ...] = ()  # temporary files and folders of runs cut short
 
     @property
     def current(self) -> bool:
-        return not self.write and not self.remove
+        return not self.write and not self.remove and not self.leftovers
 
 
-def is_generated(path: Path) -> bool:
-    try:
-        with path.open("rb") as handle:
-            head = handle.read(_HEAD_BYTES)
-    except OSError:
-        return False
-    first_lines = head.split(b"\n", 2)[:2]
+def has_header(head: bytes) -> bool:
+    """Whether the first two lines of a file carry gen-matrix's header."""
+    first_lines = head[:_HEAD_BYTES].split(b"\n", 2)[:2]
     return any(marker.encode() in line for line in first_lines for marker in (MARKER, LIBRARY_MARKER))
 
 
-def _read(path: str) -> str | None:
+def _regular(path: str) -> bytes | None:
+    """The bytes of the regular file at `path` (not through a link); None when there is none."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError):
-        return ""
-
-
-def read_bytes(path) -> bytes | None:
-    """A file's bytes; None when it does not exist, empty when it cannot be read."""
-    try:
-        with open(path, "rb") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return None
-    except OSError:
-        return b""
-
-
-def _entries(directory: str, prefix: str, recursive: bool) -> Iterator[tuple[str, bool]]:
-    """Everything below `directory` (not through links) as (`prefix`-relative path, whether it
-    is a regular file)."""
-    try:
-        entries = list(os.scandir(directory))
+        mode = os.lstat(path).st_mode
     except (FileNotFoundError, NotADirectoryError):
-        return
-    for entry in entries:
-        if recursive and entry.is_dir(follow_symlinks=False):
-            yield from _entries(entry.path, f"{prefix}{entry.name}/", recursive)
-        else:
-            yield prefix + entry.name, entry.is_file(follow_symlinks=False)
+        return None
+    if not stat.S_ISREG(mode):
+        return None
+    with open(path, "rb") as handle:
+        return handle.read()
 
 
-def _scan(root: Path, outputs: dict) -> dict[str, bool]:
-    """What lies in the folders gen-matrix writes into: {relative path: is a regular file}."""
-    folders = set(OWNED_DIRS) | {posixpath.dirname(p) for p in outputs}
-    found = {}
-    for folder in folders:
-        prefix = f"{folder}/" if folder else ""
-        found.update(_entries(os.path.join(root, folder), prefix, recursive=folder == PKGS_DIR))
-    return found
+def _linked(root: Path, relative: str) -> str | None:
+    """The first part of `relative` (a folder, or the file) that is a symbolic link."""
+    parts = relative.split("/")
+    for count in range(1, len(parts) + 1):
+        part = "/".join(parts[:count])
+        if os.path.islink(os.path.join(root, part)):
+            return part
+    return None
 
 
-def stale(root: Path, outputs: dict, present: dict[str, bool] | None = None) -> list[str]:
-    """The files in gen-matrix's folders that are not outputs: generated ones among them are
-    left from variants the matrix no longer has."""
-    present = _scan(root, outputs) if present is None else present
-    return [p for p, regular in present.items() if regular and p not in outputs]
-
-
-def _folders(outputs: dict) -> list[str]:
+def _folders(outputs) -> list[str]:
     """Every folder the outputs go into, with the folders above them."""
     folders = set()
     for folder in {posixpath.dirname(p) for p in outputs}:
@@ -116,30 +98,96 @@ def _folders(outputs: dict) -> list[str]:
     return sorted(folders)
 
 
-def plan(root: Path, outputs: dict[str, str]) -> Plan:
-    """Compare the outputs with the tree; raise if a file of the user's stands in the way."""
-    blocked = [folder for folder in _folders(outputs)
-               if os.path.lexists(os.path.join(root, folder)) and not os.path.isdir(os.path.join(root, folder))]
-    if blocked:
-        raise GenMatrixError([Problem(Location(folder), "this is a file, but gen-matrix writes into it as a folder",
-                                      "move the file away, then run gen-matrix again") for folder in blocked])
-    present = _scan(root, outputs)
-    write, unchanged, problems = [], [], []
-    for relative, text in outputs.items():
-        old = read_bytes(os.path.join(root, relative)) if relative in present else None
-        if old is not None and old == text.encode("utf-8"):
-            unchanged.append(relative)
+def _leftovers(root: Path, paths) -> list[str]:
+    """The temporary files and staging folders that runs cut short left beside `paths` (the
+    outputs, the recorded files and their folders): `.NAME.PID.tmp` for a NAME among them."""
+    beside: dict[str, set[str]] = {}
+    for path in paths:
+        folder, name = posixpath.split(path)
+        beside.setdefault(folder, set()).add(name)
+    found = []
+    for folder, names in sorted(beside.items()):
+        try:
+            entries = os.listdir(os.path.join(root, folder))
+        except OSError:
             continue
-        if old is not None and not is_generated(root / relative) and not isinstance(text, Merged):
-            problems.append(Problem(
-                Location(relative), "this file was not generated by gen-matrix, but the matrix generates it",
-                "move it away (or rename the variant in matrix.yaml); gen-matrix never overwrites a file it did not write",
-            ))
-        write.append(relative)
+        for entry in entries:
+            match = _TEMPORARY.match(entry)
+            if match and match.group(1) in names:
+                found.append(posixpath.join(folder, entry))
+    return sorted(found)
+
+
+def plan(root: Path, outputs: dict[str, str]) -> Plan:
+    """Compare the outputs with the tree; raise if anything of the user's stands in the way."""
+    record = state.written(root)
+    problems = []
+    for folder in _folders(outputs):
+        path = os.path.join(root, folder)
+        if os.path.islink(path):
+            problems.append(Problem(Location(folder), "this folder is a symbolic link; gen-matrix never writes through one",
+                                    "replace the link by a real folder (or remove it), then run gen-matrix again"))
+        elif os.path.lexists(path) and not os.path.isdir(path):
+            problems.append(Problem(Location(folder), "this is a file, but gen-matrix writes into it as a folder",
+                                    "move the file away, then run gen-matrix again"))
     if problems:
         raise GenMatrixError(problems)
-    remove = sorted(p for p in stale(root, outputs, present) if is_generated(root / p))
-    return Plan(root, outputs, tuple(write), tuple(unchanged), tuple(remove))
+    write, unchanged = [], []
+    for relative, text in outputs.items():
+        path = os.path.join(root, relative)
+        new = text.encode("utf-8")
+        if os.path.islink(path):
+            if isinstance(text, Merged) and os.path.isfile(path) and _linked(root, relative) == relative \
+                    and Path(path).read_bytes() == new:
+                unchanged.append(relative)  # a linked README whose tables are current
+                continue
+            problems.append(Problem(Location(relative), "this is a symbolic link; gen-matrix never writes through one",
+                                    "replace the link by the file it points to, then run gen-matrix again"))
+            continue
+        if os.path.lexists(path) and not os.path.isfile(path):
+            problems.append(Problem(Location(relative), "this is not a regular file, but the matrix generates a file here",
+                                    "move it away, then run gen-matrix again"))
+            continue
+        old = _regular(path)
+        if old == new:
+            unchanged.append(relative)
+            continue
+        if old is not None and not isinstance(text, Merged) and not _owned(relative, old, new, record):
+            problems.append(_not_owned(relative, old, record))
+        write.append(relative)
+    removable = []
+    for relative in sorted(set(record or ()) - set(outputs)):
+        if _linked(root, relative) is None:
+            old = _regular(os.path.join(root, relative))
+            if old is not None and has_header(old):  # else the user took it over: leave it be
+                removable.append(relative)
+    if problems:
+        raise GenMatrixError(problems)
+    leftovers = _leftovers(root, [*outputs, *(record or ()), *_folders(outputs)])
+    return Plan(root, outputs, tuple(write), tuple(unchanged), tuple(removable), tuple(leftovers))
+
+
+def _owned(relative: str, old: bytes, new: bytes, record: dict | None) -> bool:
+    """Whether gen-matrix may overwrite `old`: it wrote it and the header is still there, or
+    (before the record existed) it is what gen-matrix writes, but for CRLF line endings."""
+    if not has_header(old):
+        return False
+    if relative == STATE_FILE or (record is not None and relative in record):
+        return True
+    return old.replace(b"\r\n", b"\n") == new
+
+
+def _not_owned(relative: str, old: bytes, record: dict | None) -> Problem:
+    if not has_header(old):
+        return Problem(Location(relative), "this file was not generated by gen-matrix, but the matrix generates it",
+                       "move it away (or rename the variant in matrix.yaml); gen-matrix never overwrites "
+                       "a file it did not write")
+    why = ("its record of written files (in matrix.state.json) does not list it" if record is not None
+           else "matrix.state.json holds no record of written files yet, and the file is not what gen-matrix "
+                "would write")
+    return Problem(Location(relative), f"this file carries gen-matrix's header, but {why}",
+                   "if it is an old generated file, remove it and run gen-matrix again; if it is yours, "
+                   "move it away (or rename the variant in matrix.yaml)")
 
 
 def _temporary(path: str) -> str:
@@ -173,9 +221,10 @@ def _create(path: str, text: str) -> None:
 
 def atomic_write(path: str, text: str) -> None:
     """Write a temporary file beside `path`, then rename it over `path`: a reader, or a run
-    cut short, sees the old file or the new one, never a part. There is no fsync per file: it
-    would cost more than all the rest of a run, and ext4 and btrfs write a file's data before
-    they commit a rename over another file."""
+    cut short, sees the old file or the new one, never a part. The file keeps its mode (an
+    executable bit, a group's write permission). There is no fsync per file: it would cost
+    more than all the rest of a run, and ext4 and btrfs write a file's data before they commit
+    a rename over another file."""
     temporary = _temporary(path)
     try:
         _create(temporary, text)
@@ -183,6 +232,10 @@ def atomic_write(path: str, text: str) -> None:
         os.unlink(temporary)
         _create(temporary, text)
     try:
+        try:
+            os.chmod(temporary, stat.S_IMODE(os.lstat(path).st_mode))
+        except FileNotFoundError:
+            pass
         os.replace(temporary, path)
     except BaseException:
         _discard(temporary)
@@ -219,10 +272,12 @@ def apply(plan: Plan) -> None:
             shutil.rmtree(os.path.join(plan.root, temporary), ignore_errors=True)
 
     written = 0
-    action, relative = "write this file", ""
+    action, relative = "remove this temporary file, left by a run cut short", ""
     try:
         try:
-            discard_staged()  # what a run of an earlier process with this number left
+            for relative in plan.leftovers:
+                _remove_leftover(os.path.join(plan.root, relative))
+            action, relative = "write this file", ""
             for folder in _folders(plan.write):
                 os.makedirs(located(folder)[0], exist_ok=True)
             for relative in plan.write:
@@ -250,18 +305,45 @@ def apply(plan: Plan) -> None:
         ) from None
 
 
-def report(plan: Plan) -> str:
-    """A unified diff of every difference, as `check` prints it."""
-    import difflib  # here: only a tree that differs needs it
+def _remove_leftover(path: str) -> None:
+    """Remove a temporary file or staging folder of a run cut short; a link only as a link."""
+    if os.path.isdir(path) and not os.path.islink(path):
+        shutil.rmtree(path)
+    else:
+        os.unlink(path)
 
-    chunks = []
+
+def _diff(relative: str, old: str, new: str) -> list[str]:
+    """A unified diff of a small file; for a big one, how many lines changed (difflib's time
+    grows faster than the lines do)."""
+    old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    if len(old_lines) + len(new_lines) <= _DIFF_LINES:
+        import difflib  # here: only a tree that differs needs it
+
+        return list(difflib.unified_diff(old_lines, new_lines, fromfile=f"a/{relative}", tofile=f"b/{relative}"))
+    old_count, new_count = Counter(old_lines), Counter(new_lines)
+    return [f"changed: {relative} ({sum((old_count - new_count).values())} lines removed, "
+            f"{sum((new_count - old_count).values())} added; too big to print a diff)\n"]
+
+
+def report(plan: Plan) -> str:
+    """Every difference, as `check` prints it: a diff per changed file, and the files that
+    differ only in their line endings, named together with what to do about them."""
+    chunks, crlf = [], []
     for relative in plan.write:
-        old = _read(plan.root / relative)
+        old = _regular(os.path.join(plan.root, relative))
+        new = plan.outputs[relative]
         if old is None:
             chunks.append(f"missing: {relative}\n")
-            continue
-        chunks.extend(difflib.unified_diff(
-            old.splitlines(keepends=True), plan.outputs[relative].splitlines(keepends=True),
-            fromfile=f"a/{relative}", tofile=f"b/{relative}"))
+        elif b"\r\n" in old and old.replace(b"\r\n", b"\n") == new.encode("utf-8"):
+            crlf.append(relative)
+        else:
+            chunks.extend(_diff(relative, old.decode("utf-8", errors="replace"), new))
     chunks.extend(f"extra (no longer in the matrix): {relative}\n" for relative in plan.remove)
+    chunks.extend(f"left by a run cut short: {relative}\n" for relative in plan.leftovers)
+    if crlf:
+        chunks.extend(f"line endings only (CRLF where gen-matrix writes LF): {relative}\n" for relative in crlf)
+        chunks.append("hint: git converted these files to CRLF on checkout (core.autocrlf=true). Run `gen-matrix` "
+                      "to write them with LF and commit the .gitattributes it writes: its `eol=lf` lines keep "
+                      "them LF on every later checkout.\n")
     return "".join(chunks)

@@ -6,7 +6,6 @@ import json
 import os
 import shutil
 import subprocess
-import tempfile
 from pathlib import Path
 
 import pytest
@@ -60,21 +59,6 @@ class NixError(Exception):
 def nix_string(path: Path) -> str:
     """A path as a Nix path literal (absolute, so it works from any folder)."""
     return str(path.resolve())
-
-
-def pytest_configure(config):
-    """gen-matrix's cache (records, compiled templates) goes to a temporary folder for the
-    whole session, modules imported while collecting included, not to the user's ~/.cache."""
-    os.environ["GEN_MATRIX_CACHE_DIR"] = tempfile.mkdtemp(prefix="gen-matrix-test-cache-")
-
-
-def pytest_unconfigure(config):
-    shutil.rmtree(os.environ.pop("GEN_MATRIX_CACHE_DIR"), ignore_errors=True)
-
-
-@pytest.fixture
-def cache_folder() -> Path:
-    return Path(os.environ["GEN_MATRIX_CACHE_DIR"])
 
 
 @pytest.fixture

@@ -79,15 +79,25 @@ def test_check_detects_a_deleted_recipe(project, run):
     assert run("check", "--root", project).exit_code == 0
 
 
-def test_check_detects_an_added_generated_file_and_generate_removes_it(project, run):
+def test_check_detects_a_recipe_no_longer_in_the_matrix_and_generate_removes_it(project, run):
     run("--root", project)
-    stale = project / ".flox/pkgs/pytorch-python313-cuda12_8-sm70-avx2.nix"
-    stale.write_text(NIX_HEADER + "\n{ }: { }\n")
+    matrix = project / "matrix.yaml"
+    matrix.write_text(matrix.read_text().replace("sm100, ", ""))
     result = run("check", "--root", project)
     assert result.exit_code == 1
-    assert "extra (no longer in the matrix): .flox/pkgs/pytorch-python313-cuda12_8-sm70-avx2.nix" in result.stdout
-    assert "1 removed" in run("--root", project).stdout
-    assert not stale.exists()
+    assert "extra (no longer in the matrix): .flox/pkgs/pytorch-python313-cuda12_8-sm100-avx2.nix" in result.stdout
+    assert "7 removed" in run("--root", project).stdout
+    assert not (project / ".flox/pkgs/pytorch-python313-cuda12_8-sm100-avx2.nix").exists()
+
+
+def test_a_file_with_the_header_that_gen_matrix_never_wrote_is_left_alone(project, run):
+    """Only the files in gen-matrix's record are its own: a header is easy to copy."""
+    run("--root", project)
+    planted = project / ".flox/pkgs/pytorch-python313-cuda12_8-sm70-avx2.nix"
+    planted.write_text(NIX_HEADER + "\n{ }: { }\n")
+    assert run("check", "--root", project).exit_code == 0
+    assert "0 removed" in run("--root", project).stdout
+    assert planted.read_text() == NIX_HEADER + "\n{ }: { }\n"
 
 
 def test_removing_an_axis_value_deletes_its_recipes(project, run):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import shutil
 from pathlib import Path
@@ -87,7 +88,7 @@ def test_the_number_of_compile_jobs_changes_no_build(project, run):
     generate(run, project)
     before, recipes = entries(project), {p: p.read_bytes() for p in (project / ".flox/pkgs").glob("*.nix")}
     edit(project, "jobs: 32", "jobs: 16")
-    assert "1 written" in generate(run, project)  # the workflow
+    assert "2 written" in generate(run, project)  # the workflow, and its digest in the state file
     assert entries(project) == before
     assert {p: p.read_bytes() for p in (project / ".flox/pkgs").glob("*.nix")} == recipes
     assert 'JOBS: "16"' in (project / layout.WORKFLOW_FILE).read_text()
@@ -208,5 +209,6 @@ def test_a_wrapper_change_republishes_every_variant_and_rebuilds_none(project, s
 def test_the_state_file_is_what_json_writes(entries, header):
     document = {"generated": header, "variants": {name: {"build": e.build, "metadata": e.metadata,
                                                          "wrapper": e.wrapper, "revision": e.revision}
-                                                  for name, e in sorted(entries.items())}}
-    assert state.dump(entries, header) == json.dumps(document, indent=2) + "\n"
+                                                  for name, e in sorted(entries.items())},
+                "files": {"a.nix": hashlib.sha256(b"{ }\n").hexdigest()}}
+    assert state.dump(entries, header, {"a.nix": "{ }\n"}) == json.dumps(document, indent=2) + "\n"

@@ -3,7 +3,10 @@ in its old or its new version, leaves no temporary file, and the next run repair
 
 from __future__ import annotations
 
+import contextlib
 import errno
+import shutil
+import subprocess
 import re
 import os
 
@@ -114,19 +117,32 @@ def test_nothing_is_written_before_every_file_is_rendered(changed, run, monkeypa
     assert writes == [] and files(root) == old
 
 
-def test_a_read_only_tree_is_reported_not_crashed(changed, run):
-    if os.geteuid() == 0:
-        pytest.skip("root writes into read-only folders")
-    root, old, new = changed
-    pkgs = root / ".flox/pkgs"
-    pkgs.chmod(0o555)
+@contextlib.contextmanager
+def read_only(folder):
+    """`folder` made read-only for this process: by its mode, or, for root (whom modes do not
+    stop, as in CI), by the immutable attribute."""
+    if os.geteuid() != 0:
+        folder.chmod(0o555)
+        try:
+            yield "Permission denied"
+        finally:
+            folder.chmod(0o755)
+        return
+    chattr = shutil.which("chattr")
+    if chattr is None or subprocess.run([chattr, "+i", str(folder)], capture_output=True).returncode != 0:
+        pytest.skip("running as root, and this file system has no immutable attribute (chattr +i)")
     try:
-        result = run("--root", root)
+        yield "Operation not permitted"
     finally:
-        pkgs.chmod(0o755)
-    assert result.exit_code == 2 and "Permission denied" in result.stderr
-    assert_whole(root, old, new)
+        subprocess.run([chattr, "-i", str(folder)], check=True)
 
+
+def test_a_read_only_tree_is_reported_not_crashed(changed, run):
+    root, old, new = changed
+    with read_only(root / ".flox/pkgs") as message:
+        result = run("--root", root)
+    assert result.exit_code == 2 and message in result.stderr
+    assert_whole(root, old, new)
 
 
 def test_a_file_where_a_folder_goes_is_one_clear_error(project, run):
@@ -166,10 +182,10 @@ def test_a_failure_in_a_first_run_leaves_no_new_folder_in_part(project, run, mon
     first, hint = result.stderr.splitlines()[:2]
     if where == "write":
         assert first.startswith("error: .flox/") and first.endswith("cannot write this file: No space left on device")
-        assert "0 of 82 changed files were written, each whole" in hint
+        assert "0 of 83 changed files were written, each whole" in hint
     else:  # .flox was moved into place, .github was not
         assert first == "error: .github: cannot move this new folder into place: No space left on device"
-        assert re.search(r"6[0-9] of 82 changed files were written", hint)
+        assert re.search(r"6[0-9] of 83 changed files were written", hint)
     left = names(project)
     assert not [name for name in left if name.endswith(".tmp")]
     assert ".github" not in left and "nix" not in left

@@ -1,0 +1,115 @@
+"""Input is read within bounds and written back safely: only regular files of bounded size,
+JSON of any depth a located error, no control character on the terminal, no Python repr or
+broken table in the docs, and Nix that parses whatever the attribute names."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from generator import layout
+
+from conftest import NIX_INSTANTIATE, REPO, needs_nix
+
+REV = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"
+CPU = 'cpu: {python: ["3.13"], isa: [avx2]}\n'
+
+
+def test_a_fifo_as_the_matrix_is_an_error_not_a_hang(tmp_path):
+    fifo = tmp_path / "matrix.yaml"
+    os.mkfifo(fifo)
+    result = subprocess.run([sys.executable, "-m", "generator", "--root", str(tmp_path)], cwd=tmp_path,
+                            env=dict(os.environ, PYTHONPATH=str(REPO)), capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert "matrix.yaml: not a regular file" in result.stderr
+
+
+def test_a_device_as_the_matrix_is_an_error_not_an_endless_read(tmp_path, run):
+    result = run("--matrix", "/dev/zero", "--root", tmp_path)
+    assert result.exit_code == 2 and "not a regular file" in result.stderr
+
+
+def test_a_huge_matrix_is_refused_before_it_is_read_whole(tmp_path, run):
+    (tmp_path / "matrix.yaml").write_bytes(b"#" * (17 * 1024 * 1024))
+    result = run("--root", tmp_path)
+    assert result.exit_code == 2 and "matrix.yaml: the file is larger than 16 MiB" in result.stderr
+
+
+def test_a_fifo_as_the_readme_is_an_error_not_a_hang(project, run):
+    os.mkfifo(project / "README.md")
+    outcome = {}
+    worker = threading.Thread(target=lambda: outcome.update(result=run("--root", project)), daemon=True)
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive(), "gen-matrix hangs on a FIFO"
+    assert outcome["result"].exit_code == 2 and "README.md: not a regular file" in outcome["result"].stderr
+
+
+def test_a_state_file_nested_beyond_reason_is_a_located_error(project, run):
+    assert run("--root", project).exit_code == 0
+    (project / layout.STATE_FILE).write_text('{"variants":\n' + "[" * 100_000 + "]" * 100_000 + "}\n")
+    for command in ([], ["check"]):
+        result = run(*command, "--root", project)
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        assert "matrix.state.json:2:" in result.stderr and "nested more than 64 levels deep" in result.stderr
+
+
+def test_a_terminal_escape_never_reaches_the_terminal(tmp_path, run):
+    (tmp_path / "matrix.yaml").write_text(
+        f'pytorch: {{version: "2.8.0"}}\nnixpkgs: {{rev: {REV}}}\n' + CPU + '"bu\\e]0;owned\\ailt": {jobs: 8}\n')
+    result = run("--root", tmp_path)
+    assert result.exit_code == 2
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "\\x1b]0;owned\\x07" in result.stderr
+
+
+def test_a_table_cell_holds_a_pipe_and_a_newline(project, run):
+    matrix = project / "matrix.yaml"
+    text = matrix.read_text()
+    assert 'version: "2.8.0"' in text
+    matrix.write_text(text.replace('version: "2.8.0"', 'version: "2.8.0 | x\\n| y"'))
+    assert run("--root", project).exit_code == 0
+    line = next(line for line in (project / "BUILD_MATRIX.md").read_text().splitlines()
+                if line.startswith("PyTorch "))
+    assert "2.8.0 \\| x \\| y" in line
+
+
+def test_config_values_are_written_as_nix_and_json_not_python(project, run):
+    matrix = project / "matrix.yaml"
+    text = matrix.read_text()
+    matrix.write_text(text.replace("  capability_scope: torch\n",
+                                   "  capability_scope: torch\n  config: {cudaForwardCompat: false, names: [a, b]}\n"))
+    assert run("--root", project).exit_code == 0, run("--root", project).output
+    build_matrix = (project / "BUILD_MATRIX.md").read_text()
+    assert 'cudaForwardCompat = false' in build_matrix and 'names = ["a", "b"]' in build_matrix
+    assert "False" not in build_matrix and "('a'" not in build_matrix
+    pins = (project / layout.PINS_FILE).read_text()
+    assert "cudaForwardCompat = false;" in pins and 'names = [ "a" "b" ];' in pins
+
+
+@needs_nix
+@pytest.mark.parametrize("name", ["if", "in", "inherit", "rec", "or", "magma"])
+def test_a_nix_keyword_as_a_patch_attribute_name_parses(project, run, name):
+    matrix = project / "matrix.yaml"
+    text = matrix.read_text()
+    matrix.write_text(text.replace(
+        "  capability_scope: torch\n",
+        f"  capability_scope: torch\n  patches:\n    {name}:\n      - url: https://example.org/a.patch\n"
+        f"        hash: sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n"))
+    result = run("--root", project)
+    assert result.exit_code == 0, result.output
+    pins = project / layout.PINS_FILE
+    assert subprocess.run([NIX_INSTANTIATE, "--parse", str(pins)], capture_output=True).returncode == 0, \
+        pins.read_text()
+
+
+def test_a_flox_pointer_nested_beyond_reason_is_a_located_error(project, run):
+    (project / ".flox").mkdir()
+    (project / layout.POINTER_FILE).write_text("[" * 100_000 + "]" * 100_000)
+    result = run("--root", project)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert ".flox/env.json:1: holds values nested thousands of levels deep" in result.stderr

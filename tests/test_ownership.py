@@ -1,0 +1,299 @@
+"""gen-matrix owns exactly what it wrote: a header is not ownership, a link is never
+followed, two runs never interleave, a run cut short leaves nothing for long, and what is
+the user's (line endings, modes, a linked README) stays as the user made it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+from generator import layout, write
+from generator.render import NIX_HEADER
+
+from conftest import REPO
+
+PHRASE = "Generated from matrix.yaml by gen-matrix"
+
+
+def files(root) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and not p.is_symlink()}
+
+
+@pytest.mark.parametrize("path", ["matrix.yaml", ".gitattributes", "NOTES.md", "BUILD_MATRIX.md.bak",
+                                  ".flox/pkgs/notes.txt", ".flox/pkgs/old.nix.bak", "nix/NOTES.md"])
+def test_a_file_that_only_mentions_the_header_is_never_deleted(project, run, path):
+    assert run("--root", project).exit_code == 0
+    mine = project / path
+    text = f"# {PHRASE}: this line only quotes it\n" + (mine.read_text() if mine.exists() else "mine\n")
+    mine.write_text(text)
+    assert run("--root", project).exit_code == 0
+    assert mine.read_text() == text
+    assert run("check", "--root", project).exit_code == 0
+
+
+def test_a_file_with_the_header_where_an_output_goes_is_an_error_naming_it(project, run):
+    """Not in the record: a copy someone made, or a hostile clone's. Exit 2, nothing written."""
+    assert run("--root", project).exit_code == 0
+    (project / "matrix.yaml").write_text((project / "matrix.yaml").read_text().replace("sm100, ", ""))
+    run("--root", project)
+    matrix = project / "matrix.yaml"
+    matrix.write_text(matrix.read_text().replace("sm89, sm90", "sm89, sm90, sm100"))
+    planted = project / ".flox/pkgs/pytorch-python313-cuda12_8-sm100-avx2.nix"
+    planted.write_text(NIX_HEADER + "\n{ }: \"planted\"\n")
+    before = files(project)
+    result = run("--root", project)
+    assert result.exit_code == 2
+    assert ".flox/pkgs/pytorch-python313-cuda12_8-sm100-avx2.nix: this file carries gen-matrix's header, " \
+           "but its record of written files" in result.stderr
+    assert files(project) == before
+
+
+def test_a_recorded_file_the_user_took_over_is_not_removed(project, run):
+    """A recorded file whose header the user removed is the user's now."""
+    assert run("--root", project).exit_code == 0
+    kept = project / ".flox/pkgs/pytorch-python313-cuda12_8-sm100-avx2.nix"
+    kept.write_text("{ }: \"mine now\"\n")
+    matrix = project / "matrix.yaml"
+    matrix.write_text(matrix.read_text().replace("sm100, ", ""))
+    assert "6 removed" in run("--root", project).stdout
+    assert kept.read_text() == "{ }: \"mine now\"\n"
+
+
+def test_a_tree_generated_before_the_record_is_adopted(project, run):
+    """Files that carry the header and hold what gen-matrix writes go into the record."""
+    assert run("--root", project).exit_code == 0
+    state_file = project / layout.STATE_FILE
+    document = json.loads(state_file.read_text())
+    recorded = document.pop("files")
+    state_file.write_text(json.dumps(document, indent=2) + "\n")
+    assert run("--root", project).exit_code == 0
+    assert json.loads(state_file.read_text())["files"] == recorded
+    matrix = project / "matrix.yaml"
+    matrix.write_text(matrix.read_text().replace("sm100, ", ""))
+    assert "7 removed" in run("--root", project).stdout
+
+
+@pytest.mark.parametrize("folder", [".flox/pkgs", "nix", ".github/workflows", ".flox/env", ".flox"])
+def test_a_linked_output_folder_is_an_error_and_nothing_is_written_through_it(project, run, tmp_path_factory, folder):
+    outside = tmp_path_factory.mktemp("outside")
+    (outside / "precious.nix").write_text(NIX_HEADER + "\n{ }: { }\n")
+    link = project / folder
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(outside, target_is_directory=True)
+    result = run("--root", project)
+    assert result.exit_code == 2
+    assert f"{folder}: this folder is a symbolic link" in result.stderr
+    assert sorted(p.name for p in outside.iterdir()) == ["precious.nix"]
+    assert run("check", "--root", project).exit_code == 2
+
+
+def test_a_linked_output_file_is_an_error(project, run, tmp_path_factory):
+    assert run("--root", project).exit_code == 0
+    outside = tmp_path_factory.mktemp("outside") / "target.md"
+    outside.write_text("outside\n")
+    (project / "BUILD_MATRIX.md").unlink()
+    (project / "BUILD_MATRIX.md").symlink_to(outside)
+    result = run("--root", project)
+    assert result.exit_code == 2 and "BUILD_MATRIX.md: this is a symbolic link" in result.stderr
+    assert outside.read_text() == "outside\n"
+
+
+def readme_with_blocks(project):
+    return (REPO / "README.md").read_text()
+
+
+def test_a_linked_readme_is_refused_when_its_tables_change_and_left_a_link(project, run):
+    assert run("--root", project).exit_code == 0
+    docs_folder = project / "docs"
+    docs_folder.mkdir()
+    target = docs_folder / "README.md"
+    target.write_text(readme_with_blocks(project))
+    (project / "README.md").symlink_to("docs/README.md")
+    assert run("--root", project).exit_code == 0  # its tables are current: nothing to write
+    matrix = project / "matrix.yaml"
+    matrix.write_text(matrix.read_text().replace("sm100, ", ""))
+    result = run("--root", project)
+    assert result.exit_code == 2 and "README.md: this is a symbolic link" in result.stderr
+    assert (project / "README.md").is_symlink()
+    assert target.read_text() == readme_with_blocks(project)
+
+
+@pytest.mark.parametrize("block", ["```\n{marker}\n```\n", "~~~markdown\n{marker}\n~~~\n", "\n    {marker}\n",
+                                   "\n\t{marker}\n"], ids=["backticks", "tildes", "indented", "tab"])
+def test_markers_in_a_code_block_are_the_users_example(project, run, block):
+    example = "<!-- gen-matrix:begin variants -->\nan example of mine\n<!-- gen-matrix:end variants -->"
+    indent = "    " if "    " in block else ("\t" if "\t" in block else "")
+    body = block.format(marker=example.replace("\n", "\n" + indent))
+    readme = project / "README.md"
+    readme.write_text("# Mine\n\nHow to mark a table:\n" + body + "\nThe end.\n")
+    before = readme.read_text()
+    assert run("--root", project).exit_code == 0
+    assert readme.read_text() == before
+
+
+def test_leftovers_of_a_run_cut_short_are_reported_by_check_and_removed_by_the_next_run(project, run):
+    assert run("--root", project).exit_code == 0
+    leftovers = [project / ".flox/pkgs/.pytorch-python313-cpu-avx2.nix.999999.tmp",
+                 project / ".BUILD_MATRIX.md.999998.tmp", project / "nix/.pins.nix.12.tmp"]
+    for path in leftovers:
+        path.write_text("half")
+    staging = project / ".flox/.pkgs.999997.tmp"
+    (staging / "x").mkdir(parents=True)
+    (staging / "x/a.nix").write_text("half")
+    mine = project / ".flox/pkgs/.notes.123.tmp"  # not beside any output of gen-matrix
+    mine.write_text("mine")
+    result = run("check", "--root", project)
+    assert result.exit_code == 1
+    for path in [*leftovers, staging]:
+        assert f"left by a run cut short: {path.relative_to(project).as_posix()}" in result.stdout
+    assert run("--root", project).exit_code == 0
+    assert not any(path.exists() for path in [*leftovers, staging])
+    assert mine.read_text() == "mine"
+    assert run("check", "--root", project).exit_code == 0
+
+
+def test_crlf_in_merged_files_is_kept(project, run):
+    assert run("--root", project).exit_code == 0
+    for name in ("README.md", layout.MANIFEST_FILE, ".gitattributes"):
+        path = project / name
+        text = (path.read_text() if path.exists() else "") or "# mine\n"
+        if name == "README.md":
+            text = readme_with_blocks(project)
+        path.write_bytes(text.replace("\n", "\r\n").encode())
+    assert run("--root", project).exit_code == 0
+    for name in ("README.md", layout.MANIFEST_FILE, ".gitattributes"):
+        data = (project / name).read_bytes()
+        assert data.count(b"\n") == data.count(b"\r\n") > 3, name
+    assert run("check", "--root", project).exit_code == 0
+
+
+def test_a_crlf_checkout_names_the_files_that_differ_only_in_line_endings(project, run):
+    assert run("--root", project).exit_code == 0
+    recipe = project / ".flox/pkgs/pytorch-python313-cpu-avx2.nix"
+    recipe.write_bytes(recipe.read_bytes().replace(b"\n", b"\r\n"))
+    result = run("check", "--root", project)
+    assert result.exit_code == 1
+    assert "line endings only (CRLF where gen-matrix writes LF): .flox/pkgs/pytorch-python313-cpu-avx2.nix" \
+        in result.stdout
+    assert "core.autocrlf" in result.stdout and "---" not in result.stdout
+    assert run("--root", project).exit_code == 0
+    assert b"\r\n" not in recipe.read_bytes()
+
+
+def test_the_gitattributes_block_is_merged_into_the_users_file(project, run):
+    attributes = project / ".gitattributes"
+    attributes.write_text("*.png binary\n")
+    assert run("--root", project).exit_code == 0
+    text = attributes.read_text()
+    assert text.startswith("*.png binary\n# >>> gen-matrix") and "/.flox/pkgs/*.nix text eol=lf\n" in text
+    attributes.write_text(text + "*.jpg binary\n")
+    assert run("--root", project).exit_code == 0
+    assert attributes.read_text() == text + "*.jpg binary\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/bin/git"), reason="git is not installed")
+def test_a_checkout_with_autocrlf_keeps_the_generated_files_lf(project, run, tmp_path_factory):
+    assert run("--root", project).exit_code == 0
+    git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"]
+    subprocess.run([*git, "init", "-q", str(project)], check=True)
+    subprocess.run([*git, "-C", str(project), "add", "-A"], check=True)
+    subprocess.run([*git, "-C", str(project), "commit", "-qm", "x"], check=True)
+    clone = tmp_path_factory.mktemp("clone") / "repo"
+    subprocess.run([*git, "-c", "core.autocrlf=true", "clone", "-q", str(project), str(clone)], check=True)
+    assert b"\r\n" in (clone / "matrix.yaml").read_bytes()  # the setting is in force
+    assert run("check", "--root", clone).exit_code == 0
+
+
+def test_file_modes_are_kept(project, run):
+    assert run("--root", project).exit_code == 0
+    recipe = project / ".flox/pkgs/pytorch-python313-cpu-avx2.nix"
+    recipe.chmod(0o640)
+    (project / "README.md").write_text(readme_with_blocks(project))
+    (project / "README.md").chmod(0o600)
+    matrix = project / "matrix.yaml"
+    matrix.write_text(matrix.read_text().replace("system_features: [big-parallel]", "system_features: [kvm]"))
+    assert run("--root", project).exit_code == 0
+    assert recipe.stat().st_mode & 0o777 == 0o640
+    assert (project / "README.md").stat().st_mode & 0o777 == 0o600
+
+
+GENERATE = [sys.executable, "-m", "generator"]
+
+
+def test_two_runs_at_once_leave_the_tree_of_one_of_them(project, tmp_path_factory):
+    other = tmp_path_factory.mktemp("other") / "matrix.yaml"
+    other.write_text((project / "matrix.yaml").read_text().replace("sm100, ", "").replace(
+        "system_features: [big-parallel]", "system_features: [kvm]"))
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    for _ in range(4):
+        runs = [subprocess.Popen([*GENERATE, "--matrix", str(m), "--root", str(project)], env=env,
+                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                for m in (project / "matrix.yaml", other)]
+        for process in runs:
+            assert process.wait(timeout=120) == 0, process.stderr.read().decode()
+        checks = [subprocess.run([*GENERATE, "check", "--matrix", str(m), "--root", str(project)], env=env,
+                                 capture_output=True).returncode for m in (project / "matrix.yaml", other)]
+        assert sorted(checks) == [0, 1]
+    assert not (project / layout.RUN_LOCK_FILE).exists()
+
+
+def test_a_second_run_waits_for_the_lock_then_says_why(project, run, monkeypatch):
+    from generator import lock
+
+    monkeypatch.setattr(lock, "WAIT_SECONDS", 0.2)
+    holder = subprocess.Popen([sys.executable, "-c", (
+        "import sys, time; from pathlib import Path; from generator import lock\n"
+        "with lock.held(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(30)\n"), str(project)],
+        env=dict(os.environ, PYTHONPATH=str(REPO)), stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout.readline() == b"held\n"
+        result = run("--root", project)
+    finally:
+        holder.kill()
+        holder.wait()
+    assert result.exit_code == 2
+    assert f"another gen-matrix run (process {holder.pid}) is writing this repository" in result.stderr
+    assert not (project / ".flox").exists()
+    assert run("--root", project).exit_code == 0  # the lock went with its process
+
+
+def test_nothing_is_written_outside_the_repository(project, tmp_path_factory):
+    home, cache = tmp_path_factory.mktemp("home"), tmp_path_factory.mktemp("cache")
+    env = dict(os.environ, PYTHONPATH=str(REPO), HOME=str(home), XDG_CACHE_HOME=str(cache),
+               PYTHONDONTWRITEBYTECODE="1")
+    for command in ([], ["check"]):
+        subprocess.run([*GENERATE, *command, "--root", str(project)], env=env, check=True, capture_output=True)
+    assert not list(home.iterdir()) and not list(cache.iterdir())
+
+
+def test_a_large_state_diff_is_counted_not_diffed(tmp_path):
+    """difflib takes minutes on tens of thousands of changed lines; check stays linear."""
+    import time
+
+    old = "".join(f'    "build": "{i:064x}",\n' for i in range(60_000))
+    new = "".join(f'    "build": "{i + 1:064x}",\n' for i in range(60_000, 120_000))
+    (tmp_path / "matrix.state.json").write_text(old)
+    plan = write.Plan(tmp_path, {"matrix.state.json": new}, ("matrix.state.json",), (), ())
+    started = time.perf_counter()
+    text = write.report(plan)
+    assert time.perf_counter() - started < 5
+    assert "changed: matrix.state.json (60000 lines removed, 60000 added; too big to print a diff)" in text
+
+
+@pytest.mark.parametrize("path", ["../outside.nix", "/etc/hostname", ".flox/../../outside.nix", "a//b.nix"])
+def test_a_record_naming_a_path_outside_the_repository_is_an_error(project, run, tmp_path_factory, path):
+    """A forged record must not make gen-matrix remove a file outside the repository."""
+    assert run("--root", project).exit_code == 0
+    outside = project.parent / "outside.nix"
+    outside.write_text(NIX_HEADER + "\n{ }: { }\n")
+    state_file = project / layout.STATE_FILE
+    document = json.loads(state_file.read_text())
+    document["files"][path] = "0" * 64
+    state_file.write_text(json.dumps(document, indent=2) + "\n")
+    result = run("--root", project)
+    assert result.exit_code == 2 and "which is not a path inside the repository" in result.stderr
+    assert outside.exists()
