@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from . import layout
-from .buildenv import SHELLS
+from .commands.buildenv import SHELLS
 from .errors import GenMatrixError
 from .model import KIND_CHOICES
 
@@ -69,18 +69,19 @@ def main(ctx: click.Context, matrix, root) -> None:
 
 def _planned(project: layout.Project):
     """The expansion, and how the tree differs from what it generates."""
-    from . import pipeline, write
+    from . import run
+    from .pipeline import write
 
-    expansion = pipeline.expansion(project)
+    expansion = run.expansion(project)
     _warn(expansion.warnings)
-    return expansion, write.plan(project.root, pipeline.outputs(project, expansion))
+    return expansion, write.plan(project.root, run.outputs(project, expansion))
 
 
 @main.command()
 @project_options
 def generate(project: layout.Project) -> None:
     """Validate the matrix, render every output and write what changed."""
-    from . import lock, write
+    from .pipeline import lock, write
 
     with lock.held(project.root):
         expansion, plan = _planned(project)
@@ -93,7 +94,7 @@ def generate(project: layout.Project) -> None:
 @project_options
 def check(project: layout.Project) -> None:
     """Exit 1, with a diff, if the tree differs from what the matrix generates."""
-    from . import write
+    from .pipeline import write
 
     _, plan = _planned(project)
     if plan.current:
@@ -132,9 +133,10 @@ def list_(project: layout.Project, kinds, python, cuda, sm, isa, accelerator, ou
 
     Values of one option: any of them; of several options: all of them.
     """
-    from . import listing, pipeline
+    from .commands import listing
+    from . import run
 
-    expansion = pipeline.expansion(project)
+    expansion = run.expansion(project)
     chosen = listing.make_filter(expansion.matrix.knowledge, kinds=kinds, python=python, cuda=cuda,
                                  sm=sm, isa=isa, accelerator=accelerator)
     variants = listing.select(expansion, chosen)
@@ -157,9 +159,11 @@ def show(project: layout.Project, name, as_json) -> None:
 
     Axes, GPUs, CPUs, flags, switches, minimum driver, platforms, file, build command.
     """
-    from . import listing, pipeline, render
+    from .commands import listing
+    from . import run
+    from .pipeline import render
 
-    expansion = pipeline.expansion(project)
+    expansion = run.expansion(project)
     facts = listing.facts(expansion.matrix, listing.find(expansion, name, project.display))
     if as_json:
         click.echo(json.dumps(facts, indent=2))
@@ -188,9 +192,10 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu
 
     Prints its name, then the reasons; warnings go to stderr. Exit 1 when none fits.
     """
-    from . import detect as detect_, host, pipeline
+    from .commands import detect as detect_, host
+    from . import run
 
-    expansion = pipeline.expansion(project)
+    expansion = run.expansion(project)
     gpus, source = None, ""
     if no_gpu:
         gpus, source = (), "no GPU asked about: --no-gpu"
@@ -225,9 +230,10 @@ def smoke(project: layout.Project, name, python, cpuinfo) -> None:
 
     Python, PyTorch and CUDA versions, the SM, the CPU and a small computation; exit 1 on a failure.
     """
-    from . import host, listing, pipeline, smoke as smoke_
+    from .commands import host, listing, smoke as smoke_
+    from . import run
 
-    expansion = pipeline.expansion(project)
+    expansion = run.expansion(project)
     variant = listing.find(expansion, name, project.display)
     interpreter = smoke_.interpreter(python) if python else smoke_.default_python(project.root, variant)
     machine = host.gather(cpuinfo=Path(cpuinfo) if cpuinfo else None, gpus=(), gpu_source="not asked")
@@ -257,9 +263,10 @@ def env(project: layout.Project, name, shell) -> None:
     prompt; sets the architecture and the variant's switches; removes a CMake cache left by
     another architecture; sets MAX_JOBS from the cores and memory; then builds.
     """
-    from . import buildenv, listing, pipeline
+    from .commands import buildenv, listing
+    from . import run
 
-    expansion = pipeline.expansion(project)
+    expansion = run.expansion(project)
     variant = listing.find(expansion, name, project.display)
     click.echo(buildenv.script(expansion.matrix, variant, shell), nl=False)
 
@@ -281,13 +288,14 @@ def ci(project: layout.Project, since, shard_size, shard, list_shards, summary) 
     Variants whose metadata alone changed are marked metadata_only; variants in the state at
     REF but no longer in the matrix are listed under "deleted".
     """
-    from . import ci as ci_, pipeline
+    from .commands import ci as ci_
+    from . import run
 
     if sum((shard is not None, list_shards, summary)) > 1:
         raise click.UsageError("--shard, --shards and --summary exclude each other")
-    expansion = pipeline.expansion(project)
+    expansion = run.expansion(project)
     _warn(expansion.warnings)
-    now = {recipe.variant.name: recipe.entry for recipe in pipeline.recipes(project, expansion)}
+    now = {recipe.variant.name: recipe.entry for recipe in run.recipes(project, expansion)}
     before = ci_.committed_state(project.root, since) if since is not None else None
     selection = ci_.select(expansion, now, before)
     shards = selection.shards(shard_size or expansion.matrix.ci.shard_size)
@@ -322,14 +330,15 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
 
     Axes left out take every value of the matrix; with no NAME and no axis, every
     combination of the matrix is listed."""
-    from . import explain as explain_, pipeline
+    from .commands import explain as explain_
+    from . import run
 
     given = {axis: value for axis, value in
              (("python", python), ("cuda", cuda), ("sm", sm), ("isa", isa), ("accelerator", accelerator))
              if value is not None}
     if name is not None and (given or kind or pytorch):
         raise click.UsageError("give a variant NAME or axis options, not both")
-    expansion = pipeline.expansion(project, allow_empty=True)
+    expansion = run.expansion(project, allow_empty=True)
     _warn(expansion.warnings)
     result = (explain_.by_name(expansion, name) if name is not None
               else explain_.by_values(expansion, given, kind))

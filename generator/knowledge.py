@@ -8,19 +8,26 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, fields
-from functools import lru_cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
-from . import load
+from .pipeline import load
 from .errors import GenMatrixError, Problem
-from .schema import check_schema
+from .pipeline.schema import check_schema
 
 KNOWLEDGE_FILE = Path(__file__).with_name("knowledge.yaml")
 
+# How a host tells what it has, for `detect` and the docs' chooser's guide.
+GPU_QUERY = ("nvidia-smi", "--query-gpu=name,compute_cap,driver_version", "--format=csv,noheader")
+# what prints a CPU's flags on any system, named as /proc/cpuinfo names them
+CPU_FLAGS_COMMAND = "python -c \"import archspec.cpu; print(*sorted(archspec.cpu.host().features))\""
+# Memory one compile job may take: nvcc compiling PyTorch's CUDA kernels takes several GB per
+# job, C++ alone far less. MAX_JOBS is the smaller of the cores and memory / this; nix/lib/jobs.nix
+# caps a Nix build the same way.
+JOB_MEMORY_GB = {"cuda": 4, "cpu": 2}
 
-@lru_cache(maxsize=None)
+
 def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
@@ -278,3 +279,15 @@ class Expansion:
     @cached_property
     def by_name(self) -> Mapping[str, Variant]:
         return MappingProxyType({variant.name: variant for variant in self.variants})
+
+
+# Flox reads dots in a package name as folders (lib.x is .flox/pkgs/lib/x.nix): none here.
+SAFE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+
+
+def check_name(name: str) -> str | None:
+    """Why `name` cannot be a package and file name; None when it can."""
+    if not SAFE_NAME.match(name) or len(name) > 200:
+        return (f"'{name}' is not a safe package name: use lower-case letters, digits, _ and -, "
+                "starting with a letter or digit")
+    return None

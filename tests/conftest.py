@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -11,7 +10,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from generator import pipeline
+from generator import run as generator_run
 from generator.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -80,7 +79,7 @@ def project(tmp_path) -> Path:
 
 
 def expansion_of(root: Path):
-    return pipeline.expansion(pipeline.locate(str(root / "matrix.yaml"), str(root)))
+    return generator_run.expansion(generator_run.locate(str(root / "matrix.yaml"), str(root)))
 
 
 def reference_names() -> list[str]:

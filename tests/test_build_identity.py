@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import render
+from generator.pipeline import render
 
 from conftest import REPO, drv_paths, expansion_of, needs_nix
 

@@ -14,8 +14,11 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import ci as ci_, pipeline, state
+from generator.commands import ci as ci_
+from generator import run as generator_run
+from generator.pipeline import state
 from generator.layout import WORKFLOW_FILE
+from generator.outputs import workflow as workflow_
 
 from conftest import REPO, expansion_of
 
@@ -247,7 +250,7 @@ def test_a_folder_outside_git_is_a_clear_error(project, run):
 
 
 SHIPPED = expansion_of(REPO)
-NOW = state.parse(pipeline.outputs(pipeline.locate(str(REPO / "matrix.yaml"), str(REPO)), SHIPPED)[state.STATE_FILE],
+NOW = state.parse(generator_run.outputs(generator_run.locate(str(REPO / "matrix.yaml"), str(REPO)), SHIPPED)[state.STATE_FILE],
                   state.STATE_FILE)
 HOW = st.sampled_from(["new", "same", "build", "metadata", "wrapper"])
 
@@ -280,7 +283,7 @@ def test_selection_is_exactly_what_differs_and_shards_partition_it(how, gone, si
     shards = selection.shards(size)
     assert [job for shard in shards for job in shard] == list(selection.jobs)
     assert all(0 < len(shard) <= size for shard in shards)
-    assert len(shards) <= ci_.shard_count(SHIPPED, size)
+    assert len(shards) <= workflow_.shard_count(SHIPPED, size)
 
 
 # --- sharding ----------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import expand, load, validate
+from generator.pipeline import expand, load, validate
 from generator.errors import GenMatrixError
 
 from conftest import FAKES, REPO, expansion_of, fake_for, needs_nix, nix_eval, nix_string

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from generator import detect
-from generator.host import Gpu
+from generator.commands import detect
+from generator.commands.host import Gpu
 
 from conftest import REPO, expansion_of
 
@@ -273,7 +273,7 @@ def test_a_bare_number_that_names_a_card_is_still_the_card(run):
 
 def test_the_help_names_the_query_detect_runs(run):
     """The help of --nvidia-smi-output spells out the command whose output it takes."""
-    from generator import host
+    from generator.commands import host
 
     unwrapped = "".join(run("detect", "--help").stdout.split())  # click wraps inside the command
     assert "".join(host.GPU_QUERY) in unwrapped

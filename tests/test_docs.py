@@ -7,9 +7,9 @@ import re
 import pytest
 from hypothesis import given, strategies as st
 
-from generator import docs
+from generator.outputs import docs
 from generator.errors import GenMatrixError
-from generator.render import HEADER
+from generator.pipeline.render import HEADER
 
 from conftest import REPO
 

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator import buildenv
+from generator.commands import buildenv
 
 from conftest import REPO
 

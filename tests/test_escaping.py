@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from generator.cli import main
-from generator.render import nix
+from generator.pipeline.render import nix
 
 from conftest import FAKE_FOR_SYSTEM, needs_nix, nix_eval
 

@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from generator import expand, load, validate
+from generator.pipeline import expand, load, validate
 from generator.errors import GenMatrixError
 
 from conftest import REPO, expansion_of, reference_names

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from generator import docs, layout, render
+from generator import layout
+from generator.outputs import docs, workflow
+from generator.pipeline import render
 
 from conftest import REPO, expansion_of
 
@@ -30,7 +32,8 @@ def rendered() -> dict[str, str]:
     expansion = expansion_of(REPO)
     planned = render.recipes(expansion, {}, REPO)
     files = render.files(expansion, planned)
-    files[docs.BUILD_MATRIX_FILE] = docs.build_matrix(docs.facts(expansion, planned))
+    files[layout.BUILD_MATRIX_FILE] = docs.build_matrix(docs.facts(expansion, planned))
+    files[layout.WORKFLOW_FILE] = workflow.render(expansion)
     return files
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import host
+from generator.commands import host
 from generator.errors import GenMatrixError
 
 HOSTS = Path(__file__).parent / "fixtures" / "hosts"

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from generator import listing
+from generator.commands import listing
 
 from conftest import REPO, expansion_of
 

@@ -10,7 +10,7 @@ import subprocess
 import pytest
 import tomlkit
 
-from generator import manifest
+from generator.outputs import manifest
 from generator.errors import GenMatrixError
 
 from conftest import REPO, expansion_of

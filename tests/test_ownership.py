@@ -10,8 +10,9 @@ import subprocess
 import sys
 
 import pytest
-from generator import layout, write
-from generator.render import NIX_HEADER
+from generator import layout
+from generator.pipeline import write
+from generator.pipeline.render import NIX_HEADER
 
 from conftest import REPO
 
@@ -242,11 +243,11 @@ def test_two_runs_at_once_leave_the_tree_of_one_of_them(project, tmp_path_factor
 
 
 def test_a_second_run_waits_for_the_lock_then_says_why(project, run, monkeypatch):
-    from generator import lock
+    from generator.pipeline import lock
 
     monkeypatch.setattr(lock, "WAIT_SECONDS", 0.2)
     holder = subprocess.Popen([sys.executable, "-c", (
-        "import sys, time; from pathlib import Path; from generator import lock\n"
+        "import sys, time; from pathlib import Path; from generator.pipeline import lock\n"
         "with lock.held(Path(sys.argv[1])):\n    print('held', flush=True); time.sleep(30)\n"), str(project)],
         env=dict(os.environ, PYTHONPATH=str(REPO)), stdout=subprocess.PIPE)
     try:

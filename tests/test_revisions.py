@@ -10,7 +10,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, strategies as st
 
-from generator import layout, pipeline, render, state
+from generator import layout
+from generator import run as generator_run
+from generator.pipeline import render, state
 
 from conftest import expansion_of
 
@@ -149,7 +151,7 @@ def sources(tmp_path, monkeypatch):
 
 
 def identities_of(root: Path) -> dict[str, state.Entry]:
-    files = pipeline.outputs(pipeline.locate(str(root / "matrix.yaml"), str(root)), expansion_of(root))
+    files = generator_run.outputs(generator_run.locate(str(root / "matrix.yaml"), str(root)), expansion_of(root))
     return state.parse(files[STATE], STATE)
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import host, listing, smoke
+from generator.commands import host, listing, smoke
 
 from conftest import REPO, expansion_of
 

@@ -18,10 +18,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from generator import load
+from generator.pipeline import load
 from generator.cli import main
 from generator.knowledge import KNOWLEDGE_FILE
-from generator.schema import SCHEMA_FILE
+from generator.pipeline.schema import SCHEMA_FILE
 
 from conftest import REPO
 

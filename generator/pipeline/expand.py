@@ -4,24 +4,11 @@ knowledge table says cannot work and what the matrix's rules leave out, plus its
 from __future__ import annotations
 
 import itertools
-import re
 from dataclasses import replace
 
-from .errors import GenMatrixError, Location, Problem
-from .knowledge import why_not_rows
-from .model import KIND_AXES, Dropped, Expansion, Matrix, Section, Variant
-
-# Flox reads dots in a package name as folders (lib.x is .flox/pkgs/lib/x.nix): none here.
-SAFE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
-
-
-def check_name(name: str) -> str | None:
-    """Why `name` cannot be a package and file name; None when it can."""
-    if not SAFE_NAME.match(name) or len(name) > 200:
-        return (f"'{name}' is not a safe package name: use lower-case letters, digits, _ and -, "
-                "starting with a letter or digit")
-    return None
-
+from ..errors import GenMatrixError, Location, Problem
+from ..knowledge import why_not_rows
+from ..model import KIND_AXES, Dropped, Expansion, Matrix, Section, Variant, check_name
 
 def variant_name(matrix: Matrix, kind: str, combination: dict, package: str = "pytorch") -> str:
     """The name the variant of a full combination has, or would have."""

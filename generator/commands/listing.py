@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import GenMatrixError, Location
-from .knowledge import Knowledge, gpu_name_matches, version_key
-from .model import COMPANION, KINDS, Expansion, Matrix, Variant
-from .layout import PKGS_DIR
-from .schema import suggest
+from ..errors import GenMatrixError, Location
+from ..knowledge import Knowledge, gpu_name_matches, version_key
+from ..model import COMPANION, Expansion, Matrix, Variant
+from ..layout import PKGS_DIR
+from ..pipeline.schema import suggest
 
 TABLE_COLUMNS = ("name", "kind", "python", "cuda", "sm", "isa", "accelerator", "platforms")
 

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .docs import LINES
-from .errors import GenMatrixError, Location
-from .model import Expansion
-from .layout import MANIFEST_FILE, POINTER_FILE
-from .render import environment
+from ..errors import GenMatrixError, Location
+from ..model import Expansion
+from ..layout import MANIFEST_FILE, POINTER_FILE
+from ..pipeline.render import environment
 
 if TYPE_CHECKING:
     from tomlkit.items import Table

@@ -24,8 +24,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import GenMatrixError, Location
-from .layout import STATE_FILE
+from ..errors import GenMatrixError, Location
+from ..layout import STATE_FILE
 from .load import MAX_DEPTH, _offset_location, read_text
 
 

@@ -10,22 +10,15 @@ order on one runner, so that a run builds each torch once.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
-from . import state
-from .errors import GenMatrixError, Location
-from .layout import FLOX_LOCK_FILE, STATE_FILE
-from .model import CI, KINDS, Expansion, Variant
-
-# The tag the workflow moves to a commit once every variant changed up to it is published:
-# the next run selects against it, so what a failed or cancelled run missed is not lost.
-PUBLISHED_MARKER = "gen-matrix-published"
-# What locks the Flox environment: activation locks a manifest that has no current lock.
-LOCK_COMMAND = f"flox activate -- true && git add {FLOX_LOCK_FILE}"
+from ..pipeline import state
+from ..errors import GenMatrixError, Location
+from ..layout import STATE_FILE
+from ..model import CI, KINDS, Expansion, Variant
 
 
 
@@ -103,11 +96,6 @@ def select(expansion: Expansion, now: dict[str, state.Entry],
     return Selection(tuple(jobs), deleted)
 
 
-def shard_count(expansion: Expansion, size: int) -> int:
-    """Build jobs the workflow needs so that every torch of the matrix fits: at least one."""
-    return max(1, math.ceil(sum(not v.is_companion for v in expansion.variants) / size))
-
-
 @dataclass(frozen=True)
 class Plan:
     """What a run builds, counted for its summary, with the estimated build time."""
@@ -142,52 +130,12 @@ def plan(expansion: Expansion, selection: Selection) -> Plan:
 
 def summary(expansion: Expansion, selection: Selection) -> str:
     """The plan of a run in Markdown, for $GITHUB_STEP_SUMMARY."""
-    from .render import environment  # render imports this module for the workflow
+    from ..pipeline.render import environment  # render imports this module for the workflow
 
     costs = expansion.matrix.knowledge.build_costs
     return environment(False).get_template("ci-summary.md.j2").render(
         plan=plan(expansion, selection), costs=[costs[kind] for kind in KINDS + ("companion", "wrapper")],
         jobs=selection.jobs)
-
-
-def workflow_context(expansion: Expansion) -> dict:
-    """What templates/flox-variants.yml.j2 is given: one build job per shard the matrix can fill."""
-    ci = expansion.matrix.ci
-    shards = [
-        {
-            "index": index,
-            "output": f"shard_{index}",
-            "output_value": f"${{{{ steps.select.outputs.shard_{index} }}}}",
-            "condition": f"contains(fromJSON(needs.plan.outputs.shards), {index})",
-            "matrix": f"${{{{ fromJSON(needs.plan.outputs.shard_{index}) }}}}",
-        }
-        for index in range(shard_count(expansion, ci.shard_size))
-    ]
-    return {
-        "ci": ci,
-        "shards": shards,
-        "organisation_from_variable": f"${{{{ vars.{ci.organisation_variable} }}}}",
-        "organisation_default": ci.organisation or "",
-        "cache": ci.cache,
-        "cache_secret": f"${{{{ secrets.{ci.cache.secret} }}}}" if ci.cache and ci.cache.secret else "",
-        "nix_config": _nix_config(ci),
-        "smoke": bool(ci.gpu_runners),
-        "jobs": expansion.matrix.jobs,
-        "state_file": STATE_FILE,
-        "marker": PUBLISHED_MARKER,
-        "lock_file": FLOX_LOCK_FILE,
-        "lock_command": LOCK_COMMAND,
-    }
-
-
-def _nix_config(ci: CI) -> str:
-    """NIX_CONFIG of the build jobs: the binary cache as an extra substituter, if there is one."""
-    if ci.cache is None or ci.cache.substituter is None:
-        return ""
-    lines = [f"extra-substituters = {ci.cache.substituter}"]
-    if ci.cache.public_key:
-        lines.append(f"extra-trusted-public-keys = {ci.cache.public_key}")
-    return "\n".join(lines)
 
 
 def committed_state(root: Path, ref: str) -> dict[str, state.Entry]:

@@ -14,8 +14,8 @@ import time
 from pathlib import Path
 from typing import Iterator
 
-from .errors import GenMatrixError, Location
-from .layout import RUN_LOCK_FILE
+from ..errors import GenMatrixError, Location
+from ..layout import RUN_LOCK_FILE
 
 # How long a second run waits for the first to finish: a run of the shipped matrix takes
 # well under a second, one of tens of thousands of variants a few.
@@ -55,8 +55,8 @@ def held(root: Path, wait: float | None = None) -> Iterator[None]:
                 raise GenMatrixError.at(
                     Location(RUN_LOCK_FILE),
                     f"another gen-matrix run{f' (process {holder})' if holder else ''} is writing this repository",
-                    f"wait for it to finish and run gen-matrix again; the lock goes with the process "
-                    f"that holds it") from None
+                    "wait for it to finish and run gen-matrix again; the lock goes with the process "
+                    "that holds it") from None
             time.sleep(_POLL_SECONDS)
             continue
         # The holder before us may have removed the file as we opened it: then this lock is on

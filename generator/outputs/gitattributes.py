@@ -10,7 +10,7 @@ and the file's line endings, as they are.
 
 from __future__ import annotations
 
-from .layout import BUILD_MATRIX_FILE, PINS_FILE, PKGS_DIR, STATE_FILE, WORKFLOW_FILE
+from ..layout import BUILD_MATRIX_FILE, PINS_FILE, PKGS_DIR, STATE_FILE, WORKFLOW_FILE
 
 BEGIN = "# >>> gen-matrix: the files it generates keep LF line endings (lines up to <<< are rewritten)"
 END = "# <<< gen-matrix"

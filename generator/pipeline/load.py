@@ -20,7 +20,7 @@ import yaml
 # libyaml's parser where PyYAML was built with it: ten times faster, same nodes and marks.
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
-from .errors import GenMatrixError, Location, Problem
+from ..errors import GenMatrixError, Location, Problem
 
 Path_ = tuple  # a path into the document: keys and list indexes
 

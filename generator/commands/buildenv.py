@@ -13,8 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .knowledge import version_key
-from .model import Matrix, Variant
+from ..knowledge import JOB_MEMORY_GB, version_key
+from ..model import Matrix, Variant
 
 if TYPE_CHECKING:
     import jinja2
@@ -23,9 +23,6 @@ SHELLS = ("bash", "cmd", "powershell")
 WINDOWS_SHELLS = ("cmd", "powershell")
 _NAME = re.compile(r"^[A-Z_][A-Z0-9_]*$")
 
-# Memory one compile job may take: nvcc compiling PyTorch's CUDA kernels takes several GB per
-# job, C++ alone far less. MAX_JOBS is the smaller of the cores and memory / this.
-JOB_MEMORY_GB = {"cuda": 4, "cpu": 2}
 
 # PyTorch's setup.py hands every CMAKE_* variable to CMake as -D. Long object and include
 # lists overflow Windows' 8191-character command line; response files carry them instead.
@@ -100,7 +97,7 @@ def nvcc(variant: Variant) -> Nvcc | None:
 
 
 def _environment() -> jinja2.Environment:
-    from . import render  # jinja2, only when a script is written: `gen-matrix --help` lists SHELLS
+    from ..pipeline import render  # jinja2, only when a script is written: `gen-matrix --help` lists SHELLS
 
     return render.new_environment({**QUOTE, "comment": render.comment})
 

@@ -16,11 +16,11 @@ from pathlib import Path
 
 import jinja2
 
-from . import ci, nixtext, state
-from .errors import GenMatrixError, Location
-from .layout import HEADER, LIBRARY, PINS_FILE, PKGS_DIR, STATE_FILE, TEMPLATES, WORKFLOW_FILE
+from . import nixtext, state
+from ..errors import GenMatrixError, Location
+from ..layout import HEADER, LIBRARY, PINS_FILE, PKGS_DIR, STATE_FILE, TEMPLATES
 from .load import UNWRITABLE, unwritable
-from .model import Expansion, Matrix, Variant
+from ..model import Expansion, Matrix, Variant
 
 
 class Verbatim(str):
@@ -336,15 +336,13 @@ def library_files() -> dict[str, str]:
 
 
 def files(expansion: Expansion, planned: tuple[Recipe, ...]) -> dict[str, str]:
-    """The library, nix/pins.nix, the recipes, the state file and the workflow, by path."""
+    """The library, nix/pins.nix and the recipes, by path."""
     matrix = expansion.matrix
-    nix_env, text_env = environment(True), environment(False)
+    nix_env = environment(True)
     outputs = library_files()
     outputs[PINS_FILE] = nix_env.get_template("pins.nix.j2").render(
         header=NIX_HEADER, pins=[(pin, pin_data(matrix, pin.name)) for pin in matrix.pins])
     for recipe in planned:
         outputs[f"{PKGS_DIR}/{recipe.variant.name}.nix"] = nix_env.get_template(recipe.template).render(recipe.context)
     outputs[STATE_FILE] = state.dump({r.variant.name: r.entry for r in planned}, HEADER)
-    outputs[WORKFLOW_FILE] = text_env.get_template("flox-variants.yml.j2").render(
-        header=f"# {HEADER}", **ci.workflow_context(expansion))
     return dict(sorted(outputs.items()))

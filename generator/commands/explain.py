@@ -11,14 +11,14 @@ import itertools
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from .errors import GenMatrixError, Location
-from .expand import combination_text, variant_name
-from .knowledge import Toolkit, sm_cuda_problem, version_key
+from ..errors import GenMatrixError, Location
+from ..pipeline.expand import combination_text, variant_name
+from ..knowledge import Toolkit, sm_cuda_problem, version_key
 from .listing import axis_value
-from .model import KIND_AXES, KINDS, Expansion, Matrix, Section, Variant
-from .layout import PKGS_DIR
-from .render import describe
-from .schema import suggest
+from ..model import KIND_AXES, KINDS, Expansion, Matrix, Section, Variant
+from ..layout import PKGS_DIR
+from ..pipeline.render import describe
+from ..pipeline.schema import suggest
 
 KNOWLEDGE_RULE = "the knowledge table"
 

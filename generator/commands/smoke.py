@@ -14,9 +14,9 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from .errors import GenMatrixError, Location
+from ..errors import GenMatrixError, Location
 from .host import Host
-from .model import Matrix, Variant
+from ..model import Matrix, Variant
 
 PROBE = Path(__file__).with_name("smoke_probe.py")
 PROBE_TIMEOUT_S = 600

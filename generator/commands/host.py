@@ -15,9 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from .errors import GenMatrixError, Location
+from ..errors import GenMatrixError, Location
+from ..knowledge import GPU_QUERY
 
-GPU_QUERY = ("nvidia-smi", "--query-gpu=name,compute_cap,driver_version", "--format=csv,noheader")
 # Drivers before compute_cap became a query field (R510) answer the query above with an error.
 GPU_QUERY_OLD = ("nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader")
 NO_COMPUTE_CAP = 'Field "compute_cap" is not a valid field to query'

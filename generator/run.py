@@ -5,9 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
-from . import docs, expand, gitattributes, load, manifest, render, state, validate, write
+from .outputs import docs, gitattributes, manifest, workflow
+from .pipeline import expand, load, render, state, validate, write
 from .layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, FLOX_GITIGNORE_FILE, HEADER, MANIFEST_FILE,
-                     POINTER_FILE, README_FILE, STATE_FILE, Project)
+                     POINTER_FILE, README_FILE, STATE_FILE, WORKFLOW_FILE, Project)
 from .layout import locate  # noqa: F401  (the tests locate projects through the pipeline)
 from .model import Expansion
 
@@ -41,6 +42,7 @@ def outputs(project: Project, result: Expansion) -> dict[str, str]:
     files = render.files(result, planned)
     context = docs.facts(result, planned)
     files[BUILD_MATRIX_FILE] = docs.build_matrix(context)
+    files[WORKFLOW_FILE] = workflow.render(result)
     files[STATE_FILE] = state.dump({r.variant.name: r.entry for r in planned}, HEADER,
                                    {path: text for path, text in files.items() if path != STATE_FILE})
     root = project.root

@@ -6,11 +6,11 @@ import string
 from dataclasses import replace
 from types import MappingProxyType
 
-from . import knowledge as knowledge_
-from .errors import GenMatrixError, Problem
-from .expand import check_name
+from .. import knowledge as knowledge_
+from ..errors import GenMatrixError, Problem
 from .load import Document
-from .model import CI, KIND_AXES, Cache, Companions, GpuRunner, Match, Matrix, Patch, Pin, Restriction, Section, TorchSource
+from ..model import (CI, KIND_AXES, Cache, Companions, GpuRunner, Match, Matrix, Patch, Pin, Restriction, Section,
+                     TorchSource, check_name)
 from .schema import check_schema, suggest
 
 DEFAULT_NAMING = {

@@ -10,11 +10,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .errors import GenMatrixError, Location
+from ..errors import GenMatrixError, Location
 from .host import Gpu, Host
-from .knowledge import Isa, Knowledge, Sm, gpu_name_matches, incompatibility, version_key
+from ..knowledge import CPU_FLAGS_COMMAND, Isa, Knowledge, Sm, gpu_name_matches, incompatibility, version_key
 from .listing import axis_value
-from .model import Expansion, Variant
+from ..model import Expansion, Variant
 
 
 @dataclass(frozen=True)
@@ -84,8 +84,6 @@ def gpu_from_query(knowledge: Knowledge, text: str) -> Gpu:
     return gpu
 
 
-# what prints a CPU's flags on any system, named as /proc/cpuinfo names them
-CPU_FLAGS_COMMAND = "python -c \"import archspec.cpu; print(*sorted(archspec.cpu.host().features))\""
 
 
 # ---- choosing among variants ------------------------------------------------------------

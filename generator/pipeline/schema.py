@@ -10,10 +10,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .errors import GenMatrixError, Problem
+from ..errors import GenMatrixError, Problem
 from .load import Document
 
-SCHEMA_FILE = Path(__file__).with_name("matrix.schema.json")
+SCHEMA_FILE = Path(__file__).resolve().parent.parent / "matrix.schema.json"
 
 _TYPE_NAMES = {
     "object": "a mapping", "array": "a list", "string": "a string", "integer": "a whole number",

@@ -28,8 +28,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import state
-from .errors import GenMatrixError, Location, Problem
-from .layout import LIBRARY_MARKER, MARKER, STATE_FILE
+from ..errors import GenMatrixError, Location, Problem
+from ..layout import LIBRARY_MARKER, MARKER, STATE_FILE
 
 _HEAD_BYTES = 512
 # O_EXCL: never through a link someone left at the temporary name; O_BINARY: no newline

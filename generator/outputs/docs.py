@@ -12,11 +12,11 @@ import re
 from collections import Counter
 from typing import Callable, Iterable, Mapping, NamedTuple
 
-from .errors import GenMatrixError, Location, Problem
-from .knowledge import version_key
-from .layout import BUILD_MATRIX_FILE, HEADER, README_FILE, TEMPLATES
-from .model import KIND_AXES, Expansion, Variant
-from .render import Recipe, environment
+from ..errors import GenMatrixError, Location, Problem
+from ..knowledge import version_key
+from ..layout import HEADER, README_FILE, TEMPLATES
+from ..model import KIND_AXES, Expansion, Variant
+from ..pipeline.render import Recipe, environment
 
 KIND_TITLES = {"gpu": "NVIDIA GPU (CUDA)", "cpu": "CPU only", "darwin": "Apple Silicon"}
 # As Markdown reads them: a line indented by four spaces or a tab is code, not a marker or a fence.
@@ -142,9 +142,7 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
 def _guide(by_kind: Mapping[str, list[Variant]], isas: list[dict]) -> dict:
     """What the chooser's guide shows beyond the SM and ISA rows: the commands that tell, and
     what a build takes."""
-    from .buildenv import JOB_MEMORY_GB
-    from .detect import CPU_FLAGS_COMMAND
-    from .host import GPU_QUERY
+    from ..knowledge import CPU_FLAGS_COMMAND, GPU_QUERY, JOB_MEMORY_GB
 
     return {
         "darwin": [v.name for v in by_kind.get("darwin", ())],
