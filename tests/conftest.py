@@ -20,6 +20,9 @@ FAKE_FOR_SYSTEM = {
     "aarch64-linux": REPO / "tests" / "nix" / "nixpkgs-aarch64-linux",
     "aarch64-darwin": REPO / "tests" / "nix" / "nixpkgs-aarch64-darwin",
 }
+# The tests' own matrix: a frozen copy of the shipped one, so that a change to matrix.yaml
+# changes only the tests about the shipped matrix (those that read REPO / "matrix.yaml").
+FIXTURE_MATRIX = REPO / "tests" / "fixtures" / "matrix.yaml"
 REFERENCE_NAMES = REPO.parent / "shared" / "reference" / "reference-main-branch-names.txt"
 
 
@@ -73,8 +76,8 @@ def run():
 
 @pytest.fixture
 def project(tmp_path) -> Path:
-    """A fresh repository holding a copy of the shipped matrix.yaml and nothing generated yet."""
-    shutil.copy(REPO / "matrix.yaml", tmp_path / "matrix.yaml")
+    """A fresh repository holding the tests' matrix (tests/fixtures/matrix.yaml) and nothing generated yet."""
+    shutil.copy(FIXTURE_MATRIX, tmp_path / "matrix.yaml")
     return tmp_path
 
 
