@@ -23,6 +23,16 @@ FAKE_FOR_SYSTEM = {
 # The tests' own matrix: a frozen copy of the shipped one, so that a change to matrix.yaml
 # changes only the tests about the shipped matrix (those that read REPO / "matrix.yaml").
 FIXTURE_MATRIX = REPO / "tests" / "fixtures" / "matrix.yaml"
+# A matrix of 300 GPU variants: more than one shard of the workflow.
+SYNTHETIC = """\
+pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+gpu:
+  python: ["3.11", "3.12", "3.13"]
+  cuda: ["12.8", "12.9"]
+  sm: [sm52, sm60, sm61, sm70, sm75, sm80, sm86, sm89, sm90, sm100]
+  isa: [avx, avx2, avx512, avx512bf16, avx512vnni]
+"""
 REFERENCE_NAMES = REPO.parent / "shared" / "reference" / "reference-main-branch-names.txt"
 
 

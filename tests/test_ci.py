@@ -20,7 +20,7 @@ from generator.pipeline import state
 from generator.layout import WORKFLOW_FILE
 from generator.outputs import workflow as workflow_
 
-from conftest import REPO, expansion_of
+from conftest import REPO, SYNTHETIC, expansion_of
 
 GIT = shutil.which("git")
 needs_git = pytest.mark.skipif(GIT is None, reason="git not found: --changed-since reads the history with it")
@@ -288,15 +288,6 @@ def test_selection_is_exactly_what_differs_and_shards_partition_it(how, gone, si
 
 # --- sharding ----------------------------------------------------------------------------
 
-SYNTHETIC = """\
-pytorch: {version: "2.8.0"}
-nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
-gpu:
-  python: ["3.11", "3.12", "3.13"]
-  cuda: ["12.8", "12.9"]
-  sm: [sm52, sm60, sm61, sm70, sm75, sm80, sm86, sm89, sm90, sm100]
-  isa: [avx, avx2, avx512, avx512bf16, avx512vnni]
-"""
 
 
 CACHIX = """\

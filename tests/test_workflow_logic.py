@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from conftest import SYNTHETIC
 from workflow_harness import Harness, Run
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None or shutil.which("bash") is None,
@@ -236,15 +237,6 @@ ci:
     assert len(pushes) == 4  # one per job: the sm75 torch's pushes its companions with it
 
 
-SYNTHETIC = """\
-pytorch: {version: "2.8.0"}
-nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
-gpu:
-  python: ["3.11", "3.12", "3.13"]
-  cuda: ["12.8", "12.9"]
-  sm: [sm52, sm60, sm61, sm70, sm75, sm80, sm86, sm89, sm90, sm100]
-  isa: [avx, avx2, avx512, avx512bf16, avx512vnni]
-"""
 
 
 def test_more_than_256_variants_are_built_once_and_published_across_two_shards(tmp_path, run):
