@@ -18,7 +18,7 @@ import jinja2
 
 from . import nixtext, state
 from ..errors import GenMatrixError, Location
-from ..layout import HEADER, LIBRARY, PINS_FILE, PKGS_DIR, STATE_FILE, TEMPLATES
+from ..layout import HEADER, LIBRARY, PINS_FILE, PKGS_DIR, TEMPLATES
 from .load import UNWRITABLE, unwritable
 from ..model import Expansion, Matrix, Variant
 
@@ -265,8 +265,7 @@ def _fix_file(root: Path, stem: str) -> Path:
 
 def check_fixes(matrix: Matrix, root: Path, stems: set[str]) -> None:
     """Every fix a variant uses has its file: gen-matrix's own, or the repository's."""
-    absent = sorted(stem for stem in stems - shipped_fixes()
-                    if not (root / "nix" / "fixes" / f"{stem}.nix").is_file())
+    absent = sorted(stem for stem in stems if not _fix_file(root, stem).is_file())
     if absent:
         raise GenMatrixError.at(Location(matrix.file), f"no file for the fix '{absent[0]}': nix/fixes/{absent[0]}.nix",
                                 "write the fix there (a set with config, overlay or torch, as gen-matrix's own "
@@ -344,5 +343,4 @@ def files(expansion: Expansion, planned: tuple[Recipe, ...]) -> dict[str, str]:
         header=NIX_HEADER, pins=[(pin, pin_data(matrix, pin.name)) for pin in matrix.pins])
     for recipe in planned:
         outputs[f"{PKGS_DIR}/{recipe.variant.name}.nix"] = nix_env.get_template(recipe.template).render(recipe.context)
-    outputs[STATE_FILE] = state.dump({r.variant.name: r.entry for r in planned}, HEADER)
     return dict(sorted(outputs.items()))
