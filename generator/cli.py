@@ -223,31 +223,51 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu
 @click.option("--python", "python", type=click.Path(dir_okay=False), metavar="PATH",
               help="The interpreter to test [default: ROOT/python-NAME/bin/python, from `nix-build .flox/pkgs/NAME.nix -A pythonEnv -o python-NAME`].")
 @click.option("--cpuinfo", type=click.Path(dir_okay=False), metavar="FILE",
-              help="A captured /proc/cpuinfo to check the ISA against instead of this machine's.")
+              help="A captured /proc/cpuinfo of the CPU to check the ISA against instead of this machine's.")
+@click.option("--cpu-flags", metavar="FLAGS",
+              help="That CPU's flags as /proc/cpuinfo or archspec name them, where there is no cpuinfo.")
+@click.option("--result", type=click.Path(file_okay=False), metavar="PATH",
+              help="The build to read .metadata-rev from [default: ROOT/result-NAME, the link `flox build NAME` leaves].")
 @project_options
-def smoke(project: layout.Project, name, python, cpuinfo) -> None:
+def smoke(project: layout.Project, name, python, cpuinfo, cpu_flags, result) -> None:
     """Check a built variant in its Python.
 
-    Python, PyTorch and CUDA versions, the SM, the CPU and a small computation; exit 1 on a failure.
+    Python, PyTorch and CUDA versions, the compiled SM, the CPU and the kernels torch dispatches
+    to, a small computation (on the GPU where there is one), a companion's import, and the
+    metadata revision. Exit 1 on a failure; a check this machine cannot tell is SKIP, not a
+    failure.
     """
     from .commands import host, listing, smoke as smoke_
     from . import run
 
+    if cpuinfo and cpu_flags:
+        raise click.UsageError("--cpuinfo and --cpu-flags exclude each other")
     expansion = run.expansion(project)
     variant = listing.find(expansion, name, project.display)
     interpreter = smoke_.interpreter(python) if python else smoke_.default_python(project.root, variant)
-    machine = host.gather(cpuinfo=Path(cpuinfo) if cpuinfo else None, gpus=(), gpu_source="not asked")
-    facts = smoke_.probe(interpreter, variant.name)
-    results = smoke_.checks(expansion.matrix, variant, facts, machine)
+    machine = host.gather(cpuinfo=Path(cpuinfo) if cpuinfo else None, cpu_flags=cpu_flags, gpus=(),
+                          gpu_source="not asked")
+    modules = smoke_.companion_modules(variant)
+    facts = smoke_.probe(interpreter, variant.name, modules)
+    results = smoke_.checks(expansion.matrix, variant, facts, machine, modules)
+    if "torch" in facts:  # the build itself, not only the Python it is in
+        (recipe,) = (r for r in run.recipes(project, expansion) if r.variant.name == variant.name)
+        built = Path(result).absolute() if result else smoke_.default_result(project.root, variant)
+        if built is not None:
+            results += (smoke_.metadata(built, recipe.entry.revision),)
     click.echo(f"smoke test of {variant.name} with {interpreter}"
                + (f" (Python {facts['python']})" if facts.get("python") else ""))
     width = max(len(check.name) for check in results)
     for check in results:
-        click.echo(f"{'PASS' if check.ok else 'FAIL'}  {check.name.ljust(width)}  {check.detail}")
-    failed = [check for check in results if not check.ok]
-    click.echo(f"gen-matrix: {len(results) - len(failed)} of {len(results)} checks passed"
-               + (f", {len(failed)} failed" if failed else ""))
-    if failed:
+        click.echo(f"{check.state}  {check.name.ljust(width)}  {check.detail}")
+    described_by = f"--cpuinfo {cpuinfo}" if cpuinfo else "--cpu-flags" if cpu_flags else None
+    for note in smoke_.notes(expansion.matrix, facts, machine, described_by):
+        click.echo(f"NOTE  {note}")
+    counts = {state: sum(check.state == state for check in results) for state in (smoke_.PASS, smoke_.FAIL, smoke_.SKIP)}
+    click.echo(f"gen-matrix: {counts[smoke_.PASS]} of {len(results)} checks passed"
+               + (f", {counts[smoke_.FAIL]} failed" if counts[smoke_.FAIL] else "")
+               + (f", {counts[smoke_.SKIP]} could not be told here (SKIP)" if counts[smoke_.SKIP] else ""))
+    if counts[smoke_.FAIL]:
         sys.exit(EXIT_DRIFT)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -34,6 +35,20 @@ gpu:
   isa: [avx, avx2, avx512, avx512bf16, avx512vnni]
 """
 REFERENCE_NAMES = REPO.parent / "shared" / "reference" / "reference-main-branch-names.txt"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def a_machine_of_no_ones(tmp_path_factory):
+    """Nothing of the user or the machine the tests run on reaches them: a home of their own
+    (git's and Nix's settings in it), no git configuration from outside, UTC and a plain
+    locale. What torch dispatches to is left alone: the tests that depend on it say so."""
+    home = tmp_path_factory.mktemp("home")
+    with pytest.MonkeyPatch.context() as patch:
+        for name, value in {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
+                            "XDG_CACHE_HOME": str(home / ".cache"), "GIT_CONFIG_GLOBAL": os.devnull,
+                            "GIT_CONFIG_NOSYSTEM": "1", "TZ": "UTC", "LC_ALL": "C.UTF-8"}.items():
+            patch.setenv(name, value)
+        yield
 
 
 def pytest_addoption(parser):

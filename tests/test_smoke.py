@@ -47,7 +47,9 @@ def host_of(name: str) -> host.Host:
 def gpu_facts(**changes) -> dict:
     facts = {
         "python": "3.13.5", "torch": "2.8.0", "torch_file": "/nix/store/x-torch/torch/__init__.py",
-        "cuda": "12.8", "cuda_available": True, "arch_list": ["sm_90"], "cpu_capability": "AVX512",
+        "machine": "x86_64", "aten_cpu_capability": None,
+        "cuda": "12.8", "cuda_available": True, "arch_list": ["sm_90"], "arch_source": "torch.cuda.get_arch_list()",
+        "cpu_capability": "AVX512", "cpu_ceiling": "AVX512", "cpu_ceiling_source": "torch.cpu",
         "devices": [{"name": "NVIDIA H100 80GB HBM3", "capability": "9.0"}],
         "compute": {"cpu": {"device": "cpu", "ok": True, "size": 64, "wrong": 0},
                     "cuda": {"device": "cuda:0", "ok": True, "size": 64, "wrong": 0}},
@@ -56,15 +58,15 @@ def gpu_facts(**changes) -> dict:
     return facts
 
 
-def verdict(checks) -> dict[str, bool]:
-    return {check.name: check.ok for check in checks}
+def verdict(checks) -> dict[str, str]:
+    return {check.name: check.state for check in checks}
 
 
 def test_a_matching_gpu_build_passes_every_check():
     matrix, sm90 = variant("pytorch-python313-cuda12_8-sm90-avx512")
     checks = smoke.checks(matrix, sm90, gpu_facts(), host_of("xeon8480-h100"))
-    assert verdict(checks) == {"torch": True, "python": True, "version": True, "cuda": True, "arch": True,
-                               "cpu": True, "kernels": True, "compute": True}
+    assert verdict(checks) == {"torch": "PASS", "python": "PASS", "version": "PASS", "cuda": "PASS",
+                               "arch": "PASS", "cpu": "PASS", "kernels": "PASS", "compute": "PASS", "gpu": "PASS"}
     assert checks[-1].detail == ("64x64 matmul on cuda:0 (NVIDIA H100 80GB HBM3, compute capability 9.0) "
                                  "gives the exact product")
 
@@ -74,74 +76,161 @@ def test_a_matching_gpu_build_passes_every_check():
     ({"python": "3.12.9"}, "python", "Python 3.12.9; the variant is for Python 3.13"),
     ({"cuda": "12.6"}, "cuda", "torch.version.cuda is 12.6; the variant is CUDA 12.8"),
     ({"arch_list": ["sm_80", "sm_86"]}, "arch", "sm_90 (sm90) is not in torch.cuda.get_arch_list(): sm_80 sm_86"),
-    ({"compute": {"cuda": {"device": "cuda:0", "ok": False, "size": 64, "wrong": 7}}}, "compute",
+    ({"arch_list": ["sm_80", "sm_90"]}, "arch", "torch.cuda.get_arch_list() is sm_80 sm_90: beyond sm_90 (sm90) "
+                                                "this torch holds sm_80, which the variant does not promise"),
+    ({"arch_list": ["sm_90", "compute_80"]}, "arch", "torch.cuda.get_arch_list() is sm_90 compute_80: beyond sm_90 "
+                                                     "(sm90) this torch holds compute_80, which the variant does not promise"),
+    ({"compute": {"cpu": {"device": "cpu", "ok": True, "size": 64, "wrong": 0},
+                  "cuda": {"device": "cuda:0", "ok": False, "size": 64, "wrong": 7}}}, "gpu",
      "64x64 matmul on cuda:0: 7 wrong values"),
-    ({"compute": {"cuda": {"device": "cuda:0", "ok": False, "error": "RuntimeError: no kernel image"}}}, "compute",
+    ({"compute": {"cpu": {"device": "cpu", "ok": True, "size": 64, "wrong": 0},
+                  "cuda": {"device": "cuda:0", "ok": False, "error": "RuntimeError: no kernel image"}}}, "gpu",
      "matmul on cuda:0 failed: RuntimeError: no kernel image"),
+    ({"compute": {"cpu": {"device": "cpu", "ok": False, "size": 64, "wrong": 3},
+                  "cuda": {"device": "cuda:0", "ok": True, "size": 64, "wrong": 0}}}, "compute",
+     "64x64 matmul on cpu: 3 wrong values"),
 ])
 def test_each_mismatch_fails_its_own_check(changes, failing, detail):
     matrix, sm90 = variant("pytorch-python313-cuda12_8-sm90-avx512")
     checks = smoke.checks(matrix, sm90, gpu_facts(**changes), host_of("xeon8480-h100"))
-    failed = [check for check in checks if not check.ok]
+    failed = [check for check in checks if check.failed]
     assert [(c.name, c.detail) for c in failed] == [(failing, detail)]
+
+
+def test_the_compiled_architectures_are_read_without_a_gpu_and_ptx_of_the_sm_is_allowed():
+    matrix, sm90 = variant("pytorch-python313-cuda12_8-sm90-avx512")
+    no_gpu = gpu_facts(cuda_available=False, devices=[], arch_list=["sm_90", "compute_90"],
+                       arch_source="torch._C._cuda_getArchFlags()",
+                       compute={"cpu": {"device": "cpu", "ok": True, "size": 64, "wrong": 0}})
+    states = {c.name: (c.state, c.detail) for c in smoke.checks(matrix, sm90, no_gpu, host_of("xeon8480-h100"))}
+    assert states["arch"] == ("PASS", "torch._C._cuda_getArchFlags() is sm_90 compute_90: exactly sm_90 (sm90)")
+    assert states["gpu"][0] == "SKIP" and "no usable NVIDIA GPU" in states["gpu"][1]
+    assert states["compute"][0] == "PASS"
+    unreadable = dict(no_gpu, arch_list=[])
+    (arch,) = [c for c in smoke.checks(matrix, sm90, unreadable, host_of("xeon8480-h100")) if c.name == "arch"]
+    assert arch.state == "SKIP" and "sm_90 cannot be checked here" in arch.detail
 
 
 def test_a_cpu_only_torch_for_a_gpu_variant_reports_the_missing_cuda():
     matrix, sm90 = variant("pytorch-python313-cuda12_8-sm90-avx512")
     facts = gpu_facts(cuda=None, cuda_available=False, arch_list=[], devices=[],
                       compute={"cpu": {"device": "cpu", "ok": True, "size": 64, "wrong": 0}})
-    failed = {c.name: c.detail for c in smoke.checks(matrix, sm90, facts, host_of("xeon8480-h100")) if not c.ok}
-    assert failed == {
+    checks = smoke.checks(matrix, sm90, facts, host_of("xeon8480-h100"))
+    assert {c.name: c.detail for c in checks if c.failed} == {
         "cuda": "this torch has no CUDA (torch.version.cuda is None): a CPU-only build; "
                 "pytorch-python313-cuda12_8-sm90-avx512 is built with CUDA 12.8",
         "arch": "sm_90 (sm90) is not in torch.cuda.get_arch_list(): empty, no CUDA kernels at all",
-        "compute": "no CUDA device: torch.cuda.is_available() is False (this torch has no CUDA)",
     }
+    assert [(c.name, c.state, c.detail) for c in checks if c.state == "SKIP"] == [
+        ("gpu", "SKIP", "this torch has no CUDA: nothing can run on a GPU")]
 
 
-@pytest.mark.parametrize("name, capability, ok", [
-    ("pytorch-python313-cuda12_8-sm61-avx", "DEFAULT", True),
-    ("pytorch-python313-cuda12_8-sm61-avx", "AVX2", False),  # the AVX2 kernels were not compiled out
-    ("pytorch-python313-cpu-avx2", "AVX2", True),
-    ("pytorch-python313-cpu-avx2", "DEFAULT", True),  # a CPU may offer less; never more than the build
-    ("pytorch-python313-cpu-avx2", "AVX512", False),
-    ("pytorch-python313-cpu-avx512", "AVX512", True),
+@pytest.mark.parametrize("name, capability, ceiling, state", [
+    ("pytorch-python313-cuda12_8-sm61-avx", "DEFAULT", "AVX512", "PASS"),
+    ("pytorch-python313-cuda12_8-sm61-avx", "AVX2", "AVX512", "FAIL"),  # the AVX2 kernels were not compiled out
+    ("pytorch-python313-cuda12_8-sm61-avx", "DEFAULT", "DEFAULT", "SKIP"),  # a CPU without AVX2 cannot tell
+    ("pytorch-python313-cpu-avx2", "AVX2", "AVX512", "PASS"),
+    ("pytorch-python313-cpu-avx2", "AVX2", "AVX2", "SKIP"),  # an AVX2-only CPU cannot show AVX-512 kernels
+    ("pytorch-python313-cpu-avx2", "DEFAULT", "DEFAULT", "SKIP"),  # a CPU may offer less; never more than the build
+    ("pytorch-python313-cpu-avx2", "AVX512", "AVX512", "FAIL"),
+    ("pytorch-python313-cpu-avx2", "AVX2", None, "SKIP"),  # the CPU's own kernels unknown
+    ("pytorch-python313-cpu-avx512", "AVX512", "AVX512", "PASS"),
+    ("pytorch-python313-cpu-avx512", "AVX2", "AVX2", "PASS"),  # nothing lies beyond avx512
 ])
-def test_the_cpu_kernels_torch_dispatches_to_must_fit_the_isa(name, capability, ok):
+def test_the_cpu_kernels_torch_dispatches_to_must_fit_the_isa(name, capability, ceiling, state):
     matrix, chosen = variant(name)
-    facts = gpu_facts(cpu_capability=capability, cuda=None if chosen.cuda is None else "12.8")
+    facts = gpu_facts(cpu_capability=capability, cpu_ceiling=ceiling, cuda=None if chosen.cuda is None else "12.8",
+                      arch_list=[f"sm_{chosen.sm.capability.replace('.', '')}"] if chosen.sm else [])
     (kernels,) = [c for c in smoke.checks(matrix, chosen, facts, host_of("xeon8480-h100")) if c.name == "kernels"]
-    assert kernels.ok is ok, kernels.detail
-    if not ok:
-        assert f"a {chosen.isa.name} build may only report" in kernels.detail
+    assert kernels.state == state, kernels.detail
+    if state == "FAIL":
+        assert f"a build for {chosen.isa.name} may only report" in kernels.detail
+
+
+def test_an_avx2_only_cpu_skips_the_kernels_check_saying_what_would_prove_it():
+    matrix, avx2 = variant("pytorch-python313-cpu-avx2")
+    facts = gpu_facts(cuda=None, cpu_capability="AVX2", cpu_ceiling="AVX2")
+    (kernels,) = [c for c in smoke.checks(matrix, avx2, facts, host_of("ryzen5950x-rtx3090")) if c.name == "kernels"]
+    assert (kernels.state, kernels.detail) == (
+        "SKIP", "torch.backends.cpu.get_cpu_capability() is AVX2, which avx2 allows; this CPU tops out at AVX2, "
+                "so kernels beyond avx2 cannot show here: run smoke on a CPU with AVX512")
+
+
+def test_aten_cpu_capability_holding_the_dispatch_down_is_a_skip_not_a_pass():
+    matrix, avx2 = variant("pytorch-python313-cpu-avx2")
+    facts = gpu_facts(cuda=None, cpu_capability="AVX2", cpu_ceiling="AVX512", aten_cpu_capability="avx2")
+    (kernels,) = [c for c in smoke.checks(matrix, avx2, facts, host_of("xeon8480-h100")) if c.name == "kernels"]
+    assert kernels.state == "SKIP"
+    assert "ATEN_CPU_CAPABILITY=avx2 holds the dispatch at AVX2" in kernels.detail
+    # a cap above what the build may hold proves nothing less: the CPU decides
+    facts = dict(facts, aten_cpu_capability="avx512")
+    (kernels,) = [c for c in smoke.checks(matrix, avx2, facts, host_of("xeon8480-h100")) if c.name == "kernels"]
+    assert kernels.state == "PASS"
+
+
+def test_a_captured_cpu_unlike_this_one_is_said_not_mixed():
+    matrix, avx2 = variant("pytorch-python313-cpu-avx2")
+    facts = gpu_facts(cuda=None, cpu_capability="AVX512", cpu_ceiling="AVX512")
+    checks = {c.name: c for c in smoke.checks(matrix, avx2, facts, host_of("ryzen5950x-rtx3090"))}
+    assert checks["cpu"].detail == "the host CPU shows avx2 fma f16c (avx2)"
+    assert checks["kernels"].state == "FAIL"
+    assert smoke.notes(matrix, facts, host_of("ryzen5950x-rtx3090"), "--cpuinfo x") == (
+        "the cpu check is about the CPU --cpuinfo x describes (x86_64, up to AVX2 kernels); torch dispatches on "
+        "this machine's (x86_64, up to AVX512 kernels), which the kernels check is about",)
+    assert smoke.notes(matrix, facts, host_of("xeon8480-h100"), "--cpuinfo x") == ()
+    assert smoke.notes(matrix, facts, host_of("ryzen5950x-rtx3090"), None) == ()
+
+
+def test_a_companion_must_import_with_this_torch():
+    matrix, torch_variant = variant("pytorch-python313-cpu-avx2")
+    facts = gpu_facts(cuda=None, cpu_ceiling="AVX2", cpu_capability="AVX2",
+                      companions={"torchvision": {"version": "0.23.0", "file": "/x/torchvision/__init__.py"}})
+    (vision,) = [c for c in smoke.checks(matrix, torch_variant, facts, host_of("xeon8480-h100"), ("torchvision",))
+                 if c.name == "torchvision"]
+    assert (vision.state, vision.detail) == ("PASS", "torchvision 0.23.0 imports with this torch and runs torchvision.ops.nms")
+    facts["companions"] = {"torchvision": {"error": "RuntimeError: operator torchvision::nms does not exist"}}
+    (vision,) = [c for c in smoke.checks(matrix, torch_variant, facts, host_of("xeon8480-h100"), ("torchvision",))
+                 if c.name == "torchvision"]
+    assert (vision.state, vision.detail) == (
+        "FAIL", "import torchvision with this torch failed: RuntimeError: operator torchvision::nms does not exist")
+
+
+def test_the_metadata_revision_of_the_build_must_be_the_recipes(tmp_path):
+    (tmp_path / ".metadata-rev").write_text("3\n")
+    assert smoke.metadata(tmp_path, 3).state == "PASS"
+    assert (smoke.metadata(tmp_path, 4).state, smoke.metadata(tmp_path, 4).detail) == (
+        "FAIL", f"{tmp_path}/.metadata-rev is 3; the recipe's revision is 4")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    assert smoke.metadata(empty, 0).state == "FAIL"
 
 
 def test_host_cpu_without_the_variants_isa_fails():
     matrix, avx512 = variant("pytorch-python313-cuda12_8-sm90-avx512")
     checks = smoke.checks(matrix, avx512, gpu_facts(), host_of("ryzen5950x-rtx3090"))
     (cpu,) = [c for c in checks if c.name == "cpu"]
-    assert not cpu.ok
+    assert cpu.failed
     assert cpu.detail == "avx512 needs avx512f avx512dq avx512vl avx512bw; the host CPU lacks avx512f avx512dq avx512vl avx512bw"
     matrix, armv9 = variant("pytorch-python313-cpu-armv9")
     (cpu,) = [c for c in smoke.checks(matrix, armv9, gpu_facts(cuda=None), host_of("epyc9654-nogpu")) if c.name == "cpu"]
-    assert not cpu.ok and cpu.detail == "armv9 needs an aarch64 CPU; this one is x86_64"
+    assert cpu.failed and cpu.detail == "armv9 needs an aarch64 CPU; this one is x86_64"
 
 
 def test_darwin_variant_needs_apple_silicon_and_computes_on_mps():
     matrix, mps = variant("pytorch-python313-darwin-mps")
     facts = gpu_facts(cuda=None, cuda_available=False, compute={"mps": {"device": "mps", "ok": True, "size": 64, "wrong": 0}})
     mac = host.gather(uname="Darwin arm64", gpus=(), proc_cpuinfo=Path("/nonexistent"))
-    assert all(c.ok for c in smoke.checks(matrix, mps, facts, mac))
-    on_linux = {c.name: c.ok for c in smoke.checks(matrix, mps, facts, host_of("epyc9654-nogpu"))}
-    assert on_linux["host"] is False
+    assert not any(c.failed for c in smoke.checks(matrix, mps, facts, mac))
+    on_linux = {c.name: c.state for c in smoke.checks(matrix, mps, facts, host_of("epyc9654-nogpu"))}
+    assert on_linux["host"] == "FAIL"
 
 
 def test_an_interpreter_without_torch_fails_at_the_import():
     matrix, cpu = variant("pytorch-python313-cpu-avx2")
     checks = smoke.checks(matrix, cpu, {"python": "3.13.1", "import_error": "ModuleNotFoundError: No module named 'torch'"},
                           host_of("ryzen5950x-rtx3090"))
-    assert [(c.name, c.ok, c.detail) for c in checks] == [
-        ("torch", False, "import torch failed: ModuleNotFoundError: No module named 'torch'")]
+    assert [(c.name, c.state, c.detail) for c in checks] == [
+        ("torch", "FAIL", "import torch failed: ModuleNotFoundError: No module named 'torch'")]
 
 
 # ---- the command, with real interpreters -----------------------------------------------
@@ -193,8 +282,8 @@ def test_real_torch_against_the_shipped_cpu_variant_fails_on_the_version(run):
     assert f"FAIL  version  torch {torch_version()}; the variant is PyTorch 2.8.0" in out
     assert "PASS  cuda     no CUDA, as for a variant without CUDA" in out
     assert "PASS  compute  64x64 matmul on cpu gives the exact product" in out
-    assert any(line.startswith("PASS  cpu      the host CPU shows avx2 fma f16c (avx2); torch uses its ") for line in out)
-    assert out[-1].startswith("gen-matrix: ") and out[-1].endswith(" failed")
+    assert "PASS  cpu      the host CPU shows avx2 fma f16c (avx2)" in out
+    assert out[-1].startswith("gen-matrix: ") and " failed" in out[-1]
 
 
 @needs_torch
@@ -209,13 +298,24 @@ def test_a_relative_interpreter_path_works_from_anywhere(run, monkeypatch):
     assert lines(result)[0].startswith(f"smoke test of pytorch-python313-cpu-avx2 with {Path.cwd() / relative} ")
 
 
+def this_cpu_runs() -> str:
+    """The best CPU kernels this machine's CPU runs, as torch (the one under test) tells."""
+    import torch
+    return "AVX512" if torch.cpu._is_avx512_supported() else "AVX2" if torch.cpu._is_avx2_supported() else "DEFAULT"
+
+
 @needs_torch
-def test_real_torch_of_an_avx_variant_is_checked_for_its_kernels(run):
+def test_real_torch_of_an_avx_variant_is_checked_for_its_kernels(run, monkeypatch):
+    monkeypatch.delenv("ATEN_CPU_CAPABILITY", raising=False)
     result = run("smoke", "--matrix", MATRIX, "pytorch-python313-cuda12_8-sm61-avx", "--python", sys.executable,
                  "--cpuinfo", AVX512_HOST)
     (kernels,) = [line for line in lines(result) if line.split()[1:2] == ["kernels"]]
-    # the PyPI wheel holds AVX2 kernels: it is no avx build
-    assert kernels.startswith("FAIL  kernels  torch.backends.cpu.get_cpu_capability() is AVX")
+    # the PyPI wheel holds AVX2 kernels: it is no avx build, which any CPU with AVX2 shows
+    if this_cpu_runs() == "DEFAULT":
+        assert kernels.startswith("SKIP  kernels  torch.backends.cpu.get_cpu_capability() is DEFAULT, which avx allows; "
+                                  "this CPU tops out at DEFAULT")
+    else:
+        assert kernels.startswith("FAIL  kernels  torch.backends.cpu.get_cpu_capability() is AVX")
 
 
 @needs_torch
@@ -229,11 +329,14 @@ def test_real_torch_against_a_gpu_variant_reports_the_missing_cuda(run):
     assert ("FAIL  cuda     this torch has no CUDA (torch.version.cuda is None): a CPU-only build; "
             "pytorch-python313-cuda12_8-sm90-avx512 is built with CUDA 12.8") in out
     assert "FAIL  arch     sm_90 (sm90) is not in torch.cuda.get_arch_list(): empty, no CUDA kernels at all" in out
-    assert ("FAIL  compute  no CUDA device: torch.cuda.is_available() is False (this torch has no CUDA)") in out
+    assert "PASS  compute  64x64 matmul on cpu gives the exact product" in out
+    assert "SKIP  gpu      this torch has no CUDA: nothing can run on a GPU" in out
 
 
-@needs_torch
-def test_real_torch_passes_a_matrix_of_its_own_version(run, tmp_path):
+def own_version_matrix(tmp_path: Path) -> str:
+    """A matrix whose CPU variant is the installed torch, which must be a CPU-only build."""
+    if not torch_version().endswith("+cpu"):
+        pytest.skip(f"torch {torch_version()} is not the CPU-only build this test expects")
     python = f"{sys.version_info.major}.{sys.version_info.minor}"
     (tmp_path / "matrix.yaml").write_text(textwrap.dedent(f"""\
         pytorch: {{version: "{torch_version().split('+')[0]}"}}
@@ -243,10 +346,37 @@ def test_real_torch_passes_a_matrix_of_its_own_version(run, tmp_path):
             "{python}": {{}}
         cpu: {{python: ["{python}"], isa: [avx2]}}
     """))
-    name = f"pytorch-python{python.replace('.', '')}-cpu-avx2"
+    return f"pytorch-python{python.replace('.', '')}-cpu-avx2"
+
+
+def checks_of(result) -> list[list[str]]:
+    return [line.split()[:2] for line in lines(result)[1:-1] if not line.startswith("NOTE")]
+
+
+@needs_torch
+def test_real_torch_passes_a_matrix_of_its_own_version_with_the_dispatch_held_at_avx2(run, tmp_path, monkeypatch):
+    # the wheel holds AVX-512 kernels; held at AVX2, no CPU can show them, and smoke says so
+    monkeypatch.setenv("ATEN_CPU_CAPABILITY", "avx2")
+    name = own_version_matrix(tmp_path)
     result = run("smoke", "--root", tmp_path, name, "--python", sys.executable, "--cpuinfo", AVX512_HOST)
     assert result.exit_code == 0, result.stdout
-    assert [line.split()[:2] for line in lines(result)[1:-1]] == [
+    assert checks_of(result) == [
         ["PASS", "torch"], ["PASS", "python"], ["PASS", "version"], ["PASS", "cuda"], ["PASS", "cpu"],
-        ["PASS", "kernels"], ["PASS", "compute"]]
-    assert lines(result)[-1] == "gen-matrix: 7 of 7 checks passed"
+        ["SKIP", "kernels"], ["PASS", "compute"]]
+    assert lines(result)[-1] == "gen-matrix: 6 of 7 checks passed, 1 could not be told here (SKIP)"
+
+
+@needs_torch
+def test_real_torch_with_the_default_dispatch_is_judged_by_what_this_cpu_runs(run, tmp_path, monkeypatch):
+    monkeypatch.delenv("ATEN_CPU_CAPABILITY", raising=False)
+    name = own_version_matrix(tmp_path)
+    result = run("smoke", "--root", tmp_path, name, "--python", sys.executable, "--cpuinfo", AVX512_HOST)
+    (kernels,) = [line for line in lines(result) if line.split()[1:2] == ["kernels"]]
+    if this_cpu_runs() == "AVX512":  # the wheel's AVX-512 kernels show: no avx2 build
+        assert result.exit_code == 1, result.stdout
+        assert kernels == ("FAIL  kernels  torch.backends.cpu.get_cpu_capability() is AVX512; a build for avx2 may "
+                           "only report DEFAULT or AVX2: this torch holds kernels beyond avx2, which crash a CPU "
+                           "without them")
+    else:  # this CPU cannot show them
+        assert result.exit_code == 0, result.stdout
+        assert kernels.startswith("SKIP  kernels  ") and "run smoke on a CPU with AVX512" in kernels

@@ -1,7 +1,14 @@
 """Check that the torch an interpreter imports is the variant it should be, on this host.
 
 `smoke_probe.py` runs in the interpreter under test and reports facts as JSON; `checks`
-compares them with the variant and the host, one pass or fail per point.
+compares them with the variant and the host, one verdict per point: PASS, FAIL, or SKIP
+where this machine cannot tell (no GPU to compute on, a CPU that cannot show kernels beyond
+the variant's ISA).
+
+Two CPUs can be in play. The host the variant is checked against is this machine, or the
+one a captured --cpuinfo/--cpu-flags describes; torch always dispatches on this machine's.
+The `cpu` check is about the first, the `kernels` check about the second, and `notes` says
+so where the two differ.
 """
 
 from __future__ import annotations
@@ -22,15 +29,37 @@ PROBE = Path(__file__).with_name("smoke_probe.py")
 PROBE_TIMEOUT_S = 600
 
 
+PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
+
+
 @dataclass(frozen=True)
 class Check:
     name: str
-    ok: bool
+    state: str  # PASS, FAIL or SKIP (this machine cannot tell)
     detail: str
+
+    @property
+    def failed(self) -> bool:
+        return self.state == FAIL
+
+
+def _verdict(name: str, ok: bool, detail: str) -> Check:
+    return Check(name, PASS if ok else FAIL, detail)
 
 
 def default_python(root: Path, variant: Variant) -> Path:
     return root / f"python-{variant.name}" / "bin" / "python"
+
+
+def default_result(root: Path, variant: Variant) -> Path | None:
+    """The link `flox build NAME` leaves in the repository, where there is one."""
+    link = root / f"result-{variant.name}"
+    return link if link.exists() else None
+
+
+def companion_modules(variant: Variant) -> tuple[str, ...]:
+    """The modules to import beside torch: a companion's own (torchvision, torchaudio)."""
+    return (variant.package,) if variant.is_companion else ()
 
 
 def interpreter(python: str) -> Path:
@@ -42,8 +71,9 @@ def interpreter(python: str) -> Path:
     return Path(python).absolute()
 
 
-def probe(python: Path, name: str) -> dict:
-    """The facts smoke_probe.py prints in `python`; {"failed": why} when it prints none."""
+def probe(python: Path, name: str, companions: tuple[str, ...] = ()) -> dict:
+    """The facts smoke_probe.py prints in `python`, which also imports the modules
+    `companions`; {"failed": why} when it prints none."""
     python = Path(python).absolute()  # the probe runs in another folder
     if not Path(python).exists():
         raise GenMatrixError.at(
@@ -54,7 +84,7 @@ def probe(python: Path, name: str) -> dict:
     # An empty working folder: run from a PyTorch checkout, `import torch` would find the sources.
     with tempfile.TemporaryDirectory(prefix="gen-matrix-smoke-") as folder:
         try:
-            result = subprocess.run([str(python), "-c", PROBE.read_text(encoding="utf-8")], cwd=folder,
+            result = subprocess.run([str(python), "-c", PROBE.read_text(encoding="utf-8"), *companions], cwd=folder,
                                     capture_output=True, text=True, timeout=PROBE_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             return {"failed": f"the probe ran past {PROBE_TIMEOUT_S} s"}
@@ -72,17 +102,17 @@ def probe(python: Path, name: str) -> dict:
     return {"failed": f"the interpreter exited with status {result.returncode}: {last}"}
 
 
-def _compute(facts: dict, device: str, label: str) -> Check:
+def _compute(facts: dict, device: str, label: str, name: str = "compute") -> Check:
     result = facts.get("compute", {}).get(device)
     if result is None:
-        return Check("compute", False, f"no {label}: nothing computed")
+        return Check(name, FAIL, f"no {label}: nothing computed")
     if result.get("error"):
-        return Check("compute", False, f"matmul on {result['device']} failed: {result['error']}")
+        return Check(name, FAIL, f"matmul on {result['device']} failed: {result['error']}")
     if not result.get("ok"):
-        return Check("compute", False, f"{result['size']}x{result['size']} matmul on {result['device']}: "
-                                       f"{result['wrong']} wrong values")
-    return Check("compute", True, f"{result['size']}x{result['size']} matmul on {result['device']}{_device_label(facts, device)} "
-                                  "gives the exact product")
+        return Check(name, FAIL, f"{result['size']}x{result['size']} matmul on {result['device']}: "
+                                 f"{result['wrong']} wrong values")
+    return Check(name, PASS, f"{result['size']}x{result['size']} matmul on {result['device']}"
+                             f"{_device_label(facts, device)} gives the exact product")
 
 
 def _device_label(facts: dict, device: str) -> str:
@@ -92,80 +122,183 @@ def _device_label(facts: dict, device: str) -> str:
     return ""
 
 
-def _capability(variant: Variant, capability: str) -> Check:
-    """Whether the CPU kernels torch dispatches to are ones a build for the variant's ISA may hold."""
-    isa = variant.isa
+def dispatch_levels(matrix: Matrix, arch: str) -> tuple[str, ...]:
+    """ATen's CPU kernel levels on `arch`, lowest first: those the arch's widest ISA may
+    report (knowledge.yaml's `capabilities`, whose order is the dispatch order)."""
+    rows = [isa for isa in matrix.knowledge.isa.values() if isa.arch == arch]
+    return max(rows, key=lambda isa: isa.rank).capabilities if rows else ("DEFAULT",)
+
+
+def _arch(machine: str) -> str:
+    return {"amd64": "x86_64", "arm64": "aarch64"}.get(machine.lower(), machine.lower())
+
+
+def _kernels(matrix: Matrix, variant: Variant, facts: dict) -> Check:
+    """Whether the CPU kernels torch dispatches to are ones a build for the variant's ISA may
+    hold. torch reports the best kernels it holds that this CPU runs (and ATEN_CPU_CAPABILITY
+    allows), so kernels beyond the ISA can only show on a CPU that runs them."""
+    isa, reported = variant.isa, facts["cpu_capability"]
     allowed = isa.capabilities
-    if capability in allowed:
-        return Check("kernels", True, f"torch.backends.cpu.get_cpu_capability() is {capability}, "
-                                      f"which {isa.name} allows ({', '.join(allowed)})")
-    return Check("kernels", False, f"torch.backends.cpu.get_cpu_capability() is {capability}; a {isa.name} build "
-                                   f"may only report {' or '.join(allowed)}: this torch holds kernels beyond "
-                                   f"{isa.name}, which crash a CPU without them")
+    said = f"torch.backends.cpu.get_cpu_capability() is {reported}"
+    if reported not in allowed:
+        return Check("kernels", FAIL, f"{said}; a build for {isa.name} may only report {' or '.join(allowed)}: this "
+                                      f"torch holds kernels beyond {isa.name}, which crash a CPU without them")
+    levels = dispatch_levels(matrix, _arch(facts.get("machine") or isa.arch))
+    ceiling = facts.get("cpu_ceiling")
+    if ceiling not in levels:
+        return Check("kernels", SKIP, f"{said}, which {isa.name} allows; which kernels this CPU runs cannot be "
+                                      f"told ({facts.get('cpu_ceiling_source') or 'not reported'}), so kernels "
+                                      f"beyond {isa.name} may be there unseen")
+    cap = (facts.get("aten_cpu_capability") or "").upper()
+    held = cap in levels and levels.index(cap) < levels.index(ceiling)
+    top = cap if held else ceiling
+    if top in allowed:
+        beyond = next((level for level in levels if level not in allowed), None)
+        if held:
+            return Check("kernels", SKIP, f"{said}, which {isa.name} allows; ATEN_CPU_CAPABILITY="
+                                          f"{facts['aten_cpu_capability']} holds the dispatch at {cap}, so kernels "
+                                          f"beyond {isa.name} cannot show: unset it to check them")
+        if beyond is None:
+            return Check("kernels", PASS, f"{said}, which {isa.name} allows; {isa.name} allows every CPU kernel "
+                                          f"torch has for {isa.arch} ({', '.join(allowed)})")
+        return Check("kernels", SKIP, f"{said}, which {isa.name} allows; this CPU tops out at {ceiling}, so kernels "
+                                      f"beyond {isa.name} cannot show here: run smoke on a CPU with {beyond}")
+    return Check("kernels", PASS, f"{said} on a CPU that runs {top} kernels: this torch holds none beyond "
+                                  f"{isa.name} ({', '.join(allowed)})")
 
 
-def checks(matrix: Matrix, variant: Variant, facts: dict, host: Host) -> tuple[Check, ...]:
-    """Pass or fail, point by point: the torch in `facts` against `variant`, on `host`."""
+def _arch_check(variant: Variant, facts: dict) -> Check:
+    """The CUDA architectures compiled into torch are exactly the variant's SM: real code for
+    it (sm_XY), PTX (compute_XY) for it at most."""
+    capability = variant.sm.capability.replace(".", "")
+    wanted = f"sm_{capability}"
+    archs = facts.get("arch_list") or []
+    source = facts.get("arch_source") or "torch.cuda.get_arch_list()"
+    if not archs:
+        if facts.get("cuda") is None:
+            return Check("arch", FAIL, f"{wanted} ({variant.sm.name}) is not in {source}: empty, no CUDA kernels at all")
+        return Check("arch", SKIP, f"this torch does not say which CUDA architectures it holds without a GPU "
+                                   f"({source} is empty); {wanted} cannot be checked here")
+    others = sorted({arch for arch in archs if arch not in (wanted, f"compute_{capability}")})
+    listed = " ".join(archs)
+    if wanted not in archs:
+        return Check("arch", FAIL, f"{wanted} ({variant.sm.name}) is not in {source}: {listed}")
+    if others:
+        return Check("arch", FAIL, f"{source} is {listed}: beyond {wanted} ({variant.sm.name}) this torch holds "
+                                   f"{' '.join(others)}, which the variant does not promise")
+    return Check("arch", PASS, f"{source} is {listed}: exactly {wanted} ({variant.sm.name})")
+
+
+def _gpu(facts: dict, cuda: str | None) -> Check:
+    """The small computation on the GPU, where this machine has one."""
+    if cuda is None:
+        return Check("gpu", SKIP, "this torch has no CUDA: nothing can run on a GPU")
+    if not facts.get("cuda_available"):
+        return Check("gpu", SKIP, "no usable NVIDIA GPU or driver here (torch.cuda.is_available() is False): "
+                                  "the GPU computation cannot run; run smoke on a machine with the GPU")
+    return _compute(facts, "cuda", "CUDA device", "gpu")
+
+
+def _companions(facts: dict, modules: tuple[str, ...]) -> list[Check]:
+    found = []
+    for module in modules:
+        result = (facts.get("companions") or {}).get(module) or {"error": "not imported"}
+        if result.get("error"):
+            found.append(Check(module, FAIL, f"import {module} with this torch failed: {result['error']}"))
+        else:
+            found.append(Check(module, PASS, f"{module} {result.get('version')} imports with this torch"
+                                             + (" and runs torchvision.ops.nms" if module == "torchvision" else "")))
+    return found
+
+
+def metadata(result: Path, revision: int) -> Check:
+    """The published wrapper carries the recipe's metadata revision (wrapper.nix writes it)."""
+    try:
+        found = (result / ".metadata-rev").read_text(encoding="utf-8", errors="replace").strip()
+    except OSError as error:
+        return Check("metadata", FAIL, f"{result}/.metadata-rev cannot be read ({error.strerror or error}): "
+                                       "this is not a build of a gen-matrix recipe")
+    return _verdict("metadata", found == str(revision),
+                    f"{result}/.metadata-rev is {found}; the recipe's revision is {revision}")
+
+
+def checks(matrix: Matrix, variant: Variant, facts: dict, host: Host,
+           companions: tuple[str, ...] = ()) -> tuple[Check, ...]:
+    """PASS, FAIL or SKIP, point by point: the torch in `facts` (and the companion modules
+    `companions`) against `variant`, on `host`."""
     if "failed" in facts or "import_error" in facts:
-        return (Check("torch", False, facts.get("failed") or f"import torch failed: {facts['import_error']}"),)
-    found: list[Check] = [Check("torch", True, f"torch {facts['torch']} from {facts['torch_file']}")]
+        return (Check("torch", FAIL, facts.get("failed") or f"import torch failed: {facts['import_error']}"),)
+    found: list[Check] = [Check("torch", PASS, f"torch {facts['torch']} from {facts['torch_file']}")]
 
     python = ".".join(str(facts.get("python", "")).split(".")[:2])
-    found.append(Check("python", python == variant.python.name,
-                       f"Python {facts.get('python')}; the variant is for Python {variant.python.name}"))
+    found.append(_verdict("python", python == variant.python.name,
+                          f"Python {facts.get('python')}; the variant is for Python {variant.python.name}"))
 
     version = str(facts["torch"]).split("+")[0]
-    found.append(Check("version", version == matrix.pytorch_version,
-                       f"torch {facts['torch']}; the variant is PyTorch {matrix.pytorch_version}"))
+    found.append(_verdict("version", version == matrix.pytorch_version,
+                          f"torch {facts['torch']}; the variant is PyTorch {matrix.pytorch_version}"))
 
     cuda = facts.get("cuda")
     if variant.cuda is None:
-        found.append(Check("cuda", cuda is None, "no CUDA, as for a variant without CUDA" if cuda is None
-                           else f"this torch has CUDA {cuda}; {variant.name} is built without CUDA"))
+        found.append(_verdict("cuda", cuda is None, "no CUDA, as for a variant without CUDA" if cuda is None
+                              else f"this torch has CUDA {cuda}; {variant.name} is built without CUDA"))
     elif cuda is None:
-        found.append(Check("cuda", False, f"this torch has no CUDA (torch.version.cuda is None): a CPU-only build; "
-                                          f"{variant.name} is built with CUDA {variant.cuda.name}"))
+        found.append(Check("cuda", FAIL, f"this torch has no CUDA (torch.version.cuda is None): a CPU-only build; "
+                                         f"{variant.name} is built with CUDA {variant.cuda.name}"))
     else:
         same = ".".join(str(cuda).split(".")[:2]) == variant.cuda.name
-        found.append(Check("cuda", same, f"torch.version.cuda is {cuda}; the variant is CUDA {variant.cuda.name}"))
+        found.append(_verdict("cuda", same, f"torch.version.cuda is {cuda}; the variant is CUDA {variant.cuda.name}"))
 
     if variant.sm:
-        wanted = f"sm_{variant.sm.capability.replace('.', '')}"
-        archs = facts.get("arch_list") or []
-        found.append(Check("arch", wanted in archs,
-                           f"{wanted} ({variant.sm.name}) is in torch.cuda.get_arch_list(): {' '.join(archs)}"
-                           if wanted in archs else
-                           f"{wanted} ({variant.sm.name}) is not in torch.cuda.get_arch_list(): "
-                           f"{' '.join(archs) or 'empty, no CUDA kernels at all'}"))
+        found.append(_arch_check(variant, facts))
 
     if variant.isa:
         isa = variant.isa
         if host.cpu is None:
-            found.append(Check("cpu", False, f"the CPU's flags are unknown on {host.system}; {isa.name} "
-                                             f"needs {' '.join(isa.cpuinfo)}"))
+            found.append(Check("cpu", FAIL, f"the CPU's flags are unknown on {host.system}; {isa.name} "
+                                            f"needs {' '.join(isa.cpuinfo)}"))
         else:
             lacking = [flag for flag in isa.cpuinfo if flag not in host.cpu.flags]
-            uses = f"; torch uses its {facts['cpu_capability']} kernels" if facts.get("cpu_capability") else ""
-            found.append(Check("cpu", isa.arch == host.cpu.arch and not lacking,
-                               f"the host CPU shows {' '.join(isa.cpuinfo)} ({isa.name}){uses}"
-                               if isa.arch == host.cpu.arch and not lacking else
-                               f"{isa.name} needs an {isa.arch} CPU; this one is {host.cpu.arch}"
-                               if isa.arch != host.cpu.arch else
-                               f"{isa.name} needs {' '.join(isa.cpuinfo)}; the host CPU lacks {' '.join(lacking)}"))
+            found.append(_verdict("cpu", isa.arch == host.cpu.arch and not lacking,
+                                  f"the host CPU shows {' '.join(isa.cpuinfo)} ({isa.name})"
+                                  if isa.arch == host.cpu.arch and not lacking else
+                                  f"{isa.name} needs an {isa.arch} CPU; this one is {host.cpu.arch}"
+                                  if isa.arch != host.cpu.arch else
+                                  f"{isa.name} needs {' '.join(isa.cpuinfo)}; the host CPU lacks {' '.join(lacking)}"))
     if variant.isa and facts.get("cpu_capability"):
-        found.append(_capability(variant, facts["cpu_capability"]))
+        found.append(_kernels(matrix, variant, facts))
     if variant.accelerator:
-        found.append(Check("host", host.apple_silicon, f"{host.system} {host.machine}"
-                           + ("" if host.apple_silicon else f": {variant.name} needs Apple Silicon (Darwin arm64)")))
+        found.append(_verdict("host", host.apple_silicon, f"{host.system} {host.machine}"
+                              + ("" if host.apple_silicon else f": {variant.name} needs Apple Silicon (Darwin arm64)")))
 
-    if variant.cuda:
-        if not facts.get("cuda_available"):
-            why = "this torch has no CUDA" if cuda is None else "no usable NVIDIA GPU or driver"
-            found.append(Check("compute", False, f"no CUDA device: torch.cuda.is_available() is False ({why})"))
-        else:
-            found.append(_compute(facts, "cuda", "CUDA device"))
-    elif variant.accelerator:
+    if variant.accelerator:
         found.append(_compute(facts, variant.accelerator.name, f"{variant.accelerator.name} device"))
     else:
         found.append(_compute(facts, "cpu", "CPU"))
+    if variant.cuda:
+        found.append(_gpu(facts, cuda))
+    found.extend(_companions(facts, companions))
     return tuple(found)
+
+
+def host_ceiling(matrix: Matrix, host: Host) -> str | None:
+    """The best CPU kernels a host's CPU runs, by its flags: the top level of the best ISA it
+    shows (the ISA `detect` would pick)."""
+    if host.cpu is None:
+        return None
+    shown = [isa for isa in matrix.knowledge.isa.values()
+             if isa.arch == host.cpu.arch and all(flag in host.cpu.flags for flag in isa.cpuinfo)]
+    return max(shown, key=lambda isa: isa.rank).capabilities[-1] if shown else "DEFAULT"
+
+
+def notes(matrix: Matrix, facts: dict, host: Host, described_by: str | None) -> tuple[str, ...]:
+    """What the reader must know to read the checks: where the CPU a captured description
+    gives is not the CPU torch dispatches on."""
+    if described_by is None or host.cpu is None or not facts.get("cpu_ceiling"):
+        return ()
+    described, real = host_ceiling(matrix, host), facts["cpu_ceiling"]
+    if host.cpu.arch == _arch(facts.get("machine") or host.cpu.arch) and described == real:
+        return ()
+    return (f"the cpu check is about the CPU {described_by} describes ({host.cpu.arch}, up to {described} "
+            f"kernels); torch dispatches on this machine's ({_arch(facts.get('machine') or '?')}, up to {real} "
+            "kernels), which the kernels check is about",)

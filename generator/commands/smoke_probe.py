@@ -1,10 +1,13 @@
 """Facts about the torch an interpreter imports, printed as one JSON object.
 
 `gen-matrix smoke` runs this file's text in the interpreter under test, which may be any
-Python with torch: it imports nothing but the standard library and torch.
+Python with torch: it imports nothing but the standard library and torch. Its arguments
+name the companion modules (torchvision, torchaudio) to import beside torch.
 """
 
 import json
+import os
+import platform
 import sys
 
 SIZE = 64
@@ -30,32 +33,95 @@ def compute(torch, device):
 
 
 def arch_list(torch):
-    # get_arch_list() answers [] without a usable GPU; the flags it reads are there regardless
+    """The CUDA architectures compiled into the binary, and where they were read. Without a
+    usable GPU get_arch_list() answers []; the flags it reads are there regardless."""
     names = list(torch.cuda.get_arch_list())
-    if not names and torch.version.cuda:
-        flags = getattr(torch._C, "_cuda_getArchFlags", lambda: None)()
-        names = flags.split() if flags else []
-    return names
+    if names or not torch.version.cuda:
+        return names, "torch.cuda.get_arch_list()"
+    flags = getattr(torch._C, "_cuda_getArchFlags", lambda: None)()
+    return (flags.split() if flags else []), "torch._C._cuda_getArchFlags()"
 
 
-def probe():
-    facts = {"python": sys.version.split()[0], "executable": sys.executable}
+def _sve_bits():
+    """The SVE vector length of this Linux machine in bits, or None where it cannot be read."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8", errors="replace") as cpuinfo:
+            features = {word for line in cpuinfo if line.lower().startswith("features")
+                        for word in line.split(":", 1)[1].split()}
+    except OSError:
+        return None
+    if "sve" not in features:
+        return 0
+    try:
+        with open("/proc/sys/abi/sve_default_vector_length", encoding="utf-8") as length:
+            return int(length.read().strip()) * 8  # the kernel gives bytes
+    except (OSError, ValueError):
+        return None
+
+
+def cpu_ceiling(torch):
+    """The best CPU kernels (ATen's CPU capability) this CPU runs, whatever this torch holds
+    and whatever ATEN_CPU_CAPABILITY says: torch.cpu asks cpuinfo, as ATen's dispatch does.
+    None where it cannot be told, with the reason."""
+    machine = platform.machine().lower()
+    if machine in ("x86_64", "amd64"):
+        cpu = getattr(torch, "cpu", None)
+        avx512 = getattr(cpu, "_is_avx512_supported", None)
+        avx2 = getattr(cpu, "_is_avx2_supported", None)
+        if avx512 is None or avx2 is None:
+            return None, f"torch {torch.__version__} has no torch.cpu._is_avx512_supported()"
+        return ("AVX512" if avx512() else "AVX2" if avx2() else "DEFAULT"), "torch.cpu"
+    if machine in ("aarch64", "arm64"):
+        if sys.platform == "darwin":
+            return "DEFAULT", "Apple Silicon has no SVE"
+        bits = _sve_bits()
+        if bits is None:
+            return None, "the SVE vector length cannot be read here"
+        return ("SVE256" if bits >= 256 else "DEFAULT"), f"/proc/cpuinfo and SVE vector length {bits}"
+    return None, f"gen-matrix knows no CPU kernels of {machine}"
+
+
+def companion(name):
+    """Whether the companion imports (and, for torchvision, runs a C++ operator) with this torch."""
+    try:
+        module = __import__(name)
+        if name == "torchvision":  # its operators register against this torch, or fail
+            import torch
+            boxes = torch.tensor([[0.0, 0.0, 2.0, 2.0], [0.5, 0.5, 2.0, 2.0], [5.0, 5.0, 6.0, 6.0]])
+            kept = module.ops.nms(boxes, torch.tensor([0.9, 0.8, 0.7]), 0.3).tolist()
+            if kept != [0, 2]:
+                return {"error": f"torchvision.ops.nms kept {kept}, not [0, 2]"}
+    except Exception as error:
+        return {"error": f"{type(error).__name__}: {error}"}
+    return {"version": getattr(module, "__version__", None), "file": getattr(module, "__file__", None)}
+
+
+def probe(companions):
+    facts = {"python": sys.version.split()[0], "executable": sys.executable,
+             "machine": platform.machine(),
+             "aten_cpu_capability": os.environ.get("ATEN_CPU_CAPABILITY") or None}
     try:
         import torch
     except Exception as error:
         facts["import_error"] = f"{type(error).__name__}: {error}"
         return facts
     cuda_available = bool(torch.cuda.is_available())
+    archs, arch_source = arch_list(torch)
+    ceiling, ceiling_source = cpu_ceiling(torch)
     facts.update(
         torch=torch.__version__,
         torch_file=torch.__file__,
         cuda=torch.version.cuda,
         cuda_available=cuda_available,
-        arch_list=arch_list(torch),
+        arch_list=archs,
+        arch_source=arch_source,
         cpu_capability=getattr(getattr(torch.backends, "cpu", None), "get_cpu_capability", lambda: None)(),
+        cpu_ceiling=ceiling,
+        cpu_ceiling_source=ceiling_source,
         devices=[{"name": torch.cuda.get_device_name(i),
                   "capability": "%d.%d" % torch.cuda.get_device_capability(i)}
                  for i in range(torch.cuda.device_count())] if cuda_available else [],
+        companions={name: companion(name) for name in companions},
     )
     facts["compute"] = {"cpu": compute(torch, "cpu")}
     if cuda_available:
@@ -67,4 +133,4 @@ def probe():
 
 
 if __name__ == "__main__":
-    print(json.dumps(probe()))
+    print(json.dumps(probe(sys.argv[1:])))
