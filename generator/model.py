@@ -179,7 +179,7 @@ class Matrix:
     file: str
     pytorch_version: str
     pins: tuple[Pin, ...]
-    capability_scope: str  # "torch" or "nixpkgs"
+    capability_scope: str  # "auto", "torch" or "nixpkgs"
     jobs: int
     system_features: tuple[str, ...]
     naming: Mapping[str, str]
@@ -189,6 +189,7 @@ class Matrix:
     ci: CI = CI()
     companions: tuple[Companions, ...] = ()
     torch_source: TorchSource | None = None
+    capability_scope_where: Location | None = None
 
     def pin_of(self, kind: str, combination: Combination) -> Pin | None:
         """The first pin whose rule takes a torch variant of `kind` and `combination`."""
@@ -197,14 +198,23 @@ class Matrix:
 
     def capability_scope_of(self, variant: "Variant") -> str:
         """Where `variant`'s SM is set: "torch" (torch and its companions) or "nixpkgs"
-        (config.cudaCapabilities, every CUDA dependency). nixpkgs-wide where the matrix asks
-        for it, for a Jetson part (nixpkgs picks Jetson CUDA libraries from that list), and
-        for an SM outside the CUDA release's binary-cache list: nothing of it is cached, and
-        magma or NCCL built without it would have no kernels for the GPU."""
-        sm, cuda = variant.sm, variant.cuda
-        if self.capability_scope == "nixpkgs" or sm.jetson or sm.capability not in cuda.capabilities:
-            return "nixpkgs"
-        return "torch"
+        (config.cudaCapabilities, every CUDA dependency). "auto" takes "torch" wherever the
+        binary cache serves the SM, and "nixpkgs" where `nixpkgs_scope_needed` says why not."""
+        if self.capability_scope == "auto":
+            return "nixpkgs" if nixpkgs_scope_needed(variant) else "torch"
+        return self.capability_scope
+
+
+def nixpkgs_scope_needed(variant: "Variant") -> str | None:
+    """Why only config.cudaCapabilities (every CUDA library built for the SM) serves a GPU
+    variant; None where torch alone may target it."""
+    sm, cuda = variant.sm, variant.cuda
+    if sm.jetson:
+        return f"{sm.name} is a Jetson part, and nixpkgs picks the Jetson CUDA libraries from config.cudaCapabilities"
+    if sm.capability not in cuda.capabilities:
+        return (f"nixpkgs' binary cache builds CUDA {cuda.name}'s libraries for {', '.join(cuda.capabilities)} only: "
+                f"magma and NCCL from it hold no kernels for {sm.name} ({sm.capability})")
+    return None
 
 
 @dataclass(frozen=True)

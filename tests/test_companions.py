@@ -223,7 +223,7 @@ def test_companion_description_pattern_takes_every_field(project, run):
 @needs_nix
 def test_companions_follow_a_nixpkgs_wide_capability(project, run):
     path = project / "matrix.yaml"
-    path.write_text(path.read_text().replace("capability_scope: torch", "capability_scope: nixpkgs"))
+    path.write_text(path.read_text().replace("capability_scope: auto", "capability_scope: nixpkgs"))
     assert run("--root", project).exit_code == 0
     fields = "caps = w.genMatrix.pkgs.config.cudaCapabilities; cudaFlags = t.passthru.cudaPackages.flags.cudaCapabilities;"
     for package in ("torchvision", "torchaudio"):

@@ -67,7 +67,7 @@ def test_the_explained_values_are_the_recipes_values(run):
 def test_a_darwin_variant(run):
     (outcome,) = explain_json(run, ".flox/pkgs/pytorch-python313-darwin-mps.nix")["outcomes"]
     assert outcome["name"] == "pytorch-python313-darwin-mps"
-    assert outcome["resolved"]["blas"] == "vecLib" and outcome["resolved"]["platforms"] == ["aarch64-darwin"]
+    assert outcome["resolved"]["blas"] == "veclib" and outcome["resolved"]["platforms"] == ["aarch64-darwin"]
     assert outcome["resolved"]["capabilities"] == [] and outcome["resolved"]["cpu_flags"] == []
 
 

@@ -81,8 +81,8 @@ def test_a_table_cell_holds_a_pipe_and_a_newline(project, run):
 def test_config_values_are_written_as_nix_and_json_not_python(project, run):
     matrix = project / "matrix.yaml"
     text = matrix.read_text()
-    matrix.write_text(text.replace("  capability_scope: torch\n",
-                                   "  capability_scope: torch\n  config: {cudaForwardCompat: false, names: [a, b]}\n"))
+    matrix.write_text(text.replace("  capability_scope: auto\n",
+                                   "  capability_scope: auto\n  config: {cudaForwardCompat: false, names: [a, b]}\n"))
     assert run("--root", project).exit_code == 0, run("--root", project).output
     build_matrix = (project / "BUILD_MATRIX.md").read_text()
     assert 'cudaForwardCompat = false' in build_matrix and 'names = ["a", "b"]' in build_matrix
@@ -97,8 +97,8 @@ def test_a_nix_keyword_as_a_patch_attribute_name_parses(project, run, name):
     matrix = project / "matrix.yaml"
     text = matrix.read_text()
     matrix.write_text(text.replace(
-        "  capability_scope: torch\n",
-        f"  capability_scope: torch\n  patches:\n    {name}:\n      - url: https://example.org/a.patch\n"
+        "  capability_scope: auto\n",
+        f"  capability_scope: auto\n  patches:\n    {name}:\n      - url: https://example.org/a.patch\n"
         f"        hash: sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=\n"))
     result = run("--root", project)
     assert result.exit_code == 0, result.output

@@ -23,7 +23,7 @@ from generator.cli import main
 from generator.knowledge import KNOWLEDGE_FILE
 from generator.pipeline.schema import SCHEMA_FILE
 
-from conftest import REPO
+from conftest import REPO, expansion_of
 
 REV = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"
 BASE = f'pytorch: {{version: "2.8.0"}}\nnixpkgs: {{rev: {REV}}}\n'
@@ -264,6 +264,27 @@ def test_an_exclude_that_matches_nothing_is_a_warning_at_its_location(repository
     assert "hint: remove the rule" in result.stderr
     assert re.search(r" 0 written, \d+ unchanged, 0 removed", result.stdout), result.stdout
     assert tree(repository) == before
+
+
+def test_capability_scope_torch_refuses_an_sm_the_binary_cache_does_not_serve(repository, run):
+    # CUDA 12.8's cache has no sm61 (nor Jetson) kernels: torch alone would leave magma and NCCL without them
+    write_matrix(repository, SHIPPED.replace("  capability_scope: auto\n", "  capability_scope: torch\n"))
+    before = tree(repository)
+    result = run("--root", repository)
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert len(errors) == 1, result.stderr
+    assert re.search(r"error: \S*matrix\.yaml:\d+:21: capability_scope torch cannot build sm61 with CUDA 12\.8: "
+                     r"nixpkgs' binary cache builds CUDA 12\.8's libraries for 7\.5, .* only: magma and NCCL from "
+                     r"it hold no kernels for sm61 \(6\.1\)", result.stderr), result.stderr
+    assert "set nixpkgs.capability_scope to auto" in result.stderr
+    assert tree(repository) == before
+    # auto: nixpkgs-wide for sm61 only, torch alone elsewhere
+    write_matrix(repository, SHIPPED)
+    expansion = expansion_of(repository)
+    scopes = {v.sm.name: expansion.matrix.capability_scope_of(v) for v in expansion.variants
+              if v.sm is not None and not v.is_companion}
+    assert scopes["sm61"] == "nixpkgs" and scopes["sm90"] == "torch" and scopes["sm120"] == "torch"
 
 
 def test_an_sm_that_pairs_with_no_chosen_isa_is_a_warning_at_its_value(project, run):

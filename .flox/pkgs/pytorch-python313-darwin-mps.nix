@@ -19,12 +19,12 @@
     blas = null;
     systemFeatures = [ "big-parallel" ];
     fixes = [ ];
-    passthru = { blasProvider = "vecLib"; cpuISA = null; cudaVersion = null; gpuArch = "mps"; };
+    passthru = { blasProvider = "veclib"; cpuISA = null; cudaVersion = null; gpuArch = "mps"; };
   };
   meta = {
     pname = "pytorch-python313-darwin-mps";
     description = "PyTorch 2.8.0 for Apple Silicon with mps";
-    longDescription = "PyTorch 2.8.0 built from source for Python 3.13.\nApple Silicon with Metal Performance Shaders on Apple Silicon, BLAS from vecLib.\n";
+    longDescription = "PyTorch 2.8.0 built from source for Python 3.13.\nApple Silicon with Metal Performance Shaders on Apple Silicon, BLAS from veclib.\n";
     platforms = [ "aarch64-darwin" ];
     revision = 0;
   };

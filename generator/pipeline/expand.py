@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from ..errors import GenMatrixError, Location, Problem
 from ..knowledge import why_not_rows
-from ..model import KIND_AXES, Dropped, Expansion, Matrix, Section, Variant, check_name
+from ..model import KIND_AXES, Dropped, Expansion, Matrix, Section, Variant, check_name, nixpkgs_scope_needed
 
 def variant_name(matrix: Matrix, kind: str, combination: dict, package: str = "pytorch") -> str:
     """The name the variant of a full combination has, or would have."""
@@ -139,6 +139,24 @@ def _unpinned(matrix: Matrix, variants: list[Variant]) -> list[Problem]:
             for variant in variants if not variant.pin][:1]
 
 
+def _scope_refused(matrix: Matrix, variants: list[Variant]) -> list[Problem]:
+    """capability_scope torch where torch alone cannot serve an SM: refused, once per SM and
+    CUDA release, rather than silently rebuilt nixpkgs-wide."""
+    if matrix.capability_scope != "torch":
+        return []
+    reasons = {}
+    for variant in variants:
+        if variant.sm is not None and not variant.is_companion:
+            reason = nixpkgs_scope_needed(variant)
+            if reason:
+                reasons.setdefault((variant.sm.name, variant.cuda.name), reason)
+    return [Problem(matrix.capability_scope_where or Location(matrix.file),
+                    f"capability_scope torch cannot build {sm} with CUDA {cuda}: {reason}",
+                    "set nixpkgs.capability_scope to auto (torch alone where the cache serves the SM, every CUDA "
+                    f"library built for it elsewhere) or nixpkgs, or take {sm} out of the matrix")
+            for (sm, cuda), reason in sorted(reasons.items())]
+
+
 def _unused_pins(matrix: Matrix, variants: list[Variant]) -> list[Problem]:
     used = {variant.pin for variant in variants}
     return [Problem(pin.where, f"the nixpkgs pin '{pin.name}' builds no variant",
@@ -184,7 +202,7 @@ def expand(matrix: Matrix, allow_empty: bool = False) -> Expansion:
         variants += kept
         dropped += gone
     variants += _companions(matrix, variants, warnings)
-    problems += _unpinned(matrix, variants)
+    problems += _unpinned(matrix, variants) + _scope_refused(matrix, variants)
     warnings += _unused_pins(matrix, variants) + _unsupported(matrix, variants)
     by_name: dict[str, Variant] = {}
     where = {s.kind: s.where for s in matrix.sections}

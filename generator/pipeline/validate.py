@@ -268,7 +268,9 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
         file=doc.file,
         pytorch_version=str(data["pytorch"]["version"]),
         pins=pins,
-        capability_scope=nixpkgs.get("capability_scope", "torch"),
+        capability_scope=nixpkgs.get("capability_scope", "auto"),
+        capability_scope_where=doc.where(("nixpkgs", "capability_scope")) if "capability_scope" in nixpkgs
+        else doc.key_where(("nixpkgs",)),
         jobs=build.get("jobs", 16),
         system_features=tuple(build.get("system_features", ["big-parallel"])),
         naming=MappingProxyType(naming),
