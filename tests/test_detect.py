@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 import textwrap
 from pathlib import Path
 
@@ -334,6 +335,7 @@ def test_a_failing_nvidia_smi_warns_with_its_error_and_recommends_nothing(run, m
     fake.write_text(f"#!/bin/sh\necho \"{said}\"\nexit 9\n")
     fake.chmod(0o755)
     monkeypatch.setenv("PATH", f"{tmp_path}:{os.environ['PATH']}")
+    monkeypatch.setitem(sys.modules, "pynvml", None)  # NVML, where installed, would answer before nvidia-smi
     result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "epyc9654-nogpu" / "cpuinfo")
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0] == "no variant of the matrix fits this host"
