@@ -159,3 +159,46 @@ def test_cpu_torch_on_every_system(system):
         assert nix_eval(f"{pkgs(config, system=system, revision=revision)}"
                         ".python313Packages.torch.drvPath").endswith(".drv")
     assert nix_eval(f"{pkgs('{ }', system='aarch64-darwin')}.python313Packages.torch.USE_MKLDNN") == "0"
+
+
+def test_fe5e41d_torch_is_the_2_8_0_text():
+    """LunNova/nixpkgs@01728bad (torch 2.8.0): openssl and fetchpatch in the header, the
+    nvtx3 patch under CUDA, the setuptools and openssl substitutions, no checkout_nccl."""
+    torch = f"{pkgs(revision='fe5e41d')}.python313Packages.torch"
+    post_patch, patches, version = nix_eval(
+        f"let t = {torch}.override {{ openssl = null; fetchpatch = {pkgs()}.fetchpatch; }};"
+        f" in [ {torch}.postPatch (map (p: baseNameOf (toString p)) {torch}.patches) t.version ]")
+    assert version == "2.8.0"
+    assert '"setuptools>=62.3.0,<80.0" "setuptools"' in post_patch
+    assert "torch/_inductor/codecache.py" in post_patch and "-openssl-3.5.4-bin/bin/openssl" in post_patch
+    assert "checkout_nccl" not in post_patch and post_patch.rstrip().endswith("rm cmake/Modules/FindCUDAToolkit.cmake")
+    assert "torch/_inductor/config.py" not in post_patch  # 2.9.1 only (targetPackages)
+    # local files by name, a fetchpatch by its store name (hash-name)
+    assert [p.split("-", 1)[1] if len(p.split("-", 1)[0]) == 32 else p for p in patches] == [
+        "clang19-template-warning.patch", "cmake-build-preserve-PYTHONPATH", "gcc-14-arm-compat.path",
+        "fix-cmake-cuda-toolkit.patch", "nvtx3-hpp-path-fix.patch", "pytorch-pr-108847.patch"]
+    fails(f"({torch}.override {{ targetPackages = null; }}).pname", "unexpected argument 'targetPackages'")
+
+
+@pytest.mark.parametrize("revision, torchvision, torchaudio", [
+    ("fe5e41d", "0.23.0", "2.8.0"), ("0182a36", "0.24.0", "2.9.0"),
+    ("6a030d5", "0.24.0", "2.9.0"), ("2017d6d", "0.24.0", "2.9.0")])
+def test_companions_of_each_pin_take_torch_alone(revision, torchvision, torchaudio):
+    """At the four pins torchvision and torchaudio take no package that takes the scope's
+    torch (torchaudio depends on torchcodec from 2.11 on, after every pin here)."""
+    ps = f"{pkgs(revision=revision)}.python313Packages"
+    versions, audio_args = nix_eval(
+        f"let ps = {ps}; in [ [ ps.torchvision.version ps.torchaudio.version ]"
+        f" (builtins.attrNames ({pkgs(revision=revision)}.lib.functionArgs ps.torchaudio.override)) ]")
+    assert versions == [torchvision, torchaudio]
+    assert "torchcodec" not in audio_args
+
+
+def test_override_scope_reaches_every_package_that_takes_torch():
+    ps = f"{pkgs()}.python313Packages"
+    assert nix_eval(
+        f"let ps = {ps}; t = ps.torch.override {{ gpuTargets = [ \"9.0\" ]; }};"
+        f" s = ps.overrideScope (final: prev: {{ torch = t; }}); in"
+        f" [ (s.torchcodec.drvPath == (ps.torchcodec.override {{ torch = t; torchvision = ps.torchvision.override {{ torch = t; }}; }}).drvPath)"
+        f"   (s.torchvision.drvPath == (ps.torchvision.override {{ torch = t; }}).drvPath)"
+        f"   (s.numpy.drvPath == ps.numpy.drvPath) ]") == [True, True, True]

@@ -2,7 +2,8 @@
 # config.cudaCapabilities against the chosen CUDA version and host the way
 # nixpkgs does, lazily (only when something reads flags.*), so a recipe with a
 # bad nixpkgs-wide capability list fails at evaluation, not at build time.
-{ lib, config, stdenv, backendStdenv, cudaVersion, cudnnVersion ? "9.13.0" }:
+# `extraComponents`: names a revision's sets have beside the common ones (revisions.nix).
+{ lib, config, stdenv, backendStdenv, cudaVersion, cudnnVersion ? "9.13.0", extraComponents ? [ ] }:
 let
   inherit (lib) elem filter concatStringsSep concatMapStringsSep versionAtLeast versionOlder;
   system = stdenv.hostPlatform.system;
@@ -109,7 +110,9 @@ let
   } // extra);
   libNames = [ "cuda_cudart" "cuda_cupti" "cuda_nvcc" "cuda_nvml_dev" "cuda_nvrtc"
     "cuda_nvtx" "cuda_profiler_api" "cuda_crt" "libcublas" "libcufft" "libcufile" "libcurand"
-    "libcusolver" "libcusparse" "libcusparse_lt" "libnvjitlink" "libnvshmem" ];
+    "libcusolver" "libcusparse" "libcusparse_lt" "libnvjitlink" "libnvshmem"
+    # a setup hook in nixpkgs, read by torch's 2.8.0 text for Jetson builds
+    "autoAddCudaCompatRunpath" ] ++ extraComponents;
 in
 lib.genAttrs libNames (n: component n { })
 // {

@@ -103,6 +103,7 @@ let
       };
       cudaSet = key: cudaVersion: import ./cuda.nix {
         inherit lib cudaVersion;
+        extraComponents = rev.cudaComponents or [ ];
         config = finalConfig;
         inherit (final) stdenv;
         backendStdenv = stdenvs.makeStdenv {
@@ -156,6 +157,12 @@ let
       libjpeg_turbo = simple "libjpeg-turbo" "3.1.2" (withOutputs [ "bin" "out" "dev" ]);
       sox = simple "sox" "14.4.2" { };
       ffmpeg_6-full = simple "ffmpeg-full" "6.1.3" (withOutputs [ "bin" "out" "lib" "dev" ]);
+      # what torchcodec takes (pkgs/torchcodec.nix)
+      ffmpeg-headless = simple "ffmpeg-headless" "8.0" (withOutputs [ "bin" "out" "lib" "dev" ] // { meta.mainProgram = "ffmpeg"; });
+      libavif = simple "libavif" "1.3.0" (withOutputs [ "out" "dev" ]);
+      libheif = simple "libheif" "1.20.2" (withOutputs [ "out" "dev" ]);
+      libjpeg = final.libjpeg_turbo;
+      libwebp = simple "libwebp" "1.6.0" { };
       vulkan-headers = simple "vulkan-headers" "1.4.321.0" { };
       vulkan-loader = simple "vulkan-loader" "1.4.321.0" { };
       shaderc = simple "shaderc" "2025.3" (withOutputs [ "out" "bin" "lib" "dev" ]);

@@ -4,6 +4,8 @@
 #   - python313.pkgs == python313Packages; `python.override { packageOverrides }`
 #     and top-level `pythonPackagesExtensions` extend the set with a real fixpoint;
 #     the set's callPackage resolves python packages before top-level ones;
+#     `pythonPackages.overrideScope (self: super: { ... })` extends the set after
+#     every other extension, as lib.makeScopeWithSplicing' does;
 #   - buildPythonPackage makes real derivations named "python3.13-<pname>-<version>",
 #     dependencies -> propagatedBuildInputs (+ python), build-system ->
 #     nativeBuildInputs, a "dist" output, `.overridePythonAttrs`, and
@@ -262,6 +264,12 @@ let
       torch = callPackage (import ./pkgs/torch rev) { };
       torchvision = callPackage (import ./pkgs/torchvision.nix rev) { };
       torchaudio = callPackage (import ./pkgs/torchaudio.nix rev) { };
+      torchcodec = callPackage ./pkgs/torchcodec.nix { };
+      # Take the scope's torch, as they do in nixpkgs: what torchaudio 2.11 and
+      # torchcodec pull in (pkgs/torchaudio-2.11.nix, pkgs/torchcodec.nix).
+      pytorch-lightning = simple "pytorch-lightning" "2.5.5" lib.licenses.asl20 {
+        dependencies = [ self.torch self.fsspec self.packaging self.pyyaml self.typing-extensions ];
+      };
 
       numpy = simple "numpy" "2.3.4" lib.licenses.bsd3 { };
       scipy = simple "scipy" "1.16.2" lib.licenses.bsd3 { dependencies = [ self.numpy ]; };
@@ -289,6 +297,12 @@ let
       requests = simple "requests" "2.32.5" lib.licenses.asl20 { };
       tensorboard = simple "tensorboard" "2.20.0" lib.licenses.asl20 { dependencies = [ self.numpy self.protobuf ]; };
       pytest = simple "pytest" "8.4.2" lib.licenses.mit { };
+      pytestCheckHook = hook "pytest-check-hook";
+      scikit-build-core = simple "scikit-build-core" "0.11.6" lib.licenses.asl20 { };
+      inflect = simple "inflect" "7.5.0" lib.licenses.mit { };
+      parameterized = simple "parameterized" "0.9.0" lib.licenses.bsd3 { };
+      sentencepiece = simple "sentencepiece" "0.2.1" lib.licenses.asl20 { };
+      unidecode = simple "unidecode" "1.4.0" lib.licenses.gpl3Plus { };
       # Linux only, as nixpkgs' triton; triton-cuda carries the cudaPackages it was built with.
       triton = simple "triton" "3.5.0" lib.licenses.mit linuxOnly;
       triton-cuda = simple "triton" "3.5.0" lib.licenses.mit (linuxOnly // {
@@ -303,7 +317,8 @@ let
   # As passthrufun.nix: the set is `callPackage ({ ..., overrides }: makeScope ...)
   # { overrides = packageOverrides; }`, so `python3Packages.override { overrides = ...; }`
   # works and REPLACES packageOverrides (python.pkgs itself keeps the old set).
-  pythonSet = lib.makeOverridable ({ overrides }: lib.fix (lib.extends
+  makeScope = f: let self = f self // { overrideScope = g: makeScope (lib.extends g f); }; in self;
+  pythonSet = lib.makeOverridable ({ overrides }: makeScope (lib.extends
     (lib.composeManyExtensions (pythonPackagesExtensions ++ [ overrides ]))
     base)) { overrides = packageOverrides; };
 in

@@ -1,4 +1,7 @@
-# Mimics nixpkgs' torchaudio (header as in the nixpkgs-shaped 2.9.1 copy):
+# Mimics nixpkgs' torchaudio, header as read at faukah/nixpkgs@3b20077c (torchaudio
+# 2.7.1; NixOS/nixpkgs@005ab72f, torchaudio 2.10.0, has the same arguments less
+# fetchpatch). Up to 2.10 it takes nothing that takes torch; 2.11 adds torchcodec
+# (torchaudio-2.11.nix). It
 # takes torch, `cudaSupport ? torch.cudaSupport`, and its OWN `cudaPackages`
 # (the scope's, not torch.cudaPackages); env.TORCH_CUDA_ARCH_LIST follows
 # torch.cudaCapabilities ("" without CUDA). No `...`.

@@ -1,5 +1,5 @@
-# Mimics nixpkgs' torchvision (header as in the nixpkgs-shaped 0.24.1 copy, see
-# /tmp research notes / README): no cudaSupport argument; CUDA settings come
+# Mimics nixpkgs' torchvision (header from an earlier, unattributed copy of the 0.24
+# text; not re-read at a commit, see ../../README.md): no cudaSupport argument; CUDA settings come
 # from the torch it is given, and env.TORCH_CUDA_ARCH_LIST follows
 # torch.cudaCapabilities (NOT torch's gpuTargets). No `...`.
 rev:

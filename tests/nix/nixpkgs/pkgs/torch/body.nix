@@ -1,12 +1,13 @@
 # The body of nixpkgs' torch expression (pkgs/development/python-modules/torch/
 # source/default.nix), shared by the per-revision headers. What it keeps from
-# the real file (00d0ced / 6b516b42, see ../../revisions.nix):
+# the real texts (torch 2.8.0: LunNova/nixpkgs@01728bad; torch 2.9.1:
+# NixOS/nixpkgs@6b516b42; see ../../revisions.nix and ../../../README.md):
 #   supportedTorchCudaCapabilities / gpuTargetString / brokenConditions (same
 #   logic), patches, postPatch pieces (incl. `rm cmake/Modules/FindCUDAToolkit.cmake`
 #   under cudaSupport), preConfigure, dontUseCmakeConfigure, preBuild (MAX_JOBS,
 #   setup.py build --cmake-only, cmake build), cmakeFlags, the top-level vs `env`
 #   split, outputs, passthru and meta. Inputs are small stand-in derivations.
-# `rev.torchForm` picks the revision's layout: "2.7.1", "2.9.1" or "env".
+# `rev.torchForm` picks the revision's layout: "2.8.0", "2.9.1" or "env".
 rev: a:
 let
   inherit (a)
@@ -18,11 +19,14 @@ let
     tritonSupport _tritonEffective mklDnnSupport blas ninja pillow six tensorboard protobuf
     rocmSupport rocmPackages gpuTargets vulkanSupport vulkan-headers vulkan-loader shaderc
     apple-sdk_13 autoAddDriverRunpath;
+  # Only the 2.8.0 header declares these; the 2.9.1 text adds magma under CUDA or ROCm.
+  fetchpatch = a.fetchpatch or null;
+  magmaSupport = a.magmaSupport or (cudaSupport || rocmSupport);
   inherit (lib) attrsets lists strings trivial;
   inherit (cudaPackages) cudnn flags nccl;
 
   form = rev.torchForm;
-  is271 = form == "2.7.1";
+  is280 = form == "2.8.0";
   envForm = form == "env";
 
   triton = throw "python3Packages.torch: use _tritonEffective instead of triton to avoid divergence";
@@ -33,10 +37,8 @@ let
   supportedTorchCudaCapabilities =
     let
       real = [ "3.5" "3.7" "5.0" "5.2" "5.3" "6.0" "6.1" "6.2" "7.0" "7.2" "7.5" "8.0" "8.6"
-        "8.7" "8.9" "9.0" "9.0a" "10.0" "10.0" "10.0a" "10.1" "10.1a" ]
-      ++ lib.optionals (!is271) [ "10.3" "10.3a" ]
-      ++ [ "12.0" "12.0a" ]
-      ++ lib.optionals (!is271) [ "12.1" "12.1a" ];
+        "8.7" "8.9" "9.0" "9.0a" "10.0" "10.0" "10.0a" "10.1" "10.1a" "10.3" "10.3a"
+        "12.0" "12.0a" "12.1" "12.1a" ];
       ptx = lists.map (x: "${x}+PTX") real;
     in
     real ++ ptx;
@@ -131,14 +133,28 @@ let
     sha256 = builtins.hashString "sha256" "fake:pytorch/pytorch@v${version}";
   };
 
-  patches = [
-    # Allow building with clang 19+
+  # 2.8.0 as read at LunNova/nixpkgs@01728bad; the ROCm-7 warpsize fetchpatch there
+  # (clr >= 7.0) never applies to the ROCm 6.4 stand-ins here and is left out.
+  patches280 = [
     ./patches/clang19-template-warning.patch
+
+    # Do not override PYTHONPATH, otherwise, the build fails with:
+    # ModuleNotFoundError: No module named 'typing_extensions'
+    (fetchpatch {
+      name = "cmake-build-preserve-PYTHONPATH";
+      url = "https://github.com/pytorch/pytorch/commit/231c72240d80091f099c95e326d3600cba866eee.patch";
+      hash = "sha256-BBCjxzz2TUkx4nXRyRILA82kMwyb/4+C3eOtYqf5dhk=";
+    })
+
+    # Fixes GCC-14 compatibility on ARM
+    # Adapted from https://github.com/pytorch/pytorch/pull/157867
+    # TODO: remove at the next release
+    ./patches/gcc-14-arm-compat.path
   ]
-  ++ lib.optionals cudaSupport (
-    [ ./patches/fix-cmake-cuda-toolkit.patch ]
-    ++ lib.optionals (!is271) [ ./patches/nvtx3-hpp-path-fix.patch ]
-  )
+  ++ lib.optionals cudaSupport [
+    ./patches/fix-cmake-cuda-toolkit.patch
+    ./patches/nvtx3-hpp-path-fix.patch
+  ]
   ++ lib.optionals stdenv.hostPlatform.isLinux [
     # Propagate CUPTI to Kineto by overriding the search path with environment variables.
     # https://github.com/pytorch/pytorch/pull/108847
@@ -151,8 +167,99 @@ let
     ./patches/disable-cmake-mkl-rpath.patch
   ];
 
-  postPatch =
-    lib.optionalString (!is271) ''
+  patches291 = [
+    # Allow building with clang 19+
+    ./patches/clang19-template-warning.patch
+  ]
+  ++ lib.optionals cudaSupport [
+    ./patches/fix-cmake-cuda-toolkit.patch
+    ./patches/nvtx3-hpp-path-fix.patch
+  ]
+  ++ lib.optionals stdenv.hostPlatform.isLinux [
+    # Propagate CUPTI to Kineto by overriding the search path with environment variables.
+    # https://github.com/pytorch/pytorch/pull/108847
+    ./patches/pytorch-pr-108847.patch
+  ]
+  ++ lib.optionals (lib.getName blas.provider == "mkl") [
+    # The CMake install tries to add some hardcoded rpaths, incompatible
+    # with the Nix store, which fails. Simply remove this step to get
+    # rpaths that point to the Nix store.
+    ./patches/disable-cmake-mkl-rpath.patch
+  ];
+
+  patches = if is280 then patches280 else patches291;
+
+  # 2.8.0 as read at LunNova/nixpkgs@01728bad, piece for piece and in its order.
+  postPatch280 = ''
+    substituteInPlace pyproject.toml \
+      --replace-fail "setuptools>=62.3.0,<80.0" "setuptools"
+  ''
+  # Provide path to openssl binary for inductor code cache hash
+  # InductorError: FileNotFoundError: [Errno 2] No such file or directory: 'openssl'
+  + ''
+    substituteInPlace torch/_inductor/codecache.py \
+      --replace-fail '"openssl"' '"${lib.getExe openssl}"'
+  ''
+  + ''
+    substituteInPlace cmake/public/cuda.cmake \
+      --replace-fail \
+        'message(FATAL_ERROR "Found two conflicting CUDA' \
+        'message(WARNING "Found two conflicting CUDA' \
+      --replace-warn \
+        "set(CUDAToolkit_ROOT" \
+        "# Upstream: set(CUDAToolkit_ROOT"
+    substituteInPlace third_party/gloo/cmake/Cuda.cmake \
+      --replace-warn "find_package(CUDAToolkit 7.0" "find_package(CUDAToolkit"
+  ''
+  # annotations (3.7), print_function (3.0), with_statement (2.6) are all supported
+  + ''
+    sed -i -e "/from __future__ import/d" **.py
+    substituteInPlace third_party/NNPACK/CMakeLists.txt \
+      --replace-fail "PYTHONPATH=" 'PYTHONPATH=$ENV{PYTHONPATH}:'
+  ''
+  # flag from cmakeFlags doesn't work, not clear why
+  # setting it at the top of NNPACK's own CMakeLists does
+  + ''
+    sed -i '2s;^;set(PYTHON_SIX_SOURCE_DIR ${six.src})\n;' third_party/NNPACK/CMakeLists.txt
+  ''
+  # Ensure that torch profiler unwind uses addr2line from nix
+  + ''
+    substituteInPlace torch/csrc/profiler/unwind/unwind.cpp \
+      --replace-fail 'addr2line_binary_ = "addr2line"' 'addr2line_binary_ = "${lib.getExe' binutils "addr2line"}"'
+  ''
+  + lib.optionalString rocmSupport ''
+    # https://github.com/facebookincubator/gloo/pull/297
+    substituteInPlace third_party/gloo/cmake/Hipify.cmake \
+      --replace-fail "\''${HIPIFY_COMMAND}" "python \''${HIPIFY_COMMAND}"
+
+    # Doesn't pick up the environment variable?
+    substituteInPlace third_party/kineto/libkineto/CMakeLists.txt \
+      --replace-fail "\''$ENV{ROCM_SOURCE_DIR}" "${rocmtoolkit_joined}"
+  ''
+  # When possible, composable kernel as dependency, rather than built-in third-party
+  # (vendorComposableKernel = false in this text)
+  + lib.optionalString rocmSupport ''
+    substituteInPlace aten/src/ATen/CMakeLists.txt \
+      --replace-fail "list(APPEND ATen_HIP_INCLUDE \''${CMAKE_CURRENT_SOURCE_DIR}/../../../third_party/composable_kernel/include)" "" \
+      --replace-fail "list(APPEND ATen_HIP_INCLUDE \''${CMAKE_CURRENT_SOURCE_DIR}/../../../third_party/composable_kernel/library/include)" ""
+  ''
+  # Detection of NCCL version doesn't work particularly well when using the static binary.
+  + lib.optionalString cudaSupport ''
+    substituteInPlace cmake/Modules/FindNCCL.cmake \
+      --replace-fail \
+        'message(FATAL_ERROR "Found NCCL header version and library version' \
+        'message(WARNING "Found NCCL header version and library version'
+  ''
+  # Remove PyTorch's FindCUDAToolkit.cmake and use CMake's default.
+  # NOTE: Parts of pytorch rely on unmaintained FindCUDA.cmake with custom patches to support e.g.
+  # newer architectures (sm_90a). We do want to delete vendored patches, but have to keep them
+  # until https://github.com/pytorch/pytorch/issues/76082 is addressed
+  + lib.optionalString cudaSupport ''
+    rm cmake/Modules/FindCUDAToolkit.cmake
+  '';
+
+  postPatch291 =
+    ''
       substituteInPlace pyproject.toml \
         --replace-fail "setuptools>=70.1.0,<80.0" "setuptools"
     ''
@@ -168,14 +275,9 @@ let
         --replace-warn "find_package(CUDAToolkit 7.0" "find_package(CUDAToolkit"
     ''
     # Provide path to openssl binary for inductor code cache hash
-    + lib.optionalString (!is271) ''
+    + ''
       substituteInPlace torch/_inductor/codecache.py \
         --replace-fail '"openssl"' '"${lib.getExe openssl}"'
-    ''
-    # Prevent NCCL from being cloned during the configure phase
-    + lib.optionalString is271 ''
-      substituteInPlace tools/build_pytorch_libs.py \
-        --replace-fail "  checkout_nccl()" "  "
     ''
     + ''
       # annotations (3.7), print_function (3.0), with_statement (2.6) are all supported
@@ -191,7 +293,7 @@ let
         --replace-fail 'addr2line_binary_ = "addr2line"' 'addr2line_binary_ = "${lib.getExe' binutils "addr2line"}"'
     ''
     # Ensures torch compile can find and use compilers from nix.
-    + lib.optionalString (!is271) ''
+    + ''
       substituteInPlace torch/_inductor/config.py \
         --replace-fail '"clang++" if sys.platform == "darwin" else "g++"' \
         '"${lib.getExe' targetPackages.stdenv.cc "${targetPackages.stdenv.cc.targetPrefix}c++"}"'
@@ -221,6 +323,8 @@ let
       rm cmake/Modules/FindCUDAToolkit.cmake
     '';
 
+  postPatch = if is280 then postPatch280 else postPatch291;
+
   # NOTE(@connorbaker): Though we do not disable Gloo or MPI when building with CUDA support, caution should be taken
   # when using the different backends. Gloo's GPU support isn't great, and MPI and CUDA can't be used at the same time
   # without extreme care to ensure they don't lock each other out of shared resources.
@@ -239,7 +343,7 @@ let
       export ROCM_PATH=${rocmtoolkit_joined}
       export ROCM_SOURCE_DIR=${rocmtoolkit_joined}
       export PYTORCH_ROCM_ARCH="${gpuTargetString}"
-      export CMAKE_CXX_FLAGS="-I${rocmtoolkit_joined}/include${lib.optionalString is271 " -I${rocmtoolkit_joined}/include/rocblas"}"
+      export CMAKE_CXX_FLAGS="-I${rocmtoolkit_joined}/include"
       python tools/amd_build/build_amd.py
     '';
 
@@ -321,7 +425,7 @@ let
   // lib.optionalAttrs rocmSupport {
     AOTRITON_INSTALLED_PREFIX = "${rocmPackages.aotriton}";
   }
-  // lib.optionalAttrs (rocmSupport && !is271) {
+  // lib.optionalAttrs (rocmSupport && !is280) {
     # Broken HIP flag setup, fails to compile due to not finding rocthrust
     # Only supports gfx942 so let's turn it off for now
     USE_FBGEMM_GENAI = setBool false;
@@ -359,6 +463,8 @@ let
       cuda_nvcc
     ]
   )
+  # read in the 2.8.0 text
+  ++ lib.optionals (is280 && isCudaJetson) [ cudaPackages.autoAddCudaCompatRunpath ]
   ++ lib.optionals rocmSupport [ rocmtoolkit_joined ];
 
   buildInputs = [
@@ -378,14 +484,18 @@ let
       cuda_nvml_dev # <nvml.h>
       cuda_nvrtc
       cuda_nvtx # -llibNVToolsExt
+    ]
+    # the 2.8.0 text names cuSPARSELt `cusparselt`, the 2.9.1 text `libcusparse_lt`
+    ++ lib.optionals is280 [ cusparselt ]
+    ++ [
       libcublas
       libcufft
       libcufile
       libcurand
       libcusolver
       libcusparse
-      libcusparse_lt
     ]
+    ++ lib.optionals (!is280) [ libcusparse_lt ]
     ++ lists.optionals (cudaPackages ? cudnn) [ cudnn ]
     ++ lists.optionals useSystemNccl [
       # Some platforms do not support NCCL (i.e., Jetson)
@@ -396,12 +506,16 @@ let
     ]
   )
   ++ lib.optionals rocmSupport [ rocmPackages.llvm.openmp ]
-  ++ lib.optionals (cudaSupport || rocmSupport) [ effectiveMagma ]
+  ++ lib.optionals magmaSupport [ effectiveMagma ]
   ++ lib.optionals stdenv.hostPlatform.isLinux [ numactl ]
-  ++ lib.optionals (stdenv.hostPlatform.isDarwin && is271) [ apple-sdk_13 ]
+  ++ lib.optionals (stdenv.hostPlatform.isDarwin && is280) [ apple-sdk_13 ]
   ++ lib.optionals tritonSupport [ _tritonEffective ]
   ++ lib.optionals MPISupport [ mpi ]
-  ++ lib.optionals rocmSupport [ rocmtoolkit_joined ];
+  ++ lib.optionals rocmSupport (
+    [ rocmtoolkit_joined ]
+    # read in the 2.8.0 text: "Added separately so setup hook applies"
+    ++ lib.optionals is280 [ rocmPackages.clr ]
+  );
 
   pythonRelaxDeps = [
     "sympy"
@@ -452,6 +566,12 @@ let
     psutil
   ];
 
+  # read in the 2.8.0 text
+  pythonRemoveDeps = [
+    # In our dist-info the name is just "triton"
+    "pytorch-triton-rocm"
+  ];
+
   postInstall = ''
     find "$out/${python.sitePackages}/torch/include" "$out/${python.sitePackages}/torch/lib" -type f -exec remove-references-to -t ${stdenv.cc} '{}' +
 
@@ -478,11 +598,34 @@ let
     mkdir $lib
     mv $out/${python.sitePackages}/torch/lib $lib/lib
     ln -s $lib/lib $out/${python.sitePackages}/torch/lib
+  ''
+  # read in the 2.8.0 text
+  + lib.optionalString (is280 && rocmSupport) ''
+    substituteInPlace $dev/share/cmake/Tensorpipe/TensorpipeTargets-release.cmake \
+      --replace-fail "\''${_IMPORT_PREFIX}/lib64" "$lib/lib"
+
+    substituteInPlace $dev/share/cmake/ATen/ATenConfig.cmake \
+      --replace-fail "/build/${src.name}/torch/include" "$dev/include"
   '';
 
   postFixup = ''
     mkdir -p "$cxxdev/nix-support"
     printWords "''${propagatedCxxBuildInputs[@]}" >> "$cxxdev/nix-support/propagated-build-inputs"
+  ''
+  # read in the 2.8.0 text
+  + lib.optionalString (is280 && stdenv.hostPlatform.isDarwin) ''
+    for f in $(ls $lib/lib/*.dylib); do
+        install_name_tool -id $lib/lib/$(basename $f) $f || true
+    done
+
+    install_name_tool -change @rpath/libshm.dylib $lib/lib/libshm.dylib $lib/lib/libtorch_python.dylib
+    install_name_tool -change @rpath/libtorch.dylib $lib/lib/libtorch.dylib $lib/lib/libtorch_python.dylib
+    install_name_tool -change @rpath/libc10.dylib $lib/lib/libc10.dylib $lib/lib/libtorch_python.dylib
+
+    install_name_tool -change @rpath/libc10.dylib $lib/lib/libc10.dylib $lib/lib/libtorch.dylib
+
+    install_name_tool -change @rpath/libtorch.dylib $lib/lib/libtorch.dylib $lib/lib/libshm.dylib
+    install_name_tool -change @rpath/libc10.dylib $lib/lib/libc10.dylib $lib/lib/libshm.dylib
   '';
 
   # See https://github.com/NixOS/nixpkgs/issues/296179
@@ -549,10 +692,11 @@ let
       pythonRelaxDeps dependencies propagatedCxxBuildInputs doCheck pythonImportsCheck
       nativeCheckInputs postInstall postFixup extraRunpaths postPhases postPatchelfPhase
       requiredSystemFeatures passthru meta;
-  };
+  }
+  // lib.optionalAttrs is280 { inherit pythonRemoveDeps; };
 in
-if form == "2.7.1" then
-  # 00d0ced: `buildPythonPackage rec { ... stdenv = stdenv'; ... }`
+if form == "2.8.0" then
+  # 01728bad: `buildPythonPackage rec { ... stdenv = stdenv'; ... }`
   buildPythonPackage (common // {
     inherit version;
     stdenv = stdenv';

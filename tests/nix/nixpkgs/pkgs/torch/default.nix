@@ -1,3 +1,3 @@
 # Picks the torch expression of the impersonated nixpkgs revision
 # (see ../../revisions.nix): a function with that revision's exact header.
-rev: import (if rev.torchForm == "2.7.1" then ./header-2.7.1.nix else ./header-2.9.1.nix) rev
+rev: import (if rev.torchForm == "2.8.0" then ./header-2.8.0.nix else ./header-2.9.1.nix) rev

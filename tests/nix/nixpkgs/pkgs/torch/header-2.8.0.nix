@@ -1,16 +1,20 @@
-# torch's callPackage header as read from nixpkgs 00d0ced332d7b0d37844ace4493b577dd0930f88
-# (pkgs/development/python-modules/torch/source/default.nix, torch 2.7.1), argument
-# for argument (comments dropped); it differs from 6b516b42 (2.9.1) in exactly
-# four places: useSystemNccl uses meta.unsupported, no targetPackages,
-# apple-sdk_13 instead of openssl, _tritonEffective has a ROCm branch.
-# No `...`: an override with an undeclared
-# argument fails exactly as against real nixpkgs (e.g. numpy, setuptools).
+# torch's callPackage header, argument for argument (comments dropped), as read from
+# LunNova/nixpkgs@01728bade51f97728445929b720e140accad4936
+# (pkgs/development/python-modules/torch/source/default.nix, torch 2.8.0), the 2.8.0 text
+# nearest to fe5e41d that could be read; NixOS/nixpkgs at fe5e41d itself is not stored.
+# It differs from 6b516b42 (2.9.1): useSystemNccl uses meta.unsupported, no
+# targetPackages, apple-sdk_13 and openssl both, fetchpatch, magmaSupport.
+# magmaSupport's ROCm-7 condition may be the fork's own (LunNova works on ROCm); it is
+# kept as read, and no recipe passes it.
+# No `...`: an override with an undeclared argument fails exactly as against real
+# nixpkgs (e.g. numpy, setuptools).
 rev:
 {
   stdenv,
   lib,
   fetchFromGitHub,
   fetchFromGitLab,
+  fetchpatch,
   git-unroll,
   buildPythonPackage,
   python,
@@ -42,6 +46,7 @@ rev:
   pkg-config,
   removeReferencesTo,
   apple-sdk_13,
+  openssl,
   numactl,
   llvmPackages,
   astunparse,
@@ -59,15 +64,10 @@ rev:
   sympy,
   types-dataclasses,
   typing-extensions,
+  magmaSupport ? (cudaSupport || (rocmSupport && (lib.versionOlder rocmPackages.clr.version "7"))),
   tritonSupport ? (!stdenv.hostPlatform.isDarwin),
   triton,
-  _tritonEffective ?
-    if cudaSupport then
-      triton-cuda
-    else if rocmSupport then
-      rocmPackages.triton
-    else
-      triton,
+  _tritonEffective ? if cudaSupport then triton-cuda else triton,
   triton-cuda,
   mklDnnSupport ? !(stdenv.hostPlatform.isDarwin && stdenv.hostPlatform.isAarch64),
   blas,
@@ -85,8 +85,7 @@ rev:
   shaderc,
 }@args:
 import ./body.nix rev (args // {
-  inherit cudaSupport effectiveMagma useSystemNccl MPISupport buildDocs tritonSupport
+  inherit cudaSupport effectiveMagma useSystemNccl MPISupport buildDocs magmaSupport tritonSupport
     _tritonEffective mklDnnSupport rocmSupport gpuTargets vulkanSupport;
-  openssl = null;
   targetPackages = null;
 })
