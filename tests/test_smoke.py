@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import platform
+import shutil
 import sys
 import textwrap
 from pathlib import Path
@@ -22,6 +24,16 @@ needs_torch = pytest.mark.skipif(
     importlib.util.find_spec("torch") is None,
     reason="torch is not installed in the test interpreter: `pip install torch==2.13.0` (the CPU build) "
            "to smoke-test a real torch",
+)
+
+
+# QEMU's user-mode emulator runs this machine's Python on an emulated CPU: a Haswell has AVX2
+# and no AVX-512, whatever CPU the tests run on.
+QEMU = shutil.which("qemu-x86_64")
+needs_qemu = pytest.mark.skipif(
+    QEMU is None or platform.machine() != "x86_64",
+    reason="qemu-x86_64 not found on an x86_64 machine: install it (apt-get install qemu-user) to smoke-test "
+           "on an emulated AVX2-only CPU",
 )
 
 
@@ -382,3 +394,22 @@ def test_real_torch_with_the_default_dispatch_is_judged_by_what_this_cpu_runs(ru
     else:  # this CPU cannot show them
         assert result.exit_code == 0, result.stdout
         assert kernels.startswith("SKIP  kernels  ") and "run smoke on a CPU with AVX512" in kernels
+
+
+@needs_torch
+@needs_qemu
+def test_on_a_cpu_without_avx512_the_kernels_check_says_it_cannot_tell(run, tmp_path, monkeypatch):
+    # the wheel's AVX-512 kernels cannot show on a Haswell: neither PASS nor FAIL, exit 0
+    monkeypatch.delenv("ATEN_CPU_CAPABILITY", raising=False)
+    haswell = script(tmp_path / "haswell-python", f"""\
+        #!/bin/sh
+        exec {QEMU} -cpu Haswell {sys.executable} "$@"
+    """)
+    name = own_version_matrix(tmp_path)
+    result = run("smoke", "--root", tmp_path, name, "--python", haswell,
+                 "--cpuinfo", HOSTS / "ryzen5950x-rtx3090" / "cpuinfo")
+    assert result.exit_code == 0, result.stdout
+    assert ("SKIP  kernels  torch.backends.cpu.get_cpu_capability() is AVX2, which avx2 allows; this CPU tops out "
+            "at AVX2, so kernels beyond avx2 cannot show here: run smoke on a CPU with AVX512") in lines(result)
+    assert not any(line.startswith("NOTE") for line in lines(result))  # the captured CPU and this one agree
+    assert lines(result)[-1] == "gen-matrix: 6 of 7 checks passed, 1 could not be told here (SKIP)"
