@@ -30,6 +30,7 @@ let
       inherit (r) pname buildCommand;
       inherit (t) preConfigure preBuild requiredSystemFeatures;
       torchName = t.pname;
+      heavyName = t.name;
       # What torch compiles for: gpuTargets reach nixpkgs' preConfigure (TORCH_CUDA_ARCH_LIST),
       # passthru.cudaCapabilities is what the companions compile for.
       cudaCapabilities = t.passthru.cudaCapabilities or null;
@@ -84,6 +85,15 @@ def test_every_recipe_evaluates_with_its_file_name_as_pname(shipped):
         assert result["pname"] == name
         assert result["torchName"] == "torch"  # the heavy build is nixpkgs' torch, not a copy named after the variant
         assert result["requiredSystemFeatures"] == ["big-parallel"]
+
+
+def test_each_heavy_build_has_a_store_name_of_its_own(shipped):
+    variants, evaluated = shipped
+    names = {name: result["heavyName"] for name, result in evaluated.items()}
+    assert len(set(names.values())) == len(names), "two variants' heavy builds share a store name"
+    assert names["pytorch-python313-cuda12_8-sm90-avx512"] == "python3.13-torch-2.8.0-cuda12.8-sm90-avx512"
+    assert names["pytorch-python313-cpu-armv9"] == "python3.13-torch-2.8.0-cpu-armv9"
+    assert names["pytorch-python313-darwin-mps"] == "python3.13-torch-2.8.0-mps"
 
 
 def test_gpu_recipes_target_exactly_their_sm(shipped):

@@ -9,6 +9,7 @@
   build = {
     python = "3.13";
     version = "2.8.0";
+    label = "cpu-avx2";
     source = null;
     cuda = null;
     capabilities = [ ];

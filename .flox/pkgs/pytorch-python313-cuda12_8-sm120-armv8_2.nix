@@ -9,6 +9,7 @@
   build = {
     python = "3.13";
     version = "2.8.0";
+    label = "cuda12.8-sm120-armv8_2";
     source = null;
     cuda = "12.8";
     capabilities = [ "12.0" ];

@@ -169,6 +169,16 @@ def _summary(matrix: Matrix, variant: Variant) -> str:
     return summary + "."
 
 
+def store_label(variant: Variant) -> str:
+    """The variant's axes beside Python, which end its heavy builds' store names: nixpkgs
+    names every torch python3.13-torch-2.10.0, whatever it was built for."""
+    if variant.kind == "darwin":
+        return variant.accelerator.name
+    if variant.cuda is None:
+        return f"cpu-{variant.isa.name}"
+    return f"cuda{variant.cuda.name}-{variant.sm.name}-{variant.isa.name}"
+
+
 def torch_build(matrix: Matrix, variant: Variant) -> dict:
     """What goes into a torch variant's heavy derivation, as nix/lib/torch.nix takes it: the
     variant's build identity. Nothing here may be metadata."""
@@ -179,6 +189,7 @@ def torch_build(matrix: Matrix, variant: Variant) -> dict:
     return {
         "python": variant.python.name,
         "version": matrix.pytorch_version,
+        "label": store_label(variant),
         "source": None if source is None else {"owner": source.owner, "repo": source.repo,
                                                "rev": source.rev, "hash": source.hash},
         "cuda": variant.cuda.name if variant.cuda else None,

@@ -12,14 +12,16 @@
 # closure.
 { pkgs }:
 
-{ package, torch, python, cpuFlags, systemFeatures }:
+{ package, torch, python, label, cpuFlags, systemFeatures }:
 
 let
   inherit (pkgs) lib;
   pythonPackages = pkgs."python${lib.replaceStrings [ "." ] [ "" ] python}Packages";
   withVariantTorch = pythonPackages.overrideScope (final: prev: { inherit torch; });
 in
-withVariantTorch.${package}.overrideAttrs (old: {
+withVariantTorch.${package}.overrideAttrs (finalAttrs: old: {
+  # named after its torch's variant, as torch.nix names the heavy torch
+  name = "${pythonPackages.python.libPrefix}-${finalAttrs.pname}-${finalAttrs.version}-${label}";
   requiredSystemFeatures = systemFeatures;
   preConfigure = (old.preConfigure or "")
     + lib.optionalString (cpuFlags != [ ]) ''

@@ -14,6 +14,7 @@
 {
   python,              # "3.13"
   version,             # the PyTorch version the variant promises
+  label,               # the variant's axes beside Python ("cuda12.8-sm90-avx512"), for the store name
   source,              # null: the pin's own PyTorch; else { owner; repo; rev; hash; }
   cuda,                # "12.8", or null for a build without CUDA
   capabilities,        # compute capabilities torch compiles for, e.g. [ "9.0" ]
@@ -46,6 +47,9 @@ let
     ++ lib.mapAttrsToList (name: value: "export ${name}=${lib.escapeShellArg value}\n") environment);
 
   built = configured.overrideAttrs (finalAttrs: old: {
+    # nixpkgs names every torch python3.13-torch-<version>: the label tells the variants'
+    # builds apart in the store and in build logs.
+    name = "${pythonPackages.python.libPrefix}-${finalAttrs.pname}-${finalAttrs.version}-${label}";
     version =
       if source != null then version
       else assert lib.assertMsg (old.version == version)
