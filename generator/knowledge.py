@@ -23,7 +23,7 @@ GPU_QUERY = ("nvidia-smi", "--query-gpu=name,compute_cap,driver_version", "--for
 # what prints a CPU's flags on any system, named as /proc/cpuinfo names them
 CPU_FLAGS_COMMAND = "python -c \"import archspec.cpu; print(*sorted(archspec.cpu.host().features))\""
 # Memory one compile job may take: nvcc compiling PyTorch's CUDA kernels takes several GB per
-# job, C++ alone far less. MAX_JOBS is the smaller of the cores and memory / this; nix/lib/jobs.nix
+# job, C++ alone far less. MAX_JOBS is the smaller of the cores and memory / this; nix/lib/compile.nix
 # caps a Nix build the same way.
 JOB_MEMORY_GB = {"cuda": 4, "cpu": 2}
 

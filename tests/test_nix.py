@@ -126,7 +126,7 @@ def test_isa_flags_and_switches_reach_pre_configure(shipped):
         for feature in variant.isa.disable:
             assert f"export USE_{feature}=0\n" in script
         assert ("export USE_CUDNN=0\n" in script) == bool(variant.sm and not variant.sm.cudnn), variant.name
-        # The compile jobs are capped by the builder's memory (nix/lib/jobs.nix) before nixpkgs'
+        # The compile jobs are capped by the builder's memory (nix/lib/compile.nix) before nixpkgs'
         # preBuild runs `export MAX_JOBS=$NIX_BUILD_CORES`: 4 GiB a job with CUDA, 2 without.
         assert "export NIX_BUILD_CORES=$genMatrixJobs" in script
         gib_per_job = 4 if variant.cuda else 2

@@ -19,6 +19,7 @@
     environment = { BLAS = "OpenBLAS"; };
     blas = "openblas";
     systemFeatures = [ "big-parallel" ];
+    jobMemoryGib = 2;
     fixes = [ ];
     passthru = { blasProvider = "openblas"; cpuISA = "avx512vnni"; cudaVersion = null; gpuArch = null; };
   };

@@ -19,6 +19,7 @@
     environment = { };
     blas = null;
     systemFeatures = [ "big-parallel" ];
+    jobMemoryGib = 4;
     fixes = [ ];
     passthru = { blasProvider = "cublas"; cpuISA = "avx512bf16"; cudaVersion = "12.8"; gpuArch = "8.0"; };
   };

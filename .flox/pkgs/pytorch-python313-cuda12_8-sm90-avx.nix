@@ -19,6 +19,7 @@
     environment = { };
     blas = null;
     systemFeatures = [ "big-parallel" ];
+    jobMemoryGib = 4;
     fixes = [ "avx-only-kernels" ];
     passthru = { blasProvider = "cublas"; cpuISA = "avx"; cudaVersion = "12.8"; gpuArch = "9.0"; };
   };

@@ -20,6 +20,7 @@ from . import nixtext, state
 from ..errors import GenMatrixError, Location
 from ..layout import HEADER, LIBRARY, PINS_FILE, PKGS_DIR, TEMPLATES
 from .load import UNWRITABLE, unwritable
+from ..knowledge import JOB_MEMORY_GB
 from ..model import Expansion, Matrix, Variant
 
 
@@ -200,6 +201,7 @@ def torch_build(matrix: Matrix, variant: Variant) -> dict:
         "environment": environment_,
         "blas": "openblas" if variant.kind == "cpu" else None,
         "systemFeatures": list(matrix.system_features),
+        "jobMemoryGib": JOB_MEMORY_GB["cuda" if variant.cuda else "cpu"],
         "fixes": sorted(matrix.knowledge.fixes[name].stem for name in variant.fixes),
         "passthru": {
             # Consumers (a vLLM build, say) read the capability in its dotted form.
@@ -283,9 +285,9 @@ def check_fixes(matrix: Matrix, root: Path, stems: set[str]) -> None:
                                 "fixes are), or remove its row under knowledge.fixes")
 
 
-TORCH_SOURCES = ("lib/default.nix", "lib/nixpkgs.nix", "lib/torch.nix", "lib/jobs.nix", "templates/torch.nix.j2",
+TORCH_SOURCES = ("lib/default.nix", "lib/nixpkgs.nix", "lib/torch.nix", "lib/compile.nix", "templates/torch.nix.j2",
                  "templates/pins.nix.j2")
-COMPANION_SOURCES = ("lib/default.nix", "lib/companion.nix", "lib/jobs.nix", "templates/companion.nix.j2")
+COMPANION_SOURCES = ("lib/default.nix", "lib/companion.nix", "lib/compile.nix", "templates/companion.nix.j2")
 WRAPPER_SOURCES = ("lib/default.nix", "lib/wrapper.nix")
 
 

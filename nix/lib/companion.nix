@@ -12,7 +12,7 @@
 # closure.
 { pkgs }:
 
-{ package, torch, python, label, cpuFlags, systemFeatures }:
+{ package, torch, python, label, cpuFlags, jobMemoryGib, systemFeatures }:
 
 let
   inherit (pkgs) lib;
@@ -23,10 +23,5 @@ withVariantTorch.${package}.overrideAttrs (finalAttrs: old: {
   # named after its torch's variant, as torch.nix names the heavy torch
   name = "${pythonPackages.python.libPrefix}-${finalAttrs.pname}-${finalAttrs.version}-${label}";
   requiredSystemFeatures = systemFeatures;
-  preConfigure = (old.preConfigure or "")
-    + lib.optionalString (cpuFlags != [ ]) ''
-      export CXXFLAGS="$CXXFLAGS ${lib.concatStringsSep " " cpuFlags}"
-      export CFLAGS="$CFLAGS ${lib.concatStringsSep " " cpuFlags}"
-    ''
-    + import ./jobs.nix (if torch.cudaSupport or false then 4 else 2);
+  preConfigure = (old.preConfigure or "") + import ./compile.nix { inherit lib; } { inherit cpuFlags jobMemoryGib; };
 })

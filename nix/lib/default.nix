@@ -30,7 +30,7 @@ in
     import ./wrapper.nix { inherit pkgs; } {
       inherit unwrapped meta;
       # What a companion needs to build against this torch with the same packages.
-      extraPassthru.genMatrix = { inherit pkgs; inherit (build) python label cpuFlags; };
+      extraPassthru.genMatrix = { inherit pkgs; inherit (build) python label cpuFlags jobMemoryGib; };
     };
 
   # torchvision or torchaudio against the unwrapped torch of a torch recipe, with the
@@ -41,7 +41,7 @@ in
       unwrapped = import ./companion.nix { inherit pkgs; } {
         inherit package;
         torch = torch.unwrapped;
-        inherit (torch.genMatrix) python label cpuFlags;
+        inherit (torch.genMatrix) python label cpuFlags jobMemoryGib;
         inherit (build) systemFeatures;
       };
     in

@@ -24,6 +24,7 @@
   environment,         # further variables for setup.py, e.g. { BLAS = "OpenBLAS"; }
   blas,                # "openblas" to build against OpenBLAS; null keeps nixpkgs' choice
   systemFeatures,      # requiredSystemFeatures of the build
+  jobMemoryGib,        # GiB one compile job may take (compile.nix caps the jobs by it)
   fixes ? [ ],         # names of the fixes in nix/fixes/, imported as fixModules
   passthru ? { },      # facts for consumers: gpuArch, cpuISA, blasProvider, cudaVersion
 }:
@@ -38,13 +39,9 @@ let
     // lib.optionalAttrs cudaSupport { gpuTargets = capabilities; }
     // lib.optionalAttrs (blas == "openblas") { blas = pkgs.blas.override { blasProvider = pkgs.openblas; }; });
 
-  exports = lib.concatStrings (
-    lib.optional (cpuFlags != [ ]) ''
-      export CXXFLAGS="$CXXFLAGS ${lib.concatStringsSep " " cpuFlags}"
-      export CFLAGS="$CFLAGS ${lib.concatStringsSep " " cpuFlags}"
-    ''
-    ++ map (feature: "export USE_${feature}=0\n") disabledFeatures
-    ++ lib.mapAttrsToList (name: value: "export ${name}=${lib.escapeShellArg value}\n") environment);
+  exports = import ./compile.nix { inherit lib; } { inherit cpuFlags jobMemoryGib; }
+    + lib.concatStrings (map (feature: "export USE_${feature}=0\n") disabledFeatures
+      ++ lib.mapAttrsToList (name: value: "export ${name}=${lib.escapeShellArg value}\n") environment);
 
   built = configured.overrideAttrs (finalAttrs: old: {
     # nixpkgs names every torch python3.13-torch-<version>: the label tells the variants'
@@ -64,8 +61,7 @@ let
 
     requiredSystemFeatures = systemFeatures;
 
-    # A CUDA compile job can take 4 GiB (flash-attention's kernels more); a C++ one, 2.
-    preConfigure = (old.preConfigure or "") + exports + import ./jobs.nix (if cudaSupport then 4 else 2);
+    preConfigure = (old.preConfigure or "") + exports;
 
     # torchvision and torchaudio compile for torch.cudaCapabilities, which nixpkgs takes
     # from config.cudaCapabilities, not from gpuTargets: without this they would compile

@@ -19,6 +19,7 @@
     environment = { BLAS = "vecLib"; USE_MPS = "1"; };
     blas = null;
     systemFeatures = [ "big-parallel" ];
+    jobMemoryGib = 2;
     fixes = [ ];
     passthru = { blasProvider = "veclib"; cpuISA = null; cudaVersion = null; gpuArch = "mps"; };
   };
