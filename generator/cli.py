@@ -228,8 +228,11 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu
               help="That CPU's flags as /proc/cpuinfo or archspec name them, where there is no cpuinfo.")
 @click.option("--result", type=click.Path(file_okay=False), metavar="PATH",
               help="The build to read .metadata-rev from [default: ROOT/result-NAME, the link `flox build NAME` leaves].")
+@click.option("--builder", is_flag=True,
+              help="This machine built the variant and need not run it (CI): a CPU without the variant's "
+                   "instruction set skips what needs it rather than failing, and the versions come from the files.")
 @project_options
-def smoke(project: layout.Project, name, python, cpuinfo, cpu_flags, result) -> None:
+def smoke(project: layout.Project, name, python, cpuinfo, cpu_flags, result, builder) -> None:
     """Check a built variant in its Python.
 
     Python, PyTorch and CUDA versions, the compiled SM, the CPU and the kernels torch dispatches
@@ -249,8 +252,8 @@ def smoke(project: layout.Project, name, python, cpuinfo, cpu_flags, result) -> 
                           gpu_source="not asked")
     modules = smoke_.companion_modules(variant)
     facts = smoke_.probe(interpreter, variant.name, modules)
-    results = smoke_.checks(expansion.matrix, variant, facts, machine, modules)
-    if "torch" in facts:  # the build itself, not only the Python it is in
+    results = smoke_.checks(expansion.matrix, variant, facts, machine, modules, builder)
+    if "torch" in facts or (facts.get("files") or {}).get("torch"):  # the build, not only its Python
         (recipe,) = (r for r in run.recipes(project, expansion) if r.variant.name == variant.name)
         built = Path(result).absolute() if result else smoke_.default_result(project.root, variant)
         if built is not None:

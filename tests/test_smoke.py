@@ -413,3 +413,65 @@ def test_on_a_cpu_without_avx512_the_kernels_check_says_it_cannot_tell(run, tmp_
             "at AVX2, so kernels beyond avx2 cannot show here: run smoke on a CPU with AVX512") in lines(result)
     assert not any(line.startswith("NOTE") for line in lines(result))  # the captured CPU and this one agree
     assert lines(result)[-1] == "gen-matrix: 6 of 7 checks passed, 1 could not be told here (SKIP)"
+
+
+def crashing_torch(tmp_path: Path, version: str = "2.8.0", cuda: str = "12.8") -> Path:
+    """An interpreter whose torch dies of SIGILL on import, as a build for AVX-512 does on a
+    CPU without it; its version.py says what the build is."""
+    package = tmp_path / "site" / "torch"
+    package.mkdir(parents=True)
+    (package / "version.py").write_text(f"from typing import Optional\n__version__ = '{version}'\n"
+                                        f"cuda: Optional[str] = '{cuda}'\n")
+    (package / "__init__.py").write_text("import os, signal\nos.kill(os.getpid(), signal.SIGILL)\n")
+    base = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
+    return script(tmp_path / "python", f"""\
+        #!/bin/sh
+        PYTHONPATH={tmp_path / "site"} exec {base} -S "$@"
+    """)
+
+
+def gpu_matrix(tmp_path: Path) -> str:
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
+    (tmp_path / "matrix.yaml").write_text(textwrap.dedent(f"""\
+        pytorch: {{version: "2.8.0"}}
+        nixpkgs: {{rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}}
+        knowledge:
+          python:
+            "{python}": {{}}
+        gpu: {{python: ["{python}"], cuda: ["12.8"], sm: [sm90], isa: [avx512]}}
+    """))
+    return f"pytorch-python{python.replace('.', '')}-cuda12_8-sm90-avx512"
+
+
+def test_a_builder_without_the_isa_checks_the_build_from_its_files(run, tmp_path):
+    name = gpu_matrix(tmp_path)
+    avx2_only = HOSTS / "ryzen5950x-rtx3090" / "cpuinfo"
+    result = run("smoke", "--root", tmp_path, name, "--python", crashing_torch(tmp_path), "--cpuinfo", avx2_only,
+                 "--builder")
+    assert result.exit_code == 0, result.stdout
+    assert [line.split()[:2] for line in lines(result)[1:-1]] == [
+        ["SKIP", "torch"], ["PASS", "python"], ["PASS", "version"], ["PASS", "cuda"], ["SKIP", "arch"],
+        ["SKIP", "kernels"], ["SKIP", "compute"], ["SKIP", "gpu"]]
+    assert ("the interpreter was killed by SIGILL (an instruction this CPU does not have)" in lines(result)[1]
+            and "lacks avx512f avx512dq avx512vl avx512bw" in lines(result)[1])
+    assert "PASS  version  torch/version.py says 2.8.0; the variant is PyTorch 2.8.0" in lines(result)
+
+
+def test_a_builder_without_the_isa_still_fails_a_wrong_build(run, tmp_path):
+    name = gpu_matrix(tmp_path)
+    avx2_only = HOSTS / "ryzen5950x-rtx3090" / "cpuinfo"
+    result = run("smoke", "--root", tmp_path, name, "--python", crashing_torch(tmp_path, "2.7.1", "12.6"),
+                 "--cpuinfo", avx2_only, "--builder")
+    assert result.exit_code == 1
+    assert "FAIL  version  torch/version.py says 2.7.1; the variant is PyTorch 2.8.0" in lines(result)
+    assert "FAIL  cuda     torch/version.py says CUDA 12.6; the variant is CUDA 12.8" in lines(result)
+
+
+def test_a_crash_is_a_failure_where_the_cpu_has_the_isa_or_off_a_builder(run, tmp_path):
+    name = gpu_matrix(tmp_path)
+    python = crashing_torch(tmp_path)
+    for extra in (["--cpuinfo", AVX512_HOST, "--builder"], ["--cpuinfo", HOSTS / "ryzen5950x-rtx3090" / "cpuinfo"]):
+        result = run("smoke", "--root", tmp_path, name, "--python", python, *extra)
+        assert result.exit_code == 1, result.stdout
+        assert lines(result)[1] == ("FAIL  torch  the interpreter was killed by SIGILL (an instruction this CPU "
+                                    "does not have)")

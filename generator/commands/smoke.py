@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from dataclasses import dataclass
@@ -91,15 +92,31 @@ def probe(python: Path, name: str, companions: tuple[str, ...] = ()) -> dict:
         except OSError as error:
             raise GenMatrixError.at(Location(str(python)), f"cannot run it: {error.strerror or error}",
                                     "give --python the path of a Python interpreter") from None
+    facts: dict = {}
     for line in reversed(result.stdout.splitlines()):
         try:
-            facts = json.loads(line)
+            found = json.loads(line)
         except ValueError:
             continue
-        if isinstance(facts, dict):
-            return facts
-    last = (result.stderr.strip().splitlines() or [f"exit status {result.returncode}"])[-1]
-    return {"failed": f"the interpreter exited with status {result.returncode}: {last}"}
+        if isinstance(found, dict):
+            facts = found
+            break
+    if "torch" in facts or "import_error" in facts:
+        return facts
+    return dict(facts, failed=_exit_text(result))
+
+
+def _exit_text(result: subprocess.CompletedProcess) -> str:
+    """How the interpreter ended, for a probe that printed no verdict on torch."""
+    last = (result.stderr.strip().splitlines() or [""])[-1]
+    if result.returncode < 0:
+        try:
+            name = signal.Signals(-result.returncode).name
+        except ValueError:
+            name = f"signal {-result.returncode}"
+        why = " (an instruction this CPU does not have)" if name == "SIGILL" else ""
+        return f"the interpreter was killed by {name}{why}" + (f": {last}" if last else "")
+    return f"the interpreter exited with status {result.returncode}: {last or 'no message'}"
 
 
 def _compute(facts: dict, device: str, label: str, name: str = "compute") -> Check:
@@ -222,10 +239,51 @@ def metadata(result: Path, revision: int) -> Check:
                     f"{result}/.metadata-rev is {found}; the recipe's revision is {revision}")
 
 
+def lacking(variant: Variant, host: Host) -> tuple[str, ...]:
+    """The flags of the variant's instruction set that the host's CPU does not show."""
+    if variant.isa is None or host.cpu is None or host.cpu.arch != variant.isa.arch:
+        return ()
+    return tuple(flag for flag in variant.isa.cpuinfo if flag not in host.cpu.flags)
+
+
+def _from_files(matrix: Matrix, variant: Variant, facts: dict, missing: tuple[str, ...],
+                companions: tuple[str, ...]) -> tuple[Check, ...]:
+    """On a builder whose CPU cannot run the build: what its files say, and what cannot be
+    checked here."""
+    torch = (facts.get("files") or {}).get("torch")
+    if torch is None:
+        return (Check("torch", FAIL, facts["failed"]),)
+    cannot = f"cannot run on this CPU, which lacks {' '.join(missing)}"
+    found = [Check("torch", SKIP, f"import torch {cannot} ({facts['failed']}); checked from its files: {torch['file']}")]
+    python = ".".join(str(facts.get("python", "")).split(".")[:2])
+    found.append(_verdict("python", python == variant.python.name,
+                          f"Python {facts.get('python')}; the variant is for Python {variant.python.name}"))
+    version = str(torch.get("__version__")).split("+")[0]
+    found.append(_verdict("version", version == matrix.pytorch_version,
+                          f"torch/version.py says {torch.get('__version__')}; the variant is PyTorch {matrix.pytorch_version}"))
+    cuda = torch.get("cuda")
+    want = variant.cuda.name if variant.cuda else None
+    found.append(_verdict("cuda", (cuda and ".".join(str(cuda).split(".")[:2])) == want,
+                          f"torch/version.py says CUDA {cuda}; the variant is "
+                          + (f"CUDA {want}" if want else "built without CUDA")))
+    for name in ("arch",) * bool(variant.sm) + ("kernels", "compute") + ("gpu",) * bool(variant.cuda):
+        found.append(Check(name, SKIP, f"torch {cannot}: run smoke on a CPU with {variant.isa.name}"))
+    for module in companions:
+        there = (facts.get("files") or {}).get(module)
+        found.append(Check(module, SKIP, f"{module} {there.get('__version__')} is there; its import {cannot}")
+                     if there else Check(module, FAIL, f"no {module} in this Python"))
+    return tuple(found)
+
+
 def checks(matrix: Matrix, variant: Variant, facts: dict, host: Host,
-           companions: tuple[str, ...] = ()) -> tuple[Check, ...]:
+           companions: tuple[str, ...] = (), builder: bool = False) -> tuple[Check, ...]:
     """PASS, FAIL or SKIP, point by point: the torch in `facts` (and the companion modules
-    `companions`) against `variant`, on `host`."""
+    `companions`) against `variant`, on `host`. On a `builder`, which builds the variant
+    without having to run it, a CPU that lacks the variant's instruction set skips what
+    needs one, instead of failing."""
+    missing = lacking(variant, host) if builder else ()
+    if "failed" in facts and missing:
+        return _from_files(matrix, variant, facts, missing, companions)
     if "failed" in facts or "import_error" in facts:
         return (Check("torch", FAIL, facts.get("failed") or f"import torch failed: {facts['import_error']}"),)
     found: list[Check] = [Check("torch", PASS, f"torch {facts['torch']} from {facts['torch_file']}")]
@@ -257,14 +315,17 @@ def checks(matrix: Matrix, variant: Variant, facts: dict, host: Host,
         if host.cpu is None:
             found.append(Check("cpu", FAIL, f"the CPU's flags are unknown on {host.system}; {isa.name} "
                                             f"needs {' '.join(isa.cpuinfo)}"))
+        elif missing:
+            found.append(Check("cpu", SKIP, f"{isa.name} needs {' '.join(isa.cpuinfo)}; this builder's CPU lacks "
+                                            f"{' '.join(missing)}, and need not run what it builds"))
         else:
-            lacking = [flag for flag in isa.cpuinfo if flag not in host.cpu.flags]
-            found.append(_verdict("cpu", isa.arch == host.cpu.arch and not lacking,
+            absent = [flag for flag in isa.cpuinfo if flag not in host.cpu.flags]
+            found.append(_verdict("cpu", isa.arch == host.cpu.arch and not absent,
                                   f"the host CPU shows {' '.join(isa.cpuinfo)} ({isa.name})"
-                                  if isa.arch == host.cpu.arch and not lacking else
+                                  if isa.arch == host.cpu.arch and not absent else
                                   f"{isa.name} needs an {isa.arch} CPU; this one is {host.cpu.arch}"
                                   if isa.arch != host.cpu.arch else
-                                  f"{isa.name} needs {' '.join(isa.cpuinfo)}; the host CPU lacks {' '.join(lacking)}"))
+                                  f"{isa.name} needs {' '.join(isa.cpuinfo)}; the host CPU lacks {' '.join(absent)}"))
     if variant.isa and facts.get("cpu_capability"):
         found.append(_kernels(matrix, variant, facts))
     if variant.accelerator:

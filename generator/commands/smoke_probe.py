@@ -5,6 +5,8 @@ Python with torch: it imports nothing but the standard library and torch. Its ar
 name the companion modules (torchvision, torchaudio) to import beside torch.
 """
 
+import ast
+import importlib.util
 import json
 import os
 import platform
@@ -96,10 +98,37 @@ def companion(name):
     return {"version": getattr(module, "__version__", None), "file": getattr(module, "__file__", None)}
 
 
+def files(name):
+    """What a package's files say, read without importing it: an import can crash on a CPU
+    that lacks the instructions the build was compiled for. None where it is not found."""
+    try:
+        spec = importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    folder = list(spec.submodule_search_locations)[0]
+    found = {"file": os.path.join(folder, "__init__.py")}
+    try:
+        with open(os.path.join(folder, "version.py"), encoding="utf-8") as version:
+            tree = ast.parse(version.read())
+    except (OSError, SyntaxError, ValueError):
+        return found
+    for node in tree.body:  # __version__ = '2.8.0'; cuda: Optional[str] = '12.8'
+        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        for target in targets:
+            if isinstance(target, ast.Name) and target.id in ("__version__", "cuda") \
+                    and isinstance(node.value, ast.Constant):
+                found[target.id] = node.value.value
+    return found
+
+
 def probe(companions):
     facts = {"python": sys.version.split()[0], "executable": sys.executable,
              "machine": platform.machine(),
-             "aten_cpu_capability": os.environ.get("ATEN_CPU_CAPABILITY") or None}
+             "aten_cpu_capability": os.environ.get("ATEN_CPU_CAPABILITY") or None,
+             "files": {name: files(name) for name in ("torch", *companions)}}
+    print(json.dumps(facts), flush=True)  # what the files say, should the import below crash
     try:
         import torch
     except Exception as error:
