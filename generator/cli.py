@@ -48,9 +48,11 @@ def project_options(command):
     return wrapper
 
 
-def _warn(warnings) -> None:
+def _warn(warnings, notes=()) -> None:
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -73,7 +75,7 @@ def _planned(project: layout.Project):
     from .pipeline import write
 
     expansion = run.expansion(project)
-    _warn(expansion.warnings)
+    _warn(expansion.warnings, expansion.notes)
     return expansion, write.plan(project.root, run.outputs(project, expansion))
 
 
@@ -368,7 +370,7 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
     if name is not None and (given or kind or pytorch):
         raise click.UsageError("give a variant NAME or axis options, not both")
     expansion = run.expansion(project, allow_empty=True)
-    _warn(expansion.warnings)
+    _warn(expansion.warnings, expansion.notes)
     result = (explain_.by_name(expansion, name) if name is not None
               else explain_.by_values(expansion, given, kind, pytorch))
     if pytorch is not None:

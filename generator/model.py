@@ -275,6 +275,7 @@ class Expansion:
     variants: tuple[Variant, ...]
     dropped: tuple[Dropped, ...]
     warnings: tuple = ()
+    notes: tuple = ()  # facts worth knowing that are no fault: a CUDA PyTorch's own wheels leave out
 
     @cached_property
     def by_name(self) -> Mapping[str, Variant]:
