@@ -14,8 +14,8 @@ from pathlib import PurePosixPath
 
 from ..errors import GenMatrixError, Location
 from ..pipeline.expand import combination_text, variant_name
-from ..knowledge import (CANNOT, NOTE, Knowledge, Sm, Toolkit, findings, prebuilt_wheel, sm_cuda_problem,
-                         version_key, wheel_command)
+from ..knowledge import CANNOT, NOTE, Knowledge, Sm, Toolkit, findings, sm_cuda_problem, version_key
+from .handbuild import newest_line, prebuilt_line
 from .listing import axis_value
 from ..model import KIND_AXES, KINDS, Expansion, Matrix, Section, Variant
 from ..layout import PKGS_DIR
@@ -221,8 +221,8 @@ def by_values(expansion: Expansion, given: dict[str, str], kind: str | None = No
     Axes not given take the values of the matrix's section; without `kind`, every kind of
     variant that has all the given axes is asked about."""
     explanation = _by_values(expansion, given, kind, pytorch)
-    if "sm" not in given:
-        return explanation
+    if "sm" not in given or (pytorch is None and all(o.included for o in explanation.outcomes)):
+        return explanation  # the matrix builds all of it: the outcomes say everything
     k = expansion.matrix.knowledge
     values = {axis: text.strip() if axis == "cuda" and k.cuda_release(text.strip()) else axis_value(k, axis, text, f"--{axis}")
               for axis, text in given.items() if axis in ("sm", "cuda", "python")}
@@ -253,29 +253,15 @@ def hand_build(knowledge: Knowledge, sm: Sm, cuda: str | None, python: str | Non
                      f"builds with it; running it needs NVIDIA driver {toolkit.driver} (Linux) or "
                      f"{toolkit.driver_for('Windows')} (Windows) or newer; `{command}` writes the script")
     if blocking or not cuda:
-        from .handbuild import newest
-        best = newest(knowledge, sm, python)
-        if best is not None:
-            lines.append(f"newest that builds for {sm.name}: PyTorch {best.pytorch} with CUDA {best.cuda} and Python "
-                         f"{best.python} (NVIDIA driver {best.toolkit.driver} on Linux, "
-                         f"{best.toolkit.driver_for('Windows')} on Windows, or newer): `gen-matrix env --sm {sm.name} "
-                         f"--cuda {best.cuda} --pytorch {best.pytorch} --python {best.python}` writes the script")
+        line = newest_line(knowledge, sm, python)
+        if line:
+            lines.append(line)
     if notes:
         lines += [f"note: {f.text}" for f in found if f.level == NOTE]
     if sm.first_pytorch:
         lines.append(f"first release: PyTorch {sm.first_pytorch} is the first whose source builds for {sm.name} "
                      f"(CUDA >= {sm.min_cuda})")
-    wheel = prebuilt_wheel(knowledge, sm)
-    if wheel:
-        newest, wheel_cuda = wheel
-        lines.append(f"prebuilt: PyTorch {newest.newest}'s own CUDA {wheel_cuda} wheels include {sm.name}, no build "
-                     f"needed: {wheel_command(newest, wheel_cuda)}. A build adds a CPU instruction set of your "
-                     "choice, a smaller binary for one SM, or patches")
-    else:
-        listed = sorted(f"{release.name} (CUDA {', '.join(release.wheels)})"
-                        for release in knowledge.pytorch.values() if release.wheels)
-        lines.append(f"prebuilt: none of PyTorch's own wheels the knowledge table lists compiles for {sm.name} "
-                     f"({'; '.join(listed)}): a build from source is the way")
+    lines.append(prebuilt_line(knowledge, sm))
     return tuple(lines)
 
 

@@ -232,3 +232,34 @@ def newest(knowledge: Knowledge, sm: Sm, python: str | None = None) -> buildenv.
         except GenMatrixError:
             continue
     return None
+
+
+def newest_line(knowledge: Knowledge, sm: Sm, python: str | None = None, shell: str = "bash") -> str | None:
+    """Which PyTorch and CUDA still build for `sm`, newest first, and the command that writes the script."""
+    best = newest(knowledge, sm, python)
+    if best is None:
+        return None
+    on = f" --shell {shell}" if shell != "bash" else ""
+    return (f"newest that builds for {sm.name}: PyTorch {best.pytorch} with CUDA {best.cuda} and Python "
+            f"{best.python} (NVIDIA driver {best.toolkit.driver} on Linux, {best.toolkit.driver_for('Windows')} on "
+            f"Windows, or newer): `gen-matrix env --sm {sm.name} --cuda {best.cuda} --pytorch {best.pytorch} "
+            f"--python {best.python}{on}` writes the script")
+
+
+def prebuilt_line(knowledge: Knowledge, sm: Sm) -> str:
+    """PyTorch's own wheel that already runs on `sm`, and what a build adds over it; or that none does."""
+    from ..knowledge import prebuilt_wheel, wheel_command
+
+    wheel = prebuilt_wheel(knowledge, sm)
+    if wheel:
+        release, cuda = wheel
+        toolkit = knowledge.cuda_release(cuda)
+        driver = (f" (NVIDIA driver {toolkit.driver} on Linux, {toolkit.driver_for('Windows')} on Windows, or newer)"
+                  if toolkit else "")
+        return (f"prebuilt: PyTorch {release.newest}'s own CUDA {cuda} wheels include {sm.name}{driver}, no build "
+                f"needed: {wheel_command(release, cuda)}. A build adds a CPU instruction set of your choice, a smaller "
+                "binary for one SM, or patches")
+    listed = sorted(f"{release.name} (CUDA {', '.join(release.wheels)})"
+                    for release in knowledge.pytorch.values() if release.wheels)
+    return (f"prebuilt: none of PyTorch's own wheels the knowledge table lists compiles for {sm.name} "
+            f"({'; '.join(listed)}): a build from source is the way")
