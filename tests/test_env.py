@@ -471,3 +471,18 @@ def test_axes_left_out_take_the_newest_that_works(run):
 def test_env_takes_a_name_or_axes_not_both_nor_neither(run):
     assert run("env", "--matrix", MATRIX, RTX_5070, "--cuda", "12.8").exit_code == 2
     assert run("env", "--matrix", MATRIX).exit_code == 2
+
+
+def test_detect_takes_this_machines_gpu_cpu_and_python_where_not_given():
+    from generator import knowledge
+    from generator.commands import handbuild
+    from generator.commands.host import Cpu, Gpu, Host
+
+    table = knowledge.build(knowledge.builtin())
+    machine = Host("Windows", "x86_64", Cpu("x86_64", "Xeon E5-2690 v2", frozenset({"avx"})),
+                   (Gpu("Tesla K80", "3.7", "472.50"),), "nvidia-smi")
+    gpu, isa, python = handbuild.detected(table, None, None, "3.9", machine)
+    assert (gpu, isa, python) == ("3.7", "avx", "3.9")
+    assert handbuild.detected(table, "sm35", "avx2", "3.9", machine)[:2] == ("sm35", "avx2")  # given axes win
+    target = handbuild.resolve(table, handbuild.Asked(gpu, "11.4", "1.12", python, isa, "cmd"))
+    assert target.name == "pytorch-1.12.1-python39-cuda11_4-sm37-avx" and target.fixes == (buildenv.AVX_ONLY_FIX,)
