@@ -486,3 +486,9 @@ def test_detect_takes_this_machines_gpu_cpu_and_python_where_not_given():
     assert handbuild.detected(table, "sm35", "avx2", "3.9", machine)[:2] == ("sm35", "avx2")  # given axes win
     target = handbuild.resolve(table, handbuild.Asked(gpu, "11.4", "1.12", python, isa, "cmd"))
     assert target.name == "pytorch-1.12.1-python39-cuda11_4-sm37-avx" and target.fixes == (buildenv.AVX_ONLY_FIX,)
+
+
+@pytest.mark.parametrize("cuda, version", [("11.4", "1.12.1"), ("11.8", "2.7.1"), ("12.4", "2.6.0"), ("12.8", "2.11.0")])
+def test_a_cuda_release_without_a_pytorch_takes_the_newest_release_built_with_it_else_the_nearest(run, cuda, version):
+    text = axes_script(run, "--gpu", "sm86", "--cuda", cuda)
+    assert f"# PyTorch {version} (git checkout v{version}," in text

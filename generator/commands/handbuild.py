@@ -151,6 +151,13 @@ def resolve(knowledge: Knowledge, asked: Asked) -> buildenv.Target:
     if asked.pytorch is not None:
         release, version = _release(knowledge, asked.pytorch)
         releases = [release]
+    elif cuda is not None:
+        # PyTorch's own builds tell which releases go with a CUDA release; what its source takes
+        # beyond them is mostly undocumented: the releases whose builds use it, else the nearest
+        releases = sorted(knowledge.pytorch.values(), key=lambda r: (
+            0 if cuda in r.cuda + r.experimental_cuda else 1,
+            min(_distance(cuda, c) for c in r.cuda + r.experimental_cuda),
+            tuple(-n for n in version_key(r.name))))
     else:
         releases = sorted(knowledge.pytorch.values(), key=lambda r: version_key(r.name), reverse=True)
     given = {axis for axis, value in (("pytorch", asked.pytorch), ("cuda", cuda), ("python", python)) if value}
