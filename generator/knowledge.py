@@ -1,7 +1,9 @@
 """The knowledge table: what GPUs, CUDA toolkits, Pythons and CPUs can work together.
 
 The facts are data (knowledge.yaml beside this file, plus rows a matrix adds under
-`knowledge:`); `incompatibility` is the one function that applies them.
+`knowledge:`). `incompatibility` applies them to a matrix's combinations; `findings`, which
+builds on it, to a hand build's (a CUDA release nixpkgs does not package, a PyTorch release
+other than the matrix's).
 """
 
 from __future__ import annotations
@@ -449,6 +451,26 @@ def why_not_rows(rows: Mapping) -> str | None:
     """Why a combination of table rows, by axis, cannot work; None when it can."""
     return incompatibility(sm=rows.get("sm"), cuda=rows.get("cuda"), isa=rows.get("isa"),
                            accelerator=rows.get("accelerator"))
+
+
+def disabled_features(sm: Sm | None, isa: Isa | None) -> tuple[str, ...]:
+    """PyTorch features a build switches off (USE_<X>=0): what the ISA cannot run, and cuDNN
+    where current cuDNN no longer supports the SM."""
+    disabled = set(isa.disable if isa else ())
+    if sm is not None and not sm.cudnn:
+        disabled.add("CUDNN")
+    return tuple(sorted(disabled))
+
+
+def switches(sm: Sm | None, isa: Isa | None, accelerator: Accelerator | None) -> dict[str, str]:
+    """The PyTorch build switches (USE_<X>) of a build, as the recipes and `env` set them."""
+    values = {"USE_CUDA": "1" if sm else "0"}
+    if sm:
+        values["USE_CUDNN"] = "1"
+    values.update({f"USE_{feature}": "0" for feature in disabled_features(sm, isa)})
+    if accelerator:
+        values[f"USE_{accelerator.name.upper()}"] = "1"
+    return dict(sorted(values.items()))
 
 
 def sm_cuda_problem(sm: Sm, cuda: str) -> str | None:

@@ -236,10 +236,8 @@ class Variant:
     def disabled_features(self) -> tuple[str, ...]:
         """PyTorch features the build switches off (USE_<X>=0): what the ISA cannot run, and
         cuDNN where it no longer supports the SM."""
-        disabled = set(self.isa.disable if self.isa else ())
-        if self.sm is not None and not self.sm.cudnn:
-            disabled.add("CUDNN")
-        return tuple(sorted(disabled))
+        from .knowledge import disabled_features
+        return disabled_features(self.sm, self.isa)
 
     @property
     def blas(self) -> str | None:

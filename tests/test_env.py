@@ -270,11 +270,11 @@ def test_the_wheel_option_builds_a_wheel(run, tmp_path):
 
 
 @pytest.mark.parametrize("name", [RTX_5070, "pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cpu-armv9",
-                                  "pytorch-python313-darwin-mps"])
+                                  "pytorch-python313-darwin-mps", KEPLER_NAME])
 def test_shellcheck_passes_the_bash_script(run, tmp_path, name):
     shellcheck = shutil.which("shellcheck") or str(Path(sys.executable).with_name("shellcheck"))
     script = tmp_path / "build.sh"
-    script.write_text(env_script(run, name))
+    script.write_text(axes_script(run, *KEPLER) if name == KEPLER_NAME else env_script(run, name))
     done = subprocess.run([shellcheck, "--shell=bash", str(script)], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import GenMatrixError, Location
 from ..knowledge import (JOB_MEMORY_GB, Accelerator, Cuda, Isa, Knowledge, Release, Sm, Toolkit, Workaround,
-                         version_key)
+                         switches, version_key)
 from ..model import Matrix, Variant
 
 if TYPE_CHECKING:
@@ -110,23 +110,9 @@ class Target:
     workarounds: tuple[Workaround, ...] = ()
     wheel: bool = False  # build a wheel rather than an editable install
 
-    @property
-    def disabled(self) -> tuple[str, ...]:
-        """PyTorch features off (USE_<X>=0): what the ISA cannot run, cuDNN where it dropped the SM."""
-        disabled = set(self.isa.disable if self.isa else ())
-        if self.sm is not None and not self.sm.cudnn:
-            disabled.add("CUDNN")
-        return tuple(sorted(disabled))
-
     def switches(self) -> dict[str, str]:
         """The build switches (USE_<X>), as the recipes set them."""
-        values = {"USE_CUDA": "1" if self.sm else "0"}
-        if self.sm:
-            values["USE_CUDNN"] = "1"
-        values.update({f"USE_{feature}": "0" for feature in self.disabled})
-        if self.accelerator:
-            values[f"USE_{self.accelerator.name.upper()}"] = "1"
-        return dict(sorted(values.items()))
+        return switches(self.sm, self.isa, self.accelerator)
 
 
 def target_of(matrix: Matrix, variant: Variant, shell: str, wheel: bool = False, where: str = "NAME") -> Target:
@@ -271,8 +257,8 @@ def script(target: Target, shell: str) -> str:
     release = target.release
     values = variables(target, shell)
     # the switches the stamp records: what the script sets, and the toolkit it found
-    stamped = list(values) + (["CUDA_HOME"] if target.sm and shell == "bash" else
-                              ["CUDA_PATH"] if target.sm else [])
+    stamped = (list(values) + [name for w in target.workarounds if w.cmake for name in w.env]
+               + (["CUDA_HOME"] if target.sm and shell == "bash" else ["CUDA_PATH"] if target.sm else []))
     pip = tuple(dict.fromkeys(p for w in target.workarounds for p in w.pip))
     return _environment().get_template(f"env.{shell}.j2").render(
         mark=COMMENT_MARK[shell],

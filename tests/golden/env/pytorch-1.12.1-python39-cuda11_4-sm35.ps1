@@ -117,7 +117,7 @@ if ($cmakeVersion.Success -and [int]$cmakeVersion.Groups[1].Value -ge 4) {
 # build\gen-matrix-switches.txt records what this script configured; a cache without it, or beside a
 # different one, is removed.
 New-Item -ItemType Directory -Force -Path build | Out-Null
-$switches = (@('TORCH_CUDA_ARCH_LIST', 'CMAKE_CUDA_ARCHITECTURES', 'USE_CUDA', 'USE_CUDNN', 'USE_DISTRIBUTED', 'DISTUTILS_USE_SDK', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_LIBRARIES', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_OBJECTS', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_LIBRARIES', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_OBJECTS', 'CMAKE_NINJA_FORCE_RESPONSE_FILE', 'USE_CUPTI', 'USE_KINETO', 'CUDA_PATH') | ForEach-Object { "$_=$([Environment]::GetEnvironmentVariable($_))" }) -join "`n"
+$switches = (@('TORCH_CUDA_ARCH_LIST', 'CMAKE_CUDA_ARCHITECTURES', 'USE_CUDA', 'USE_CUDNN', 'USE_DISTRIBUTED', 'DISTUTILS_USE_SDK', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_LIBRARIES', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_OBJECTS', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_LIBRARIES', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_OBJECTS', 'CMAKE_NINJA_FORCE_RESPONSE_FILE', 'USE_CUPTI', 'USE_KINETO', 'CMAKE_POLICY_VERSION_MINIMUM', 'CUDA_PATH') | ForEach-Object { "$_=$([Environment]::GetEnvironmentVariable($_))" }) -join "`n"
 $stamp = 'build\gen-matrix-switches.txt'
 if ((Test-Path build\CMakeCache.txt) -and (-not (Test-Path $stamp) -or ((Get-Content $stamp -Raw).TrimEnd() -ne $switches))) {
     Write-Output 'removing build\CMakeCache.txt: it was configured with other switches than these'

@@ -82,7 +82,7 @@ fi
 # with other switches (another architecture, USE_DISTRIBUTED, another toolkit) would keep them.
 # build/gen-matrix-switches.txt records what this script configured; a cache without it, or beside a
 # different one, is removed.
-switches=$(for name in TORCH_CUDA_ARCH_LIST CMAKE_CUDA_ARCHITECTURES USE_CUDA USE_CUDNN CUDA_HOME; do printf '%s=%s\n' "$name" "${!name-}"; done)
+switches=$(for name in TORCH_CUDA_ARCH_LIST CMAKE_CUDA_ARCHITECTURES USE_CUDA USE_CUDNN CMAKE_POLICY_VERSION_MINIMUM CUDA_HOME; do printf '%s=%s\n' "$name" "${!name-}"; done)
 if [ -f build/CMakeCache.txt ] && [ "$(cat build/gen-matrix-switches.txt 2>/dev/null)" != "$switches" ]; then
   echo "removing build/CMakeCache.txt: it was configured with other switches than these" >&2
   rm build/CMakeCache.txt
