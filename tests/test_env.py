@@ -444,12 +444,15 @@ def test_env_by_axes_needs_no_matrix(run, tmp_path):
     (("--gpu", "sm35", "--cuda", "11.9"), "--cuda", "unknown CUDA release '11.9'"),
     (("--gpu", "sm35", "--pytorch", "1.11"), "--pytorch", "unknown PyTorch release '1.11'"),
     (("--gpu", "Jetson Orin", "--shell", "cmd"), "--gpu", "found only on aarch64 hosts"),
+    (("--gpu", "Jetson Orin", "--isa", "avx2"), "--isa", "a Jetson part, found only on aarch64 hosts"),
 ])
 def test_env_refuses_a_combination_that_cannot_work_with_the_reason_and_the_nearest_that_does(run, axes, option, wanted):
     result = run("env", "--matrix", MATRIX, *axes)
     assert result.exit_code == 2 and result.stdout == "", result.output
     first = result.stderr.splitlines()[0]
     assert first.startswith(f"error: {option}: ") and wanted in first, result.stderr
+    if "aarch64" in wanted and option == "--isa":
+        assert "give an --isa of the CPUs sm87 sits beside (armv8_2, armv9), or none" in result.stderr
     if "unknown" not in wanted and "aarch64" not in wanted:
         nearest = result.stderr.split("the nearest combination that works: ", 1)[1].strip()
         assert nearest.startswith("gen-matrix env --gpu")

@@ -193,8 +193,12 @@ def resolve(knowledge: Knowledge, asked: Asked) -> buildenv.Target:
             texts = [f"{sm.label} needs CUDA >= {sm.min_cuda} and PyTorch >= {sm.first_pytorch}; this asks for "
                      f"{asked_for}"] + [f.text for f in problems if sm.name not in f.text]
         reason = "; ".join(texts) or "no PyTorch release of the knowledge table builds this"
-        hint = (f"the nearest combination that works: {_command(asked, asked.gpu, close)}" if close
-                else "no combination of the knowledge table works for this GPU")
+        if problems and all(f.axis == "isa" for f in problems) and sm is not None:
+            fitting = sorted(name for name, row in knowledge.isa.items() if row.arch in sm.hosts)
+            hint = f"give an --isa of the CPUs {sm.name} sits beside ({', '.join(fitting)}), or none"
+        else:
+            hint = (f"the nearest combination that works: {_command(asked, asked.gpu, close)}" if close
+                    else "no combination of the knowledge table works for this GPU")
         raise GenMatrixError.at(Location(option), reason, hint)
 
     release = chosen.release
