@@ -549,12 +549,13 @@ def findings(knowledge: Knowledge, *, sm: Sm | None = None, cuda: str | None = N
 
 
 def prebuilt_wheel(knowledge: Knowledge, sm: Sm) -> tuple[Release, str] | None:
-    """The newest PyTorch release and CUDA release whose own wheels compile for `sm`, by the
-    table's `wheels` rows; None where no row has it."""
+    """The newest PyTorch release whose own wheels compile for `sm`, by the table's `wheels`
+    rows, with the oldest of its CUDA releases that do (the one that asks least of the
+    driver); None where no row has it."""
     for release in sorted(knowledge.pytorch.values(), key=lambda r: version_key(r.name), reverse=True):
         cudas = [cuda for cuda, capabilities in release.wheels.items() if sm.capability in capabilities]
         if cudas:
-            return release, max(cudas, key=version_key)
+            return release, min(cudas, key=version_key)
     return None
 
 

@@ -279,7 +279,7 @@ def test_a_cuda_outside_the_matrixs_axes_is_judged_before_the_matrix_says_it_lac
 def test_explain_names_the_prebuilt_wheel_that_already_fits(run):
     data = explain_json(run, "--sm", "sm120", "--cuda", "12.9")  # a CUDA outside the matrix
     prebuilt = next(line for line in data["build"] if line.startswith("prebuilt:"))
-    assert "pip install torch==2.11.0 --index-url https://download.pytorch.org/whl/cu130" in prebuilt
+    assert "pip install torch==2.11.0 --index-url https://download.pytorch.org/whl/cu128" in prebuilt
     # a combination the matrix holds is explained by its variant alone
     assert explain_json(run, "--sm", "sm120", "--cuda", "12.8", "--isa", "avx2")["build"] == []
     assert "a CPU instruction set of your choice, a smaller binary for one SM, or patches" in prebuilt
