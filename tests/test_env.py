@@ -400,7 +400,7 @@ def test_env_refuses_a_variant_its_shell_cannot_build_and_names_what_to_run(run,
 def test_the_kepler_script_checks_vs_2019_carries_the_workarounds_and_targets_3_5(run):
     text = axes_script(run, *KEPLER, shell="cmd")
     assert 'set "TORCH_CUDA_ARCH_LIST=3.5"' in text.splitlines()
-    assert "if %MSC_VER% GEQ 1930" in text and "Visual Studio 2017 or Visual Studio 2019" in text
+    assert "if %MSC_VER% GEQ 1930" in text and "Visual Studio 2017 or 2019" in text
     assert '"setuptools<74"' in text and "_msvccompiler" in text  # the pin, with its reason
     assert "CMAKE_POLICY_VERSION_MINIMUM=3.5" in text and "Compatibility with CMake < 3.5" in text
     assert 'set "USE_KINETO=0"' in text.splitlines() and '"numpy<2"' in text
@@ -495,3 +495,11 @@ def test_detect_takes_this_machines_gpu_cpu_and_python_where_not_given():
 def test_a_cuda_release_without_a_pytorch_takes_the_newest_release_built_with_it_else_the_nearest(run, cuda, version):
     text = axes_script(run, "--gpu", "sm86", "--cuda", cuda)
     assert f"# PyTorch {version} (git checkout v{version}," in text
+
+
+@pytest.mark.parametrize("msvc, names", [((1910, 1930), "Visual Studio 2017 or 2019"),
+                                         ((1910, 1940), "Visual Studio 2017, 2019 or 2022 (2022 up to 17.9)"),
+                                         ((1910, 1950), "Visual Studio 2017, 2019 or 2022"),
+                                         ((1920, 1960), "Visual Studio 2019, 2022 or 2026")])
+def test_the_msvc_range_of_a_cuda_release_is_named_by_its_visual_studio_releases(msvc, names):
+    assert buildenv.visual_studio(msvc) == names

@@ -200,8 +200,8 @@ def visual_studio(msvc: tuple[int, ...]) -> str:
     lowest, refused = msvc
     names = [name for name, start, end in (("2017", 1910, 1920), ("2019", 1920, 1930), ("2022", 1930, 1950),
                                            ("2026", 1950, 1960)) if lowest < end and refused > start]
-    text = " or ".join(f"Visual Studio {name}" for name in names)
-    return text + (" (up to 17.9)" if refused == 1940 else "")
+    years = ", ".join(names[:-1]) + (" or " if len(names) > 1 else "") + names[-1]
+    return f"Visual Studio {years}" + (" (2022 up to 17.9)" if refused == 1940 else "")
 
 
 def msvc_check(target: Target) -> Check | None:

@@ -57,11 +57,11 @@ if (-not (Get-Command cl.exe -ErrorAction SilentlyContinue)) {
 if ($env:VSCMD_ARG_TGT_ARCH -ne 'x64') {
     Fail "MSVC targets '$env:VSCMD_ARG_TGT_ARCH', not x64: run Enter-VsDevShell with -DevCmdArguments '-arch=x64 -host_arch=x64'"
 }
-# CUDA 11.4's nvcc accepts MSVC _MSC_VER 1910 to 1929, Visual Studio 2017 or Visual Studio 2019.
+# CUDA 11.4's nvcc accepts MSVC _MSC_VER 1910 to 1929, Visual Studio 2017 or 2019.
 if (-not $env:VCToolsVersion) { Fail 'VCToolsVersion is not set: run Enter-VsDevShell in this PowerShell' }
 $mscVer = 1900 + [int]($env:VCToolsVersion -split '\.')[1]
 if ($mscVer -ge 1930) {
-    Fail "MSVC $env:VCToolsVersion is _MSC_VER $mscVer; CUDA 11.4's nvcc accepts MSVC _MSC_VER 1910 to 1929, Visual Studio 2017 or Visual Studio 2019: enter the developer shell of one"
+    Fail "MSVC $env:VCToolsVersion is _MSC_VER $mscVer; CUDA 11.4's nvcc accepts MSVC _MSC_VER 1910 to 1929, Visual Studio 2017 or 2019: enter the developer shell of one"
 }
 
 # 6. The CUDA toolkit: nvcc must compile for sm35 (Kepler).

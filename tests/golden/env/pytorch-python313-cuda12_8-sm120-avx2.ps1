@@ -49,11 +49,11 @@ if (-not (Get-Command cl.exe -ErrorAction SilentlyContinue)) {
 if ($env:VSCMD_ARG_TGT_ARCH -ne 'x64') {
     Fail "MSVC targets '$env:VSCMD_ARG_TGT_ARCH', not x64: run Enter-VsDevShell with -DevCmdArguments '-arch=x64 -host_arch=x64'"
 }
-# CUDA 12.8's nvcc accepts MSVC _MSC_VER 1910 to 1949, Visual Studio 2017 or Visual Studio 2019 or Visual Studio 2022.
+# CUDA 12.8's nvcc accepts MSVC _MSC_VER 1910 to 1949, Visual Studio 2017, 2019 or 2022.
 if (-not $env:VCToolsVersion) { Fail 'VCToolsVersion is not set: run Enter-VsDevShell in this PowerShell' }
 $mscVer = 1900 + [int]($env:VCToolsVersion -split '\.')[1]
 if ($mscVer -ge 1950) {
-    Fail "MSVC $env:VCToolsVersion is _MSC_VER $mscVer; CUDA 12.8's nvcc accepts MSVC _MSC_VER 1910 to 1949, Visual Studio 2017 or Visual Studio 2019 or Visual Studio 2022: enter the developer shell of one"
+    Fail "MSVC $env:VCToolsVersion is _MSC_VER $mscVer; CUDA 12.8's nvcc accepts MSVC _MSC_VER 1910 to 1949, Visual Studio 2017, 2019 or 2022: enter the developer shell of one"
 }
 
 # 6. The CUDA toolkit: nvcc must compile for sm120 (Blackwell consumer).

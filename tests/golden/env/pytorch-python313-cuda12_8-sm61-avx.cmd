@@ -33,10 +33,10 @@ where ninja >nul 2>&1 || (echo error: ninja not found: python -m pip install nin
 rem 5. MSVC for x64: cl.exe on PATH, as the x64 Native Tools prompt (vcvars64.bat) sets it.
 where cl.exe >nul 2>&1 || (echo error: cl.exe not found: open the "x64 Native Tools Command Prompt for VS" or run vcvars64.bat & exit /b 1)
 if /i not "%VSCMD_ARG_TGT_ARCH%"=="x64" (echo error: MSVC targets "%VSCMD_ARG_TGT_ARCH%", not x64: open the "x64 Native Tools Command Prompt for VS" & exit /b 1)
-rem CUDA 12.8's nvcc accepts MSVC _MSC_VER 1910 to 1949, Visual Studio 2017 or Visual Studio 2019 or Visual Studio 2022.
+rem CUDA 12.8's nvcc accepts MSVC _MSC_VER 1910 to 1949, Visual Studio 2017, 2019 or 2022.
 if not defined VCToolsVersion (echo error: VCToolsVersion is not set: open the "x64 Native Tools Command Prompt for VS" & exit /b 1)
 for /f "tokens=2 delims=." %%m in ("%VCToolsVersion%") do set /a MSC_VER=1900+%%m
-if %MSC_VER% GEQ 1950 (echo error: MSVC %VCToolsVersion% is _MSC_VER %MSC_VER%; CUDA 12.8's nvcc accepts MSVC _MSC_VER 1910 to 1949, Visual Studio 2017 or Visual Studio 2019 or Visual Studio 2022: open the x64 Native Tools Command Prompt of one & exit /b 1)
+if %MSC_VER% GEQ 1950 (echo error: MSVC %VCToolsVersion% is _MSC_VER %MSC_VER%; CUDA 12.8's nvcc accepts MSVC _MSC_VER 1910 to 1949, Visual Studio 2017, 2019 or 2022: open the x64 Native Tools Command Prompt of one & exit /b 1)
 
 rem 6. The CUDA toolkit: nvcc must compile for sm61 (Pascal).
 where nvcc.exe >nul 2>&1 || (echo error: nvcc not found: install the CUDA 12.8 toolkit and put its bin folder on PATH & exit /b 1)
