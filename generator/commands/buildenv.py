@@ -172,6 +172,11 @@ class Check:
     text: str  # why, with the SM's family in parentheses
     short: str  # the same without parentheses, for cmd's parenthesised blocks
 
+    @property
+    def cmd(self) -> str:
+        """The operator as cmd's `if` spells it."""
+        return {"lt": "LSS", "gt": "GTR", "ge": "GEQ"}[self.op]
+
 
 def nvcc_checks(target: Target) -> tuple[Check, ...]:
     """What nvcc's release must meet: the SM's CUDA range, the release's source CUDA range."""
@@ -264,6 +269,7 @@ def script(target: Target, shell: str) -> str:
         mark=COMMENT_MARK[shell],
         name=target.name,
         pytorch=target.pytorch,
+        pytorch_line=".".join(target.pytorch.split(".")[:2]),
         release=release.name if release else None,
         python=target.python,
         python_number=_number(target.python),
