@@ -428,10 +428,16 @@ def build(doc: load.Document, extra: load.Document | None = None, extra_path: tu
         for name, values in sorted(merged[table].items(), key=lambda item: item[0]):
             missing = [f for f in _required(cls) if f not in values]
             if missing:
+                from .pipeline.schema import suggest
+
                 source, path = origin[(table, name)]
+                known = [row for row in merged[table] if row != name and not any(f not in merged[table][row]
+                                                                                 for f in _required(cls))]
+                close = suggest(name, known)
                 problems.append(Problem(
                     source.where(path), f"new {table} row '{name}' lacks {', '.join(missing)}",
-                    f"a new row needs every field of a built-in one; see {KNOWLEDGE_FILE.name}",
+                    (f"{close} A row with a built-in row's name changes only the fields it gives; " if close else "")
+                    + f"a new row needs every field of a built-in one; see {KNOWLEDGE_FILE.name}",
                 ))
                 continue
             built[name] = _row(cls, name, values)

@@ -115,3 +115,12 @@ def test_workarounds_hold_for_the_releases_they_name(table):
     assert names("2.6.0", "Windows") == ["cmake4-policy-minimum", "setuptools-get-vc-env"]
     assert names("2.8.0", "Windows") == []
     assert all(w.why and w.source for w in table.workarounds.values())
+
+
+def test_a_mistyped_row_name_under_knowledge_gets_the_built_in_name_it_is_close_to(project, run):
+    path = project / "matrix.yaml"
+    path.write_text(path.read_text() + "knowledge:\n  fixes:\n    avx-only-kernel: {enabled: false}\n")
+    result = run("check", "--root", project)
+    assert result.exit_code == 2
+    assert "new fixes row 'avx-only-kernel' lacks why, when" in result.stderr
+    assert "did you mean 'avx-only-kernels'?" in result.stderr
