@@ -299,3 +299,15 @@ def test_the_kepler_owner_gets_an_honest_answer(run):
     assert cuda12[1] == ("newest that builds for sm35: PyTorch 2.7.1 with CUDA 11.8 and Python 3.13 (NVIDIA driver "
                          "520.61.05 on Linux, 520.06 on Windows, or newer): `gen-matrix env --sm sm35 --cuda 11.8 "
                          "--pytorch 2.7.1 --python 3.13` writes the script")
+
+
+def test_a_fix_the_matrix_turned_off_shows_as_disabled(project, run):
+    path = project / "matrix.yaml"
+    path.write_text(path.read_text() + "knowledge:\n  fixes:\n    avx-only-kernels: {enabled: false}\n")
+    (outcome,) = json.loads(run("explain", "--root", project, "--json",
+                                "pytorch-python313-cuda12_8-sm61-avx").stdout)["outcomes"]
+    assert {"name": "avx-only-kernels (disabled)",
+            "why": "PyTorch compiles AVX2 and AVX-512 copies of its CPU kernels whatever the build's flags"} \
+        in outcome["resolved"]["fixes"]
+    on = json.loads(run("explain", "--root", REPO, "--json", "pytorch-python313-cuda12_8-sm61-avx").stdout)
+    assert [f["name"] for f in on["outcomes"][0]["resolved"]["fixes"]] == ["avx-only-kernels"]

@@ -139,9 +139,24 @@ def resolve(expansion: Expansion, variant: Variant) -> Resolved:
         system_features=matrix.system_features,
         description=describe(expansion, variant),
         pin=f"{variant.pin} (nixpkgs {next(p.rev for p in matrix.pins if p.name == variant.pin)})",
-        fixes=tuple((name, matrix.knowledge.fixes[name].why) for name in variant.fixes),
+        fixes=tuple((name, matrix.knowledge.fixes[name].why) for name in variant.fixes) + _disabled_fixes(expansion, variant),
         support=release_support(matrix, variant.combination),
     )
+
+
+def _disabled_fixes(expansion: Expansion, variant: Variant) -> tuple[tuple[str, str], ...]:
+    """The fixes the matrix turned off (`enabled: false`) that would apply to the variant."""
+    from ..pipeline.expand import fix_facts
+
+    matrix = expansion.matrix
+    facts = fix_facts(matrix, matrix_torch(expansion, variant), variant.pin)
+    return tuple((f"{fix.name} (disabled)", fix.why) for fix in matrix.knowledge.fixes.values()
+                 if not fix.enabled and dataclasses.replace(fix, enabled=True).applies(facts))
+
+
+def matrix_torch(expansion: Expansion, variant: Variant) -> Variant:
+    """The torch variant whose build a variant's fixes come from: itself, or a companion's torch."""
+    return expansion.by_name.get(variant.torch, variant) if variant.torch else variant
 
 
 def release_support(matrix, combination, version: str | None = None) -> tuple[str, ...]:

@@ -31,11 +31,16 @@ def _variant(matrix: Matrix, kind: str, rows: dict, origin: str,
     pin = matrix.pin_of(kind, variant.combination)
     if pin is None:
         return variant  # expand() reports it
-    facts = {"pytorch": matrix.pytorch_version, "cuda": variant.cuda.name if variant.cuda else None,
-             "source": matrix.torch_source is not None, "isa": variant.isa.name if variant.isa else None,
-             "system": variant.system, "kind": kind, "pin": pin.name}
+    facts = fix_facts(matrix, variant, pin.name)
     fixes = tuple(sorted(fix.name for fix in matrix.knowledge.fixes.values() if fix.applies(facts)))
     return replace(variant, pin=pin.name, fixes=fixes)
+
+
+def fix_facts(matrix: Matrix, variant: Variant, pin: str) -> dict:
+    """What a build fix's `when` is matched against, for a variant built on `pin`."""
+    return {"pytorch": matrix.pytorch_version, "cuda": variant.cuda.name if variant.cuda else None,
+            "source": matrix.torch_source is not None, "isa": variant.isa.name if variant.isa else None,
+            "system": variant.system, "kind": variant.kind, "pin": pin}
 
 
 def combination_text(combination) -> str:
