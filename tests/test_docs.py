@@ -178,3 +178,11 @@ def test_readme_serves_each_user_in_turn_after_the_two_commands():
     assert "sm120" in builder and "gen-matrix env NAME --shell" in builder and "--index-url" in builder
     # true on any machine: no local wheel, no tag that does not exist
     assert "torch==2.13.0" not in text and "rev: v0.1.0" not in text
+
+def test_a_fix_the_matrix_turned_off_stays_in_build_matrix_marked_off(project, run):
+    path = project / "matrix.yaml"
+    path.write_text(path.read_text() + "knowledge:\n  fixes:\n    avx-only-kernels: {enabled: false}\n")
+    assert run("--root", project).exit_code == 0
+    rows = [line for line in (project / "BUILD_MATRIX.md").read_text().splitlines() if "avx-only-kernels" in line]
+    assert rows == ["| `avx-only-kernels` (off) | isa avx | PyTorch compiles AVX2 and AVX-512 copies of its CPU kernels "
+                    "whatever the build's flags | 8 |"]
