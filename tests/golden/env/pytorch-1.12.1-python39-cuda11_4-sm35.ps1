@@ -80,9 +80,10 @@ if ($nvccNumber -gt 1108) {
 if ($nvccNumber -ge 1300) {
     Fail "nvcc is CUDA $nvccRelease; PyTorch 1.12's source does not build with CUDA 13.0 or newer: install CUDA 11.4"
 }
-# CMake takes the toolkit of CUDA_PATH: the one whose nvcc was checked.
+# CMake takes the toolkit of CUDA_PATH and CUDACXX: the one whose nvcc was checked.
 $env:CUDA_PATH = Split-Path -Parent (Split-Path -Parent $nvcc.Source)
 $env:CUDA_HOME = $env:CUDA_PATH
+$env:CUDACXX = $nvcc.Source
 Write-Output "CUDA toolkit: $env:CUDA_PATH (CUDA $nvccRelease)"
 
 # The switches of this build.

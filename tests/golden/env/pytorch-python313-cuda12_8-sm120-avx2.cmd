@@ -46,10 +46,11 @@ if not defined NVCC_RELEASE (echo error: cannot read the release from nvcc --ver
 for /f "tokens=1,2 delims=." %%a in ("%NVCC_RELEASE%") do set /a NVCC_NUMBER=%%a*100+%%b
 if %NVCC_NUMBER% LSS 1208 (echo error: nvcc is CUDA %NVCC_RELEASE%; sm120 needs CUDA 12.8 or newer: install CUDA 12.8 & exit /b 1)
 if %NVCC_NUMBER% GEQ 1300 (echo error: nvcc is CUDA %NVCC_RELEASE%; PyTorch 2.8's source does not build with CUDA 13.0 or newer: install CUDA 12.8 & exit /b 1)
-rem CMake takes the toolkit of CUDA_PATH: the one whose nvcc was checked.
+rem CMake takes the toolkit of CUDA_PATH and CUDACXX: the one whose nvcc was checked.
 for %%i in (nvcc.exe) do set "NVCC_EXE=%%~$PATH:i"
 for %%i in ("%NVCC_EXE%\..\..") do set "CUDA_PATH=%%~fi"
 set "CUDA_HOME=%CUDA_PATH%"
+set "CUDACXX=%CUDA_PATH%\bin\nvcc.exe"
 echo CUDA toolkit: %CUDA_PATH% (CUDA %NVCC_RELEASE%)
 rem cuDNN, which this build uses (USE_CUDNN=1).
 set "CUDNN_FOUND="

@@ -69,9 +69,10 @@ if ($nvccNumber -lt 1208) {
 if ($nvccNumber -ge 1300) {
     Fail "nvcc is CUDA $nvccRelease; PyTorch 2.8's source does not build with CUDA 13.0 or newer: install CUDA 12.8"
 }
-# CMake takes the toolkit of CUDA_PATH: the one whose nvcc was checked.
+# CMake takes the toolkit of CUDA_PATH and CUDACXX: the one whose nvcc was checked.
 $env:CUDA_PATH = Split-Path -Parent (Split-Path -Parent $nvcc.Source)
 $env:CUDA_HOME = $env:CUDA_PATH
+$env:CUDACXX = $nvcc.Source
 Write-Output "CUDA toolkit: $env:CUDA_PATH (CUDA $nvccRelease)"
 # cuDNN, which this build uses (USE_CUDNN=1).
 $cudnn = @($env:CUDNN_INCLUDE_DIR, "$env:CUDNN_ROOT\include", "$env:CUDA_PATH\include") |

@@ -47,10 +47,11 @@ for /f "tokens=1,2 delims=." %%a in ("%NVCC_RELEASE%") do set /a NVCC_NUMBER=%%a
 if %NVCC_NUMBER% LSS 1000 (echo error: nvcc is CUDA %NVCC_RELEASE%; sm61 needs CUDA 10.0 or newer: install CUDA 12.8 & exit /b 1)
 if %NVCC_NUMBER% GTR 1209 (echo error: nvcc is CUDA %NVCC_RELEASE%; sm61 was dropped after CUDA 12.9: install CUDA 12.8 & exit /b 1)
 if %NVCC_NUMBER% GEQ 1300 (echo error: nvcc is CUDA %NVCC_RELEASE%; PyTorch 2.8's source does not build with CUDA 13.0 or newer: install CUDA 12.8 & exit /b 1)
-rem CMake takes the toolkit of CUDA_PATH: the one whose nvcc was checked.
+rem CMake takes the toolkit of CUDA_PATH and CUDACXX: the one whose nvcc was checked.
 for %%i in (nvcc.exe) do set "NVCC_EXE=%%~$PATH:i"
 for %%i in ("%NVCC_EXE%\..\..") do set "CUDA_PATH=%%~fi"
 set "CUDA_HOME=%CUDA_PATH%"
+set "CUDACXX=%CUDA_PATH%\bin\nvcc.exe"
 echo CUDA toolkit: %CUDA_PATH% (CUDA %NVCC_RELEASE%)
 
 rem The switches of this build.
