@@ -48,9 +48,11 @@ def project_options(command):
     return wrapper
 
 
-def _warn(warnings) -> None:
+def _warn(warnings, notes=()) -> None:
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
+    for note in notes:
+        click.echo(f"note: {note}", err=True)
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -73,7 +75,7 @@ def _planned(project: layout.Project):
     from .pipeline import write
 
     expansion = run.expansion(project)
-    _warn(expansion.warnings)
+    _warn(expansion.warnings, expansion.notes)
     return expansion, write.plan(project.root, run.outputs(project, expansion))
 
 
@@ -275,23 +277,52 @@ def smoke(project: layout.Project, name, python, cpuinfo, cpu_flags, result, bui
 
 
 @main.command()
-@click.argument("name")
+@click.argument("name", required=False)
 @click.option("--shell", type=click.Choice(SHELLS), default="bash", show_default=True,
-              help="bash (Linux, GCC or Clang flags), cmd or powershell (Windows, MSVC /arch: flags).")
+              help="bash (Linux or macOS, GCC or Clang flags), cmd or powershell (x64 Windows, MSVC /arch: flags).")
+@click.option("--gpu", "--sm", "gpu", metavar="GPU",
+              help='Without NAME: the GPU to build for, as nvidia-smi names it ("Tesla K40c"), an SM (sm_35) or a '
+                   "capability (3.5).")
+@click.option("--cuda", metavar="VERSION", help="Without NAME: the CUDA release, e.g. 11.4 [default: the newest that works].")
+@click.option("--pytorch", metavar="VERSION",
+              help="Without NAME: the PyTorch release or version, e.g. 1.12.1 [default: the newest that works].")
+@click.option("--python", metavar="VERSION", help="Without NAME: the Python version, e.g. 3.9 [default: the newest "
+                                                  "the PyTorch release supports].")
+@click.option("--isa", metavar="ISA", help="Without NAME: the CPU instruction set, e.g. avx2 [default: the compiler's].")
+@click.option("--detect", is_flag=True, help="Without NAME: the GPU, CPU and Python of this machine (axes given win).")
+@click.option("--wheel", is_flag=True, help="Build a wheel (python -m build --wheel) rather than an editable install.")
 @project_options
-def env(project: layout.Project, name, shell) -> None:
-    """A script that builds a variant without Nix, in a PyTorch source checkout.
+def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, detect, wheel) -> None:
+    """A script that builds PyTorch without Nix, in a PyTorch source checkout.
 
-    It stops on an nvcc too old (or too new) for the SM and, on Windows, outside an MSVC x64
-    prompt; sets the architecture and the variant's switches; removes a CMake cache left by
-    another architecture; sets MAX_JOBS from the cores and memory; then builds.
+    For a variant NAME of the matrix, or for the axes given (--gpu, --cuda, --pytorch, --python,
+    --isa, --detect), checked against the knowledge table: a combination that cannot work
+    exits 2 with the reason and the nearest one that works. The script checks the Python, the
+    checkout, the requirements, ninja, the CUDA toolkit (too old for the SM or too new for
+    PyTorch), the host compiler, cuDNN and MSVC x64 on Windows; removes a CMake cache configured
+    with other switches; caps MAX_JOBS by memory; then builds.
     """
-    from .commands import buildenv, listing
-    from . import run
+    from .commands import buildenv, handbuild, listing
+    from . import knowledge as knowledge_, run
 
-    expansion = run.expansion(project)
-    variant = listing.find(expansion, name, project.display)
-    click.echo(buildenv.script(expansion.matrix, variant, shell), nl=False)
+    axes = {"--gpu": gpu, "--cuda": cuda, "--pytorch": pytorch, "--python": python, "--isa": isa}
+    given = [option for option, value in axes.items() if value is not None] + (["--detect"] if detect else [])
+    if name is not None and given:
+        raise click.UsageError(f"give a variant NAME or the axes ({', '.join(given)}), not both")
+    if name is None and not given:
+        raise click.UsageError("give a variant NAME of the matrix, or the axes of a build: --gpu, --cuda, --pytorch, "
+                               "--python, --isa, or --detect")
+    if name is not None:
+        expansion = run.expansion(project)
+        variant = listing.find(expansion, name, project.display)
+        target = buildenv.target_of(expansion.matrix, variant, shell, wheel)
+    else:
+        knowledge = (run.expansion(project, allow_empty=True).matrix.knowledge if project.matrix_path.is_file()
+                     else knowledge_.build(knowledge_.builtin()))
+        if detect:
+            gpu, isa, python = handbuild.detected(knowledge, gpu, isa, python)
+        target = handbuild.resolve(knowledge, handbuild.Asked(gpu, cuda, pytorch, python, isa, shell, wheel))
+    click.echo(buildenv.script(target, shell), nl=False)
 
 
 @main.command()
@@ -337,7 +368,7 @@ def ci(project: layout.Project, since, shard_size, shard, list_shards, summary) 
 @main.command()
 @click.argument("name", required=False)
 @click.option("--sm", help='An SM: sm_61, sm61, 61, its capability 6.1, or a GPU name ("GTX 1080").')
-@click.option("--cuda", help="A CUDA release, e.g. 12.8; releases nixpkgs no longer packages (11.8 to 12.5) too.")
+@click.option("--cuda", help="A CUDA release, e.g. 12.8; releases nixpkgs no longer packages (10.2 to 12.5) too.")
 @click.option("--isa", help="A CPU instruction set, e.g. avx2.")
 @click.option("--python", help="A Python version, e.g. 3.13.")
 @click.option("--accelerator", help="An Apple GPU back end, e.g. mps.")
@@ -362,9 +393,9 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
     if name is not None and (given or kind or pytorch):
         raise click.UsageError("give a variant NAME or axis options, not both")
     expansion = run.expansion(project, allow_empty=True)
-    _warn(expansion.warnings)
+    _warn(expansion.warnings, expansion.notes)
     result = (explain_.by_name(expansion, name) if name is not None
-              else explain_.by_values(expansion, given, kind))
+              else explain_.by_values(expansion, given, kind, pytorch))
     if pytorch is not None:
         result = dataclasses.replace(result, pytorch=explain_.for_pytorch(expansion, pytorch, given))
     if as_json:

@@ -1,7 +1,9 @@
 """The knowledge table: what GPUs, CUDA toolkits, Pythons and CPUs can work together.
 
 The facts are data (knowledge.yaml beside this file, plus rows a matrix adds under
-`knowledge:`); `incompatibility` is the one function that applies them.
+`knowledge:`). `incompatibility` applies them to a matrix's combinations; `findings`, which
+builds on it, to a hand build's (a CUDA release nixpkgs does not package, a PyTorch release
+other than the matrix's).
 """
 
 from __future__ import annotations
@@ -44,10 +46,24 @@ class Sm:
     cudnn: bool = True
     gpus: tuple[str, ...] = ()  # the cards people know it by
     names: tuple[str, ...] = ()  # more cards, as nvidia-smi names them
+    pytorch: str | None = None  # the PyTorch releases whose source builds for it (">=2.7"); None: any
 
     @property
     def label(self) -> str:
         return f"{self.name} ({self.family})"
+
+    def pytorch_problem(self, version: str) -> str | None:
+        """Why PyTorch `version` ("2.6", "2.6.0") cannot be built for this SM; None when it can."""
+        if self.pytorch is None or in_range(version, self.pytorch):
+            return None
+        return f"{self.label} needs PyTorch {self.pytorch}; PyTorch {version}'s source does not build for it"
+
+    @property
+    def first_pytorch(self) -> str | None:
+        """The first PyTorch release line that builds for it, where the table narrows it."""
+        if self.pytorch is None:
+            return None
+        return next((clause.strip()[2:] for clause in self.pytorch.split(",") if clause.strip().startswith(">=")), None)
 
 
 @dataclass(frozen=True)
@@ -56,6 +72,8 @@ class Cuda:
     driver: str  # minimum Linux driver
     capabilities: tuple[str, ...]
     windows_driver: str = ""  # minimum Windows driver; empty where NVIDIA's table gives none
+    gcc: int | None = None  # the newest GCC major nvcc accepts; None where unknown
+    msvc: tuple[int, ...] = ()  # (oldest, first refused) _MSC_VER nvcc accepts; () where unknown
 
     def driver_for(self, system: str) -> str:
         """The minimum driver on `system` (Linux or Windows), in NVIDIA's numbering for it."""
@@ -80,6 +98,11 @@ class Toolkit:
     name: str
     driver: str  # minimum Linux driver
     windows_driver: str
+    gcc: int | None = None
+    msvc: tuple[int, ...] = ()
+
+    def driver_for(self, system: str) -> str:
+        return self.windows_driver if system == "Windows" else self.driver
 
 
 @dataclass(frozen=True)
@@ -129,14 +152,29 @@ class Release:
     experimental_cuda: tuple[str, ...] = ()
     # CUDA release -> compute capabilities PyTorch's own wheels compile for
     wheels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    latest: str = ""  # the newest patch release, "2.7.1"
+    source_cuda: str | None = None  # the CUDA releases its source builds with (a range); None: any
+
+    @property
+    def newest(self) -> str:
+        """The version a hand build checks out: the newest patch, else the .0 release."""
+        return self.latest or f"{self.name}.0"
 
     def cuda_support(self, cuda: str) -> str | None:
-        """Why PyTorch of this release does not support `cuda`; None where it does."""
+        """A note where PyTorch's own wheels of this release are not built for `cuda`; None where
+        they are. A source build with it may still work: see cuda_source_problem."""
         if cuda in self.cuda or cuda in self.experimental_cuda:
             return None
         listed = ", ".join(self.cuda) + (f" (experimental: {', '.join(self.experimental_cuda)})"
                                          if self.experimental_cuda else "")
-        return f"PyTorch {self.name} supports CUDA {listed}; {cuda} is not among them"
+        return (f"PyTorch {self.name}'s own wheels are built for CUDA {listed}, not {cuda}: "
+                "a build from source with it is untested upstream")
+
+    def cuda_source_problem(self, cuda: str) -> str | None:
+        """Why PyTorch of this release cannot be built from source with `cuda`; None where it can."""
+        if self.source_cuda is None or in_range(cuda, self.source_cuda):
+            return None
+        return f"PyTorch {self.name}'s source does not build with CUDA {cuda} (it takes CUDA {self.source_cuda})"
 
     def python_support(self, python: str) -> str | None:
         oldest, newest = self.python
@@ -182,6 +220,38 @@ class Fix:
 
 
 @dataclass(frozen=True)
+class Workaround:
+    """What a hand build (`gen-matrix env`) of an old PyTorch source needs on today's tools.
+
+    `when` holds version ranges (pytorch, cuda) and lists (system: where the script runs, kind);
+    `pip` pins requirements, `env` sets variables, and `cmake` (a range) makes the script apply
+    `env` only where the CMake it finds is in that range."""
+
+    name: str
+    why: str
+    source: str
+    when: Mapping[str, object]
+    pip: tuple[str, ...] = ()
+    env: Mapping[str, str] = field(default_factory=dict)
+    cmake: str | None = None  # ">=4": the CMake major versions it is for
+
+    @property
+    def cmake_major(self) -> int | None:
+        return int(self.cmake.strip()[2:]) if self.cmake else None
+
+    def applies(self, facts: Mapping[str, object]) -> bool:
+        """Whether it applies to a build with these facts: pytorch, cuda (or None), system, kind."""
+        for condition, wanted in self.when.items():
+            have = facts.get(condition)
+            if condition in ("pytorch", "cuda"):
+                if have is None or not in_range(str(have), str(wanted)):
+                    return False
+            elif have not in tuple(wanted):
+                return False
+        return True
+
+
+@dataclass(frozen=True)
 class BuildCost:
     """What one build of a kind (gpu, cpu, darwin, companion, wrapper) takes on its runner."""
 
@@ -194,7 +264,7 @@ class BuildCost:
 
 
 TABLES = {"sm": Sm, "cuda": Cuda, "toolkit": Toolkit, "python": Python, "isa": Isa, "accelerator": Accelerator,
-          "pytorch": Release, "fixes": Fix, "build_costs": BuildCost}
+          "pytorch": Release, "fixes": Fix, "workarounds": Workaround, "build_costs": BuildCost}
 
 
 def in_range(version: str, spec: str) -> bool:
@@ -222,6 +292,7 @@ class Knowledge:
     accelerator: Mapping[str, Accelerator]
     pytorch: Mapping[str, Release]
     fixes: Mapping[str, Fix]
+    workarounds: Mapping[str, Workaround]
     build_costs: Mapping[str, BuildCost]
 
     def release(self, version: str) -> Release | None:
@@ -238,6 +309,10 @@ class Knowledge:
     def why_not(self, combination: Mapping[str, str]) -> str | None:
         """Why a combination of axis values cannot work; None when it can."""
         return why_not_rows(self.rows(combination))
+
+    def cuda_release(self, version: str) -> Cuda | Toolkit | None:
+        """A CUDA release ("11.4", "12.8"), packaged by nixpkgs or not: its drivers and host compilers."""
+        return self.cuda.get(version) or self.toolkit.get(version)
 
     def sm_for_capability(self, capability: str) -> Sm | None:
         return next((sm for sm in self.sm.values() if sm.capability == capability), None)
@@ -265,9 +340,14 @@ class Knowledge:
 
 # ---- GPU name -> SM ---------------------------------------------------------------------
 
+# Words that do not tell chips apart: nvidia-smi says "NVIDIA A100-SXM4-80GB" where people say
+# "A100", and "NVIDIA GeForce RTX 5070 Laptop GPU" or "GeForce GTX 1080 with Max-Q Design" for
+# a laptop part of the desktop card's SM.
+_NOISE = frozenset({"nvidia", "geforce", "laptop", "gpu", "mobile", "with", "max", "q", "design"})
+
+
 def _tokens(name: str) -> tuple[str, ...]:
-    # nvidia-smi says "NVIDIA A100-SXM4-80GB" where people say "A100"
-    return tuple(t for t in re.split(r"[^a-z0-9]+", name.lower()) if t and t != "nvidia")
+    return tuple(t for t in re.split(r"[^a-z0-9]+", name.lower()) if t and t not in _NOISE)
 
 
 def _contains(words: tuple[str, ...], part: tuple[str, ...]) -> bool:
@@ -304,15 +384,23 @@ def _required(cls) -> list[str]:
 
 def _row(cls, name: str, values: dict):
     converted = {key: tuple(value) if isinstance(value, list) else value for key, value in values.items()}
-    if cls is Fix:
+    if cls in (Fix, Workaround):
         converted["when"] = MappingProxyType({key: tuple(v) if isinstance(v, list) else v
                                               for key, v in sorted((values.get("when") or {}).items())})
+    if cls is Workaround:
+        converted["env"] = MappingProxyType({str(k): str(v) for k, v in sorted((values.get("env") or {}).items())})
     if cls is Release:
         converted["wheels"] = MappingProxyType({str(k): tuple(v) for k, v in sorted((values.get("wheels") or {}).items())})
     if cls is Accelerator:
         converted["environment"] = MappingProxyType(dict(sorted((values.get("environment") or {}).items())))
     if cls is Cuda:
         converted["capabilities"] = tuple(str(c) for c in converted.get("capabilities", ()))
+    if cls in (Cuda, Toolkit) and "msvc" in converted:
+        converted["msvc"] = tuple(int(v) for v in converted["msvc"])
+    if cls is Release:
+        for key in ("latest", "source_cuda"):
+            if converted.get(key) is not None:
+                converted[key] = str(converted[key])
     if cls is Sm:  # the schema lets editors write 13 for "13.0"; version_key needs text
         for bound in ("min_cuda", "max_cuda"):
             if converted.get(bound) is not None:
@@ -340,10 +428,16 @@ def build(doc: load.Document, extra: load.Document | None = None, extra_path: tu
         for name, values in sorted(merged[table].items(), key=lambda item: item[0]):
             missing = [f for f in _required(cls) if f not in values]
             if missing:
+                from .pipeline.schema import suggest
+
                 source, path = origin[(table, name)]
+                known = [row for row in merged[table] if row != name and not any(f not in merged[table][row]
+                                                                                 for f in _required(cls))]
+                close = suggest(name, known)
                 problems.append(Problem(
                     source.where(path), f"new {table} row '{name}' lacks {', '.join(missing)}",
-                    f"a new row needs every field of a built-in one; see {KNOWLEDGE_FILE.name}",
+                    (f"{close} A row with a built-in row's name changes only the fields it gives; " if close else "")
+                    + f"a new row needs every field of a built-in one; see {KNOWLEDGE_FILE.name}",
                 ))
                 continue
             built[name] = _row(cls, name, values)
@@ -363,6 +457,26 @@ def why_not_rows(rows: Mapping) -> str | None:
     """Why a combination of table rows, by axis, cannot work; None when it can."""
     return incompatibility(sm=rows.get("sm"), cuda=rows.get("cuda"), isa=rows.get("isa"),
                            accelerator=rows.get("accelerator"))
+
+
+def disabled_features(sm: Sm | None, isa: Isa | None) -> tuple[str, ...]:
+    """PyTorch features a build switches off (USE_<X>=0): what the ISA cannot run, and cuDNN
+    where current cuDNN no longer supports the SM."""
+    disabled = set(isa.disable if isa else ())
+    if sm is not None and not sm.cudnn:
+        disabled.add("CUDNN")
+    return tuple(sorted(disabled))
+
+
+def switches(sm: Sm | None, isa: Isa | None, accelerator: Accelerator | None) -> dict[str, str]:
+    """The PyTorch build switches (USE_<X>) of a build, as the recipes and `env` set them."""
+    values = {"USE_CUDA": "1" if sm else "0"}
+    if sm:
+        values["USE_CUDNN"] = "1"
+    values.update({f"USE_{feature}": "0" for feature in disabled_features(sm, isa)})
+    if accelerator:
+        values[f"USE_{accelerator.name.upper()}"] = "1"
+    return dict(sorted(values.items()))
 
 
 def sm_cuda_problem(sm: Sm, cuda: str) -> str | None:
@@ -388,3 +502,70 @@ def incompatibility(*, sm: Sm | None = None, cuda: Cuda | None = None,
     if accelerator is not None and isa is not None and isa.arch != accelerator.arch:
         return f"{accelerator.name} runs on {accelerator.arch}; {isa.name} is {isa.arch}"
     return None
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What the knowledge table says against a combination, and how much it weighs."""
+
+    level: str  # CANNOT, SOURCE or NOTE
+    text: str
+    axis: str = ""  # the axis it is about: cuda, pytorch, python or isa
+
+
+CANNOT = "cannot"  # nvcc or the GPU rule it out: no build of it can work
+SOURCE = "source"  # the PyTorch release's source cannot be built with it
+NOTE = "note"  # PyTorch's own wheels leave it out; a build from source works, untested upstream
+
+
+def findings(knowledge: Knowledge, *, sm: Sm | None = None, cuda: str | None = None, pytorch: str | None = None,
+             python: str | None = None, isa: Isa | None = None) -> tuple[Finding, ...]:
+    """Everything the knowledge table says against a hand build of PyTorch `pytorch` (a release
+    line or a version) with CUDA release `cuda` (packaged by nixpkgs or not) for `sm`, `python`
+    and `isa`, the weightiest first. Every command that judges such a combination asks this."""
+    found = []
+    if sm is not None and cuda is not None:
+        problem = sm_cuda_problem(sm, cuda)
+        if problem:
+            found.append(Finding(CANNOT, problem, "cuda"))
+    if sm is not None and isa is not None:
+        problem = incompatibility(sm=sm, isa=isa)
+        if problem:
+            found.append(Finding(CANNOT, problem, "isa"))
+    if sm is not None and pytorch is not None:
+        problem = sm.pytorch_problem(pytorch)
+        if problem:
+            found.append(Finding(CANNOT, problem, "pytorch"))
+    release = knowledge.release(pytorch) if pytorch else None
+    if release is not None:
+        if cuda is not None:
+            problem = release.cuda_source_problem(cuda)
+            if problem:
+                found.append(Finding(SOURCE, problem, "cuda"))
+            elif release.cuda_support(cuda):
+                found.append(Finding(NOTE, release.cuda_support(cuda), "cuda"))
+        if python is not None and release.python_support(python):
+            found.append(Finding(SOURCE, release.python_support(python), "python"))
+        if cuda is not None and sm is not None and cuda in release.wheels \
+                and sm.capability not in release.wheels[cuda]:
+            found.append(Finding(NOTE, f"PyTorch {release.name}'s own CUDA {cuda} wheels leave out {sm.name} "
+                                       f"({sm.capability}): a build for it from source works, untested upstream", "cuda"))
+    order = (CANNOT, SOURCE, NOTE)
+    return tuple(sorted(found, key=lambda f: order.index(f.level)))
+
+
+def prebuilt_wheel(knowledge: Knowledge, sm: Sm) -> tuple[Release, str] | None:
+    """The newest PyTorch release whose own wheels compile for `sm`, by the table's `wheels`
+    rows, with the oldest of its CUDA releases that do (the one that asks least of the
+    driver); None where no row has it."""
+    for release in sorted(knowledge.pytorch.values(), key=lambda r: version_key(r.name), reverse=True):
+        cudas = [cuda for cuda, capabilities in release.wheels.items() if sm.capability in capabilities]
+        if cudas:
+            return release, min(cudas, key=version_key)
+    return None
+
+
+def wheel_command(release: Release, cuda: str) -> str:
+    """How to install PyTorch's own CUDA wheel of a release."""
+    return (f"pip install torch=={release.newest} --index-url "
+            f"https://download.pytorch.org/whl/cu{cuda.replace('.', '')}")

@@ -246,10 +246,8 @@ class Variant:
     def disabled_features(self) -> tuple[str, ...]:
         """PyTorch features the build switches off (USE_<X>=0): what the ISA cannot run, and
         cuDNN where it no longer supports the SM."""
-        disabled = set(self.isa.disable if self.isa else ())
-        if self.sm is not None and not self.sm.cudnn:
-            disabled.add("CUDNN")
-        return tuple(sorted(disabled))
+        from .knowledge import disabled_features
+        return disabled_features(self.sm, self.isa)
 
     @property
     def blas(self) -> str | None:
@@ -285,6 +283,7 @@ class Expansion:
     variants: tuple[Variant, ...]
     dropped: tuple[Dropped, ...]
     warnings: tuple = ()
+    notes: tuple = ()  # facts worth knowing that are no fault: a CUDA PyTorch's own wheels leave out
 
     @cached_property
     def by_name(self) -> Mapping[str, Variant]:

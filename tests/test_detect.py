@@ -260,7 +260,7 @@ def test_an_empty_gpu_option_is_refused_not_taken_as_absent(run):
 
 
 def test_an_sm_or_capability_the_knowledge_table_lacks_is_an_unknown_sm(run):
-    for query in ("6.2", "sm62", "62"):
+    for query in ("6.4", "sm64", "64"):
         result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "epyc9654-nogpu" / "cpuinfo", "--gpu", query)
         assert result.exit_code == 2
         assert f"error: --gpu: unknown sm '{query}'" in result.stderr
@@ -340,3 +340,39 @@ def test_a_failing_nvidia_smi_warns_with_its_error_and_recommends_nothing(run, m
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0] == "no variant of the matrix fits this host"
     assert said in result.stderr and "--no-gpu for a CPU-only variant" in result.stderr
+
+
+@pytest.mark.parametrize("name, sm", [
+    ("NVIDIA GeForce RTX 5070 Laptop GPU", "sm120"), ("GeForce GTX 1080 with Max-Q Design", "sm61"),
+    ("NVIDIA GeForce RTX 4090 Laptop GPU", "sm89"), ("Tesla K80", "sm37"), ("Tesla K40c", "sm35"),
+])
+def test_laptop_max_q_and_kepler_names_resolve_to_their_chips(name, sm):
+    matches = detect.gpu_name_matches(expansion_of(REPO).matrix.knowledge, name)
+    assert {found.name for found, _ in matches} == {sm}
+
+
+def test_the_windows_rtx_5070_host_is_told_of_the_prebuilt_wheel(run):
+    host = HOSTS / "win11-i9-14900f-rtx5070"
+    result = run("detect", "--matrix", MATRIX, "--uname", (host / "uname").read_text().strip(),
+                 "--nvidia-smi-output", host / "nvidia-smi.csv", "--cpu-flags", (host / "cpu-flags").read_text())
+    assert result.exit_code == 0, result.output
+    prebuilt = next(line.strip() for line in result.stdout.splitlines() if "prebuilt:" in line)
+    assert "wheels include sm120" in prebuilt and "--index-url https://download.pytorch.org/whl/cu" in prebuilt
+    assert "a smaller binary for one SM" in prebuilt
+
+
+def test_a_windows_host_without_cpu_flags_still_gets_the_gpu_half(run):
+    result = run("detect", "--matrix", MATRIX, "--uname", "Windows AMD64", "--gpu", "RTX 5070")
+    assert result.exit_code == 1
+    assert "the matrix's variants for sm120: pytorch-python313-cuda12_8-sm120-avx" in result.stdout
+    assert "the CPU's flags decide among them" in result.stdout and "give --cpu-flags" in result.stderr
+
+
+def test_the_kepler_owner_is_told_what_still_builds_for_the_card(run):
+    result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "ryzen5950x-rtx3090" / "cpuinfo",
+                 "--gpu", "Tesla K40c")
+    lines = [line.strip() for line in result.stdout.splitlines()]
+    assert any(line.startswith("prebuilt: none of PyTorch's own wheels") for line in lines)
+    assert ("newest that builds for sm35: PyTorch 2.7.1 with CUDA 11.8 and Python 3.13 (NVIDIA driver 520.61.05 on "
+            "Linux, 520.06 on Windows, or newer): `gen-matrix env --sm sm35 --cuda 11.8 --pytorch 2.7.1 --python 3.13` "
+            "writes the script") in lines

@@ -166,10 +166,23 @@ def test_build_matrix_opens_with_a_choosers_guide_from_the_knowledge_table():
     assert "1 to 3 hours" in guide and "20 GB of disk" in guide and "8 GB of RAM" in guide
 
 
-def test_readme_says_which_build_to_take_right_after_the_two_commands():
+def test_readme_serves_each_user_in_turn_after_the_two_commands():
     text = (REPO / "README.md").read_text()
     headings = re.findall(r"^## (.+)$", text, re.M)
-    assert headings[0] == "Which build do I need?"
-    first = text.split("## Which build do I need?")[1].split("\n## ")[0]
-    assert first.index("gen-matrix detect") < first.index("1. **The system.**")
-    assert "sm120" in first and "gen-matrix env NAME --shell" in first
+    assert headings == ["Keeping a matrix of builds", "Building one PyTorch for your machine", "How it works"]
+    lines = text.splitlines()
+    assert lines.index("### matrix.yaml reference") < 120
+    assert text.index("```sh\npython3 -m venv .venv") < text.index("## Keeping a matrix of builds")
+    builder = text.split("## Building one PyTorch for your machine")[1].split("\n## ")[0]
+    assert builder.index("gen-matrix detect") < builder.index("1. **The system.**")
+    assert "sm120" in builder and "gen-matrix env NAME --shell" in builder and "--index-url" in builder
+    # true on any machine: no local wheel, no tag that does not exist
+    assert "torch==2.13.0" not in text and "rev: v0.1.0" not in text
+
+def test_a_fix_the_matrix_turned_off_stays_in_build_matrix_marked_off(project, run):
+    path = project / "matrix.yaml"
+    path.write_text(path.read_text() + "knowledge:\n  fixes:\n    avx-only-kernels: {enabled: false}\n")
+    assert run("--root", project).exit_code == 0
+    rows = [line for line in (project / "BUILD_MATRIX.md").read_text().splitlines() if "avx-only-kernels" in line]
+    assert rows == ["| `avx-only-kernels` (off) | isa avx | PyTorch compiles AVX2 and AVX-512 copies of its CPU kernels "
+                    "whatever the build's flags | 8 |"]

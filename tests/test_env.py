@@ -32,10 +32,23 @@ def env_script(run, name: str, shell: str = "bash") -> str:
     return result.stdout
 
 
+# The Kepler build of PyTorch 1.12 on Windows: a combination no matrix holds.
+KEPLER = ("--gpu", "Tesla K40c", "--cuda", "11.4", "--pytorch", "1.12.1", "--python", "3.9")
+KEPLER_NAME = "pytorch-1.12.1-python39-cuda11_4-sm35"
+
+
+def axes_script(run, *axes: str, shell: str = "bash", root=None) -> str:
+    where = ("--root", root) if root is not None else ("--matrix", MATRIX)
+    result = run("env", *where, *axes, "--shell", shell)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
 @pytest.mark.parametrize("shell", buildenv.SHELLS)
-@pytest.mark.parametrize("name", [RTX_5070, "pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cpu-avx512vnni"])
+@pytest.mark.parametrize("name", [RTX_5070, "pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cpu-avx512vnni",
+                                  KEPLER_NAME])
 def test_each_shell_matches_its_golden_file(run, update_golden, name, shell):
-    text = env_script(run, name, shell)
+    text = axes_script(run, *KEPLER, shell=shell) if name == KEPLER_NAME else env_script(run, name, shell)
     golden = GOLDEN / f"{name}.{SUFFIX[shell]}"
     if update_golden:
         golden.parent.mkdir(parents=True, exist_ok=True)
@@ -45,23 +58,48 @@ def test_each_shell_matches_its_golden_file(run, update_golden, name, shell):
 
 # ---- the bash script, run for real against a fake toolchain --------------------------------
 
-def fake_checkout(tmp_path, nvcc_release: str | None, cache: str | None = None):
-    """A checkout folder and a PATH whose nvcc reports `nvcc_release` and whose python
-    writes the environment it was started with to python-env.txt instead of building."""
+def fake_checkout(tmp_path, nvcc_release: str | None, cache: str | None = None, *, version: str = "2.8.0",
+                  python: str = "3.13", gcc: str = "13.2.0", cmake: str = "3.31.6", ninja: bool = True,
+                  cudnn: bool = True, checkout: bool = True):
+    """A PyTorch checkout (setup.py, version.txt, requirements.txt) and a PATH of fakes: nvcc
+    reports `nvcc_release`, python reports `python` as its version, logs each call to
+    calls.txt and, for the build itself, writes the environment it was started with to
+    python-env.txt instead of building; g++, cmake and ninja answer as those would."""
     tools = tmp_path / "bin"
     tools.mkdir()
     if nvcc_release:
         (tools / "nvcc").write_text("#!/bin/sh\necho 'nvcc: NVIDIA (R) Cuda compiler driver'\n"
                                     f"echo 'Cuda compilation tools, release {nvcc_release}, V{nvcc_release}.41'\n")
-    (tools / "python").write_text('#!/bin/sh\nenv > python-env.txt\necho "python $*" >> python-env.txt\n')
+        if cudnn:
+            (tmp_path / "include").mkdir()
+            (tmp_path / "include" / "cudnn_version.h").write_text("#define CUDNN_MAJOR 9\n")
+    (tools / "python").write_text(
+        "#!/bin/sh\n"
+        f'if [ "$1" = -c ]; then echo {python}; exit 0; fi\n'
+        'echo "python $*" >> calls.txt\n'
+        'case "$*" in *" -e ."*|*"build --wheel"*) env > python-env.txt; echo "python $*" >> python-env.txt;; esac\n')
+    (tools / "g++").write_text(f"#!/bin/sh\ncase \"$1\" in -dumpversion) echo {gcc};; *) echo 'g++ (GCC) {gcc}'; "
+                               "echo 'Copyright (C) 2023 Free Software Foundation, Inc.';; esac\n")
+    (tools / "cmake").write_text(f"#!/bin/sh\necho 'cmake version {cmake}'\n")
+    if ninja:
+        (tools / "ninja").write_text("#!/bin/sh\necho 1.12.1\n")
     for tool in tools.iterdir():
         tool.chmod(0o755)
-    checkout = tmp_path / "pytorch"
-    (checkout / "build").mkdir(parents=True)
+    for tool in SYSTEM_TOOLS:  # only these of the system: no ninja, compiler or CUDA of the host's
+        if shutil.which(tool):
+            (tools / tool).symlink_to(shutil.which(tool))
+    tree = tmp_path / "pytorch"
+    (tree / "build").mkdir(parents=True)
+    if checkout:
+        (tree / "setup.py").write_text("")
+        (tree / "version.txt").write_text(f"{version}a0\n")
+        (tree / "requirements.txt").write_text("numpy\n")
     if cache is not None:
-        (checkout / "build" / "CMakeCache.txt").write_text(cache)
-    path = f"{tools}:/usr/bin:/bin"
-    return checkout, path
+        (tree / "build" / "CMakeCache.txt").write_text(cache)
+    return tree, str(tools)
+
+
+SYSTEM_TOOLS = ("sh", "sed", "awk", "cut", "cat", "getconf", "dirname", "grep", "mkdir", "rm", "env", "sysctl")
 
 
 def run_bash(script: str, checkout, path: str, **extra):
@@ -72,6 +110,11 @@ def run_bash(script: str, checkout, path: str, **extra):
 def built_environment(checkout) -> dict[str, str]:
     lines = (checkout / "python-env.txt").read_text().splitlines()
     return dict(line.split("=", 1) for line in lines if "=" in line and not line.startswith("python "))
+
+
+def calls(checkout) -> list[str]:
+    path = checkout / "calls.txt"
+    return path.read_text().splitlines() if path.exists() else []
 
 
 @needs_bash
@@ -93,6 +136,16 @@ def test_an_nvcc_past_the_sms_last_cuda_stops_the_build(run, tmp_path):
 
 
 @needs_bash
+def test_a_cuda_too_new_for_the_pytorch_release_stops_the_build(run, tmp_path):
+    # sm120 builds with CUDA 13.0, PyTorch 2.8 does not
+    checkout, path = fake_checkout(tmp_path, "13.0")
+    done = run_bash(env_script(run, RTX_5070), checkout, path)
+    assert done.returncode == 1
+    assert "nvcc is CUDA 13.0; PyTorch 2.8's source does not build with CUDA 13.0 or newer" in done.stderr
+    assert not (checkout / "python-env.txt").exists()
+
+
+@needs_bash
 def test_no_nvcc_stops_the_build(run, tmp_path):
     checkout, path = fake_checkout(tmp_path, None)
     done = run_bash(env_script(run, RTX_5070), checkout, path)
@@ -100,7 +153,48 @@ def test_no_nvcc_stops_the_build(run, tmp_path):
 
 
 @needs_bash
-def test_a_good_nvcc_builds_with_the_variants_switches_and_jobs_from_the_machine(run, tmp_path):
+def test_an_empty_folder_stops_the_build_before_anything_is_installed(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "13.0", checkout=False)
+    done = run_bash(env_script(run, RTX_5070), checkout, path)
+    assert done.returncode == 1
+    assert "no PyTorch checkout here" in done.stderr and "git checkout v2.8.0" in done.stderr
+    assert calls(checkout) == []  # no pip install, no build
+
+
+@needs_bash
+def test_a_checkout_of_another_version_stops_the_build_with_the_checkout_to_run(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "12.8", version="2.9.0")
+    done = run_bash(env_script(run, RTX_5070), checkout, path)
+    assert done.returncode == 1
+    assert done.stderr.strip() == ("error: this checkout is PyTorch 2.9.0a0, not 2.8.0: git checkout v2.8.0 && "
+                                   "git submodule sync && git submodule update --init --recursive")
+
+
+@needs_bash
+def test_another_python_stops_the_build(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "12.8", python="3.12")
+    done = run_bash(env_script(run, RTX_5070), checkout, path)
+    assert done.returncode == 1 and "python is 3.12; this build is for Python 3.13" in done.stderr
+    assert calls(checkout) == []
+
+
+@needs_bash
+def test_no_ninja_stops_the_build_after_the_requirements(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "12.8", ninja=False)
+    done = run_bash(env_script(run, RTX_5070), checkout, path)
+    assert done.returncode == 1 and "ninja not found: python -m pip install ninja" in done.stderr
+    assert calls(checkout) == ["python -m pip install -r requirements.txt"]
+
+
+@needs_bash
+def test_no_cudnn_stops_a_build_that_uses_it(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "12.8", cudnn=False)
+    done = run_bash(env_script(run, RTX_5070), checkout, path)
+    assert done.returncode == 1 and "cuDNN not found" in done.stderr and "CUDNN_ROOT" in done.stderr
+
+
+@needs_bash
+def test_a_good_toolchain_builds_with_the_variants_switches_and_jobs_from_the_machine(run, tmp_path):
     checkout, path = fake_checkout(tmp_path, "12.8")
     done = run_bash(env_script(run, RTX_5070), checkout, path)
     assert done.returncode == 0, done.stderr
@@ -108,42 +202,79 @@ def test_a_good_nvcc_builds_with_the_variants_switches_and_jobs_from_the_machine
     assert {k: env[k] for k in ("TORCH_CUDA_ARCH_LIST", "CMAKE_CUDA_ARCHITECTURES", "USE_CUDA", "USE_CUDNN",
                                 "CFLAGS")} == {"TORCH_CUDA_ARCH_LIST": "12.0", "CMAKE_CUDA_ARCHITECTURES": "120",
                                                "USE_CUDA": "1", "USE_CUDNN": "1", "CFLAGS": "-mavx2 -mfma -mf16c"}
+    assert env["CUDA_HOME"] == str(tmp_path) and env["CUDACXX"] == str(tmp_path / "bin" / "nvcc")
     cores = os.cpu_count()
     memory_gb = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**30
     assert env["MAX_JOBS"] == str(max(1, min(cores, memory_gb // buildenv.JOB_MEMORY_GB["cuda"])))
     assert "USE_DISTRIBUTED" not in env  # Linux keeps the distributed stack, as the recipe
-    assert (checkout / "python-env.txt").read_text().splitlines()[-1] == \
-        "python -m pip install --no-build-isolation -v -e ."
+    assert calls(checkout) == ["python -m pip install -r requirements.txt",
+                               "python -m pip install --no-build-isolation -v -e ."]
 
 
 @needs_bash
-def test_max_jobs_from_the_environment_wins(run, tmp_path):
+def test_max_jobs_from_the_environment_wins_within_memory(run, tmp_path):
     checkout, path = fake_checkout(tmp_path, "12.8")
-    assert run_bash(env_script(run, RTX_5070), checkout, path, MAX_JOBS="3").returncode == 0
-    assert built_environment(checkout)["MAX_JOBS"] == "3"
+    assert run_bash(env_script(run, RTX_5070), checkout, path, MAX_JOBS="1").returncode == 0
+    assert built_environment(checkout)["MAX_JOBS"] == "1"
 
 
 @needs_bash
-@pytest.mark.parametrize("cache, removed", [
-    ("CMAKE_CUDA_ARCHITECTURES:STRING=89\n", True),
-    ("CMAKE_BUILD_TYPE:STRING=Release\n", True),
-    ("CMAKE_CUDA_ARCHITECTURES:STRING=120\n", False),
-    ("CMAKE_CUDA_ARCHITECTURES:UNINITIALIZED=120\n", False),
+def test_a_preset_max_jobs_beyond_memory_is_capped_with_a_word(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "12.8")
+    done = run_bash(env_script(run, RTX_5070), checkout, path, MAX_JOBS="100000")
+    assert done.returncode == 0, done.stderr
+    memory_gb = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**30
+    jobs = max(1, min(os.cpu_count(), memory_gb // buildenv.JOB_MEMORY_GB["cuda"]))
+    assert built_environment(checkout)["MAX_JOBS"] == str(jobs)
+    assert f"MAX_JOBS=100000 needs about 400000 GB of memory; this machine has {memory_gb} GB: using {jobs}" \
+        in done.stderr
+
+
+@needs_bash
+@pytest.mark.parametrize("cache", [
+    # the seed failure: an earlier USE_DISTRIBUTED=ON attempt at the same architecture
+    "CMAKE_CUDA_ARCHITECTURES:STRING=120\nUSE_DISTRIBUTED:BOOL=ON\n",
+    "CMAKE_CUDA_ARCHITECTURES:STRING=89\n",
+    "CMAKE_BUILD_TYPE:STRING=Release\n",
 ])
-def test_a_cmake_cache_for_another_architecture_is_removed(run, tmp_path, cache, removed):
+def test_a_cmake_cache_without_this_scripts_stamp_is_removed(run, tmp_path, cache):
     checkout, path = fake_checkout(tmp_path, "12.8", cache)
     done = run_bash(env_script(run, RTX_5070), checkout, path)
     assert done.returncode == 0, done.stderr
-    assert (checkout / "build" / "CMakeCache.txt").exists() != removed
-    assert ("removing build/CMakeCache.txt" in done.stderr) == removed
+    assert not (checkout / "build" / "CMakeCache.txt").exists()
+    assert "removing build/CMakeCache.txt: it was configured with other switches than these" in done.stderr
+    stamp = (checkout / "build" / buildenv.STAMP).read_text().splitlines()
+    assert "CMAKE_CUDA_ARCHITECTURES=120" in stamp and f"CUDA_HOME={tmp_path}" in stamp
+
+
+@needs_bash
+def test_a_cmake_cache_is_kept_while_the_switches_stay_and_removed_when_one_changes(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "12.8")
+    script = env_script(run, RTX_5070)
+    assert run_bash(script, checkout, path).returncode == 0
+    cache = checkout / "build" / "CMakeCache.txt"
+    cache.write_text("CMAKE_CUDA_ARCHITECTURES:STRING=120\n")  # what the build configured
+    again = run_bash(script, checkout, path)
+    assert again.returncode == 0 and cache.exists() and "removing" not in again.stderr
+    other = run_bash(env_script(run, "pytorch-python313-cuda12_8-sm61-avx"), checkout, path)
+    assert other.returncode == 0 and not cache.exists() and "removing build/CMakeCache.txt" in other.stderr
+
+
+@needs_bash
+def test_the_wheel_option_builds_a_wheel(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "12.8")
+    result = run("env", "--matrix", MATRIX, RTX_5070, "--wheel")
+    done = run_bash(result.stdout, checkout, path)
+    assert done.returncode == 0, done.stderr
+    assert calls(checkout)[-2:] == ["python -m pip install build", buildenv.WHEEL_COMMAND]
 
 
 @pytest.mark.parametrize("name", [RTX_5070, "pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cpu-armv9",
-                                  "pytorch-python313-darwin-mps"])
+                                  "pytorch-python313-darwin-mps", KEPLER_NAME])
 def test_shellcheck_passes_the_bash_script(run, tmp_path, name):
     shellcheck = shutil.which("shellcheck") or str(Path(sys.executable).with_name("shellcheck"))
     script = tmp_path / "build.sh"
-    script.write_text(env_script(run, name))
+    script.write_text(axes_script(run, *KEPLER) if name == KEPLER_NAME else env_script(run, name))
     done = subprocess.run([shellcheck, "--shell=bash", str(script)], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout
 
@@ -160,7 +291,7 @@ def test_windows_scripts_have_what_the_rtx_5070_build_needed(run, shell):
                         ("CMAKE_NINJA_FORCE_RESPONSE_FILE", "ON"), ("CFLAGS", "/arch:AVX2")]:
         assert set_(name, value) in text.splitlines(), name
     assert "MAX_JOBS=32" not in text and "TotalPhysicalMemory" in text
-    assert "needs CUDA >= 12.8" in text.replace("^>=", ">=") and "1208" in text
+    assert ("sm120 needs CUDA 12.8 or newer" if shell == "cmd" else "needs CUDA >= 12.8") in text and "1208" in text
     assert "VSCMD_ARG_TGT_ARCH" in text and "cl.exe" in text
     assert "c10d" in text  # says why distributed is off
     assert text.rstrip().splitlines()[-1 if shell == "cmd" else -2] == buildenv.BUILD_COMMAND
@@ -174,11 +305,13 @@ def test_cmd_messages_keep_parentheses_out_of_parenthesised_blocks(run):
 
 
 @pytest.mark.parametrize("shell, grammar", [("powershell", "tree_sitter_powershell"), ("cmd", "tree_sitter_batch")])
-@pytest.mark.parametrize("name", [RTX_5070, "pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cpu-avx512vnni"])
+@pytest.mark.parametrize("name", [RTX_5070, "pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cpu-avx512vnni",
+                                  KEPLER_NAME])
 def test_windows_scripts_parse(run, shell, grammar, name):
     tree_sitter = pytest.importorskip("tree_sitter")
     language = pytest.importorskip(grammar)
-    tree = tree_sitter.Parser(tree_sitter.Language(language.language())).parse(env_script(run, name, shell).encode())
+    text = axes_script(run, *KEPLER, shell=shell) if name == KEPLER_NAME else env_script(run, name, shell)
+    tree = tree_sitter.Parser(tree_sitter.Language(language.language())).parse(text.encode())
     assert not tree.root_node.has_error
 
 
@@ -213,3 +346,160 @@ def test_an_avx_build_presets_cmake_so_no_avx2_kernels_are_built(run, tmp_path):
     for shell in buildenv.WINDOWS_SHELLS:
         assert "CMAKE_PROJECT_INCLUDE_BEFORE" in env_script(run, "pytorch-python313-cuda12_8-sm61-avx", shell)
     assert "CMAKE_PROJECT_INCLUDE_BEFORE" not in env_script(run, RTX_5070, "cmd")
+
+
+# ---- the stale-cache stamp on Windows ------------------------------------------------------
+
+@pytest.mark.parametrize("shell", buildenv.WINDOWS_SHELLS)
+def test_windows_scripts_stamp_every_switch_and_remove_a_cache_without_the_same_stamp(run, shell):
+    text = env_script(run, RTX_5070, shell)
+    names = [name for name, _ in buildenv.variables(buildenv.target_of(
+        matrix(), matrix_variant(RTX_5070), shell), shell).items()] + ["CUDA_PATH"]
+    stamp_line = next(line for line in text.splitlines() if "USE_DISTRIBUTED" in line and "CUDA_PATH" in line)
+    assert all(name in stamp_line for name in names)  # the cache goes whenever one of them differs
+    assert ("fc /b" in text if shell == "cmd" else "-ne $switches" in text)
+    assert ("del build\\CMakeCache.txt" if shell == "cmd" else "Remove-Item build\\CMakeCache.txt") in text
+    # no test of the architecture alone any more: the stamp holds it with every other switch
+    assert "CMAKE_CUDA_ARCHITECTURES:[A-Z]*" not in text
+
+
+def test_powershell_says_how_to_run_it_and_how_to_get_msvc_there(run):
+    text = env_script(run, RTX_5070, "powershell")
+    assert "-ExecutionPolicy Bypass" in text and "Enter-VsDevShell" in text
+    assert "run vcvars64.bat" not in text
+
+
+def matrix():
+    from generator import run as pipeline
+    from generator.layout import locate
+    return pipeline.expansion(locate(str(MATRIX), None)).matrix
+
+
+def matrix_variant(name):
+    from generator import run as pipeline
+    from generator.layout import locate
+    return pipeline.expansion(locate(str(MATRIX), None)).by_name[name]
+
+
+# ---- env refuses what it cannot script ----------------------------------------------------
+
+@pytest.mark.parametrize("name, shell, wanted", [
+    ("torchvision-python313-cuda12_8-sm61-avx", "bash", "run `gen-matrix env pytorch-python313-cuda12_8-sm61-avx"),
+    ("pytorch-python313-darwin-mps", "cmd", "run `gen-matrix env pytorch-python313-darwin-mps --shell bash` on the Mac"),
+    ("pytorch-python313-cpu-armv9", "powershell",
+     "run `gen-matrix env pytorch-python313-cpu-armv9 --shell bash` on the aarch64 Linux machine"),
+])
+def test_env_refuses_a_variant_its_shell_cannot_build_and_names_what_to_run(run, name, shell, wanted):
+    result = run("env", "--matrix", MATRIX, name, "--shell", shell)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert wanted in result.stderr and "Traceback" not in result.stderr
+
+
+# ---- env by axes, without a matrix entry ---------------------------------------------------
+
+def test_the_kepler_script_checks_vs_2019_carries_the_workarounds_and_targets_3_5(run):
+    text = axes_script(run, *KEPLER, shell="cmd")
+    assert 'set "TORCH_CUDA_ARCH_LIST=3.5"' in text.splitlines()
+    assert "if %MSC_VER% GEQ 1930" in text and "Visual Studio 2017 or 2019" in text
+    assert '"setuptools<74"' in text and "_msvccompiler" in text  # the pin, with its reason
+    assert "CMAKE_POLICY_VERSION_MINIMUM=3.5" in text and "Compatibility with CMake < 3.5" in text
+    assert 'set "USE_KINETO=0"' in text.splitlines() and '"numpy<2"' in text
+    assert "NVIDIA driver 471.11 or newer on Windows" in text
+    assert "if not \"%PY_VERSION%\"==\"3.9\"" in text and 'if not "%PT_LINE%"=="1.12"' in text
+
+
+@needs_bash
+@pytest.mark.parametrize("cmake, applied", [("4.0.2", True), ("3.31.6", False)])
+def test_the_kepler_bash_script_builds_against_fakes_with_the_cmake_workaround_only_on_cmake_4(
+        run, tmp_path, cmake, applied):
+    checkout, path = fake_checkout(tmp_path, "11.4", version="1.12.1", python="3.9", gcc="11.4.0", cmake=cmake)
+    done = run_bash(axes_script(run, *KEPLER), checkout, path)
+    assert done.returncode == 0, done.stderr
+    env = built_environment(checkout)
+    assert env["TORCH_CUDA_ARCH_LIST"] == "3.5" and env["USE_CUDNN"] == "0"
+    assert (env.get("CMAKE_POLICY_VERSION_MINIMUM") == "3.5") == applied
+    assert "python -m pip install numpy<2" in calls(checkout)  # no setuptools pin off Windows
+    assert "USE_KINETO" not in env  # the Kineto workaround is for the Windows build
+
+
+@needs_bash
+def test_a_gcc_newer_than_the_cuda_release_takes_stops_the_build(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "11.4", version="1.12.1", python="3.9", gcc="13.2.0")
+    done = run_bash(axes_script(run, *KEPLER), checkout, path)
+    assert done.returncode == 1
+    assert "g++ is GCC 13; CUDA 11.4's nvcc accepts GCC up to 11: install g++-11" in done.stderr
+
+
+def test_env_by_axes_needs_no_matrix(run, tmp_path):
+    assert axes_script(run, *KEPLER, root=tmp_path) == axes_script(run, *KEPLER)
+
+
+@pytest.mark.parametrize("axes, option, wanted", [
+    (("--gpu", "RTX 5070", "--cuda", "12.4", "--shell", "cmd"), "--cuda",
+     "sm120 (Blackwell consumer) needs CUDA >= 12.8 and PyTorch >= 2.7; this asks for CUDA 12.4"),
+    (("--gpu", "RTX 5070", "--cuda", "12.8", "--pytorch", "2.6"), "--pytorch", "PyTorch >= 2.7"),
+    (("--gpu", "Tesla K80", "--cuda", "12.1", "--pytorch", "1.12"), "--cuda", "sm37 (Kepler GK210) was dropped after CUDA 11.8"),
+    (("--gpu", "RTX 5070", "--cuda", "13.0", "--pytorch", "2.8"), "--cuda", "PyTorch 2.8's source does not build with CUDA 13.0"),
+    (("--gpu", "RTX 5070", "--pytorch", "2.8", "--python", "3.8"), "--python", "PyTorch 2.8 supports Python 3.9 to 3.13"),
+    (("--gpu", "sm35", "--cuda", "11.9"), "--cuda", "unknown CUDA release '11.9'"),
+    (("--gpu", "sm35", "--pytorch", "1.11"), "--pytorch", "unknown PyTorch release '1.11'"),
+    (("--gpu", "Jetson Orin", "--shell", "cmd"), "--gpu", "found only on aarch64 hosts"),
+    (("--gpu", "Jetson Orin", "--isa", "avx2"), "--isa", "a Jetson part, found only on aarch64 hosts"),
+])
+def test_env_refuses_a_combination_that_cannot_work_with_the_reason_and_the_nearest_that_does(run, axes, option, wanted):
+    result = run("env", "--matrix", MATRIX, *axes)
+    assert result.exit_code == 2 and result.stdout == "", result.output
+    first = result.stderr.splitlines()[0]
+    assert first.startswith(f"error: {option}: ") and wanted in first, result.stderr
+    if "aarch64" in wanted and option == "--isa":
+        assert "give an --isa of the CPUs sm87 sits beside (armv8_2, armv9), or none" in result.stderr
+    if "unknown" not in wanted and "aarch64" not in wanted:
+        nearest = result.stderr.split("the nearest combination that works: ", 1)[1].strip()
+        assert nearest.startswith("gen-matrix env --gpu")
+        # the suggestion is itself a combination that works
+        words = __import__("shlex").split(nearest)[2:]
+        assert run("env", "--matrix", MATRIX, *words).exit_code == 0
+
+
+def test_the_nearest_combination_keeps_what_was_asked_where_it_can(run):
+    result = run("env", "--matrix", MATRIX, "--gpu", "RTX 5070", "--cuda", "12.8", "--pytorch", "2.6", "--shell", "cmd")
+    assert "--cuda 12.8 --pytorch 2.7.1 --python 3.13 --shell cmd" in result.stderr
+
+
+def test_axes_left_out_take_the_newest_that_works(run):
+    text = axes_script(run, "--gpu", "sm35", "--python", "3.12")
+    assert text.splitlines()[1].startswith("# Build script of pytorch-2.7.1-python312-cuda11_8-sm35,")
+
+
+def test_env_takes_a_name_or_axes_not_both_nor_neither(run):
+    assert run("env", "--matrix", MATRIX, RTX_5070, "--cuda", "12.8").exit_code == 2
+    assert run("env", "--matrix", MATRIX).exit_code == 2
+
+
+def test_detect_takes_this_machines_gpu_cpu_and_python_where_not_given():
+    from generator import knowledge
+    from generator.commands import handbuild
+    from generator.commands.host import Cpu, Gpu, Host
+
+    table = knowledge.build(knowledge.builtin())
+    machine = Host("Windows", "x86_64", Cpu("x86_64", "Xeon E5-2690 v2", frozenset({"avx"})),
+                   (Gpu("Tesla K80", "3.7", "472.50"),), "nvidia-smi")
+    gpu, isa, python = handbuild.detected(table, None, None, "3.9", machine)
+    assert (gpu, isa, python) == ("3.7", "avx", "3.9")
+    assert handbuild.detected(table, "sm35", "avx2", "3.9", machine)[:2] == ("sm35", "avx2")  # given axes win
+    target = handbuild.resolve(table, handbuild.Asked(gpu, "11.4", "1.12", python, isa, "cmd"))
+    assert target.name == "pytorch-1.12.1-python39-cuda11_4-sm37-avx" and target.fixes == (buildenv.AVX_ONLY_FIX,)
+
+
+@pytest.mark.parametrize("cuda, version", [("11.4", "1.12.1"), ("11.8", "2.7.1"), ("12.4", "2.6.0"), ("12.8", "2.11.0")])
+def test_a_cuda_release_without_a_pytorch_takes_the_newest_release_built_with_it_else_the_nearest(run, cuda, version):
+    text = axes_script(run, "--gpu", "sm86", "--cuda", cuda)
+    assert f"# PyTorch {version} (git checkout v{version}," in text
+
+
+@pytest.mark.parametrize("msvc, names", [((1910, 1930), "Visual Studio 2017 or 2019"),
+                                         ((1910, 1940), "Visual Studio 2017, 2019 or 2022 (2022 up to 17.9)"),
+                                         ((1910, 1950), "Visual Studio 2017, 2019 or 2022"),
+                                         ((1920, 1960), "Visual Studio 2019, 2022 or 2026")])
+def test_the_msvc_range_of_a_cuda_release_is_named_by_its_visual_studio_releases(msvc, names):
+    assert buildenv.visual_studio(msvc) == names

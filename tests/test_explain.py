@@ -74,7 +74,13 @@ def test_a_darwin_variant(run):
 def test_a_combination_outside_the_axes_names_the_axis_and_the_knowledge_verdict(run):
     result = run("explain", "--root", REPO, "--sm", "6.1", "--cuda", "13.0", "--isa", "avx2")
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines() == [
+    lines = result.stdout.splitlines()
+    # first whether nvcc and PyTorch can build it at all, then why the matrix has no variant of it
+    assert lines[0] == ("build: sm61 with CUDA 13.0 and PyTorch 2.8.0 cannot be built: sm61 (Pascal) was dropped "
+                        "after CUDA 12.9; this asks for 13.0, which is too new; PyTorch 2.8's source does not build "
+                        "with CUDA 13.0 (it takes CUDA <13.0)")
+    assert [line for line in lines if not line.startswith(("build:", "newest that", "note:", "prebuilt:",
+                                                           "first release:"))] == [
         "pytorch-python313-cuda13_0-sm61-avx2: not in the matrix (gpu: python 3.13, cuda 13.0, sm sm61, isa avx2)",
         "  kept out by  gpu.cuda (matrix.yaml:32:10): cuda 13.0 is not among gpu.cuda values (12.8)",
         "  also         the knowledge table: sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0, which is too new",
@@ -189,7 +195,7 @@ def test_a_kind_the_matrix_has_no_section_for(project, run):
     write_matrix(project, 'cpu: {python: ["3.13"], isa: [avx2]}\n')
     result = run("explain", "--root", project, "--sm", "sm90")
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[1].endswith("matrix.yaml): has no gpu: section")
+    assert any(line.endswith("matrix.yaml): has no gpu: section") for line in result.stdout.splitlines())
     full = run("explain", "--root", project, "--json", "--python", "3.13", "--accelerator", "mps")
     (outcome,) = json.loads(full.stdout)["outcomes"]
     assert outcome["name"] == "pytorch-python313-darwin-mps" and not outcome["in_matrix"]
@@ -203,9 +209,10 @@ def test_a_cuda_release_nixpkgs_lacks_still_gets_the_sm_verdict(run, sm, cuda):
     result = run("explain", "--root", REPO, "--sm", sm, "--cuda", cuda)
     assert result.exit_code == 0, result.output
     lines = [" ".join(line.split()) for line in result.stdout.splitlines()]
-    assert lines[0] == f"gpu: cuda {cuda}, sm sm120: not in the matrix"
-    assert lines[1] == (f"kept out by the knowledge table: sm120 (Blackwell consumer) needs CUDA >= 12.8; "
-                        f"this asks for {cuda}, which is too old")
+    start = lines.index(f"gpu: cuda {cuda}, sm sm120: not in the matrix")
+    assert lines[start + 1] == (f"kept out by the knowledge table: sm120 (Blackwell consumer) needs CUDA >= 12.8; "
+                                f"this asks for {cuda}, which is too old")
+    assert lines[0].startswith(f"build: sm120 with CUDA {cuda} and PyTorch 2.8.0 cannot be built")
     assert f"nixpkgs packages no CUDA {cuda}" in result.stdout
 
 
@@ -215,7 +222,10 @@ def test_an_unpackaged_cuda_recent_enough_for_the_sm_says_only_what_is_missing(r
     texts = [reason["text"] for reason in outcome["reasons"]]
     assert texts[0] == ("nixpkgs packages no CUDA 12.4 (it packages 12.6, 12.8, 12.9, 13.0, 13.1); a hand build "
                         "with it needs NVIDIA driver 550.54.14 (Linux) or 551.61 (Windows) or newer")
-    assert any("PyTorch 2.8 supports CUDA 12.6, 12.8" in text for text in texts)
+    # PyTorch's wheels do not ship 12.4: a note, not a reason the source cannot build
+    assert any("PyTorch 2.8's own wheels are built for CUDA 12.6, 12.8 (experimental: 12.9), not 12.4: a build "
+               "from source with it is untested upstream" in text for text in texts)
+    assert data["build"][0].startswith("build: sm61 with CUDA 12.4 and PyTorch 2.8.0 can be built by hand")
     ok = explain_json(run, "--sm", "8.9", "--cuda", "11.8")["outcomes"][0]
     assert [r["text"][:30] for r in ok["reasons"]][:1] == ["nixpkgs packages no CUDA 11.8 "]
 
@@ -230,11 +240,74 @@ def test_pytorch_option_says_what_that_release_supports(run):
     result = run("explain", "--root", REPO, "--sm", "sm_120", "--cuda", "12.4", "--pytorch", "2.6")
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
-    assert lines[1].endswith("sm120 (Blackwell consumer) needs CUDA >= 12.8; this asks for 12.4, which is too old")
-    assert lines[-2:] == ["PyTorch 2.6: Python 3.9 to 3.13, CUDA 11.8, 12.4 (experimental: 12.6)",
-                          "PyTorch 2.6's release notes say nothing against cuda 12.4, sm sm120"]
+    # sm120 needs 2.7: the release rows of 2.4 to 2.7 no longer say nothing against it
+    assert lines[0] == ("build: sm120 with CUDA 12.4 and PyTorch 2.6 cannot be built: sm120 (Blackwell consumer) "
+                        "needs CUDA >= 12.8; this asks for 12.4, which is too old; sm120 (Blackwell consumer) needs "
+                        "PyTorch >=2.7; PyTorch 2.6's source does not build for it")
+    assert "first release: PyTorch 2.7 is the first whose source builds for sm120 (CUDA >= 12.8)" in lines
+    assert lines[-3:] == ["PyTorch 2.6: Python 3.9 to 3.13, CUDA 11.8, 12.4 (experimental: 12.6)",
+                          "sm120 (Blackwell consumer) needs PyTorch >=2.7; PyTorch 2.6's source does not build for it",
+                          "PyTorch 2.6's own CUDA 12.4 wheels leave out sm120 (12.0): a build for it from source "
+                          "works, untested upstream"]
     newer = run("explain", "--root", REPO, "--sm", "sm120", "--cuda", "12.8", "--python", "3.14", "--isa", "avx2",
                 "--pytorch", "2.8")
     assert "PyTorch 2.8 supports Python 3.9 to 3.13; 3.14 is outside" in newer.stdout
     unknown = run("explain", "--root", REPO, "--sm", "sm120", "--pytorch", "3.0")
     assert unknown.exit_code == 2 and "PyTorch 3.0 is not in the knowledge table's pytorch rows" in unknown.stderr
+
+
+# ---- whether nvcc and PyTorch can build it, before whether the matrix has it ------------
+
+@pytest.mark.parametrize("cuda, verdict", [
+    ("12.9", "build: sm120 with CUDA 12.9 and PyTorch 2.8.0 can be built by hand: CUDA 12.9's nvcc compiles for it "
+             "and the release's source builds with it; running it needs NVIDIA driver 575.51.03 (Linux) or 576.02 "
+             "(Windows) or newer; `gen-matrix env --sm sm120 --cuda 12.9 --pytorch 2.8.0` writes the script"),
+    ("13.0", "build: sm120 with CUDA 13.0 and PyTorch 2.8.0 cannot be built: PyTorch 2.8's source does not build "
+             "with CUDA 13.0 (it takes CUDA <13.0)"),
+    ("13.1", "build: sm120 with CUDA 13.1 and PyTorch 2.8.0 cannot be built: PyTorch 2.8's source does not build "
+             "with CUDA 13.1 (it takes CUDA <13.0)"),
+])
+def test_a_cuda_outside_the_matrixs_axes_is_judged_before_the_matrix_says_it_lacks_it(run, cuda, verdict):
+    result = run("explain", "--root", REPO, "--sm", "sm_120", "--cuda", cuda)
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == verdict
+    lacks = next(i for i, line in enumerate(lines) if f"is not among gpu.cuda values" in line)
+    assert lacks > 0
+
+
+def test_explain_names_the_prebuilt_wheel_that_already_fits(run):
+    data = explain_json(run, "--sm", "sm120", "--cuda", "12.9")  # a CUDA outside the matrix
+    prebuilt = next(line for line in data["build"] if line.startswith("prebuilt:"))
+    assert "pip install torch==2.11.0 --index-url https://download.pytorch.org/whl/cu128" in prebuilt
+    # a combination the matrix holds is explained by its variant alone
+    assert explain_json(run, "--sm", "sm120", "--cuda", "12.8", "--isa", "avx2")["build"] == []
+    assert "a CPU instruction set of your choice, a smaller binary for one SM, or patches" in prebuilt
+
+
+def test_the_kepler_owner_gets_an_honest_answer(run):
+    k40 = run("explain", "--root", REPO, "--sm", "sm_35", "--cuda", "11.4", "--pytorch", "1.12")
+    assert k40.exit_code == 0, k40.output
+    assert k40.stdout.splitlines()[0] == (
+        "build: sm35 with CUDA 11.4 and PyTorch 1.12 can be built by hand: CUDA 11.4's nvcc compiles for it and the "
+        "release's source builds with it; running it needs NVIDIA driver 470.42.01 (Linux) or 471.11 (Windows) or "
+        "newer; `gen-matrix env --sm sm35 --cuda 11.4 --pytorch 1.12.1` writes the script")
+    assert "prebuilt: none of PyTorch's own wheels the knowledge table lists compiles for sm35" in k40.stdout
+    cuda12 = run("explain", "--root", REPO, "--sm", "sm_35", "--cuda", "12.1").stdout.splitlines()
+    assert cuda12[0].endswith("cannot be built: sm35 (Kepler) was dropped after CUDA 11.8; this asks for 12.1, "
+                              "which is too new")
+    assert cuda12[1] == ("newest that builds for sm35: PyTorch 2.7.1 with CUDA 11.8 and Python 3.13 (NVIDIA driver "
+                         "520.61.05 on Linux, 520.06 on Windows, or newer): `gen-matrix env --sm sm35 --cuda 11.8 "
+                         "--pytorch 2.7.1 --python 3.13` writes the script")
+
+
+def test_a_fix_the_matrix_turned_off_shows_as_disabled(project, run):
+    path = project / "matrix.yaml"
+    path.write_text(path.read_text() + "knowledge:\n  fixes:\n    avx-only-kernels: {enabled: false}\n")
+    (outcome,) = json.loads(run("explain", "--root", project, "--json",
+                                "pytorch-python313-cuda12_8-sm61-avx").stdout)["outcomes"]
+    assert {"name": "avx-only-kernels (disabled)",
+            "why": "PyTorch compiles AVX2 and AVX-512 copies of its CPU kernels whatever the build's flags"} \
+        in outcome["resolved"]["fixes"]
+    on = json.loads(run("explain", "--root", REPO, "--json", "pytorch-python313-cuda12_8-sm61-avx").stdout)
+    assert [f["name"] for f in on["outcomes"][0]["resolved"]["fixes"]] == ["avx-only-kernels"]

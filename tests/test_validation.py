@@ -398,11 +398,11 @@ darwin:
 knowledge:
   sm:
     sm130: {capability: "13.0", family: Next, min_cuda: "12.8", max_cuda: null, jetson: false,
-            hosts: [x86_64], cudnn: true, gpus: [Example], names: [Example Ti]}
+            hosts: [x86_64], cudnn: true, gpus: [Example], names: [Example Ti], pytorch: ">=2.7"}
   cuda:
-    "12.8": {driver: "570.26", windows_driver: "570.65", capabilities: ["9.0"]}
+    "12.8": {driver: "570.26", windows_driver: "570.65", capabilities: ["9.0"], gcc: 14, msvc: [1910, 1950]}
   toolkit:
-    "12.4": {driver: "550.54.14", windows_driver: "551.61"}
+    "12.4": {driver: "550.54.14", windows_driver: "551.61", gcc: 13, msvc: [1910, 1950]}
   python:
     "3.12": {}
   isa:
@@ -412,7 +412,11 @@ knowledge:
     metal2: {arch: aarch64, blas: vecLib, description: Metal 2, environment: {USE_MPS: "1"}}
   pytorch:
     "2.8": {python: ["3.9", "3.13"], cuda: ["12.6", "12.8"], experimental_cuda: ["12.9"],
-            wheels: {"12.8": ["9.0", "13.0"]}}
+            wheels: {"12.8": ["9.0", "13.0"]}, latest: "2.8.0", source_cuda: "<13.0"}
+  workarounds:
+    old-cmake: {why: an example of a hand-build workaround, source: our build log, pip: ["setuptools<74"],
+                env: {CMAKE_POLICY_VERSION_MINIMUM: "3.5"}, cmake: ">=4",
+                when: {pytorch: "<2.8", cuda: ">=11.0", system: [Windows], kind: [gpu]}}
   build_costs:
     gpu: {minutes: 240, cores: 64, memory_gb: 256, disk_gb: 200, source: our runners}
   fixes:

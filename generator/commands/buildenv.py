@@ -1,10 +1,12 @@
-"""A script that builds a variant from a PyTorch source checkout, without Nix.
+"""A script that builds PyTorch from a source checkout, without Nix.
 
-The same switches as the variant's recipe, for bash, cmd or PowerShell through
-`templates/env.<shell>.j2`, with the checks a hand build needs first: an nvcc new enough for
-the SM, on Windows the MSVC x64 environment, no CMake cache left from another architecture,
-and as many compile jobs as the machine's cores and memory allow. Each shell's quoting lives
-in one function, the template's filter.
+One Target (a matrix variant, or a combination `gen-matrix env --gpu ... --cuda ...` names)
+becomes a script for bash, cmd or PowerShell through `templates/env.<shell>.j2`. The script
+checks where it builds before it builds, in the order of PyTorch's own from-source
+instructions: the Python, the checkout and its version, the requirements, ninja, the CUDA
+toolkit (too old for the SM, too new for the PyTorch release), the host compiler that toolkit
+accepts, cuDNN; it removes a CMake cache configured with other switches; it caps MAX_JOBS by
+memory. Each shell's quoting lives in one function, the template's filter.
 """
 
 from __future__ import annotations
@@ -13,7 +15,9 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..knowledge import JOB_MEMORY_GB, version_key
+from ..errors import GenMatrixError, Location
+from ..knowledge import (JOB_MEMORY_GB, Accelerator, Cuda, Isa, Knowledge, Release, Sm, Toolkit, Workaround,
+                         switches, version_key)
 from ..model import Matrix, Variant
 
 if TYPE_CHECKING:
@@ -23,6 +27,9 @@ SHELLS = ("bash", "cmd", "powershell")
 WINDOWS_SHELLS = ("cmd", "powershell")
 _NAME = re.compile(r"^[A-Z_][A-Z0-9_]*$")
 
+# Where each shell's script runs, and the CPU architecture its compiler targets: cmd and
+# PowerShell mean MSVC for x64 (the scripts check VSCMD_ARG_TGT_ARCH); bash means Linux or macOS.
+SYSTEM = {"bash": "Linux", "cmd": "Windows", "powershell": "Windows"}
 
 # PyTorch's setup.py hands every CMAKE_* variable to CMake as -D. Long object and include
 # lists overflow Windows' 8191-character command line; response files carry them instead.
@@ -46,6 +53,15 @@ AVX_ONLY_PRESETS = tuple(f'set({name} {value} CACHE BOOL "AVX-only build")' for 
     ("C_AVX512_FOUND", "FALSE"), ("CAFFE2_COMPILER_SUPPORTS_AVX512_EXTENSIONS", "OFF")))
 
 BUILD_COMMAND = "python -m pip install --no-build-isolation -v -e ."
+# A wheel to install elsewhere, rather than an editable install tied to the checkout.
+WHEEL_COMMAND = "python -m build --wheel --no-isolation"
+# What the script writes into build/ after it configured: every switch it set. A CMake cache
+# beside a stamp that differs (or none) was configured with other switches, and PyTorch's
+# setup.py does not reconfigure while build/CMakeCache.txt exists.
+STAMP = "gen-matrix-switches.txt"
+# Windows prerequisites of PyTorch's own from-source instructions (README, "Install
+# Dependencies"): MKL as pip packages.
+WINDOWS_PIP = ("mkl-static", "mkl-include")
 
 
 def bash_quote(value: str) -> str:
@@ -66,91 +82,218 @@ def powershell_quote(value: str) -> str:
     return "'" + re.sub(r"(['\u2018\u2019\u201a\u201b])", r"\1\1", str(value)) + "'"
 
 
+def cmd_echo(text: str) -> str:
+    """Text for `echo` inside a parenthesised cmd block: the redirection and grouping
+    characters escaped with ^, % doubled."""
+    return re.sub(r"([<>&|()^])", r"^\1", str(text)).replace("%", "%%")
+
+
 QUOTE = {"bash": bash_quote, "cmd": cmd_quote, "powershell": powershell_quote}
 COMMENT_MARK = {"bash": "#", "cmd": "rem", "powershell": "#"}
 
 
 @dataclass(frozen=True)
-class Nvcc:
-    """The nvcc releases that compile for the variant's SM, as major * 100 + minor for the shells."""
+class Target:
+    """One PyTorch build the script makes: a matrix variant's, or a combination of axes."""
 
-    sm: str  # "sm120 (Blackwell consumer)"
-    sm_name: str  # "sm120": cmd ends a parenthesised block at the first ")"
-    cuda: str  # the variant's CUDA release
-    lowest: str
-    lowest_number: int
-    highest: str | None
-    highest_number: int | None
+    name: str
+    kind: str  # gpu, cpu or darwin
+    pytorch: str  # the version checked out, "2.8.0"
+    python: str  # "3.13"
+    release: Release | None  # the knowledge table's row of its release line
+    cuda: str | None = None
+    toolkit: Cuda | Toolkit | None = None  # the CUDA release's drivers and host compilers
+    sm: Sm | None = None
+    isa: Isa | None = None
+    accelerator: Accelerator | None = None
+    fixes: tuple[str, ...] = ()  # build fixes of the matrix that apply (avx-only-kernels)
+    workarounds: tuple[Workaround, ...] = ()
+    wheel: bool = False  # build a wheel rather than an editable install
 
+    def switches(self) -> dict[str, str]:
+        """The build switches (USE_<X>), as the recipes set them."""
+        return switches(self.sm, self.isa, self.accelerator)
+
+
+def target_of(matrix: Matrix, variant: Variant, shell: str, wheel: bool = False, where: str = "NAME") -> Target:
+    """The Target of a matrix variant, or a located error where `shell` cannot build it."""
+    refuse = refusal(variant, shell)
+    if refuse:
+        raise GenMatrixError.at(Location(where), *refuse)
+    k = matrix.knowledge
+    release = k.release(matrix.pytorch_version)
+    return Target(
+        name=variant.name, kind=variant.kind, pytorch=matrix.pytorch_version, python=variant.python.name,
+        release=release, cuda=variant.cuda.name if variant.cuda else None, toolkit=variant.cuda,
+        sm=variant.sm, isa=variant.isa, accelerator=variant.accelerator, fixes=variant.fixes,
+        workarounds=workarounds(k, matrix.pytorch_version, variant.cuda.name if variant.cuda else None,
+                                SYSTEM[shell], variant.kind),
+        wheel=wheel,
+    )
+
+
+def refusal(variant: Variant, shell: str) -> tuple[str, str] | None:
+    """(why, what to do) where no script of `shell` can build `variant`; None where one can."""
+    if variant.is_companion:
+        return (f"{variant.name} is a {variant.package} build on top of {variant.torch}; `gen-matrix env` "
+                "scripts PyTorch itself",
+                f"run `gen-matrix env {variant.torch} --shell {shell}`, then build {variant.package} at its "
+                "matching tag with `python -m pip install --no-build-isolation -v .` in its checkout")
+    if variant.kind == "darwin" and shell != "bash":
+        return (f"{variant.name} builds for macOS ({variant.accelerator.description or variant.accelerator.name}); "
+                f"a {shell} script is for Windows with MSVC",
+                f"run `gen-matrix env {variant.name} --shell bash` on the Mac")
+    if variant.kind != "darwin" and shell in WINDOWS_SHELLS and variant.isa.arch != "x86_64":
+        return (f"{variant.name} builds for {variant.isa.arch} Linux; the {shell} script builds with MSVC for "
+                "x64 Windows",
+                f"run `gen-matrix env {variant.name} --shell bash` on the {variant.isa.arch} Linux machine")
+    return None
+
+
+def workarounds(knowledge: Knowledge, pytorch: str, cuda: str | None, system: str, kind: str) -> tuple[Workaround, ...]:
+    facts = {"pytorch": pytorch, "cuda": cuda, "system": system, "kind": kind}
+    return tuple(w for w in knowledge.workarounds.values() if w.applies(facts))
+
+
+# ---- what the script checks ---------------------------------------------------------------
 
 def _number(version: str) -> int:
-    major, minor = version_key(version)[:2]
+    major, minor = (version_key(version) + (0,))[:2]
     return major * 100 + minor
 
 
-def nvcc(variant: Variant) -> Nvcc | None:
-    sm = variant.sm
+@dataclass(frozen=True)
+class Check:
+    """One comparison of a number the script reads (nvcc's release, MSVC's _MSC_VER) that
+    stops the build: `op` is lt, gt or ge, as the shells spell it (-lt, LSS, ...)."""
+
+    op: str
+    number: int
+    text: str  # why, with the SM's family in parentheses
+    short: str  # the same without parentheses, for cmd's parenthesised blocks
+
+    @property
+    def cmd(self) -> str:
+        """The operator as cmd's `if` spells it."""
+        return {"lt": "LSS", "gt": "GTR", "ge": "GEQ"}[self.op]
+
+
+def nvcc_checks(target: Target) -> tuple[Check, ...]:
+    """What nvcc's release must meet: the SM's CUDA range, the release's source CUDA range."""
+    checks = []
+    sm = target.sm
     if sm is None:
+        return ()
+    checks.append(Check("lt", _number(sm.min_cuda), f"{sm.label} needs CUDA >= {sm.min_cuda}",
+                        f"{sm.name} needs CUDA {sm.min_cuda} or newer"))
+    if sm.max_cuda:
+        checks.append(Check("gt", _number(sm.max_cuda), f"{sm.label} was dropped after CUDA {sm.max_cuda}",
+                            f"{sm.name} was dropped after CUDA {sm.max_cuda}"))
+    release = target.release
+    if release is not None and release.source_cuda:
+        for clause in release.source_cuda.split(","):
+            clause = clause.strip()
+            if clause.startswith("<") and not clause.startswith("<="):
+                bound = clause[1:].strip()
+                text = f"PyTorch {release.name}'s source does not build with CUDA {bound} or newer"
+                checks.append(Check("ge", _number(bound), text, text))
+    return tuple(checks)
+
+
+def visual_studio(msvc: tuple[int, ...]) -> str:
+    """The Visual Studio releases whose MSVC falls in [oldest, first refused) _MSC_VER."""
+    lowest, refused = msvc
+    names = [name for name, start, end in (("2017", 1910, 1920), ("2019", 1920, 1930), ("2022", 1930, 1950),
+                                           ("2026", 1950, 1960)) if lowest < end and refused > start]
+    years = ", ".join(names[:-1]) + (" or " if len(names) > 1 else "") + names[-1]
+    return f"Visual Studio {years}" + (" (2022 up to 17.9)" if refused == 1940 else "")
+
+
+def msvc_check(target: Target) -> Check | None:
+    toolkit = target.toolkit
+    if target.sm is None or toolkit is None or not toolkit.msvc:
         return None
-    return Nvcc(sm.label, sm.name, variant.cuda.name, sm.min_cuda, _number(sm.min_cuda), sm.max_cuda,
-                _number(sm.max_cuda) if sm.max_cuda else None)
+    lowest, refused = toolkit.msvc
+    vs = visual_studio(toolkit.msvc)
+    text = f"CUDA {target.cuda}'s nvcc accepts MSVC _MSC_VER {lowest} to {refused - 1}, {vs}"
+    return Check("ge", refused, text, text)
 
 
-def _environment() -> jinja2.Environment:
-    from ..pipeline import render  # jinja2, only when a script is written: `gen-matrix --help` lists SHELLS
-
-    return render.new_environment({**QUOTE, "comment": render.comment})
-
-
-def variables(matrix: Matrix, variant: Variant, shell: str) -> dict[str, str]:
+def variables(target: Target, shell: str) -> dict[str, str]:
     """Name -> value, in the order they are set. cmd and PowerShell mean MSVC; bash means GCC or Clang."""
-    from .listing import switches
-
     values: dict[str, str] = {}
-    if variant.sm:
-        values["TORCH_CUDA_ARCH_LIST"] = variant.sm.capability
-        values["CMAKE_CUDA_ARCHITECTURES"] = cuda_architecture(variant)
-    values.update(switches(variant))
+    if target.sm:
+        values["TORCH_CUDA_ARCH_LIST"] = target.sm.capability
+        values["CMAKE_CUDA_ARCHITECTURES"] = cuda_architecture(target.sm)
+    values.update(target.switches())
     if shell in WINDOWS_SHELLS:
         values["USE_DISTRIBUTED"] = "0"
+        values["DISTUTILS_USE_SDK"] = "1"
         values.update(RESPONSE_FILES)
-    isa = variant.isa
+    isa = target.isa
     flags = (isa.msvc if shell != "bash" else " ".join(isa.flags)) if isa else ""
     if flags:
         values["CFLAGS"] = flags
         values["CXXFLAGS"] = flags
-    if variant.kind == "cpu":
+    if target.kind == "cpu":
         values["BLAS"] = "OpenBLAS"  # as the recipe: the CPU-only variants use OpenBLAS
+    for workaround in target.workarounds:
+        if workaround.cmake is None:
+            values.update(workaround.env)
     for name in values:
         if not _NAME.match(name):
             raise ValueError(f"not an environment variable name: {name!r}")
     return values
 
 
-def cuda_architecture(variant: Variant) -> str:
+def cuda_architecture(sm: Sm) -> str:
     """CMake's spelling of the SM: 12.0 -> 120."""
-    return variant.sm.capability.replace(".", "")
+    return sm.capability.replace(".", "")
 
 
-def script(matrix: Matrix, variant: Variant, shell: str) -> str:
-    isa = variant.isa
-    system = "Windows" if shell in WINDOWS_SHELLS else "Linux"
+def _environment() -> jinja2.Environment:
+    from ..pipeline import render  # jinja2, only when a script is written: `gen-matrix --help` lists SHELLS
+
+    return render.new_environment({**QUOTE, "comment": render.comment, "cmd_echo": cmd_echo})
+
+
+def script(target: Target, shell: str) -> str:
+    system = SYSTEM[shell]
+    release = target.release
+    values = variables(target, shell)
+    # the switches the stamp records: what the script sets, and the toolkit it found
+    stamped = (list(values) + [name for w in target.workarounds if w.cmake for name in w.env]
+               + (["CUDA_HOME"] if target.sm and shell == "bash" else ["CUDA_PATH"] if target.sm else []))
+    pip = tuple(dict.fromkeys(p for w in target.workarounds for p in w.pip))
     return _environment().get_template(f"env.{shell}.j2").render(
         mark=COMMENT_MARK[shell],
-        name=variant.name,
-        pytorch=matrix.pytorch_version,
-        python=variant.python.name,
-        cuda=variant.cuda.name if variant.cuda else None,
+        name=target.name,
+        pytorch=target.pytorch,
+        pytorch_line=".".join(target.pytorch.split(".")[:2]),
+        release=release.name if release else None,
+        python=target.python,
+        python_number=_number(target.python),
+        python_range=f"{release.python[0]} to {release.python[1]}" if release else None,
+        cuda=target.cuda,
         system=system,
-        driver=variant.cuda.driver_for(system) if variant.cuda else None,
-        capability=variant.sm.capability if variant.sm else None,
-        architecture=cuda_architecture(variant) if variant.sm else None,
-        nvcc=nvcc(variant),
-        isa=isa.name if isa else None,
-        no_msvc_flag=bool(isa and shell != "bash" and not isa.msvc),
-        variables=list(variables(matrix, variant, shell).items()),
-        job_memory=JOB_MEMORY_GB["cuda" if variant.sm else "cpu"],
-        avx_only=AVX_ONLY_PRESETS if AVX_ONLY_FIX in variant.fixes else (),
+        driver=target.toolkit.driver_for(system) if target.toolkit else None,
+        sm=target.sm.label if target.sm else None,
+        capability=target.sm.capability if target.sm else None,
+        nvcc_checks=nvcc_checks(target),
+        msvc=msvc_check(target),
+        gcc=target.toolkit.gcc if target.toolkit and target.sm else None,
+        cudnn=bool(target.sm and target.sm.cudnn),
+        isa=target.isa.name if target.isa else None,
+        no_msvc_flag=bool(target.isa and shell != "bash" and not target.isa.msvc),
+        variables=list(values.items()),
+        stamped=stamped,
+        stamp=STAMP,
+        job_memory=JOB_MEMORY_GB["cuda" if target.sm else "cpu"],
+        avx_only=AVX_ONLY_PRESETS if AVX_ONLY_FIX in target.fixes else (),
         avx_only_file=AVX_ONLY_FILE,
-        build=BUILD_COMMAND,
+        workarounds=target.workarounds,
+        pip=pip + (WINDOWS_PIP if shell in WINDOWS_SHELLS else ()) + (("build",) if target.wheel else ()),
+        cmake_workarounds=[w for w in target.workarounds if w.cmake],
+        build=WHEEL_COMMAND if target.wheel else BUILD_COMMAND,
+        wheel=target.wheel,
     )

@@ -186,6 +186,30 @@ def _gpu_finding(expansion: Expansion, host: Host, index: int, gpu: Gpu) -> GpuF
     return GpuFinding(index, gpu, sm, how, _best(runnable, gpu.driver, host.system), None)
 
 
+def _gpu_advice(expansion: Expansion, host: Host, finding: GpuFinding) -> list[str]:
+    """For a GPU whose SM is known: the matrix's variants for it where the CPU is unknown,
+    PyTorch's own wheel that already runs on it, and where the matrix has none for it, the
+    newest PyTorch and CUDA a hand build can still take."""
+    from .handbuild import newest_line, prebuilt_line
+
+    sm = finding.sm
+    if sm is None or host.machine not in sm.hosts:
+        return []
+    k = expansion.matrix.knowledge
+    advice = []
+    served = sorted(v.name for v in expansion.variants
+                    if v.package == "pytorch" and v.kind == "gpu" and v.sm.name == sm.name and v.isa.arch == host.machine)
+    if host.cpu is None and served:
+        advice.append(f"GPU {finding.index}: the matrix's variants for {sm.name}: {', '.join(served)}; the CPU's "
+                      "flags decide among them")
+    advice.append(prebuilt_line(k, sm))
+    if not served:
+        line = newest_line(k, sm, shell="powershell" if host.system == "Windows" else "bash")
+        if line:
+            advice.append(line)
+    return advice
+
+
 def _describe_gpu(finding: GpuFinding) -> str:
     gpu = finding.gpu
     text = f"GPU {finding.index}: {gpu.name}"
@@ -227,6 +251,7 @@ def recommend(host: Host, expansion: Expansion) -> Recommendation:
         reasons.append(_describe_gpu(finding))
         if finding.problem:
             warnings.append(f"GPU {finding.index} ({finding.gpu.name}): {finding.problem}")
+        reasons += _gpu_advice(expansion, host, finding)
     served = [f for f in findings if f.variant]
     if len(findings) > 1:
         reasons.append(f"{len(findings)} GPUs: a variant targets one SM; the recommendation serves "

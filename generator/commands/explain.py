@@ -7,13 +7,15 @@ reason given is the one that decided.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from ..errors import GenMatrixError, Location
 from ..pipeline.expand import combination_text, variant_name
-from ..knowledge import Toolkit, sm_cuda_problem, version_key
+from ..knowledge import CANNOT, NOTE, Knowledge, Sm, Toolkit, findings, sm_cuda_problem, version_key
+from .handbuild import newest_line, prebuilt_line
 from .listing import axis_value
 from ..model import KIND_AXES, KINDS, Expansion, Matrix, Section, Variant
 from ..layout import PKGS_DIR
@@ -76,6 +78,7 @@ class Explanation:
     query: tuple[tuple[str, str], ...]  # what was asked: ("name", ...) or the given axes
     outcomes: tuple[Outcome, ...]
     pytorch: tuple[str, ...] = ()  # what the release table says for `explain --pytorch`
+    build: tuple[str, ...] = ()  # whether nvcc and PyTorch can build the SM asked about, by hand or prebuilt
 
 
 def _section(matrix: Matrix, kind: str) -> Section | None:
@@ -136,32 +139,40 @@ def resolve(expansion: Expansion, variant: Variant) -> Resolved:
         system_features=matrix.system_features,
         description=describe(expansion, variant),
         pin=f"{variant.pin} (nixpkgs {next(p.rev for p in matrix.pins if p.name == variant.pin)})",
-        fixes=tuple((name, matrix.knowledge.fixes[name].why) for name in variant.fixes),
+        fixes=tuple((name, matrix.knowledge.fixes[name].why) for name in variant.fixes) + _disabled_fixes(expansion, variant),
         support=release_support(matrix, variant.combination),
     )
 
 
+def _disabled_fixes(expansion: Expansion, variant: Variant) -> tuple[tuple[str, str], ...]:
+    """The fixes the matrix turned off (`enabled: false`) that would apply to the variant."""
+    from ..pipeline.expand import fix_facts
+
+    matrix = expansion.matrix
+    facts = fix_facts(matrix, matrix_torch(expansion, variant), variant.pin)
+    return tuple((f"{fix.name} (disabled)", fix.why) for fix in matrix.knowledge.fixes.values()
+                 if not fix.enabled and dataclasses.replace(fix, enabled=True).applies(facts))
+
+
+def matrix_torch(expansion: Expansion, variant: Variant) -> Variant:
+    """The torch variant whose build a variant's fixes come from: itself, or a companion's torch."""
+    return expansion.by_name.get(variant.torch, variant) if variant.torch else variant
+
+
 def release_support(matrix, combination, version: str | None = None) -> tuple[str, ...]:
     """What PyTorch's release notes (the knowledge table's pytorch rows) say against a
-    combination, for the matrix's PyTorch or `version`: a CUDA or Python the release does
-    not support, an SM its own wheels leave out."""
+    combination, for the matrix's PyTorch or `version`: an SM its source does not build for, a
+    CUDA its source does not build with or its wheels leave out, a Python outside its range,
+    an SM its own wheels leave out."""
     version = version or matrix.pytorch_version
-    release = matrix.knowledge.release(version)
-    if release is None:
+    k = matrix.knowledge
+    if k.release(version) is None:
         return (f"PyTorch {version} is not in the knowledge table's pytorch rows: "
                 "its CUDA and Python support is unchecked",)
-    notes = []
-    cuda, python, sm = combination.get("cuda"), combination.get("python"), combination.get("sm")
-    if cuda and release.cuda_support(cuda):
-        notes.append(release.cuda_support(cuda))
-    if python and release.python_support(python):
-        notes.append(release.python_support(python))
-    if cuda and sm and cuda in release.wheels:
-        capability = matrix.knowledge.sm[sm].capability
-        if capability not in release.wheels[cuda]:
-            notes.append(f"PyTorch {release.name}'s own CUDA {cuda} wheels leave out {sm} ({capability}): "
-                         "a build for it from source works, but PyTorch does not test it")
-    return tuple(notes)
+    sm = combination.get("sm")
+    return tuple(f.text for f in findings(k, sm=k.sm[sm] if sm else None, cuda=combination.get("cuda"),
+                                          pytorch=version, python=combination.get("python"))
+                 if f.axis in ("cuda", "python", "pytorch") and not (f.level == CANNOT and f.axis == "cuda"))
 
 
 def for_pytorch(expansion: Expansion, version: str, given: dict[str, str]) -> tuple[str, ...]:
@@ -217,15 +228,63 @@ def by_name(expansion: Expansion, name: str) -> Explanation:
     )
 
 
-def by_values(expansion: Expansion, given: dict[str, str], kind: str | None = None) -> Explanation:
-    """Every full combination that has the `given` axis values, in the matrix or not.
+def by_values(expansion: Expansion, given: dict[str, str], kind: str | None = None,
+              pytorch: str | None = None) -> Explanation:
+    """Every full combination that has the `given` axis values, in the matrix or not; with an
+    SM given, first whether nvcc and PyTorch (`pytorch`, else the matrix's) can build it at all.
 
     Axes not given take the values of the matrix's section; without `kind`, every kind of
     variant that has all the given axes is asked about."""
+    explanation = _by_values(expansion, given, kind, pytorch)
+    if "sm" not in given or (pytorch is None and all(o.included for o in explanation.outcomes)):
+        return explanation  # the matrix builds all of it: the outcomes say everything
+    k = expansion.matrix.knowledge
+    values = {axis: text.strip() if axis == "cuda" and k.cuda_release(text.strip()) else axis_value(k, axis, text, f"--{axis}")
+              for axis, text in given.items() if axis in ("sm", "cuda", "python")}
+    return dataclasses.replace(explanation, build=hand_build(
+        k, k.sm[values["sm"]], values.get("cuda"), values.get("python"),
+        pytorch or expansion.matrix.pytorch_version, notes=pytorch is None))
+
+
+def hand_build(knowledge: Knowledge, sm: Sm, cuda: str | None, python: str | None, version: str,
+               notes: bool = True) -> tuple[str, ...]:
+    """Whether nvcc of CUDA `cuda` and PyTorch `version` can build for `sm`, from the knowledge
+    table alone (matrix or not); the first release that builds for it; PyTorch's own wheel
+    that already has it, and what a build adds over it."""
+    release = knowledge.release(version)
+    lines = []
+    found = findings(knowledge, sm=sm, cuda=cuda, pytorch=version, python=python)
+    blocking = [f.text for f in found if f.level != NOTE]
+    what = f"{sm.name}" + (f" with CUDA {cuda}" if cuda else "") + f" and PyTorch {version}"
+    if blocking:
+        lines.append(f"build: {what} cannot be built: " + "; ".join(blocking))
+    elif release is None:
+        lines.append(f"build: PyTorch {version} is not in the knowledge table's pytorch rows: unchecked")
+    elif cuda:
+        toolkit = knowledge.cuda_release(cuda)
+        command = (f"gen-matrix env --sm {sm.name} --cuda {cuda} --pytorch "
+                   f"{version if version.count('.') == 2 else release.newest}" + (f" --python {python}" if python else ""))
+        lines.append(f"build: {what} can be built by hand: CUDA {cuda}'s nvcc compiles for it and the release's source "
+                     f"builds with it; running it needs NVIDIA driver {toolkit.driver} (Linux) or "
+                     f"{toolkit.driver_for('Windows')} (Windows) or newer; `{command}` writes the script")
+    if blocking or not cuda:
+        line = newest_line(knowledge, sm, python)
+        if line:
+            lines.append(line)
+    if notes:
+        lines += [f"note: {f.text}" for f in found if f.level == NOTE]
+    if sm.first_pytorch:
+        lines.append(f"first release: PyTorch {sm.first_pytorch} is the first whose source builds for {sm.name} "
+                     f"(CUDA >= {sm.min_cuda})")
+    lines.append(prebuilt_line(knowledge, sm))
+    return tuple(lines)
+
+
+def _by_values(expansion: Expansion, given: dict[str, str], kind: str | None, pytorch: str | None) -> Explanation:
     matrix = expansion.matrix
     cuda = given.get("cuda")
     if cuda is not None and cuda.strip() in matrix.knowledge.toolkit:
-        return _unpackaged_cuda(expansion, given, matrix.knowledge.toolkit[cuda.strip()])
+        return _unpackaged_cuda(expansion, given, matrix.knowledge.toolkit[cuda.strip()], pytorch)
     given = {axis: axis_value(matrix.knowledge, axis, text, f"--{axis}") for axis, text in given.items()}
     if kind is not None:
         extra = [axis for axis in given if axis not in KIND_AXES[kind]]
@@ -262,7 +321,8 @@ def by_values(expansion: Expansion, given: dict[str, str], kind: str | None = No
     return Explanation(tuple(given.items()), tuple(ordered))
 
 
-def _unpackaged_cuda(expansion: Expansion, given: dict[str, str], toolkit: Toolkit) -> Explanation:
+def _unpackaged_cuda(expansion: Expansion, given: dict[str, str], toolkit: Toolkit,
+                     pytorch: str | None = None) -> Explanation:
     """A CUDA release nixpkgs does not package, hence no variant has: what the knowledge table
     says of it against each SM asked about (or each SM of the matrix), and what PyTorch's
     release notes say of it. A hand build with that toolkit meets the same limits."""
@@ -273,8 +333,6 @@ def _unpackaged_cuda(expansion: Expansion, given: dict[str, str], toolkit: Toolk
     section = _section(matrix, "gpu")
     sms = [others["sm"]] if "sm" in others else list(dict(section.axes).get("sm", ())) if section else list(k.sm)
     packaged = ", ".join(sorted(k.cuda, key=version_key))
-    release = k.release(matrix.pytorch_version)
-    notes = [release.cuda_support(cuda)] if release and release.cuda_support(cuda) else []
     outcomes = []
     for sm in sms:
         combination = {axis: value for axis, value in (("python", others.get("python")), ("cuda", cuda), ("sm", sm),
@@ -284,7 +342,8 @@ def _unpackaged_cuda(expansion: Expansion, given: dict[str, str], toolkit: Toolk
         reasons.append(Reason(KNOWLEDGE_RULE, "", f"nixpkgs packages no CUDA {cuda} (it packages {packaged}); "
                               f"a hand build with it needs NVIDIA driver {toolkit.driver} (Linux) or "
                               f"{toolkit.windows_driver} (Windows) or newer"))
-        reasons += [Reason("PyTorch's release notes", "", note) for note in notes]
+        reasons += [Reason("PyTorch's release notes", "", note)
+                    for note in release_support(matrix, {"cuda": cuda, "sm": sm}, pytorch)]
         outcomes.append(Outcome("gpu", tuple(combination.items()), None, None, None, tuple(reasons), verdict))
     return Explanation(tuple(given.items()), tuple(outcomes))
 
@@ -326,7 +385,8 @@ def _headline(outcome: Outcome) -> str:
 def text(explanation: Explanation) -> str:
     """The explanation as `gen-matrix explain` prints it: one outcome in full, several one a line."""
     notes = "".join(f"{note}\n" for note in explanation.pytorch)
-    return _outcomes_text(explanation) + notes
+    build = "".join(f"{line}\n" for line in explanation.build)
+    return build + _outcomes_text(explanation) + notes
 
 
 def _outcomes_text(explanation: Explanation) -> str:
@@ -372,4 +432,4 @@ def as_json(explanation: Explanation) -> dict:
         }
 
     return {"query": dict(explanation.query), "outcomes": [outcome(o) for o in explanation.outcomes],
-            "pytorch": list(explanation.pytorch)}
+            "pytorch": list(explanation.pytorch), "build": list(explanation.build)}

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from ..errors import GenMatrixError, Location
 from ..knowledge import Knowledge, gpu_name_matches, version_key
+from ..knowledge import switches as knowledge_switches
 from ..model import COMPANION, Expansion, Matrix, Variant
 from ..layout import PKGS_DIR
 from ..pipeline.schema import suggest
@@ -91,13 +92,7 @@ def find(expansion: Expansion, name: str, where: str) -> Variant:
 
 def switches(variant: Variant) -> dict[str, str]:
     """The PyTorch build switches (USE_<X>) the variant sets, as the recipes and `env` set them."""
-    values = {"USE_CUDA": "1" if variant.sm else "0"}
-    if variant.sm:
-        values["USE_CUDNN"] = "1"
-    values.update({f"USE_{feature}": "0" for feature in variant.disabled_features})
-    if variant.accelerator:
-        values[f"USE_{variant.accelerator.name.upper()}"] = "1"
-    return dict(sorted(values.items()))
+    return knowledge_switches(variant.sm, variant.isa, variant.accelerator)
 
 
 def facts(matrix: Matrix, variant: Variant) -> dict:

@@ -10,12 +10,14 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
+from dataclasses import replace
 from typing import Callable, Iterable, Mapping, NamedTuple
 
 from ..errors import GenMatrixError, Location, Problem
 from ..knowledge import version_key
 from ..layout import HEADER, README_FILE, TEMPLATES
 from ..model import KIND_AXES, Expansion, Variant
+from ..pipeline.expand import fix_facts
 from ..pipeline.render import Recipe, environment
 
 KIND_TITLES = {"gpu": "NVIDIA GPU (CUDA)", "cpu": "CPU only", "darwin": "Apple Silicon"}
@@ -103,6 +105,9 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
              for s in matrix.sections]
     per_cuda_sm = Counter((v.cuda.name, v.sm.name) for v in gpu)
     used = Counter(name for v in torches for name in v.fixes)
+    # a fix the matrix turned off shows, as off, with the variants it would apply to
+    used.update(fix.name for v in torches for fix in matrix.knowledge.fixes.values()
+                if not fix.enabled and replace(fix, enabled=True).applies(fix_facts(matrix, v, v.pin)))
     capability = {v.sm.name: v.sm.capability for v in gpu}
     summary = [{"kind": KIND_TITLES["gpu"], "cuda": cuda, "sm": sm, "count": count}
                for (cuda, sm), count in sorted(per_cuda_sm.items(), key=lambda item: (
@@ -123,7 +128,7 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
             "variants": sum(1 for v in torches if v.pin == pin.name),
         } for pin in matrix.pins],
         "fixes": [{
-            "name": name, "why": fix.why, "variants": used[name],
+            "name": name, "why": fix.why, "variants": used[name], "enabled": fix.enabled,
             "when": ", ".join(f"{key} {'/'.join(value) if isinstance(value, tuple) else json.dumps(value)}"
                               for key, value in fix.when.items()),
         } for name, fix in sorted(matrix.knowledge.fixes.items()) if used[name]],

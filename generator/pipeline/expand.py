@@ -31,11 +31,16 @@ def _variant(matrix: Matrix, kind: str, rows: dict, origin: str,
     pin = matrix.pin_of(kind, variant.combination)
     if pin is None:
         return variant  # expand() reports it
-    facts = {"pytorch": matrix.pytorch_version, "cuda": variant.cuda.name if variant.cuda else None,
-             "source": matrix.torch_source is not None, "isa": variant.isa.name if variant.isa else None,
-             "system": variant.system, "kind": kind, "pin": pin.name}
+    facts = fix_facts(matrix, variant, pin.name)
     fixes = tuple(sorted(fix.name for fix in matrix.knowledge.fixes.values() if fix.applies(facts)))
     return replace(variant, pin=pin.name, fixes=fixes)
+
+
+def fix_facts(matrix: Matrix, variant: Variant, pin: str) -> dict:
+    """What a build fix's `when` is matched against, for a variant built on `pin`."""
+    return {"pytorch": matrix.pytorch_version, "cuda": variant.cuda.name if variant.cuda else None,
+            "source": matrix.torch_source is not None, "isa": variant.isa.name if variant.isa else None,
+            "system": variant.system, "kind": variant.kind, "pin": pin}
 
 
 def combination_text(combination) -> str:
@@ -164,29 +169,37 @@ def _unused_pins(matrix: Matrix, variants: list[Variant]) -> list[Problem]:
             for pin in matrix.pins if pin.name not in used and len(matrix.pins) > 1]
 
 
-def _unsupported(matrix: Matrix, variants: list[Variant]) -> list[Problem]:
-    """Warnings where the matrix asks PyTorch for a CUDA or Python its release does not
-    support, once per value; nothing where the knowledge table lacks the release."""
+def _unsupported(matrix: Matrix, variants: list[Variant]) -> tuple[list[Problem], list[Problem]]:
+    """Where the matrix asks PyTorch for a CUDA or Python of its release, once per value:
+    warnings where the release's source cannot build with it (a CUDA outside its source range,
+    a Python outside its range), notes where only PyTorch's own wheels leave a CUDA out (a build
+    from source works, untested upstream). Nothing where the knowledge table lacks the release."""
     release = matrix.knowledge.release(matrix.pytorch_version)
     if release is None:
-        return []
-    reasons = {}
+        return [], []
+    reasons: dict[tuple[str, str], tuple[bool, str]] = {}
     for variant in variants:
         if variant.cuda is not None:
-            reason = release.cuda_support(variant.cuda.name)
-            if reason:
-                reasons.setdefault(("cuda", variant.cuda.name), reason)
+            cuda = variant.cuda.name
+            source = release.cuda_source_problem(cuda)
+            if source:
+                reasons.setdefault(("cuda", cuda), (True, source))
+            elif release.cuda_support(cuda):
+                reasons.setdefault(("cuda", cuda), (False, release.cuda_support(cuda)))
         reason = release.python_support(variant.python.name)
         if reason:
-            reasons.setdefault(("python", variant.python.name), reason)
+            reasons.setdefault(("python", variant.python.name), (True, reason))
     where = {s.kind: s for s in matrix.sections}
-    found = []
-    for (axis, value), reason in sorted(reasons.items()):
+    warnings, notes = [], []
+    for (axis, value), (blocking, reason) in sorted(reasons.items()):
         section = next((s for s in where.values() if value in dict(s.axes).get(axis, ())), None)
         location = section.where_value(axis, value) if section else Location(matrix.file)
-        found.append(Problem(location, reason, f"`gen-matrix explain --{axis} {value}` says more; "
-                                               "PyTorch may fail to build or behave with it"))
-    return found
+        if blocking:
+            warnings.append(Problem(location, reason, f"`gen-matrix explain --{axis} {value}` says more; "
+                                                      "PyTorch may fail to build or behave with it"))
+        else:
+            notes.append(Problem(location, reason, f"`gen-matrix explain --{axis} {value}` says more"))
+    return warnings, notes
 
 
 def expand(matrix: Matrix, allow_empty: bool = False) -> Expansion:
@@ -203,7 +216,8 @@ def expand(matrix: Matrix, allow_empty: bool = False) -> Expansion:
         dropped += gone
     variants += _companions(matrix, variants, warnings)
     problems += _unpinned(matrix, variants) + _scope_refused(matrix, variants)
-    warnings += _unused_pins(matrix, variants) + _unsupported(matrix, variants)
+    unsupported, notes = _unsupported(matrix, variants)
+    warnings += _unused_pins(matrix, variants) + unsupported
     by_name: dict[str, Variant] = {}
     where = {s.kind: s.where for s in matrix.sections}
     for variant in variants:
@@ -229,4 +243,4 @@ def expand(matrix: Matrix, allow_empty: bool = False) -> Expansion:
         raise GenMatrixError(problems)
     return Expansion(matrix, tuple(sorted(variants, key=lambda v: v.name)),
                      tuple(sorted(dropped, key=lambda d: (d.kind, d.combination))),
-                     tuple(sorted(set(warnings))))
+                     tuple(sorted(set(warnings))), tuple(sorted(set(notes))))
