@@ -369,3 +369,34 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
     else:
         click.echo(explain_.text(result), nl=False)
 
+
+
+@main.command()
+@click.argument("path", type=click.Path(file_okay=False))
+@click.option("--write", "write_", is_flag=True, help="Write PATH/matrix.yaml (and nothing else).")
+@click.option("--pytorch-version", metavar="VERSION",
+              help="The PyTorch version of the recipes' nixpkgs, where they build its own (no source override).")
+def adopt(path, write_, pytorch_version) -> None:
+    """Infer the matrix.yaml of a folder of hand-written recipes.
+
+    PATH is a repository or its .flox/pkgs folder. Prints the matrix, how many of the
+    recipes' names it reproduces, per recipe what it cannot carry over and what `generate`
+    would change. Without --write nothing is written.
+    """
+    from .commands import adopt as adopt_
+
+    try:
+        result = adopt_.adopt(Path(path), pytorch_version)
+        root = Path(path)
+        if write_:
+            target = root / adopt_.MATRIX_FILE
+            if target.exists():
+                raise GenMatrixError.at(adopt_.Location(str(target)), "a matrix is already there",
+                                        "move it aside to adopt the recipes again")
+            target.write_text(result.text, encoding="utf-8")
+    except GenMatrixError as error:
+        _fail(error)
+    click.echo(adopt_.report(result), nl=False)
+    if write_:
+        click.echo(f"gen-matrix: wrote {Path(path) / adopt_.MATRIX_FILE}; `gen-matrix --root {path}` generates from it "
+                   "and reports each recipe that differs")
