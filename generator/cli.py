@@ -400,3 +400,48 @@ def adopt(path, write_, pytorch_version) -> None:
     if write_:
         click.echo(f"gen-matrix: wrote {Path(path) / adopt_.MATRIX_FILE}; `gen-matrix --root {path}` generates from it "
                    "and reports each recipe that differs")
+
+
+@main.command()
+@click.argument("directory", required=False, default=".", type=click.Path(file_okay=False))
+@click.option("--example", metavar="NAME", help="Start from this example's matrix [default: the newest].")
+@click.option("--detect", "for_host", is_flag=True,
+              help="A matrix for this machine alone: the variant `detect` recommends, and its neighbours.")
+@click.option("--nvidia-smi-output", type=click.Path(dir_okay=False), metavar="FILE",
+              help="With --detect: captured nvidia-smi output instead of running it.")
+@click.option("--cpuinfo", type=click.Path(dir_okay=False), metavar="FILE",
+              help="With --detect: a captured /proc/cpuinfo instead of this machine's.")
+@click.option("--uname", metavar="TEXT", help='With --detect: what `uname -sm` prints, e.g. "Darwin arm64".')
+def init(directory, example, for_host, nvidia_smi_output, cpuinfo, uname) -> None:
+    """Create a matrix repository in DIRECTORY: matrix.yaml, git, the Flox environment, the
+    workflow and a README with the generated tables; then generate the recipes.
+
+    Refuses a folder that already holds a matrix.
+    """
+    from .commands import host, init as init_
+    from . import run
+    from .pipeline import lock, write
+
+    if example and for_host:
+        raise click.UsageError("--example and --detect exclude each other")
+    root = Path(directory)
+    try:
+        init_.refuse_existing(root)
+        base = example or init_.examples()[-1]
+        if for_host:
+            machine = host.gather(uname=uname, cpuinfo=Path(cpuinfo) if cpuinfo else None,
+                                  nvidia_smi_output=Path(nvidia_smi_output) if nvidia_smi_output else None)
+            text, name = init_.detected_text(machine, base)
+        else:
+            text, name = init_.example_text(base), None
+        project = init_.create(root, text)
+        with lock.held(project.root):
+            expansion, plan = _planned(project)
+            write.apply(plan)
+    except GenMatrixError as error:
+        _fail(error)
+    name = name or expansion.variants[0].name
+    click.echo(f"gen-matrix init: {root} holds {len(expansion.variants)} variants; {len(plan.write)} files written")
+    click.echo("next:")
+    for step in init_.next_steps(name, expansion.matrix.ci.organisation_variable):
+        click.echo(f"  {step}")

@@ -537,18 +537,35 @@ def render_matrix(matrix: dict, recipes: int, folder: str) -> str:
     return header + "\n" + yaml.safe_dump(matrix, sort_keys=False, default_flow_style=None, width=100)
 
 
+def _why_export(variant, var: str) -> str:
+    feature = var.removeprefix("USE_")
+    if variant.isa is not None and feature in variant.isa.disable:
+        return f"the knowledge table switches {feature} off for {variant.isa.name}"
+    if feature == "CUDNN" and variant.sm is not None and not variant.sm.cudnn:
+        return f"current cuDNN no longer supports {variant.sm.name}"
+    if variant.accelerator is not None and var in variant.accelerator.environment:
+        return f"what {variant.accelerator.name} needs of setup.py"
+    return f"the {variant.kind} build's setting"
+
+
 def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
     """What generate changes in `recipe` (as `variant`), and what of it is lost."""
     changes, lost = [], []
     knowledge = matrix.knowledge
+    if recipe.package != "pytorch":
+        return changes, lost  # a companion's fixes are its torch's
     for fix in sorted(set(variant.fixes) - recipe.fixes):
         changes.append(f"adds the {fix} fix: {knowledge.fixes[fix].why}")
     for fix in sorted(recipe.fixes - set(variant.fixes)):
+        if fix not in knowledge.fixes:
+            continue
         lost.append(f"its hand-written {fix} fix: the built-in one does not apply to this variant "
                     f"(when {dict(knowledge.fixes[fix].when)})")
-    if recipe.package != "pytorch":
-        return changes, lost
     build = render.torch_build(matrix, variant)
+    for flag in recipe.flags:
+        if flag not in build["cpuFlags"]:
+            lost.append(f"hand-written flag {flag}: not among the knowledge table's flags of "
+                        f"{variant.isa.name if variant.isa else 'a build without an ISA'}")
     if list(recipe.flags) != build["cpuFlags"]:
         changes.append(f"CPU flags {' '.join(build['cpuFlags']) or '(none)'} where the recipe has "
                        f"{' '.join(recipe.flags) or '(none)'} (the knowledge table's flags of {recipe.combination[-1][1]})")
@@ -556,7 +573,8 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
     have = dict(recipe.exports)
     for var, value in sorted(wanted.items()):
         if have.get(var) != value:
-            changes.append(f"exports {var}={value}" + (f" (the recipe: {have[var]})" if var in have else ""))
+            changes.append(f"exports {var}={value}: {_why_export(variant, var)}"
+                           + (f" (the recipe: {have[var]})" if var in have else ""))
     for var, value in recipe.exports:
         if var in _OWN_EXPORTS or wanted.get(var) == value:
             continue
