@@ -586,6 +586,12 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
             continue  # a build without CUDA
         lost.append(f"export {var}={value}: set by hand, gen-matrix sets no such variable")
     for flag in recipe.cmake_flags:
+        switch = re.fullmatch(r"-DUSE_([A-Z0-9_]+)=(OFF|0|FALSE)", flag)
+        if switch and (wanted.get(f"USE_{switch.group(1)}") == "0"
+                       or switch.group(1) == "CUDA" and recipe.kind != "gpu"):
+            changes.append(f"cmakeFlags {flag}: never reached CMake (nixpkgs builds torch through setup.py); "
+                           f"generate switches USE_{switch.group(1)} off where setup.py reads it")
+            continue
         carried = any(sign in flag for fix in variant.fixes for sign in _FIX_SIGNS.get(fix, ()))
         if carried or "cccl-include" in variant.fixes and flag.startswith("-DCUDA_VERSION="):
             changes.append(f"cmakeFlags {flag}: nixpkgs builds torch through setup.py, so it never reached CMake; "
