@@ -373,7 +373,7 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
 
 @main.command()
 @click.argument("path", type=click.Path(file_okay=False))
-@click.option("--write", "write_", is_flag=True, help="Write PATH/matrix.yaml (and nothing else).")
+@click.option("--write", "write_", is_flag=True, help="Write matrix.yaml in the repository (and nothing else).")
 @click.option("--pytorch-version", metavar="VERSION",
               help="The PyTorch version of the recipes' nixpkgs, where they build its own (no source override).")
 def adopt(path, write_, pytorch_version) -> None:
@@ -387,7 +387,7 @@ def adopt(path, write_, pytorch_version) -> None:
 
     try:
         result = adopt_.adopt(Path(path), pytorch_version)
-        root = Path(path)
+        root = adopt_.repository_root(Path(path))
         if write_:
             target = root / adopt_.MATRIX_FILE
             if target.exists():
@@ -398,7 +398,7 @@ def adopt(path, write_, pytorch_version) -> None:
         _fail(error)
     click.echo(adopt_.report(result), nl=False)
     if write_:
-        click.echo(f"gen-matrix: wrote {Path(path) / adopt_.MATRIX_FILE}; `gen-matrix --root {path}` generates from it "
+        click.echo(f"gen-matrix: wrote {root / adopt_.MATRIX_FILE}; `gen-matrix --root {root}` generates from it "
                    "and reports each recipe that differs")
 
 

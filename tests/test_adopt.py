@@ -173,3 +173,10 @@ def test_bad_input_is_a_located_error_with_exit_2(folder, tmp_path, case, expect
     assert digests(tmp_path) == before
     if case == "broken":
         assert "pytorch-python313-cpu-avx2.nix" in result.output and "noSuchBlas" in result.output
+
+
+def test_given_the_recipes_folder_the_matrix_goes_to_its_repository(folder):
+    result = run(str(folder / ".flox" / "pkgs"), "--pytorch-version", "2.8.0", "--write")
+    assert result.exit_code == 0, result.output
+    assert (folder / "matrix.yaml").is_file()
+    assert not (folder / ".flox" / "pkgs" / "matrix.yaml").exists()

@@ -109,6 +109,12 @@ def recipes_folder(path: Path) -> Path:
                             "give a repository, or its .flox/pkgs folder of recipes")
 
 
+def repository_root(path: Path) -> Path:
+    """Where matrix.yaml goes: the repository whose .flox/pkgs holds the recipes."""
+    folder = recipes_folder(path)
+    return folder.parent.parent if folder.parts[-2:] == tuple(Path(PKGS_DIR).parts) else path
+
+
 def evaluate(folder: Path, names: list[str], knowledge: Knowledge) -> dict:
     """What each recipe asks of nixpkgs, by file name: one nix-instantiate for them all, and
     one per recipe to say which fail where any does."""
