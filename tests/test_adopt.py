@@ -6,7 +6,10 @@ variable of its own, an Apple Silicon one and a companion importing its torch's 
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -74,7 +77,8 @@ def test_the_report_lists_every_fact_not_carried_over(folder):
             "magma patch local-tuning.patch: unknown to the built-in fixes (nixpkgs.patches in matrix.yaml can carry it)",
         ],
         "pytorch-python313-cuda12_8-sm90-avx2": [
-            "nixpkgs config cudaForwardCompat = false: set by hand (nixpkgs.config can carry it)",
+            "nixpkgs config cudaForwardCompat = false: set by hand here, not by every recipe of its pin "
+            "(a pin's config is all its variants')",
             "hand-written flag -O3: not among the knowledge table's flags of avx2",
         ],
     }
@@ -180,3 +184,23 @@ def test_given_the_recipes_folder_the_matrix_goes_to_its_repository(folder):
     assert result.exit_code == 0, result.output
     assert (folder / "matrix.yaml").is_file()
     assert not (folder / ".flox" / "pkgs" / "matrix.yaml").exists()
+
+
+def test_config_every_recipe_of_a_pin_sets_is_the_pin_s(folder):
+    for recipe in (folder / ".flox" / "pkgs").glob("pytorch-*.nix"):
+        text = recipe.read_text()
+        if "cudaForwardCompat" not in text:
+            recipe.write_text(text.replace("allowUnfree = true;", "allowUnfree = true; cudaForwardCompat = false;"))
+    result = adopt.adopt(folder, "2.8.0")
+    assert result.matrix["nixpkgs"]["config"] == {"cudaForwardCompat": False}
+    assert not any("cudaForwardCompat" in fact for facts in result.lost.values() for fact in facts)
+
+
+def test_the_matrix_is_the_same_whatever_the_hash_seed(folder):
+    outputs = set()
+    for seed in ("1", "2", "3"):
+        done = subprocess.run([sys.executable, "-m", "generator", "adopt", str(folder), "--pytorch-version", "2.8.0"],
+                              capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED=seed), cwd=REPO)
+        assert done.returncode == 0, done.stderr
+        outputs.add(done.stdout)
+    assert len(outputs) == 1

@@ -76,6 +76,7 @@ class Recipe:
     fixes: frozenset
     jobs: int | None
     system_features: tuple[str, ...] | None
+    config: tuple  # (key, value) pairs of nixpkgs config gen-matrix does not set itself
     lost: tuple[str, ...]  # facts no matrix can carry, with the reason
 
 
@@ -281,9 +282,14 @@ def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
         else:
             lost.append(f"magma patch {patch.get('name') or patch.get('url')}: unknown to the built-in fixes "
                         "(nixpkgs.patches in matrix.yaml can carry it)")
+    config = []
     for key, value in sorted(nixpkgs["config"].items()):
-        if key not in _OWN_CONFIG and key != "allowBroken":
-            lost.append(f"nixpkgs config {key} = {json.dumps(value)}: set by hand (nixpkgs.config can carry it)")
+        if key in _OWN_CONFIG or key == "allowBroken":
+            continue
+        if isinstance(value, (bool, int, str)) or isinstance(value, list) and all(isinstance(v, str) for v in value):
+            config.append((key, tuple(value) if isinstance(value, list) else value))
+        else:
+            lost.append(f"nixpkgs config {key} = {json.dumps(value)}: not a value matrix.yaml can hold")
     for attr in sorted(set(nixpkgs.get("overlayAttrs") or ()) - _READ_OVERLAYS):
         lost.append(f"an overlay sets {attr}: not read by adopt")
     for step in facts["steps"]:
@@ -309,7 +315,7 @@ def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
         torch=torch, source=source, flags=flags, exports=exports, cmake_flags=cmake_flags,
         fixes=frozenset(fixes), jobs=jobs[0] if jobs else None,
         system_features=tuple(attrs["requiredSystemFeatures"]) if "requiredSystemFeatures" in attrs else None,
-        lost=tuple(lost))
+        config=tuple(config), lost=tuple(lost))
 
 
 # ---- inferring ---------------------------------------------------------------------------
@@ -349,7 +355,7 @@ def _rules(knowledge: Knowledge, kind: str, axes: dict, wanted: set) -> tuple[li
                 candidates.append(("restrict", (a, value, b, frozenset(allowed)), removed))
     wanted_dicts = [dict(w) for w in wanted]
     seen = set()
-    for extra in extras:
+    for extra in sorted(extras):
         e = dict(extra)
         for size in range(1, len(names) + 1):
             for subset in itertools.combinations(names, size):
@@ -448,6 +454,9 @@ def infer(recipes: list[Recipe], knowledge: Knowledge, pytorch_version: str | No
         nixpkgs["rev"] = next(iter(revs))
         shas = {r.tarball_sha256 for r in torches}
         nixpkgs["sha256"] = shas.pop() if len(shas) == 1 else None
+        config = _shared_config(torches)
+        if config:
+            nixpkgs["config"] = config
     elif revs:
         nixpkgs["pins"] = _pins(torches, facts, revs, knowledge, warnings)
     nixpkgs["capability_scope"] = "auto"
@@ -505,7 +514,16 @@ def _pins(torches, facts, revs, knowledge, warnings) -> list[dict]:
     for pin in pins:
         if len(shas[pin["rev"]]) == 1 and None not in shas[pin["rev"]]:
             pin["sha256"] = next(iter(shas[pin["rev"]]))
+        config = _shared_config([r for r in torches if r.rev == pin["rev"]])
+        if config:
+            pin["config"] = config
     return pins
+
+
+def _shared_config(recipes) -> dict:
+    """The nixpkgs config every one of the recipes sets alike: a pin's config is all its variants'."""
+    shared = set.intersection(*(set(r.config) for r in recipes)) if recipes else set()
+    return {key: list(value) if isinstance(value, tuple) else value for key, value in sorted(shared)}
 
 
 def _companions(companions, facts, knowledge, warnings) -> list[dict]:
@@ -628,6 +646,12 @@ def check(matrix: dict, text: str, recipes: list[Recipe], folder: str) -> Adopti
             if recipe.rev and pins.get(variant.pin) != recipe.rev:
                 pins_differ.append(recipe.name)
                 facts.append(f"nixpkgs {recipe.rev[:7]}: the matrix builds it against {pins.get(variant.pin, '?')[:7]}")
+            pin = next(p for p in expansion.matrix.pins if p.name == variant.pin)
+            carried = {key: tuple(value) if isinstance(value, (list, tuple)) else value for key, value in pin.config.items()}
+            for key, value in recipe.config:
+                if carried.get(key) != value:
+                    facts.append(f"nixpkgs config {key} = {json.dumps(value)}: set by hand here, not by every recipe "
+                                 "of its pin (a pin's config is all its variants')")
             change, gone = _changes(expansion.matrix, variant, recipe)
             facts += gone
             if change:
