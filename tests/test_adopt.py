@@ -6,6 +6,7 @@ variable of its own, an Apple Silicon one and a companion importing its torch's 
 from __future__ import annotations
 
 import hashlib
+import itertools
 import os
 import shutil
 import subprocess
@@ -204,3 +205,32 @@ def test_the_matrix_is_the_same_whatever_the_hash_seed(folder):
         assert done.returncode == 0, done.stderr
         outputs.add(done.stdout)
     assert len(outputs) == 1
+
+
+@pytest.mark.parametrize("example", ["pytorch-2.8", "pytorch-2.9", "pytorch-2.10"])
+def test_no_more_rules_than_the_hand_written_examples(example):
+    """The rules inferred for each kind of an example's variants are no more than the
+    example's own, and keep exactly its variants."""
+    text = (REPO / "examples" / example / "matrix.yaml").read_text()
+    expansion = expand.expand(validate.validate(load.parse(text, "matrix.yaml")))
+    written = load.parse(text, "matrix.yaml").data
+    for kind in ("gpu", "cpu", "darwin"):
+        variants = [v for v in expansion.variants if v.kind == kind and not v.is_companion]
+        if not variants:
+            continue
+        wanted = {tuple(v.combination.items()) for v in variants}
+        axes = {axis: sorted({dict(w)[axis] for w in wanted}) for axis in variants[0].combination}
+        restrict, exclude, impossible = adopt._rules(expansion.matrix.knowledge, kind, axes, wanted)
+        assert impossible == set()
+        own = len(written[kind].get("restrict", [])) + len(written[kind].get("exclude", []))
+        assert len(restrict) + len(exclude) <= own
+        kept = {w for w in itertools.product(*([(a, v) for v in axes[a]] for a in axes))
+                if expansion.matrix.knowledge.why_not(dict(w)) is None
+                and not any(adopt._matches(_listed(r["when"]), dict(w)) and not adopt._matches(_listed(r["only"]), dict(w))
+                            for r in restrict)
+                and not any(adopt._matches(_listed(r), dict(w)) for r in exclude)}
+        assert kept == wanted
+
+
+def _listed(rule: dict) -> dict:
+    return {axis: value if isinstance(value, list) else [value] for axis, value in rule.items()}
