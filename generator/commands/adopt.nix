@@ -40,8 +40,7 @@ let
       in fApplied // g final prev';
     versionAtLeast = a: b: builtins.compareVersions a b >= 0;
     versionOlder = a: b: builtins.compareVersions a b < 0;
-    replaceStrings = replaceStrings;
-    splitString = sep: s: filter isString (split (replaceStrings [ "." "+" "*" ] [ "\\." "\\+" "\\*" ] sep) s);
+    inherit replaceStrings;
   };
 
   # A package of the recording set: its attributes as the recipe sees them (oldAttrs), and

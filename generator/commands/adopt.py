@@ -200,7 +200,9 @@ def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
     cuda_asked = bool(overrides.get("cudaSupport") or overrides.get("gpuTargets"))
     if package != "pytorch":
         cuda_asked = gpu_arch not in (None, "mps") and nixpkgs["config"].get("cudaSupport", False)
-    kind = "darwin" if gpu_arch == "mps" else "gpu" if cuda_asked else "cpu"
+    platforms = (attrs.get("meta") or {}).get("platforms") or []
+    darwin = gpu_arch == "mps" or platforms and all(str(p).endswith("-darwin") for p in platforms)
+    kind = "darwin" if darwin else "gpu" if cuda_asked else "cpu"
 
     combination: dict[str, str] = {}
     python_set = facts.get("set") or ""
