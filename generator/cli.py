@@ -376,7 +376,9 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
 @click.option("--write", "write_", is_flag=True, help="Write matrix.yaml in the repository (and nothing else).")
 @click.option("--pytorch-version", metavar="VERSION",
               help="The PyTorch version of the recipes' nixpkgs, where they build its own (no source override).")
-def adopt(path, write_, pytorch_version) -> None:
+@click.option("--nixpkgs-rev", metavar="REV",
+              help="The nixpkgs revision for recipes that pin none (written for callPackage).")
+def adopt(path, write_, pytorch_version, nixpkgs_rev) -> None:
     """Infer the matrix.yaml of a folder of hand-written recipes.
 
     PATH is a repository or its .flox/pkgs folder. Prints the matrix, how many of the
@@ -386,7 +388,7 @@ def adopt(path, write_, pytorch_version) -> None:
     from .commands import adopt as adopt_
 
     try:
-        result = adopt_.adopt(Path(path), pytorch_version)
+        result = adopt_.adopt(Path(path), pytorch_version, nixpkgs_rev)
         root = adopt_.repository_root(Path(path))
         if write_:
             target = root / adopt_.MATRIX_FILE

@@ -234,3 +234,30 @@ def test_no_more_rules_than_the_hand_written_examples(example):
 
 def _listed(rule: dict) -> dict:
     return {axis: value if isinstance(value, list) else [value] for axis, value in rule.items()}
+
+
+CALLPACKAGE_RECIPE = """# written for callPackage: Flox calls it with the environment's nixpkgs
+{ python3Packages, lib, openblas }:
+python3Packages.pytorch.overrideAttrs (old: {
+  pname = "pytorch-python313-cpu-avx512";
+  passthru = old.passthru // { cpuISA = "avx512"; };
+  buildInputs = old.buildInputs ++ [ openblas ];
+  preConfigure = (old.preConfigure or "") + ''
+    export CXXFLAGS="-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma $CXXFLAGS"
+  '';
+})
+"""
+
+
+def test_recipes_written_for_callpackage_take_the_revision_given(tmp_path):
+    folder = tmp_path / "pkgs"
+    folder.mkdir()
+    (folder / "pytorch-python313-cpu-avx512.nix").write_text(CALLPACKAGE_RECIPE)
+    refused = run(str(folder), "--pytorch-version", "2.8.0")
+    assert refused.exit_code == 2 and "--nixpkgs-rev" in refused.output
+    rev = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"
+    result = adopt.adopt(folder, "2.8.0", rev)
+    assert result.matrix["nixpkgs"]["rev"] == rev
+    assert result.matrix["cpu"] == {"python": ["3.13"], "isa": ["avx512"]}
+    assert result.reproduced == 1
+    assert any(fact.startswith("nixpkgs from <the environment's nixpkgs") for fact in result.lost["pytorch-python313-cpu-avx512"])

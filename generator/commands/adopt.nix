@@ -106,6 +106,7 @@ let
         [ "torch" "torchvision" "torchaudio" "triton" ]);
       fixed = lib.fix (lib.extends overrides base);
     in fixed // {
+      pytorch = fixed.torch;  # nixpkgs' older name for it
       __adoptedPython = name;
       override = args: pythonSet origin name (lib.composeExtensions overrides (args.overrides or (_: _: { })));
     };
@@ -174,10 +175,13 @@ let
     attrs = plain (removeAttrs package [ "__adopted" "__adoptedFile" "override" "overrideAttrs" "outPath" ]);
   };
 
+  # A recipe written for callPackage (Flox calls it so, from the environment's nixpkgs) takes
+  # its arguments from the recording set of that unpinned nixpkgs.
+  ambient = nixpkgsFor { channel = "the environment's nixpkgs (callPackage)"; } { };
   recipe = name:
     let
-      value = importing (/. + "${req.dir}/${name}");
-      result = if isFunction value then value { } else value;
+      value = scopedImport scope (/. + "${req.dir}/${name}");
+      result = if isFunction value then value (builtins.intersectAttrs (functionArgs value) (ambient // { pkgs = ambient; })) else value;
     in {
       inherit name;
       value =

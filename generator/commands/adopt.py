@@ -425,7 +425,8 @@ def _plain_rule(rule: dict, knowledge: Knowledge) -> dict:
     return {axis: _value(values, knowledge, axis) for axis, values in rule.items()}
 
 
-def infer(recipes: list[Recipe], knowledge: Knowledge, pytorch_version: str | None, where: str) -> tuple[dict, list[str]]:
+def infer(recipes: list[Recipe], knowledge: Knowledge, pytorch_version: str | None, where: str,
+          nixpkgs_rev: str | None = None) -> tuple[dict, list[str]]:
     """The matrix of the recipes, and warnings about what it cannot say."""
     warnings: list[str] = []
     torches = [r for r in recipes if r.package == "pytorch"]
@@ -451,6 +452,11 @@ def infer(recipes: list[Recipe], knowledge: Knowledge, pytorch_version: str | No
 
     facts = [dict(r.combination, kind=r.kind, name=r.name) for r in torches]
     revs = Counter(r.rev for r in torches if r.rev)
+    if not revs:
+        if not nixpkgs_rev:
+            raise GenMatrixError.at(Location(where), "no recipe pins nixpkgs: they build against the environment's",
+                                    "give the nixpkgs revision they should build against with --nixpkgs-rev REV")
+        revs = Counter({nixpkgs_rev: len(torches)})
     nixpkgs: dict = {}
     if len(revs) == 1:
         nixpkgs["rev"] = next(iter(revs))
@@ -592,7 +598,7 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
         if flag not in build["cpuFlags"]:
             lost.append(f"hand-written flag {flag}: not among the knowledge table's flags of "
                         f"{variant.isa.name if variant.isa else 'a build without an ISA'}")
-    if list(recipe.flags) != build["cpuFlags"]:
+    if set(recipe.flags) != set(build["cpuFlags"]):
         changes.append(f"CPU flags {' '.join(build['cpuFlags']) or '(none)'} where the recipe has "
                        f"{' '.join(recipe.flags) or '(none)'} (the knowledge table's flags of {recipe.combination[-1][1]})")
     wanted = {f"USE_{feature}": "0" for feature in build["disabledFeatures"]} | dict(build["environment"])
@@ -665,14 +671,14 @@ def check(matrix: dict, text: str, recipes: list[Recipe], folder: str) -> Adopti
                     lost=lost, changes=changes, warnings=tuple(str(w) for w in expansion.warnings))
 
 
-def adopt(path: Path, pytorch_version: str | None = None) -> Adoption:
+def adopt(path: Path, pytorch_version: str | None = None, nixpkgs_rev: str | None = None) -> Adoption:
     """The matrix of the recipes under `path`, and how far it reproduces them."""
     folder = recipes_folder(path)
     knowledge = build(builtin())
     files = sorted(p.name for p in folder.iterdir() if p.suffix == ".nix" and p.is_file())
     evaluated = evaluate(folder, files, knowledge)
     recipes = [read(name, evaluated[name], knowledge, str(folder / name)) for name in files]
-    matrix, warnings = infer(recipes, knowledge, pytorch_version, str(folder))
+    matrix, warnings = infer(recipes, knowledge, pytorch_version, str(folder), nixpkgs_rev)
     text = render_matrix(matrix, len(recipes), str(path))
     result = check(matrix, text, recipes, str(folder))
     return Adoption(**{**result.__dict__, "warnings": tuple(warnings) + result.warnings})
