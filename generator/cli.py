@@ -403,3 +403,81 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
     else:
         click.echo(explain_.text(result), nl=False)
 
+
+
+@main.command()
+@click.argument("path", type=click.Path(file_okay=False))
+@click.option("--write", "write_", is_flag=True, help="Write matrix.yaml in the repository (and nothing else).")
+@click.option("--pytorch-version", metavar="VERSION",
+              help="The PyTorch version of the recipes' nixpkgs, where they build its own (no source override).")
+@click.option("--nixpkgs-rev", metavar="REV",
+              help="The nixpkgs revision for recipes that pin none (written for callPackage).")
+def adopt(path, write_, pytorch_version, nixpkgs_rev) -> None:
+    """Infer the matrix.yaml of a folder of hand-written recipes.
+
+    PATH is a repository or its .flox/pkgs folder. Prints the matrix, how many of the
+    recipes' names it reproduces, per recipe what it cannot carry over and what `generate`
+    would change. Without --write nothing is written.
+    """
+    from .commands import adopt as adopt_
+
+    try:
+        result = adopt_.adopt(Path(path), pytorch_version, nixpkgs_rev)
+        root = adopt_.repository_root(Path(path))
+        if write_:
+            target = root / adopt_.MATRIX_FILE
+            if target.exists():
+                raise GenMatrixError.at(adopt_.Location(str(target)), "a matrix is already there",
+                                        "move it aside to adopt the recipes again")
+            target.write_text(result.text, encoding="utf-8")
+    except GenMatrixError as error:
+        _fail(error)
+    click.echo(adopt_.report(result), nl=False)
+    if write_:
+        click.echo(f"gen-matrix: wrote {root / adopt_.MATRIX_FILE}; `gen-matrix --root {root}` generates from it "
+                   "and reports each recipe that differs")
+
+
+@main.command()
+@click.argument("directory", required=False, default=".", type=click.Path(file_okay=False))
+@click.option("--example", metavar="NAME", help="Start from this example's matrix [default: the newest].")
+@click.option("--detect", "for_host", is_flag=True,
+              help="A matrix for this machine alone: the variant `detect` recommends, and its neighbours.")
+@click.option("--nvidia-smi-output", type=click.Path(dir_okay=False), metavar="FILE",
+              help="With --detect: captured nvidia-smi output instead of running it.")
+@click.option("--cpuinfo", type=click.Path(dir_okay=False), metavar="FILE",
+              help="With --detect: a captured /proc/cpuinfo instead of this machine's.")
+@click.option("--uname", metavar="TEXT", help='With --detect: what `uname -sm` prints, e.g. "Darwin arm64".')
+def init(directory, example, for_host, nvidia_smi_output, cpuinfo, uname) -> None:
+    """Create a matrix repository in DIRECTORY: matrix.yaml, git, the Flox environment, the
+    workflow and a README with the generated tables; then generate the recipes.
+
+    Refuses a folder that already holds a matrix.
+    """
+    from .commands import host, init as init_
+    from . import run
+    from .pipeline import lock, write
+
+    if example and for_host:
+        raise click.UsageError("--example and --detect exclude each other")
+    root = Path(directory)
+    try:
+        init_.refuse_existing(root)
+        base = example or init_.examples()[-1]
+        if for_host:
+            machine = host.gather(uname=uname, cpuinfo=Path(cpuinfo) if cpuinfo else None,
+                                  nvidia_smi_output=Path(nvidia_smi_output) if nvidia_smi_output else None)
+            text, name = init_.detected_text(machine, base)
+        else:
+            text, name = init_.example_text(base), None
+        project = init_.create(root, text)
+        with lock.held(project.root):
+            expansion, plan = _planned(project)
+            write.apply(plan)
+    except GenMatrixError as error:
+        _fail(error)
+    name = name or expansion.variants[0].name
+    click.echo(f"gen-matrix init: {root} holds {len(expansion.variants)} variants; {len(plan.write)} files written")
+    click.echo("next:")
+    for step in init_.next_steps(name, expansion.matrix.ci.organisation_variable):
+        click.echo(f"  {step}")

@@ -1,0 +1,263 @@
+"""`gen-matrix adopt` on a small folder of hand-written recipes holding one of each case:
+a GPU recipe with a hand-written flag and config, an AVX-only one with an unknown MAGMA
+patch and cmakeFlags that never reached CMake, a CPU-only one with a renamed package and a
+variable of its own, an Apple Silicon one and a companion importing its torch's recipe."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import REPO, needs_nix
+from generator.cli import main
+from generator.commands import adopt
+from generator.pipeline import expand, load, validate
+
+FIXTURE = REPO / "tests" / "fixtures" / "adopt"
+NAMES = sorted(p.stem for p in (FIXTURE / ".flox" / "pkgs").glob("*.nix"))
+
+pytestmark = needs_nix
+
+
+@pytest.fixture
+def folder(tmp_path) -> Path:
+    target = tmp_path / "recipes"
+    shutil.copytree(FIXTURE, target)
+    return target
+
+
+def digests(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["adopt", *args], catch_exceptions=False)
+
+
+def test_the_matrix_reproduces_every_name_with_the_same_pin(folder):
+    result = adopt.adopt(folder, "2.8.0")
+    assert result.reproduced == len(NAMES) == 5
+    assert set(result.generated) == set(NAMES)
+    assert result.pins_differ == ()
+    # what it would write generates those names through the pipeline
+    matrix = validate.validate(load.parse(result.text, "matrix.yaml"))
+    assert sorted(v.name for v in expand.expand(matrix).variants) == NAMES
+
+
+def test_the_axes_rules_companions_and_version_are_inferred(folder):
+    matrix = adopt.adopt(folder, "2.8.0").matrix
+    assert matrix["pytorch"] == {"version": "2.8.0"}
+    assert matrix["nixpkgs"]["rev"] == "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"
+    assert matrix["gpu"]["sm"] == ["sm61", "sm90"] and matrix["gpu"]["isa"] == ["avx", "avx2"]
+    assert len(matrix["gpu"].get("restrict", [])) + len(matrix["gpu"].get("exclude", [])) == 2
+    assert matrix["cpu"] == {"python": ["3.13"], "isa": ["avx2"]}
+    assert matrix["darwin"] == {"python": ["3.13"], "accelerator": ["mps"]}
+    assert matrix["companions"] == [{"packages": ["torchvision"], "when": {"sm": "sm61"}}]
+    assert matrix["build"] == {"jobs": 32, "system_features": ["big-parallel"]}
+
+
+def test_the_report_lists_every_fact_not_carried_over(folder):
+    lost = adopt.adopt(folder, "2.8.0").lost
+    assert lost == {
+        "pytorch-python313-cpu-avx2": [
+            "pname torch-cpu-avx2: the package takes the recipe's name, pytorch-python313-cpu-avx2",
+            "meta.description and longDescription: generate writes them from the knowledge table",
+            "export USE_MKLDNN_CBLAS=1: set by hand, gen-matrix sets no such variable",
+            "cmakeFlags -DCMAKE_BUILD_TYPE=Release: never reached CMake (nixpkgs builds torch through setup.py), dropped",
+        ],
+        "pytorch-python313-cuda12_8-sm61-avx": [
+            "magma patch local-tuning.patch: unknown to the built-in fixes (nixpkgs.patches in matrix.yaml can carry it)",
+        ],
+        "pytorch-python313-cuda12_8-sm90-avx2": [
+            "nixpkgs config cudaForwardCompat = false: set by hand here, not by every recipe of its pin "
+            "(a pin's config is all its variants')",
+            "hand-written flag -O3: not among the knowledge table's flags of avx2",
+        ],
+    }
+
+
+def test_the_report_says_what_generate_would_change_and_why(folder):
+    changes = adopt.adopt(folder, "2.8.0").changes
+    avx = changes["pytorch-python313-cuda12_8-sm61-avx"]
+    assert "exports USE_NNPACK=0: the knowledge table switches NNPACK off for avx" in avx
+    assert "exports USE_CUDNN=0: current cuDNN no longer supports sm61" in avx
+    assert any(c.startswith("cmakeFlags -DCXX_AVX2_FOUND=FALSE: nixpkgs builds torch through setup.py") for c in avx)
+    assert changes["pytorch-python313-cuda12_8-sm90-avx2"] == [
+        "CPU flags -mavx2 -mfma -mf16c where the recipe has -mavx2 -mfma -mf16c -O3 (the knowledge table's flags of avx2)"]
+
+
+def test_a_source_override_and_its_fixes_are_carried(folder):
+    for recipe in (folder / ".flox" / "pkgs").glob("pytorch-*.nix"):
+        recipe.write_text(recipe.read_text().replace("  pname = ", """  version = "2.9.0";
+  src = nixpkgs_pinned.fetchFromGitHub { owner = "pytorch"; repo = "pytorch"; rev = "v2.9.0";
+    hash = "sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="; fetchSubmodules = true; };
+  patches = [ ];
+  pname = """, 1))
+    result = adopt.adopt(folder, None)
+    assert result.matrix["pytorch"] == {"version": "2.9.0", "source": {
+        "rev": "v2.9.0", "hash": "sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="}}
+    changes = result.changes["pytorch-python313-cuda12_8-sm90-avx2"]
+    # patches = [] is nixpkgs' patches dropped by hand: the built-in fix; the version it did not set
+    assert any(c.startswith("adds the torch-source-version fix") for c in changes)
+    assert not any("torch-source-patches" in c for c in changes)
+    assert any(c.startswith("adds the findcudatoolkit-stub fix") for c in changes)
+
+
+def test_pins_with_when_rules(folder):
+    pkgs = folder / ".flox" / "pkgs"
+    other = "0182a361324364ae3f436a63005877674cf45efb"
+    for name in ("pytorch-python313-cuda12_8-sm90-avx2.nix",):
+        path = pkgs / name
+        path.write_text(path.read_text().replace("fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3", other))
+    result = adopt.adopt(folder, "2.8.0")
+    pins = result.matrix["nixpkgs"]["pins"]
+    assert pins[0]["rev"] == other and pins[0]["when"] == {"sm": "sm90"}
+    assert "when" not in pins[-1] and pins[-1]["rev"].startswith("fe5e41d")
+    assert result.reproduced == 5 and result.pins_differ == ()
+
+
+def test_without_write_nothing_is_written(folder):
+    before = digests(folder)
+    result = run(str(folder), "--pytorch-version", "2.8.0")
+    assert result.exit_code == 0, result.output
+    assert "the matrix reproduces 5 of 5 names" in result.output
+    assert "magma patch local-tuning.patch" in result.output
+    assert digests(folder) == before
+
+
+def test_with_write_only_matrix_yaml_is_written(folder):
+    before = digests(folder)
+    result = run(str(folder), "--pytorch-version", "2.8.0", "--write")
+    assert result.exit_code == 0, result.output
+    after = digests(folder)
+    assert set(after) - set(before) == {"matrix.yaml"}
+    assert {k: v for k, v in after.items() if k != "matrix.yaml"} == before
+    listed = CliRunner().invoke(main, ["list", "--root", str(folder)])
+    assert sorted(listed.output.split()) == NAMES
+    again = run(str(folder), "--pytorch-version", "2.8.0", "--write")
+    assert again.exit_code == 2 and "already" in again.output
+    assert digests(folder) == after
+
+
+@pytest.mark.parametrize("case, expected", [
+    ("missing", "no such folder"),
+    ("empty", "holds a .nix recipe"),
+    ("broken", "cannot be read by evaluation"),
+    ("no-version", "--pytorch-version"),
+    ("not-torch", "not torch or a companion"),
+])
+def test_bad_input_is_a_located_error_with_exit_2(folder, tmp_path, case, expected):
+    path = folder
+    pkgs = folder / ".flox" / "pkgs"
+    if case == "missing":
+        path = tmp_path / "nowhere"
+    elif case == "empty":
+        path = tmp_path / "empty"
+        path.mkdir()
+    elif case == "broken":
+        broken = pkgs / "pytorch-python313-cpu-avx2.nix"
+        broken.write_text(broken.read_text().replace("nixpkgs_pinned.openblas", "nixpkgs_pinned.noSuchBlas"))
+    elif case == "not-torch":
+        (pkgs / "hello.nix").write_text(
+            '{ }: let p = import (builtins.fetchTarball "https://github.com/NixOS/nixpkgs/archive/'
+            'fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3.tar.gz") { }; in p.python313Packages.triton\n')
+    before = digests(tmp_path)
+    result = run(str(path), *([] if case == "no-version" else ["--pytorch-version", "2.8.0"]), "--write")
+    assert result.exit_code == 2
+    assert expected in result.output
+    assert "Traceback" not in result.output
+    assert digests(tmp_path) == before
+    if case == "broken":
+        assert "pytorch-python313-cpu-avx2.nix" in result.output and "noSuchBlas" in result.output
+
+
+def test_given_the_recipes_folder_the_matrix_goes_to_its_repository(folder):
+    result = run(str(folder / ".flox" / "pkgs"), "--pytorch-version", "2.8.0", "--write")
+    assert result.exit_code == 0, result.output
+    assert (folder / "matrix.yaml").is_file()
+    assert not (folder / ".flox" / "pkgs" / "matrix.yaml").exists()
+
+
+def test_config_every_recipe_of_a_pin_sets_is_the_pin_s(folder):
+    for recipe in (folder / ".flox" / "pkgs").glob("pytorch-*.nix"):
+        text = recipe.read_text()
+        if "cudaForwardCompat" not in text:
+            recipe.write_text(text.replace("allowUnfree = true;", "allowUnfree = true; cudaForwardCompat = false;"))
+    result = adopt.adopt(folder, "2.8.0")
+    assert result.matrix["nixpkgs"]["config"] == {"cudaForwardCompat": False}
+    assert not any("cudaForwardCompat" in fact for facts in result.lost.values() for fact in facts)
+
+
+def test_the_matrix_is_the_same_whatever_the_hash_seed(folder):
+    outputs = set()
+    for seed in ("1", "2", "3"):
+        done = subprocess.run([sys.executable, "-m", "generator", "adopt", str(folder), "--pytorch-version", "2.8.0"],
+                              capture_output=True, text=True, env=dict(os.environ, PYTHONHASHSEED=seed), cwd=REPO)
+        assert done.returncode == 0, done.stderr
+        outputs.add(done.stdout)
+    assert len(outputs) == 1
+
+
+@pytest.mark.parametrize("example", ["pytorch-2.8", "pytorch-2.9", "pytorch-2.10"])
+def test_no_more_rules_than_the_hand_written_examples(example):
+    """The rules inferred for each kind of an example's variants are no more than the
+    example's own, and keep exactly its variants."""
+    text = (REPO / "examples" / example / "matrix.yaml").read_text()
+    expansion = expand.expand(validate.validate(load.parse(text, "matrix.yaml")))
+    written = load.parse(text, "matrix.yaml").data
+    for kind in ("gpu", "cpu", "darwin"):
+        variants = [v for v in expansion.variants if v.kind == kind and not v.is_companion]
+        if not variants:
+            continue
+        wanted = {tuple(v.combination.items()) for v in variants}
+        axes = {axis: sorted({dict(w)[axis] for w in wanted}) for axis in variants[0].combination}
+        restrict, exclude, impossible = adopt._rules(expansion.matrix.knowledge, kind, axes, wanted)
+        assert impossible == set()
+        own = len(written[kind].get("restrict", [])) + len(written[kind].get("exclude", []))
+        assert len(restrict) + len(exclude) <= own
+        kept = {w for w in itertools.product(*([(a, v) for v in axes[a]] for a in axes))
+                if expansion.matrix.knowledge.why_not(dict(w)) is None
+                and not any(adopt._matches(_listed(r["when"]), dict(w)) and not adopt._matches(_listed(r["only"]), dict(w))
+                            for r in restrict)
+                and not any(adopt._matches(_listed(r), dict(w)) for r in exclude)}
+        assert kept == wanted
+
+
+def _listed(rule: dict) -> dict:
+    return {axis: value if isinstance(value, list) else [value] for axis, value in rule.items()}
+
+
+CALLPACKAGE_RECIPE = """# written for callPackage: Flox calls it with the environment's nixpkgs
+{ python3Packages, lib, openblas }:
+python3Packages.pytorch.overrideAttrs (old: {
+  pname = "pytorch-python313-cpu-avx512";
+  passthru = old.passthru // { cpuISA = "avx512"; };
+  buildInputs = old.buildInputs ++ [ openblas ];
+  preConfigure = (old.preConfigure or "") + ''
+    export CXXFLAGS="-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma $CXXFLAGS"
+  '';
+})
+"""
+
+
+def test_recipes_written_for_callpackage_take_the_revision_given(tmp_path):
+    folder = tmp_path / "pkgs"
+    folder.mkdir()
+    (folder / "pytorch-python313-cpu-avx512.nix").write_text(CALLPACKAGE_RECIPE)
+    refused = run(str(folder), "--pytorch-version", "2.8.0")
+    assert refused.exit_code == 2 and "--nixpkgs-rev" in refused.output
+    rev = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"
+    result = adopt.adopt(folder, "2.8.0", rev)
+    assert result.matrix["nixpkgs"]["rev"] == rev
+    assert result.matrix["cpu"] == {"python": ["3.13"], "isa": ["avx512"]}
+    assert result.reproduced == 1
+    assert any(fact.startswith("nixpkgs from <the environment's nixpkgs") for fact in result.lost["pytorch-python313-cpu-avx512"])
