@@ -16,32 +16,24 @@ from __future__ import annotations
 import json
 import re
 import shlex
-import shutil
 import subprocess
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
-from generator.cli import main
-
+import phase_harness
 from conftest import REPO, needs_nix
+from phase_harness import PHASE, SOURCES, needs_nix_build
 
-SOURCES = REPO / "tests" / "fixtures" / "pytorch-source"
 MANIFEST = json.loads((SOURCES / "sources.json").read_text())
-PHASE = SOURCES / "patch-phase.nix"
-FAKES = REPO / "tests" / "nix" / "fakes.nix"
 PINS = {"fe5e41d": "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3", "0182a36": "0182a361324364ae3f436a63005877674cf45efb"}
 # Each pin with releases other than its own (fe5e41d: 2.8.0, 0182a36: 2.9.1): an older one,
 # the other pin's, and 2.10.0, which the 2.10 example builds on nixpkgs pins of 2.9.1.
 CASES = [("fe5e41d", "v2.7.1"), ("fe5e41d", "v2.9.1"), ("fe5e41d", "v2.10.0"),
          ("0182a36", "v2.7.1"), ("0182a36", "v2.8.0"), ("0182a36", "v2.10.0")]
-TOOLS = ["bash", "basename", "cat", "chmod", "cp", "mkdir", "patch", "rm", "sed"]
-NIX_BUILD = shutil.which("nix-build")
 
-pytestmark = [needs_nix, pytest.mark.skipif(NIX_BUILD is None, reason="nix-build not found: install nix-bin")]
+pytestmark = [needs_nix, needs_nix_build]
 
 
 @dataclass(frozen=True)
@@ -104,35 +96,22 @@ def soften_unread(post_patch: str, files: set[str]) -> str:
 
 @pytest.fixture(scope="module")
 def host_path() -> str:
-    missing = [tool for tool in TOOLS if shutil.which(tool) is None]
-    if missing:
-        pytest.skip(f"the patch phase needs {', '.join(missing)} on this machine")
-    return ":".join(dict.fromkeys(str(Path(shutil.which(tool)).parent) for tool in TOOLS))
+    return phase_harness.host_path()
 
 
 @pytest.fixture(scope="module")
 def recipes(tmp_path_factory) -> dict:
     """Per case, the recipe of a CUDA variant that builds the case's release on the case's pin."""
-    made = {}
-    for pin, tag in CASES:
-        root = tmp_path_factory.mktemp(f"{pin}-{tag}")
-        (root / "matrix.yaml").write_text(
-            f'pytorch:\n  version: "{tag[1:]}"\n'
-            f'  source: {{rev: {tag}, hash: "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}}\n'
-            f"nixpkgs: {{rev: {PINS[pin]}}}\n"
-            'gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm90], isa: [avx2]}\n')
-        result = CliRunner().invoke(main, ["--root", str(root)], catch_exceptions=False)
-        assert result.exit_code == 0, result.output
-        (recipe,) = (root / ".flox" / "pkgs").glob("*.nix")
-        made[pin, tag] = recipe
-    return made
+    return {(pin, tag): phase_harness.torch_recipe(
+        tmp_path_factory.mktemp(f"{pin}-{tag}"),
+        f'pytorch:\n  version: "{tag[1:]}"\n'
+        f'  source: {{rev: {tag}, hash: "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}}\n'
+        f"nixpkgs: {{rev: {PINS[pin]}}}\n"
+        'gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm90], isa: [avx2]}\n') for pin, tag in CASES}
 
 
 def phase_args(recipe: Path, pin: str, tag: str, host_path: str) -> list[str]:
-    return ["--arg", "recipe", str(recipe),
-            "--arg", "nixpkgs", f'(import {FAKES})."{PINS[pin]}"."x86_64-linux"',
-            "--arg", "tree", str(SOURCES / tag),
-            "--argstr", "bash", shutil.which("bash"), "--argstr", "path", host_path]
+    return phase_harness.phase_args(recipe, phase_harness.fake_nixpkgs(PINS[pin]), SOURCES / tag, host_path)
 
 
 def texts(recipe: Path, pin: str, tag: str, host_path: str) -> dict:
@@ -144,14 +123,7 @@ def texts(recipe: Path, pin: str, tag: str, host_path: str) -> dict:
 
 def build(recipe: Path, pin: str, tag: str, host_path: str, post_patch_file: Path | None = None):
     """nix-build the patch phase, offline: (exit code, build log, the patched tree or None)."""
-    extra = ["--arg", "postPatchFile", str(post_patch_file)] if post_patch_file else []
-    extra += ["--argstr", "run", uuid.uuid4().hex]
-    result = subprocess.run(
-        [NIX_BUILD, str(PHASE), "-A", "phase", "--no-out-link", "--option", "substituters", "",
-         "--option", "sandbox", "false", *phase_args(recipe, pin, tag, host_path), *extra],
-        capture_output=True, text=True)
-    out = Path(result.stdout.strip()) if result.returncode == 0 else None
-    return result.returncode, result.stderr, out
+    return phase_harness.build(phase_args(recipe, pin, tag, host_path), "phase", post_patch_file)
 
 
 def warned_files(log: str) -> list[str]:
