@@ -251,6 +251,45 @@ def smoke(project: layout.Project, name, python, cpuinfo) -> None:
         sys.exit(EXIT_DRIFT)
 
 
+_NIXPKGS = click.option(
+    "--nixpkgs", "nixpkgs", multiple=True, metavar="[PIN=]PATH", envvar="GEN_MATRIX_NIXPKGS",
+    help="Evaluate against this nixpkgs (a checkout, or a package set such as tests/nix/nixpkgs) instead of "
+         "fetching the pins: PATH for every pin, PIN=PATH for one; may be repeated [env: GEN_MATRIX_NIXPKGS].")
+
+
+@main.command("eval")
+@click.argument("names", nargs=-1, metavar="[NAME]...")
+@_NIXPKGS
+@click.option("--json", "as_json", is_flag=True, help="Print a list of {name, kind, drv, heavy_drv, error}.")
+@project_options
+def eval_(project: layout.Project, names, nixpkgs, as_json) -> None:
+    """Evaluate recipes with nix-instantiate: each against its pin, fetched as `flox build`
+    fetches it, for the system that builds it.
+
+    Prints one line per recipe (the heavy build's drvPath and the wrapper's, or the first
+    line of Nix's error), then the counts. Exit 0 when every recipe evaluates, 1 when one
+    does not, 2 for bad input. Without NAME, every recipe of the matrix.
+    """
+    from .commands import eval as eval_command, listing
+    from . import run
+
+    expansion = run.expansion(project)
+    variants = (tuple(listing.find(expansion, name, project.display) for name in dict.fromkeys(names)) if names
+                else tuple(sorted(expansion.variants, key=lambda v: v.name)))
+    sets = eval_command.package_sets(expansion.matrix, nixpkgs)
+    targets = eval_command.targets(expansion, project.root, variants, sets)
+    results = eval_command.evaluate(targets, eval_command.nix_instantiate())
+    found = eval_command.counts(results)
+    if as_json:
+        click.echo(json.dumps([result.as_json() for result in results], indent=2))
+    else:
+        for result in results:
+            click.echo(eval_command.line(result))
+    click.echo(eval_command.report(found), err=as_json)
+    if found.failed:
+        sys.exit(EXIT_DRIFT)
+
+
 @main.command()
 @click.argument("name")
 @click.option("--shell", type=click.Choice(SHELLS), default="bash", show_default=True,
