@@ -20,7 +20,7 @@ from generator.pipeline import state
 from generator.layout import WORKFLOW_FILE
 from generator.outputs import workflow as workflow_
 
-from conftest import REPO, SYNTHETIC, expansion_of
+from conftest import REPO, SYNTHETIC, expansion_of, needs_nix, nix_eval
 
 GIT = shutil.which("git")
 needs_git = pytest.mark.skipif(GIT is None, reason="git not found: --changed-since reads the history with it")
@@ -180,6 +180,39 @@ def test_a_pin_edit_selects_every_variant(repo, run):
     document = ci(run, repo, "--changed-since", "HEAD~1")
     assert names(document) == variant_names(repo)
     assert metadata_only(document) == []
+
+
+@needs_git
+def test_filling_in_a_pins_sha256_for_the_same_rev_selects_nothing(repo, run):
+    edit(repo, lambda data: data["nixpkgs"].update(sha256="1" * 52))
+    generate(run, repo)
+    assert '"1111' in (repo / "nix/pins.nix").read_text()  # the recipes do fetch with it
+    commit(repo, "Fill in the pin's hash")
+    assert ci(run, repo, "--changed-since", "HEAD~1")["include"] == []
+    # ...and a hash for another rev is a new pin: every torch rebuilds
+    edit(repo, lambda data: data["nixpkgs"].update(rev="0123456789abcdef0123456789abcdef01234567"))
+    generate(run, repo)
+    assert names(ci(run, repo, "--changed-since", "HEAD")) == variant_names(repo)
+
+
+@needs_nix
+def test_a_tarballs_store_path_does_not_depend_on_the_hash_given_for_it(tmp_path):
+    """What the fix above rests on: fetchTarball names the unpacked tree by its content
+    ("source"), so the pin's store path is one whether sha256 is given or not."""
+    import tarfile
+
+    tree = tmp_path / "nixpkgs-x"
+    tree.mkdir()
+    (tree / "default.nix").write_text("{ ... }: { }\n")
+    archive = tmp_path / "x.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(tree, arcname="nixpkgs-x")
+    url = f"file://{archive}"
+    without = nix_eval(f'builtins.fetchTarball {{ url = "{url}"; }}')
+    sha256 = subprocess.run(["nix-hash", "--type", "sha256", "--base32", without], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    with_hash = nix_eval(f'builtins.fetchTarball {{ url = "{url}"; sha256 = "{sha256}"; }}')
+    assert with_hash == without and without.startswith("/nix/store/")
 
 
 @needs_git
