@@ -20,7 +20,7 @@ from generator.pipeline import state
 from generator.layout import WORKFLOW_FILE
 from generator.outputs import workflow as workflow_
 
-from conftest import REPO, SYNTHETIC, expansion_of, needs_nix, nix_eval
+from conftest import FAKE_NIXPKGS, REPO, SYNTHETIC, expansion_of, needs_nix, nix_eval
 
 GIT = shutil.which("git")
 needs_git = pytest.mark.skipif(GIT is None, reason="git not found: --changed-since reads the history with it")
@@ -139,7 +139,8 @@ def test_a_torch_and_its_companions_are_one_job_torch_first(run):
 
 @needs_git
 def test_nothing_changed_selects_nothing(repo, run):
-    assert ci(run, repo, "--changed-since", "HEAD") == {"include": [], "deleted": []}
+    assert ci(run, repo, "--changed-since", "HEAD") == {"include": [], "deleted": [], "selected_by": "text",
+                                                       "by_text": []}
     assert ci(run, repo, "--changed-since", "HEAD", "--shards") == []
 
 
@@ -195,6 +196,58 @@ def test_filling_in_a_pins_sha256_for_the_same_rev_selects_nothing(repo, run):
     assert names(ci(run, repo, "--changed-since", "HEAD")) == variant_names(repo)
 
 
+def by_derivations(run, root: Path, since: str, nixpkgs: Path = FAKE_NIXPKGS) -> dict:
+    return ci(run, root, "--changed-since", since, "--by", "derivations", "--nixpkgs", nixpkgs)
+
+
+@needs_git
+@needs_nix
+def test_by_derivations_a_recipe_that_did_not_evaluate_at_the_revision_falls_back_to_the_text_identity(repo, run):
+    library = repo / "nix/lib/default.nix"
+    library.write_text(library.read_text() + "\n{")  # a syntax error, committed
+    commit(repo, "A broken library")
+    edit(repo, override_sm("sm90", gpus=["H100", "H200", "GH200", "H20"]))
+    generate(run, repo)  # writes the library back
+    document = by_derivations(run, repo, "HEAD")
+    assert document["selected_by"] == "derivations"
+    assert document["by_text"] == variant_names(repo)
+    assert names(document) == metadata_only(document) == variant_names(repo, on_sm("sm90"))
+    summary = run("ci", "--root", repo, "--changed-since", "HEAD", "--by", "derivations", "--nixpkgs", FAKE_NIXPKGS,
+                  "--summary").stdout
+    assert "Selected by derivations" in summary and "did not evaluate at the base revision" in summary
+
+
+@needs_git
+@needs_nix
+def test_by_derivations_a_recipe_that_does_not_evaluate_now_is_selected(repo, run, tmp_path):
+    refusing = tmp_path / "refusing"
+    refusing.mkdir()
+    (refusing / "default.nix").write_text(
+        f"args: if args.config.cudaSupport or false then throw \"no CUDA here\" else import {FAKE_NIXPKGS} args\n")
+    document = by_derivations(run, repo, "HEAD", refusing)
+    expansion = expansion_of(repo)
+    with_cuda = sorted(v.name for v in expansion.variants if (expansion.by_name[v.torch] if v.torch else v).cuda)
+    assert names(document) == with_cuda and metadata_only(document) == []
+    # nothing changed, and everything evaluates: nothing selected
+    assert by_derivations(run, repo, "HEAD")["include"] == []
+
+
+@needs_git
+def test_a_selection_is_read_back_for_shards_summary_and_names(repo, run, tmp_path):
+    edit(repo, override_sm("sm61", cudnn=True))
+    generate(run, repo)
+    saved = tmp_path / "selection.json"
+    saved.write_text(run("ci", "--root", repo, "--changed-since", "HEAD").stdout)
+    for option in ("--shards", "--summary"):
+        assert run("ci", "--root", repo, "--selection", saved, option).stdout == \
+            run("ci", "--root", repo, "--changed-since", "HEAD", option).stdout
+    listed = run("ci", "--root", repo, "--selection", saved, "--names").stdout.split()
+    assert sorted(listed) == variant_names(repo, on_sm("sm61"))
+    saved.write_text('{"include": [{"name": "pytorch-gone"}]}')
+    result = run("ci", "--root", repo, "--selection", saved)
+    assert result.exit_code == 2 and "not a selection printed by `gen-matrix ci`" in result.stderr
+
+
 @needs_nix
 def test_a_tarballs_store_path_does_not_depend_on_the_hash_given_for_it(tmp_path):
     """What the fix above rests on: fetchTarball names the unpacked tree by its content
@@ -222,7 +275,7 @@ def test_a_removed_variant_is_listed_as_deleted_not_built(repo, run):
     generate(run, repo)
     commit(repo, "Drop the consumer Blackwell variants")
     document = ci(run, repo, "--changed-since", "HEAD~1")
-    assert document == {"include": [], "deleted": before}
+    assert (document["include"], document["deleted"]) == ([], before)
     assert before
 
 
@@ -303,7 +356,7 @@ def test_selection_is_exactly_what_differs_and_shards_partition_it(how, gone, si
             before[name] = state.Entry(entry.build, "old" + entry.metadata, entry.wrapper, entry.revision)
         elif how[name] == "wrapper":  # the wrapper's code changed: republished, torch not rebuilt
             before[name] = state.Entry(entry.build, entry.metadata, "old" + entry.wrapper, entry.revision)
-    selection = ci_.select(SHIPPED, NOW, before)
+    selection = ci_.select(SHIPPED, ci_.changes_by_text(SHIPPED, NOW, before), tuple(set(before) - set(NOW)))
     built = [name for job in selection.jobs for name in job.builds]
     assert sorted(built) == sorted(n for n in NOW if how[n] != "same")
     assert len(set(built)) == len(built)  # each torch and companion in one job only
