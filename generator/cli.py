@@ -341,8 +341,8 @@ def ci(project: layout.Project, since, by, nixpkgs, selection_file, shard_size, 
 
     if sum((shard is not None, list_shards, summary, list_names)) > 1:
         raise click.UsageError("--shard, --shards, --summary and --names exclude each other")
-    if selection_file is not None and (since is not None or by != "text" or nixpkgs):
-        raise click.UsageError("--selection reads a selection made before: leave out --changed-since, --by and --nixpkgs")
+    if selection_file is not None and (since is not None or by != "text"):
+        raise click.UsageError("--selection reads a selection made before: leave out --changed-since and --by")
     expansion = run.expansion(project)
     _warn(expansion.warnings)
     if selection_file is not None:

@@ -119,7 +119,7 @@ def test_without_a_revision_every_variant_on_the_runner_of_its_kind_and_system(r
         assert torch.package == "pytorch" and entry["system"] == torch.system
         expected = ci_settings.kind_runners.get(torch.kind, {}).get(torch.system, ci_settings.runners[torch.system])
         assert entry["runner"] == list(expected)
-        assert entry["metadata_only"] == "" and entry["smoke"] is False
+        assert entry["metadata_only"] == "" and entry["gpu"] is False
     # CUDA builds go to self-hosted builders by default; CPU ones to the runners of their system
     assert {e["runner"][0] for e in document["include"] if "-cuda" in e["name"]} == {"self-hosted"}
     assert {e["runner"][0] for e in document["include"] if "-cpu-arm" in e["name"]} == {"ubuntu-24.04-arm"}
@@ -465,13 +465,23 @@ ci:
     assert publish["env"]["ORGANISATION_DEFAULT"] == "acme"
     assert publish["env"]["FLOX_FLOXHUB_TOKEN"] == "${{ secrets.FLOX_FLOXHUB_TOKEN }}"
     assert 'flox publish -o "$organisation" "$name"' in publish["run"]
-    smoke = steps(build)["Smoke test on the GPU"]
-    assert smoke["if"] == "matrix.smoke"
-    assert 'nix-build ".flox/pkgs/$NAME.nix" -A pythonEnv -o "$RUNNER_TEMP/python-$NAME"' in smoke["run"]
-    assert 'gen-matrix smoke "$NAME" --python "$RUNNER_TEMP/python-$NAME/bin/python"' in smoke["run"]
+    # every build job smoke-tests what it built, on a GPU runner or not, before it publishes
+    names_ = [step.get("name") for step in build["steps"]]
+    smoke = steps(build)["Smoke-test every build before it is published"]
+    assert "if" not in smoke
+    assert names_.index("Build") < names_.index(smoke["name"]) < names_.index("Publish to the Flox catalog")
+    assert 'nix-build ".flox/pkgs/$name.nix" -A pythonEnv -o "$RUNNER_TEMP/python-$name"' in smoke["run"]
+    assert ('gen-matrix smoke "$name" --python "$RUNNER_TEMP/python-$name/bin/python" --result "result-$name"'
+            in smoke["run"])
+    # the plan evaluates every selected recipe before it ends, and so before any build job
+    plan = [step.get("name") for step in document["jobs"]["plan"]["steps"]]
+    assert plan.index("Select the variants whose build inputs changed") < plan.index(
+        "Evaluate every selected recipe before anything builds") == len(plan) - 1
+    assert 'gen-matrix eval "${names[@]}"' in steps(document["jobs"]["plan"])[plan[-1]]["run"]
+    assert build["needs"] == "plan"
 
     entries = {entry["name"]: entry for entry in ci(run, tmp_path)["include"]}
-    on_gpu = {name for name, entry in entries.items() if entry["smoke"]}
+    on_gpu = {name for name, entry in entries.items() if entry["gpu"]}
     assert on_gpu == {n for n in entries if "-sm90-" in n} and len(on_gpu) == 30
     assert {tuple(entries[n]["runner"]) for n in on_gpu} == {("self-hosted", "linux", "x64", "h100")}
     # the other CUDA builds go to the built-in labels for GPU builders, not to `runners`

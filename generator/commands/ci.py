@@ -45,13 +45,13 @@ class Job:
     runner: tuple[str, ...]  # runs-on labels
     builds: tuple[str, ...]  # what changed of the group: the torch first, then its companions
     metadata_only: tuple[str, ...]  # those of `builds` whose heavy build is unchanged: only the wrapper builds
-    smoke: bool  # run `gen-matrix smoke` after the build (on a GPU runner)
+    gpu: bool  # on a GPU runner of its SM: the smoke test also computes on the device
 
     def as_json(self) -> dict:
         # Space-separated names: the build step's shell loops over them (names are safe tokens).
         return {"name": self.name, "system": self.system, "runner": list(self.runner),
                 "builds": " ".join(self.builds), "metadata_only": " ".join(self.metadata_only),
-                "smoke": self.smoke}
+                "gpu": self.gpu}
 
 
 # How a selection was made: every variant (no revision to compare with), by the text
@@ -91,7 +91,7 @@ def read_selection(expansion: Expansion, text: str, file: str) -> Selection:
     try:
         data = json.loads(text)
         jobs = tuple(Job(entry["name"], entry["system"], tuple(entry["runner"]), tuple(entry["builds"].split()),
-                         tuple(entry["metadata_only"].split()), bool(entry["smoke"]))
+                         tuple(entry["metadata_only"].split()), bool(entry["gpu"]))
                      for entry in data["include"])
         selection = Selection(jobs, tuple(data["deleted"]), data["selected_by"], tuple(data["by_text"]))
     except (ValueError, KeyError, TypeError, AttributeError) as error:
@@ -108,8 +108,8 @@ def matrix_json(jobs: tuple[Job, ...]) -> dict:
 
 
 def placement(ci: CI, variant: Variant) -> tuple[tuple[str, ...], bool]:
-    """(runner labels, smoke-test?) of a torch variant: on a GPU runner for its SM it is built
-    and tested there; else on the runner for its kind and system, or for its system."""
+    """(runner labels, GPU runner?) of a torch variant: on a GPU runner for its SM it is built
+    and smoke-tested there, on the device; else on the runner for its kind and system, or for its system."""
     if variant.sm is not None:
         for gpu in ci.gpu_runners:
             if gpu.system == variant.system and variant.sm.name in gpu.sms:
@@ -164,11 +164,11 @@ def select(expansion: Expansion, changes: dict[str, str], deleted: tuple[str, ..
     jobs = []
     for torch_name, group in sorted(changed.items()):
         torch = expansion.by_name[torch_name]
-        runner, smoke = placement(ci, torch)
+        runner, gpu = placement(ci, torch)
         builds = tuple(v.name for v in group)
         jobs.append(Job(torch_name, torch.system, runner, builds,
                         tuple(name for name in builds if changes[name] == WRAPPER),
-                        smoke and torch_name in builds))
+                        gpu))
     return Selection(tuple(jobs), tuple(sorted(deleted)), selected_by, by_text)
 
 
