@@ -161,3 +161,22 @@ def test_without_nix_instantiate_it_says_how_to_get_it(project, run, tmp_path, m
 ])
 def test_the_error_line_is_the_message_nix_ends_with(stderr, expected):
     assert eval_command.error_line(stderr) == expected
+
+
+@needs_nix
+def test_without_messages_a_caught_failure_is_not_evaluated_again(counted, project, run, tmp_path):
+    root = generated(project, run)
+    refusing = package_set(tmp_path, 'if args.config.cudaSupport or false then throw "no CUDA here" else fake args')
+    expansion = expansion_of(root)
+    variants = tuple(expansion.variants)
+    sets = eval_command.package_sets(expansion.matrix, (str(refusing),))
+    found = eval_command.targets(expansion, root, variants, sets)
+    program = eval_command.nix_instantiate()
+    quiet = eval_command.evaluate(found, program, messages=False)
+    processes = len(counted.read_text().splitlines())
+    assert processes == len({v.system for v in variants})  # no process beyond one per system
+    failed = [r for r in quiet if not r.ok]
+    assert failed and all(r.error == eval_command.NOT_EVALUATED for r in failed)
+    told = eval_command.evaluate(found, program)
+    assert [r.name for r in told if not r.ok] == [r.name for r in failed]
+    assert all("no CUDA here" in r.error for r in told if not r.ok)

@@ -192,8 +192,9 @@ def selection(expansion: Expansion, root: Path, now: dict[str, state.Entry], sin
         found = [v for v in variants if v.name in before]
         if _tree_at(root, since, tree):
             found = [v for v in found if (tree / PKGS_DIR / f"{v.name}.nix").is_file()]
+            # only whether each evaluates there matters, not why one does not
             before_drvs = _by_name(eval_command.evaluate(
-                eval_command.targets(expansion, tree, tuple(found), sets), program))
+                eval_command.targets(expansion, tree, tuple(found), sets), program, messages=False))
         else:
             before_drvs = {}
     changes, fallback = changes_by_derivations(expansion, by_text, before, now_drvs, before_drvs)

@@ -126,8 +126,14 @@ def nix_instantiate(where: str = "gen-matrix eval") -> str:
     return found
 
 
-def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None) -> tuple[Result, ...]:
-    """Every target's derivations or error, in the order given."""
+# What a failure says where its message was not asked for (messages=False).
+NOT_EVALUATED = "did not evaluate"
+
+
+def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None,
+             messages: bool = True) -> tuple[Result, ...]:
+    """Every target's derivations or error, in the order given. Without `messages`, a
+    failure tryEval caught is not evaluated again for its message."""
     groups: dict[tuple[str | None, str, str], list[Target]] = {}
     for target in found:
         groups.setdefault((target.nixpkgs, target.pin if target.nixpkgs is None else "", target.system),
@@ -147,7 +153,9 @@ def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None) -
                     continue
                 for target in chunk:
                     value = outcome.get(target.name)
-                    if value is None:  # caught by tryEval: once more alone, for the message
+                    if value is None and not messages:
+                        done[target.name] = Result(target.name, target.kind, None, None, NOT_EVALUATED)
+                    elif value is None:  # caught by tryEval: once more alone, for the message
                         following.append((target,))
                     else:
                         done[target.name] = Result(target.name, target.kind, value["drv"], value["heavy"], None)
