@@ -359,6 +359,7 @@ class Harness:
             output.write_text("")
             env = dict(base_env, GITHUB_OUTPUT=str(output), GITHUB_STEP_SUMMARY=str(summary),
                        GITHUB_PATH=str(where.parent / f"{where.name}.path"),
+                       GITHUB_ENV=str(where.parent / f"{where.name}.env"),
                        RUNNER_TEMP=str(where.parent))
             env.update({key: substitute(value, context) for key, value in step.get("env", {}).items()})
             before = len(calls.read_text().splitlines())
