@@ -74,14 +74,17 @@ def test_a_package_set_that_does_not_evaluate_fails_every_recipe_by_name(project
 
 
 @needs_nix
-@pytest.mark.parametrize("how, body", [
+@pytest.mark.parametrize("how, body, with_cuda_fails", [
     # a throw, as nixpkgs refuses a package: caught per recipe by tryEval
-    ("thrown", 'if args.config.cudaSupport or false then throw "no CUDA in this package set" else fake args'),
-    # a missing attribute ends the process: found by halving
+    ("thrown", 'if args.config.cudaSupport or false then throw "no CUDA in this package set" else fake args', True),
+    # a missing attribute ends the process: the recipes after the failing one are evaluated again
     ("missing attribute", 'let pkgs = fake args; in if args.config.cudaSupport or false '
-                          'then builtins.removeAttrs pkgs [ "python313Packages" ] else pkgs'),
+                          'then builtins.removeAttrs pkgs [ "python313Packages" ] else pkgs', True),
+    # ...also where it fails first, and every recipe after it evaluates (CPU names sort first)
+    ("missing attribute first", 'let pkgs = fake args; in if args.config.cudaSupport or false '
+                                'then pkgs else builtins.removeAttrs pkgs [ "python313Packages" ]', False),
 ])
-def test_one_failing_recipe_hides_no_other(how, body, project, run, tmp_path):
+def test_one_failing_recipe_hides_no_other(how, body, with_cuda_fails, project, run, tmp_path):
     root = generated(project, run)
     result = run("eval", "--root", root, "--json", "--nixpkgs", package_set(tmp_path, body))
     assert result.exit_code == 1
@@ -89,12 +92,14 @@ def test_one_failing_recipe_hides_no_other(how, body, project, run, tmp_path):
     expansion = expansion_of(root)
     with_cuda = {v.name for v in expansion.variants if (expansion.by_name[v.torch] if v.torch else v).cuda}
     assert with_cuda and len(with_cuda) < len(found)
+    failing = with_cuda if with_cuda_fails else set(found) - with_cuda
     message = "no CUDA in this package set" if how == "thrown" else "python313Packages"
+    alone = drv_paths(root)
     for name, entry in found.items():
-        if name in with_cuda:
+        if name in failing:
             assert entry["drv"] is None and message in entry["error"], entry
         else:
-            assert entry["error"] is None and entry["drv"].endswith(".drv"), entry
+            assert entry["error"] is None and entry["drv"] == alone[name]["wrapper"], entry
 
 
 @pytest.fixture

@@ -7,9 +7,11 @@ of the runner that builds it. The Nix side is eval.nix beside this file.
 
 All recipes of one package set and system are evaluated in one nix-instantiate process,
 each under tryEval, so that one refusal (a throw or an assert) does not hide the others.
-A failure tryEval cannot catch (a missing attribute, a syntax error) ends the process: its
-recipes are then split in halves and evaluated again, down to the one that fails. A
-recipe that failed is evaluated once more on its own, without tryEval, for Nix's message.
+A failure tryEval cannot catch (a missing attribute, a syntax error) ends the process; the
+recipes are evaluated in order and each result is traced as it comes, so the recipes before
+the failing one keep their results, the failing one gets the process's message, and those
+after it are evaluated again, in as many processes as there are cores. A failure tryEval
+caught is evaluated once more on its own, without tryEval, for Nix's message.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import os
 import re
 import shutil
 import subprocess
+import tempfile
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,6 +37,7 @@ INSTALL_HINT = ("install Nix, which brings nix-instantiate: `apt-get install nix
                 "or the installer from https://nixos.org/download")
 # Nix colours its messages on a terminal; what it prints is shown as text.
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_TRACE = re.compile(r"^trace: gen-matrix-eval: (\{.*\})$")
 _ERROR = re.compile(r"^\s*error:\s*(.*)$")
 
 
@@ -139,20 +143,23 @@ def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None,
         groups.setdefault((target.nixpkgs, target.pin if target.nixpkgs is None else "", target.system),
                           []).append(target)
     done: dict[str, Result] = {}
+    workers = jobs or os.cpu_count() or 1
     rounds = [tuple(group) for _, group in sorted(groups.items(), key=lambda item: str(item[0]))]
-    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+    with ThreadPoolExecutor(max_workers=workers) as pool:
         while rounds:
             following: list[tuple[Target, ...]] = []
-            for chunk, outcome in zip(rounds, pool.map(lambda chunk: _run(chunk, program), rounds)):
-                if isinstance(outcome, str):  # the process failed
-                    if len(chunk) == 1:
-                        done[chunk[0].name] = Result(chunk[0].name, chunk[0].kind, None, None, outcome)
-                    else:
-                        middle = len(chunk) // 2
-                        following += [chunk[:middle], chunk[middle:]]
-                    continue
+            for chunk, (outcome, error) in zip(rounds, pool.map(lambda chunk: _run(chunk, program), rounds)):
+                failed = next((index for index, target in enumerate(chunk) if target.name not in outcome), None)
+                if error is not None and failed is not None:  # at the first recipe it did not trace
+                    target = chunk[failed]
+                    done[target.name] = Result(target.name, target.kind, None, None, error)
+                    rest = chunk[failed + 1:]
+                    size = max(1, -(-len(rest) // workers))
+                    following += [rest[start:start + size] for start in range(0, len(rest), size)]
                 for target in chunk:
-                    value = outcome.get(target.name)
+                    if target.name not in outcome:
+                        continue
+                    value = outcome[target.name]
                     if value is None and not messages:
                         done[target.name] = Result(target.name, target.kind, None, None, NOT_EVALUATED)
                     elif value is None:  # caught by tryEval: once more alone, for the message
@@ -163,24 +170,35 @@ def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None,
     return tuple(done[target.name] for target in found)
 
 
-def _run(chunk: tuple[Target, ...], program: str) -> dict | str:
+def _run(chunk: tuple[Target, ...], program: str) -> tuple[dict, str | None]:
     """One nix-instantiate over `chunk`: name -> derivations (None where tryEval caught a
-    failure), or the error line where the process failed. A chunk of one recipe is
-    evaluated without tryEval, so that its failure comes with Nix's message."""
+    failure) of the recipes it evaluated, and the error line where the process failed. A
+    chunk of one recipe is evaluated without tryEval, so that its failure comes with Nix's
+    message."""
     first = chunk[0]
     spec = {"nixpkgs": first.nixpkgs, "recipes": [{"name": t.name, "file": str(t.file)} for t in chunk]}
-    command = [program, "--eval", "--strict", "--json", str(EVAL_NIX), "--argstr", "spec", json.dumps(spec),
-               "--arg", "catch", "false" if len(chunk) == 1 else "true", "--option", "system", first.system]
-    try:
-        done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", errors="replace")
-    except OSError as error:
-        return f"cannot run {program}: {error.strerror or error}"
+    # In a file: thousands of recipes would pass the length one argument may have.
+    with tempfile.TemporaryDirectory(prefix="gen-matrix-eval-") as folder:
+        file = Path(folder) / "spec.json"
+        file.write_text(json.dumps(spec), encoding="utf-8")
+        command = [program, "--eval", "--strict", "--json", str(EVAL_NIX), "--argstr", "spec", str(file),
+                   "--arg", "catch", "false" if len(chunk) == 1 else "true", "--option", "system", first.system]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", errors="replace")
+        except OSError as error:
+            return {}, f"cannot run {program}: {error.strerror or error}"
+    traced = {}
+    for line in done.stderr.splitlines():
+        found = _TRACE.match(_ANSI.sub("", line))
+        if found:
+            entry = json.loads(found[1])
+            traced[entry["name"]] = entry["value"]
     if done.returncode != 0:
-        return error_line(done.stderr) or f"{NIX_INSTANTIATE} exited with {done.returncode}"
+        return traced, error_line(done.stderr) or f"{NIX_INSTANTIATE} exited with {done.returncode}"
     try:
-        return json.loads(done.stdout)
+        return json.loads(done.stdout), None
     except json.JSONDecodeError:
-        return f"{NIX_INSTANTIATE} printed no JSON: {done.stdout[:200]!r}"
+        return traced, f"{NIX_INSTANTIATE} printed no JSON: {done.stdout[:200]!r}"
 
 
 def error_line(stderr: str) -> str:
