@@ -276,6 +276,45 @@ def smoke(project: layout.Project, name, python, cpuinfo, cpu_flags, result, bui
         sys.exit(EXIT_DRIFT)
 
 
+_NIXPKGS = click.option(
+    "--nixpkgs", "nixpkgs", multiple=True, metavar="[PIN=]PATH", envvar="GEN_MATRIX_NIXPKGS",
+    help="Evaluate against this nixpkgs (a checkout, or a package set such as tests/nix/nixpkgs) instead of "
+         "fetching the pins: PATH for every pin, PIN=PATH for one; may be repeated [env: GEN_MATRIX_NIXPKGS].")
+
+
+@main.command("eval")
+@click.argument("names", nargs=-1, metavar="[NAME]...")
+@_NIXPKGS
+@click.option("--json", "as_json", is_flag=True, help="Print a list of {name, kind, drv, heavy_drv, error}.")
+@project_options
+def eval_(project: layout.Project, names, nixpkgs, as_json) -> None:
+    """Evaluate recipes with nix-instantiate: each against its pin, fetched as `flox build`
+    fetches it, for the system that builds it.
+
+    Prints one line per recipe (the heavy build's drvPath and the wrapper's, or the first
+    line of Nix's error), then the counts. Exit 0 when every recipe evaluates, 1 when one
+    does not, 2 for bad input. Without NAME, every recipe of the matrix.
+    """
+    from .commands import eval as eval_command, listing
+    from . import run
+
+    expansion = run.expansion(project)
+    variants = (tuple(listing.find(expansion, name, project.display) for name in dict.fromkeys(names)) if names
+                else tuple(sorted(expansion.variants, key=lambda v: v.name)))
+    sets = eval_command.package_sets(expansion.matrix, nixpkgs)
+    targets = eval_command.targets(expansion, project.root, variants, sets)
+    results = eval_command.evaluate(targets, eval_command.nix_instantiate())
+    found = eval_command.counts(results)
+    if as_json:
+        click.echo(json.dumps([result.as_json() for result in results], indent=2))
+    else:
+        for result in results:
+            click.echo(eval_command.line(result))
+    click.echo(eval_command.report(found), err=as_json)
+    if found.failed:
+        sys.exit(EXIT_DRIFT)
+
+
 @main.command()
 @click.argument("name", required=False)
 @click.option("--shell", type=click.Choice(SHELLS), default="bash", show_default=True,
@@ -328,6 +367,13 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
 @main.command()
 @click.option("--changed-since", "since", metavar="REF", default=None,
               help="Only the variants whose build inputs or metadata changed since this git revision.")
+@click.option("--by", type=click.Choice(["text", "derivations"]), default="text", show_default=True,
+              help="How --changed-since compares: text, the build identities in matrix.state.json (offline); "
+                   "derivations, what the recipes evaluate to at REF and now (nix-instantiate, which fetches "
+                   "the pins unless --nixpkgs is given).")
+@_NIXPKGS
+@click.option("--selection", "selection_file", type=click.Path(dir_okay=False, exists=True), metavar="FILE",
+              help="Read the selection from FILE, as `gen-matrix ci` printed it, instead of making it again.")
 @click.option("--shard-size", type=click.IntRange(1, 256), default=None,
               help="Variants per shard [default: ci.shard_size in matrix.yaml, 256].")
 @click.option("--shard", type=click.IntRange(min=0), default=None, metavar="K",
@@ -335,8 +381,10 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
 @click.option("--shards", "list_shards", is_flag=True, help="Print the indices of the non-empty shards.")
 @click.option("--summary", is_flag=True,
               help="Print the plan in Markdown: builds by kind and the estimated build-hours.")
+@click.option("--names", "list_names", is_flag=True, help="Print the name of every build, one a line.")
 @project_options
-def ci(project: layout.Project, since, shard_size, shard, list_shards, summary) -> None:
+def ci(project: layout.Project, since, by, nixpkgs, selection_file, shard_size, shard, list_shards, summary,
+       list_names) -> None:
     """Print the GitHub Actions build matrix as JSON: every variant, or those changed since REF.
 
     Variants whose metadata alone changed are marked metadata_only; variants in the state at
@@ -345,16 +393,27 @@ def ci(project: layout.Project, since, shard_size, shard, list_shards, summary) 
     from .commands import ci as ci_
     from . import run
 
-    if sum((shard is not None, list_shards, summary)) > 1:
-        raise click.UsageError("--shard, --shards and --summary exclude each other")
+    if sum((shard is not None, list_shards, summary, list_names)) > 1:
+        raise click.UsageError("--shard, --shards, --summary and --names exclude each other")
+    if selection_file is not None and (since is not None or by != "text"):
+        raise click.UsageError("--selection reads a selection made before: leave out --changed-since and --by")
     expansion = run.expansion(project)
     _warn(expansion.warnings)
-    now = {recipe.variant.name: recipe.entry for recipe in run.recipes(project, expansion)}
-    before = ci_.committed_state(project.root, since) if since is not None else None
-    selection = ci_.select(expansion, now, before)
+    if selection_file is not None:
+        from .pipeline import load
+
+        selection = ci_.read_selection(expansion, load.read_text(Path(selection_file), selection_file) or "",
+                                       selection_file)
+    else:
+        now = {recipe.variant.name: recipe.entry for recipe in run.recipes(project, expansion)}
+        selection = ci_.selection(expansion, project.root, now, since, by, nixpkgs)
     shards = selection.shards(shard_size or expansion.matrix.ci.shard_size)
     if summary:
         click.echo(ci_.summary(expansion, selection), nl=False)
+        return
+    if list_names:
+        for name in selection.builds:
+            click.echo(name)
         return
     if list_shards:
         document = list(range(len(shards)))

@@ -18,7 +18,7 @@ import pytest
 
 from generator.pipeline import render
 
-from conftest import REPO, drv_paths, expansion_of, needs_nix
+from conftest import FAKE_NIXPKGS, REPO, drv_paths, expansion_of, needs_nix
 
 pytestmark = needs_nix
 
@@ -49,7 +49,7 @@ def comment_in(folder_attr: str, module, source: Path, file: str, anchor: str, l
     """An edit that adds comment `lines` before `anchor` in `file` of a copy of gen-matrix's
     `source` folder, which gen-matrix then uses."""
     def apply(root: Path, monkeypatch) -> None:
-        copy = root.parent / f"{source.name}-edited"
+        copy = root.parent / f"{root.name}-{source.name}-edited"
         shutil.copytree(source, copy)
         target = copy / file
         text = target.read_text()
@@ -78,15 +78,23 @@ EDITS = {
 }
 
 
-@pytest.mark.parametrize("edit", list(EDITS))
-def test_selection_follows_the_derivations(edit, project, run, monkeypatch):
+# By the text identity (offline), and by the derivations themselves (gen-matrix eval at the
+# revision and now), here against the test package set of the matrix's one pin: a pin edit
+# would need the package set of the other pin, which one --nixpkgs cannot give both sides.
+BY = [("text", edit) for edit in EDITS] + [("derivations", edit) for edit in EDITS if edit != "the pin"]
+
+
+@pytest.mark.parametrize("by, edit", BY)
+def test_selection_follows_the_derivations(by, edit, project, run, monkeypatch):
     root = committed(project, run)
     before = drv_paths(root)
     EDITS[edit](root, monkeypatch)
     assert run("--root", root).exit_code == 0
     after = drv_paths(root)
-    result = run("ci", "--root", root, "--changed-since", "HEAD")
+    extra = ("--nixpkgs", FAKE_NIXPKGS) if by == "derivations" else ()
+    result = run("ci", "--root", root, "--changed-since", "HEAD", "--by", by, *extra)
     assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["selected_by"] == by
     # name -> metadata only?, over every build of every job (a job is a torch and its companions)
     selected = {name: name in job["metadata_only"].split()
                 for job in json.loads(result.stdout)["include"] for name in job["builds"].split()}

@@ -20,7 +20,7 @@ from generator.pipeline import state
 from generator.layout import WORKFLOW_FILE
 from generator.outputs import workflow as workflow_
 
-from conftest import REPO, SYNTHETIC, expansion_of
+from conftest import FAKE_NIXPKGS, REPO, SYNTHETIC, expansion_of, needs_nix, nix_eval
 
 GIT = shutil.which("git")
 needs_git = pytest.mark.skipif(GIT is None, reason="git not found: --changed-since reads the history with it")
@@ -119,7 +119,7 @@ def test_without_a_revision_every_variant_on_the_runner_of_its_kind_and_system(r
         assert torch.package == "pytorch" and entry["system"] == torch.system
         expected = ci_settings.kind_runners.get(torch.kind, {}).get(torch.system, ci_settings.runners[torch.system])
         assert entry["runner"] == list(expected)
-        assert entry["metadata_only"] == "" and entry["smoke"] is False
+        assert entry["metadata_only"] == "" and entry["gpu"] is False
     # CUDA builds go to self-hosted builders by default; CPU ones to the runners of their system
     assert {e["runner"][0] for e in document["include"] if "-cuda" in e["name"]} == {"self-hosted"}
     assert {e["runner"][0] for e in document["include"] if "-cpu-arm" in e["name"]} == {"ubuntu-24.04-arm"}
@@ -139,7 +139,8 @@ def test_a_torch_and_its_companions_are_one_job_torch_first(run):
 
 @needs_git
 def test_nothing_changed_selects_nothing(repo, run):
-    assert ci(run, repo, "--changed-since", "HEAD") == {"include": [], "deleted": []}
+    assert ci(run, repo, "--changed-since", "HEAD") == {"include": [], "deleted": [], "selected_by": "text",
+                                                       "by_text": []}
     assert ci(run, repo, "--changed-since", "HEAD", "--shards") == []
 
 
@@ -183,13 +184,98 @@ def test_a_pin_edit_selects_every_variant(repo, run):
 
 
 @needs_git
+def test_filling_in_a_pins_sha256_for_the_same_rev_selects_nothing(repo, run):
+    edit(repo, lambda data: data["nixpkgs"].update(sha256="1" * 52))
+    generate(run, repo)
+    assert '"1111' in (repo / "nix/pins.nix").read_text()  # the recipes do fetch with it
+    commit(repo, "Fill in the pin's hash")
+    assert ci(run, repo, "--changed-since", "HEAD~1")["include"] == []
+    # ...and a hash for another rev is a new pin: every torch rebuilds
+    edit(repo, lambda data: data["nixpkgs"].update(rev="0123456789abcdef0123456789abcdef01234567"))
+    generate(run, repo)
+    assert names(ci(run, repo, "--changed-since", "HEAD")) == variant_names(repo)
+
+
+def by_derivations(run, root: Path, since: str, nixpkgs: Path = FAKE_NIXPKGS) -> dict:
+    return ci(run, root, "--changed-since", since, "--by", "derivations", "--nixpkgs", nixpkgs)
+
+
+@needs_git
+@needs_nix
+def test_by_derivations_a_recipe_that_did_not_evaluate_at_the_revision_falls_back_to_the_text_identity(repo, run):
+    library = repo / "nix/lib/default.nix"
+    library.write_text(library.read_text() + "\n{")  # a syntax error, committed
+    commit(repo, "A broken library")
+    edit(repo, override_sm("sm90", gpus=["H100", "H200", "GH200", "H20"]))
+    generate(run, repo)  # writes the library back
+    document = by_derivations(run, repo, "HEAD")
+    assert document["selected_by"] == "derivations"
+    assert document["by_text"] == variant_names(repo)
+    assert names(document) == metadata_only(document) == variant_names(repo, on_sm("sm90"))
+    summary = run("ci", "--root", repo, "--changed-since", "HEAD", "--by", "derivations", "--nixpkgs", FAKE_NIXPKGS,
+                  "--summary").stdout
+    assert "Selected by derivations" in summary and "did not evaluate at the base revision" in summary
+
+
+@needs_git
+@needs_nix
+def test_by_derivations_a_recipe_that_does_not_evaluate_now_is_selected(repo, run, tmp_path):
+    refusing = tmp_path / "refusing"
+    refusing.mkdir()
+    (refusing / "default.nix").write_text(
+        f"args: if args.config.cudaSupport or false then throw \"no CUDA here\" else import {FAKE_NIXPKGS} args\n")
+    document = by_derivations(run, repo, "HEAD", refusing)
+    expansion = expansion_of(repo)
+    with_cuda = sorted(v.name for v in expansion.variants if (expansion.by_name[v.torch] if v.torch else v).cuda)
+    assert names(document) == with_cuda and metadata_only(document) == []
+    # nothing changed, and everything evaluates: nothing selected
+    assert by_derivations(run, repo, "HEAD")["include"] == []
+
+
+@needs_git
+def test_a_selection_is_read_back_for_shards_summary_and_names(repo, run, tmp_path):
+    edit(repo, override_sm("sm61", cudnn=True))
+    generate(run, repo)
+    saved = tmp_path / "selection.json"
+    saved.write_text(run("ci", "--root", repo, "--changed-since", "HEAD").stdout)
+    for option in ("--shards", "--summary"):
+        assert run("ci", "--root", repo, "--selection", saved, option).stdout == \
+            run("ci", "--root", repo, "--changed-since", "HEAD", option).stdout
+    listed = run("ci", "--root", repo, "--selection", saved, "--names").stdout.split()
+    assert sorted(listed) == variant_names(repo, on_sm("sm61"))
+    saved.write_text('{"include": [{"name": "pytorch-gone"}]}')
+    result = run("ci", "--root", repo, "--selection", saved)
+    assert result.exit_code == 2 and "not a selection printed by `gen-matrix ci`" in result.stderr
+
+
+@needs_nix
+def test_a_tarballs_store_path_does_not_depend_on_the_hash_given_for_it(tmp_path):
+    """What the fix above rests on: fetchTarball names the unpacked tree by its content
+    ("source"), so the pin's store path is one whether sha256 is given or not."""
+    import tarfile
+
+    tree = tmp_path / "nixpkgs-x"
+    tree.mkdir()
+    (tree / "default.nix").write_text("{ ... }: { }\n")
+    archive = tmp_path / "x.tar.gz"
+    with tarfile.open(archive, "w:gz") as tar:
+        tar.add(tree, arcname="nixpkgs-x")
+    url = f"file://{archive}"
+    without = nix_eval(f'builtins.fetchTarball {{ url = "{url}"; }}')
+    sha256 = subprocess.run(["nix-hash", "--type", "sha256", "--base32", without], capture_output=True, text=True,
+                            check=True).stdout.strip()
+    with_hash = nix_eval(f'builtins.fetchTarball {{ url = "{url}"; sha256 = "{sha256}"; }}')
+    assert with_hash == without and without.startswith("/nix/store/")
+
+
+@needs_git
 def test_a_removed_variant_is_listed_as_deleted_not_built(repo, run):
     before = variant_names(repo, on_sm("sm120"))
     edit(repo, lambda data: data["gpu"]["sm"].remove("sm120"))
     generate(run, repo)
     commit(repo, "Drop the consumer Blackwell variants")
     document = ci(run, repo, "--changed-since", "HEAD~1")
-    assert document == {"include": [], "deleted": before}
+    assert (document["include"], document["deleted"]) == ([], before)
     assert before
 
 
@@ -270,7 +356,7 @@ def test_selection_is_exactly_what_differs_and_shards_partition_it(how, gone, si
             before[name] = state.Entry(entry.build, "old" + entry.metadata, entry.wrapper, entry.revision)
         elif how[name] == "wrapper":  # the wrapper's code changed: republished, torch not rebuilt
             before[name] = state.Entry(entry.build, entry.metadata, "old" + entry.wrapper, entry.revision)
-    selection = ci_.select(SHIPPED, NOW, before)
+    selection = ci_.select(SHIPPED, ci_.changes_by_text(SHIPPED, NOW, before), tuple(set(before) - set(NOW)))
     built = [name for job in selection.jobs for name in job.builds]
     assert sorted(built) == sorted(n for n in NOW if how[n] != "same")
     assert len(set(built)) == len(built)  # each torch and companion in one job only
@@ -379,13 +465,23 @@ ci:
     assert publish["env"]["ORGANISATION_DEFAULT"] == "acme"
     assert publish["env"]["FLOX_FLOXHUB_TOKEN"] == "${{ secrets.FLOX_FLOXHUB_TOKEN }}"
     assert 'flox publish -o "$organisation" "$name"' in publish["run"]
-    smoke = steps(build)["Smoke test on the GPU"]
-    assert smoke["if"] == "matrix.smoke"
-    assert 'nix-build ".flox/pkgs/$NAME.nix" -A pythonEnv -o "$RUNNER_TEMP/python-$NAME"' in smoke["run"]
-    assert 'gen-matrix smoke "$NAME" --python "$RUNNER_TEMP/python-$NAME/bin/python"' in smoke["run"]
+    # every build job smoke-tests what it built, on a GPU runner or not, before it publishes
+    names_ = [step.get("name") for step in build["steps"]]
+    smoke = steps(build)["Smoke-test every build before it is published"]
+    assert "if" not in smoke
+    assert names_.index("Build") < names_.index(smoke["name"]) < names_.index("Publish to the Flox catalog")
+    assert 'nix-build ".flox/pkgs/$name.nix" -A pythonEnv -o "$RUNNER_TEMP/python-$name"' in smoke["run"]
+    assert ('gen-matrix smoke "$name" --builder --python "$RUNNER_TEMP/python-$name/bin/python" --result "result-$name"'
+            in smoke["run"])
+    # the plan evaluates every selected recipe before it ends, and so before any build job
+    plan = [step.get("name") for step in document["jobs"]["plan"]["steps"]]
+    assert plan.index("Select the variants whose build inputs changed") < plan.index(
+        "Evaluate every selected recipe before anything builds") == len(plan) - 1
+    assert 'gen-matrix eval "${names[@]}"' in steps(document["jobs"]["plan"])[plan[-1]]["run"]
+    assert build["needs"] == "plan"
 
     entries = {entry["name"]: entry for entry in ci(run, tmp_path)["include"]}
-    on_gpu = {name for name, entry in entries.items() if entry["smoke"]}
+    on_gpu = {name for name, entry in entries.items() if entry["gpu"]}
     assert on_gpu == {n for n in entries if "-sm90-" in n} and len(on_gpu) == 30
     assert {tuple(entries[n]["runner"]) for n in on_gpu} == {("self-hosted", "linux", "x64", "h100")}
     # the other CUDA builds go to the built-in labels for GPU builders, not to `runners`

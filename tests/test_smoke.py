@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib.metadata
 import importlib.util
 import platform
+import re
 import shutil
 import sys
 import textwrap
@@ -475,3 +476,12 @@ def test_a_crash_is_a_failure_where_the_cpu_has_the_isa_or_off_a_builder(run, tm
         assert result.exit_code == 1, result.stdout
         assert lines(result)[1] == ("FAIL  torch  the interpreter was killed by SIGILL (an instruction this CPU "
                                     "does not have)")
+
+
+def test_the_workflow_calls_smoke_with_options_it_has():
+    # the workflow harness stands in for smoke; this holds the real command to the same call
+    from generator.cli import main
+    workflow = (REPO / ".github" / "workflows" / "flox-variants.yml").read_text()
+    (call,) = [line for line in workflow.splitlines() if "gen-matrix smoke" in line]
+    known = {option for param in main.commands["smoke"].params for option in param.opts}
+    assert {"--builder", "--python", "--result"} <= set(re.findall(r"--[a-z-]+", call)) <= known

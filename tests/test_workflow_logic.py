@@ -16,11 +16,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import SYNTHETIC
+from conftest import FAKE_NIXPKGS, SYNTHETIC, needs_nix
 from workflow_harness import Harness, Run
 
-pytestmark = pytest.mark.skipif(shutil.which("git") is None or shutil.which("bash") is None,
-                                reason="the workflow's scripts need git and bash")
+pytestmark = [pytest.mark.skipif(shutil.which("git") is None or shutil.which("bash") is None,
+                                 reason="the workflow's scripts need git and bash"), needs_nix]
 
 MARKER = "gen-matrix-published"
 LOCK = ".flox/env/manifest.lock"
@@ -184,6 +184,65 @@ def test_a_dispatch_on_another_branch_publishes_and_leaves_the_marker(project):
     run = project.harness.run("workflow_dispatch", head, ref="refs/heads/trial")
     assert sorted(run.publishes()) == SM90
     assert run.results["mark-published"] == "skipped" and project.harness.tag(MARKER) == published
+
+
+def assert_each_build_smoke_tested_then_published(run: Run) -> None:
+    """Every build is smoke-tested, once, after it was built and before anything of its job is published."""
+    assert sorted(run.smokes()) == sorted(run.builds())
+    for job in {re.fullmatch(r"(build-\d+ \[\S+\]): .*", line)[1] for line in run.log
+                if re.fullmatch(r"build-\d+ \[\S+\]: flox build \S+", line)}:
+        calls = [line.split(": ", 1)[1] for line in run.log if line.startswith(job + ": ")]
+        smoked = [index for index, call in enumerate(calls) if call.startswith("gen-matrix smoke ")]
+        published = [index for index, call in enumerate(calls) if call.startswith("flox publish ")]
+        built = [index for index, call in enumerate(calls) if call.startswith("flox build ")]
+        assert smoked and max(built) < min(smoked)
+        assert not published or max(smoked) < min(published)
+
+
+def test_every_build_is_smoke_tested_before_it_is_published(project):
+    head = project.commit("sm75 without cuDNN", sm_build("sm75", False))
+    run = project.harness.run("push", head)
+    assert sorted(run.publishes()) == SM75  # the torch and both companions
+    assert_each_build_smoke_tested_then_published(run)
+    smoke = next(call for call in run.calls if call.startswith("gen-matrix smoke torchvision-"))
+    assert "--result result-torchvision-python313-cuda12_8-sm75-avx2" in smoke
+
+
+def test_a_metadata_only_build_is_smoke_tested_before_it_is_published(project):
+    head = project.commit("sm86's GPUs", sm_gpus("sm86", ["RTX 3090"]))
+    run = project.harness.run("push", head)
+    assert "pytorch-python313-cuda12_8-sm86-avx2" in run.summary.split("wrapper only |")[-1]
+    assert "Selected by derivations" in run.summary  # the wrapper's drvPath changed, the build's did not
+    assert run.publishes() == SM86 and run.smokes() == SM86
+    assert_each_build_smoke_tested_then_published(run)
+
+
+def test_a_failed_smoke_test_publishes_nothing_of_its_job_and_leaves_the_marker(project):
+    published = project.harness.tag(MARKER)
+    before = project.harness.published()
+    head = project.commit("sm75 and sm90 without cuDNN",
+                          lambda data: (sm_build("sm75", False)(data), sm_build("sm90", False)(data)))
+    # a companion fails: its torch, smoke-tested and passing, is not published either
+    run = project.harness.run("push", head, env={"STUB_FAIL_SMOKE": "torchaudio-python313-cuda12_8-sm75-avx2"})
+    assert not any(name in run.publishes() for name in SM75)
+    assert run.publishes() == SM90  # the other job is unaffected
+    assert project.harness.published() == sorted(set(before))
+    assert run.results["mark-published"] == "skipped" and project.harness.tag(MARKER) == published
+    assert any("step 'Smoke-test every build before it is published' failed" in line for line in run.log)
+
+
+def test_a_recipe_that_does_not_evaluate_fails_the_plan_and_nothing_builds(project, tmp_path):
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "default.nix").write_text(
+        f"args: if args.config.cudaSupport or false then throw \"no CUDA here\" else import {FAKE_NIXPKGS} args\n")
+    again = project.commit("sm86 without cuDNN", sm_build("sm86", False))
+    failed = project.harness.run("push", again, env={"GEN_MATRIX_NIXPKGS": str(broken)})
+    assert failed.results["plan"] == "failure" and failed.builds() == [] and failed.publishes() == []
+    errors = [line for line in failed.log if "::error title=" in line]
+    assert any(f"::error title={SM86[0]} does not evaluate::no CUDA here" in line for line in errors), errors
+    assert "Recipes that do not evaluate: nothing was built" in failed.summary
+    assert failed.results["mark-published"] == "skipped"
 
 
 def test_a_dispatch_with_a_revision_that_does_not_exist_stops_before_any_build(project):

@@ -2,9 +2,13 @@
 
 The jobs' `run:` scripts are taken from the workflow as generated (parsed YAML), and run
 with bash in clones of a local "origin" repository, one clone per job, as actions/checkout
-makes them. `flox` and `nix` are stubs that record their calls and fake their results
-(a build is a `result-NAME` link; a publish is a line in the catalog file); git and
-gen-matrix are real. Steps that only install tools (`uses:` actions, pip) are not run:
+makes them. `flox`, `nix` and `nix-build` are stubs that record their calls and fake their
+results (a build is a `result-NAME` link; a publish is a line in the catalog file; the
+Python of a build is a folder outside the checkout); so is `gen-matrix smoke`, which checks
+that it was handed that Python and that link, and fails for the build named in
+STUB_FAIL_SMOKE. git, the rest of gen-matrix and nix-instantiate are real: the plan
+evaluates the recipes, against the test package set (GEN_MATRIX_NIXPKGS), as the pins
+cannot be fetched here. Steps that only install tools (`uses:` actions, pip) are not run:
 the stubs and gen-matrix are on PATH already.
 
 The `${{ }}` expressions the workflow uses are evaluated by a small evaluator of GitHub's
@@ -25,6 +29,7 @@ from pathlib import Path
 import yaml
 
 GEN_MATRIX = Path(sys.executable).parent / "gen-matrix"
+TEST_PACKAGE_SET = Path(__file__).resolve().parent / "nix" / "nixpkgs"
 
 FLOX_STUB = r"""#!/usr/bin/env bash
 # A stand-in for flox: records its calls; builds make result-NAME links; publishes go to
@@ -49,6 +54,36 @@ esac
 
 NIX_STUB = r"""#!/usr/bin/env bash
 echo "nix $*" >> "$STUB_CALLS"
+"""
+
+# nix-build FILE -A pythonEnv -o LINK: a Python for the smoke test, at LINK.
+NIX_BUILD_STUB = r"""#!/usr/bin/env bash
+echo "nix-build $*" >> "$STUB_CALLS"
+link=""
+while [ $# -gt 0 ]; do
+  case "$1" in -o) link="$2"; shift ;; esac
+  shift
+done
+test -n "$link" || { echo "error: no out-link" >&2; exit 1; }
+mkdir -p "$link/bin" && touch "$link/bin/python"
+"""
+
+# gen-matrix smoke NAME --python PY --result LINK: fails where it was not handed a built
+# Python outside the checkout and the build's result link, or for STUB_FAIL_SMOKE.
+GEN_MATRIX_STUB = r"""#!/usr/bin/env bash
+if [ "$1" != smoke ]; then exec "$GEN_MATRIX" "$@"; fi
+echo "gen-matrix $*" >> "$STUB_CALLS"
+name="$2" python="" result=""
+shift 2
+while [ $# -gt 0 ]; do
+  case "$1" in --python) python="$2"; shift ;; --result) result="$2"; shift ;; esac
+  shift
+done
+case "$python" in "$PWD"/*|"") echo "FAIL  python  not a built Python outside the checkout: $python"; exit 1 ;; esac
+test -f "$python" || { echo "FAIL  python  $python is not there"; exit 1; }
+test -L "$result" || { echo "FAIL  result  $result is not a build's result link"; exit 1; }
+if [ "$name" = "${STUB_FAIL_SMOKE:-}" ]; then echo "FAIL  torch.__version__  not the variant's"; exit 1; fi
+echo "gen-matrix: all checks passed"
 """
 
 
@@ -214,6 +249,9 @@ class Run:
     def publishes(self) -> list[str]:
         return [call.split()[-1] for call in self.calls if call.startswith("flox publish ")]
 
+    def smokes(self) -> list[str]:
+        return [call.split()[2] for call in self.calls if call.startswith("gen-matrix smoke ")]
+
 
 class Harness:
     """A local origin repository, the stubs, and runs of the workflow against it."""
@@ -223,10 +261,10 @@ class Harness:
         self.origin = origin
         self.bin = root / "bin"
         self.bin.mkdir(parents=True)
-        for name, text in (("flox", FLOX_STUB), ("nix", NIX_STUB)):
+        for name, text in (("flox", FLOX_STUB), ("nix", NIX_STUB), ("nix-build", NIX_BUILD_STUB),
+                           ("gen-matrix", GEN_MATRIX_STUB)):
             (self.bin / name).write_text(text)
             (self.bin / name).chmod(0o755)
-        (self.bin / "gen-matrix").symlink_to(GEN_MATRIX)
         self.store = root / "store"
         self.catalog = root / "catalog"
         self.catalog.write_text("")
@@ -265,6 +303,7 @@ class Harness:
                    "vars": {"FLOX_ORG": "acme"}, "needs": {}}
         base_env = {"PATH": f"{self.bin}{os.pathsep}{os.environ['PATH']}", "HOME": str(self.root),
                     "STUB_CALLS": str(calls), "STUB_STORE": str(self.store), "STUB_CATALOG": str(self.catalog),
+                    "GEN_MATRIX": str(GEN_MATRIX), "GEN_MATRIX_NIXPKGS": str(TEST_PACKAGE_SET),
                     "GITHUB_SHA": sha, "GIT_AUTHOR_NAME": "CI", "GIT_AUTHOR_EMAIL": "ci@example.invalid",
                     "GIT_COMMITTER_NAME": "CI", "GIT_COMMITTER_EMAIL": "ci@example.invalid", **(env or {})}
         short = sha[:7]
@@ -319,6 +358,8 @@ class Harness:
             output = where.parent / f"{where.name}.output"
             output.write_text("")
             env = dict(base_env, GITHUB_OUTPUT=str(output), GITHUB_STEP_SUMMARY=str(summary),
+                       GITHUB_PATH=str(where.parent / f"{where.name}.path"),
+                       GITHUB_ENV=str(where.parent / f"{where.name}.env"),
                        RUNNER_TEMP=str(where.parent))
             env.update({key: substitute(value, context) for key, value in step.get("env", {}).items()})
             before = len(calls.read_text().splitlines())
@@ -334,6 +375,8 @@ class Harness:
             if done.returncode != 0:
                 run.log.append(f"{label}: step '{step.get('name')}' failed ({done.returncode})")
                 run.log.extend(f"{label}:   {line}" for line in (done.stdout + done.stderr).splitlines()[-5:])
+                if summary.exists():
+                    run.summary += summary.read_text()
                 return "failure"
         if "outputs" in job:
             outputs[job_id] = {key: substitute(value, context) for key, value in job["outputs"].items()}

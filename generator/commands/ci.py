@@ -6,10 +6,21 @@ computed now with the one committed at a revision says which variants must be re
 which changed only their wrapper (metadata_only: the heavy build is unchanged and is not
 rebuilt), and which are gone. A job is a torch with its changed companions, built in that
 order on one runner, so that a run builds each torch once.
+
+That comparison of text identities needs nothing but the two commits. Where Nix can fetch
+the pins (a CI runner), `--by derivations` compares what the recipes evaluate to instead
+(gen-matrix eval, at the revision and now): a heavy build is selected exactly when its
+drvPath changed, a wrapper alone when only its own did. A recipe that cannot be evaluated
+at the revision falls back to the text identity; one that cannot be evaluated now is
+selected, and `gen-matrix eval` names its error before anything builds.
 """
 
 from __future__ import annotations
 
+import io
+import subprocess
+import tarfile
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -17,7 +28,8 @@ from typing import Mapping
 
 from ..pipeline import state
 from ..errors import GenMatrixError, Location
-from ..layout import STATE_FILE
+from ..layout import PKGS_DIR, STATE_FILE
+from . import eval as eval_command
 from ..model import CI, KINDS, Expansion, Variant
 
 
@@ -33,25 +45,61 @@ class Job:
     runner: tuple[str, ...]  # runs-on labels
     builds: tuple[str, ...]  # what changed of the group: the torch first, then its companions
     metadata_only: tuple[str, ...]  # those of `builds` whose heavy build is unchanged: only the wrapper builds
-    smoke: bool  # run `gen-matrix smoke` after the build (on a GPU runner)
+    gpu: bool  # on a GPU runner of its SM: the smoke test also computes on the device
 
     def as_json(self) -> dict:
         # Space-separated names: the build step's shell loops over them (names are safe tokens).
         return {"name": self.name, "system": self.system, "runner": list(self.runner),
                 "builds": " ".join(self.builds), "metadata_only": " ".join(self.metadata_only),
-                "smoke": self.smoke}
+                "gpu": self.gpu}
+
+
+# How a selection was made: every variant (no revision to compare with), by the text
+# identities of the state file, or by the derivations the recipes evaluate to.
+EVERY, TEXT, DERIVATIONS = "every", "text", "derivations"
+# What changed of a variant: its heavy build (and so its wrapper), or its wrapper alone.
+BUILD, WRAPPER = "build", "wrapper"
 
 
 @dataclass(frozen=True)
 class Selection:
     jobs: tuple[Job, ...]  # sorted by name
     deleted: tuple[str, ...]  # in the state at the revision, no longer in the matrix
+    selected_by: str = EVERY
+    # by DERIVATIONS: the variants whose recipe did not evaluate at the revision, compared
+    # by their text identity instead
+    by_text: tuple[str, ...] = ()
 
     def shards(self, size: int) -> tuple[tuple[Job, ...], ...]:
         return tuple(self.jobs[start:start + size] for start in range(0, len(self.jobs), size))
 
+    @property
+    def builds(self) -> tuple[str, ...]:
+        return tuple(name for job in self.jobs for name in job.builds)
+
     def as_json(self) -> dict:
-        return {"include": [job.as_json() for job in self.jobs], "deleted": list(self.deleted)}
+        return {"include": [job.as_json() for job in self.jobs], "deleted": list(self.deleted),
+                "selected_by": self.selected_by, "by_text": list(self.by_text)}
+
+
+def read_selection(expansion: Expansion, text: str, file: str) -> Selection:
+    """A selection as `gen-matrix ci` printed it, for the matrix it was made from."""
+    import json
+
+    where = Location(file)
+    hint = "write it with `gen-matrix ci [--changed-since REF] > FILE` from this matrix"
+    try:
+        data = json.loads(text)
+        jobs = tuple(Job(entry["name"], entry["system"], tuple(entry["runner"]), tuple(entry["builds"].split()),
+                         tuple(entry["metadata_only"].split()), bool(entry["gpu"]))
+                     for entry in data["include"])
+        selection = Selection(jobs, tuple(data["deleted"]), data["selected_by"], tuple(data["by_text"]))
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise GenMatrixError.at(where, f"not a selection printed by `gen-matrix ci`: {error}", hint) from None
+    unknown = sorted(set(selection.builds) - set(expansion.by_name))
+    if unknown:
+        raise GenMatrixError.at(where, f"'{unknown[0]}' is not a variant of the matrix", hint)
+    return selection
 
 
 def matrix_json(jobs: tuple[Job, ...]) -> dict:
@@ -60,8 +108,8 @@ def matrix_json(jobs: tuple[Job, ...]) -> dict:
 
 
 def placement(ci: CI, variant: Variant) -> tuple[tuple[str, ...], bool]:
-    """(runner labels, smoke-test?) of a torch variant: on a GPU runner for its SM it is built
-    and tested there; else on the runner for its kind and system, or for its system."""
+    """(runner labels, GPU runner?) of a torch variant: on a GPU runner for its SM it is built
+    and smoke-tested there, on the device; else on the runner for its kind and system, or for its system."""
     if variant.sm is not None:
         for gpu in ci.gpu_runners:
             if gpu.system == variant.system and variant.sm.name in gpu.sms:
@@ -70,30 +118,91 @@ def placement(ci: CI, variant: Variant) -> tuple[tuple[str, ...], bool]:
     return by_kind.get(variant.system, ci.runners[variant.system]), False
 
 
-def select(expansion: Expansion, now: dict[str, state.Entry],
-           before: dict[str, state.Entry] | None) -> Selection:
-    """Every variant when `before` is None; else those whose build, metadata or wrapper
-    identity differs from it: one job per torch whose group has any."""
-    ci = expansion.matrix.ci
-    changed: dict[str, list[Variant]] = {}
-    metadata_only = set()
-    for variant in sorted(expansion.variants, key=lambda v: (v.is_companion, v.name)):
+def changes_by_text(expansion: Expansion, now: dict[str, state.Entry],
+                    before: dict[str, state.Entry] | None) -> dict[str, str]:
+    """Variant -> BUILD or WRAPPER, for those whose build, metadata or wrapper identity
+    differs from `before`; every variant when `before` is None."""
+    changes = {}
+    for variant in expansion.variants:
         old, new = (before or {}).get(variant.name), now[variant.name]
         if old is not None and (old.build, old.metadata, old.wrapper) == (new.build, new.metadata, new.wrapper):
             continue
-        if old is not None and old.build == new.build:
-            metadata_only.add(variant.name)
-        changed.setdefault(variant.torch or variant.name, []).append(variant)
+        changes[variant.name] = WRAPPER if old is not None and old.build == new.build else BUILD
+    return changes
+
+
+def changes_by_derivations(expansion: Expansion, by_text: dict[str, str], before: dict[str, state.Entry],
+                           now_drvs: dict[str, eval_command.Result],
+                           before_drvs: dict[str, eval_command.Result]) -> tuple[dict[str, str], tuple[str, ...]]:
+    """Variant -> BUILD or WRAPPER, by what the recipes evaluate to now and at the revision;
+    and the variants the text identity decided, because they did not evaluate there."""
+    changes, fallback = {}, []
+    for variant in expansion.variants:
+        name = variant.name
+        new, old = now_drvs.get(name), before_drvs.get(name)
+        if name not in before or new is None or not new.ok:
+            changes[name] = BUILD  # new, or not evaluated now: built, after eval names its error
+        elif old is None or not old.ok:
+            fallback.append(name)
+            if name in by_text:
+                changes[name] = by_text[name]
+        elif old.heavy_drv != new.heavy_drv:
+            changes[name] = BUILD
+        elif old.drv != new.drv:
+            changes[name] = WRAPPER
+    return changes, tuple(sorted(fallback))
+
+
+def select(expansion: Expansion, changes: dict[str, str], deleted: tuple[str, ...] = (),
+           selected_by: str = EVERY, by_text: tuple[str, ...] = ()) -> Selection:
+    """One job per torch whose group has a change: the torch first, then its companions."""
+    ci = expansion.matrix.ci
+    changed: dict[str, list[Variant]] = {}
+    for variant in sorted(expansion.variants, key=lambda v: (v.is_companion, v.name)):
+        if variant.name in changes:
+            changed.setdefault(variant.torch or variant.name, []).append(variant)
     jobs = []
     for torch_name, group in sorted(changed.items()):
         torch = expansion.by_name[torch_name]
-        runner, smoke = placement(ci, torch)
+        runner, gpu = placement(ci, torch)
         builds = tuple(v.name for v in group)
         jobs.append(Job(torch_name, torch.system, runner, builds,
-                        tuple(name for name in builds if name in metadata_only),
-                        smoke and torch_name in builds))
-    deleted = tuple(sorted(set(before or {}) - set(now)))
-    return Selection(tuple(jobs), deleted)
+                        tuple(name for name in builds if changes[name] == WRAPPER),
+                        gpu))
+    return Selection(tuple(jobs), tuple(sorted(deleted)), selected_by, by_text)
+
+
+def selection(expansion: Expansion, root: Path, now: dict[str, state.Entry], since: str | None,
+              by: str = TEXT, nixpkgs: tuple[str, ...] = ()) -> Selection:
+    """What a run builds: every variant without `since`; else what changed since it, by
+    the text identities or (`by` DERIVATIONS) by the derivations."""
+    if since is None:
+        return select(expansion, changes_by_text(expansion, now, None))
+    before = committed_state(root, since)
+    deleted = tuple(set(before) - set(now))
+    by_text = changes_by_text(expansion, now, before)
+    if by == TEXT:
+        return select(expansion, by_text, deleted, TEXT)
+    program = eval_command.nix_instantiate("--by derivations")
+    sets = eval_command.package_sets(expansion.matrix, nixpkgs)
+    variants = tuple(sorted(expansion.variants, key=lambda v: v.name))
+    now_drvs = _by_name(eval_command.evaluate(eval_command.targets(expansion, root, variants, sets), program))
+    with tempfile.TemporaryDirectory(prefix="gen-matrix-") as folder:
+        tree = Path(folder)
+        found = [v for v in variants if v.name in before]
+        if _tree_at(root, since, tree):
+            found = [v for v in found if (tree / PKGS_DIR / f"{v.name}.nix").is_file()]
+            # only whether each evaluates there matters, not why one does not
+            before_drvs = _by_name(eval_command.evaluate(
+                eval_command.targets(expansion, tree, tuple(found), sets), program, messages=False))
+        else:
+            before_drvs = {}
+    changes, fallback = changes_by_derivations(expansion, by_text, before, now_drvs, before_drvs)
+    return select(expansion, changes, deleted, DERIVATIONS, fallback)
+
+
+def _by_name(results: tuple[eval_command.Result, ...]) -> dict[str, eval_command.Result]:
+    return {result.name: result for result in results}
 
 
 @dataclass(frozen=True)
@@ -135,34 +244,55 @@ def summary(expansion: Expansion, selection: Selection) -> str:
     costs = expansion.matrix.knowledge.build_costs
     return environment(False).get_template("ci-summary.md.j2").render(
         plan=plan(expansion, selection), costs=[costs[kind] for kind in KINDS + ("companion", "wrapper")],
-        jobs=selection.jobs)
+        jobs=selection.jobs, selected_by=selection.selected_by, by_text=selection.by_text)
 
 
-def committed_state(root: Path, ref: str) -> dict[str, state.Entry]:
-    """The state file as committed at `ref` in the repository at `root`; empty where it had none."""
+def _git(root: Path, where: Location, *args: str, text: bool = True) -> subprocess.CompletedProcess:
+    try:
+        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=text,
+                              **({"encoding": "utf-8"} if text else {}))
+    except OSError as error:
+        raise GenMatrixError.at(where, f"cannot run git: {error.strerror or error}",
+                                "install git, which --changed-since reads the history with") from None
+
+
+def _commit(root: Path, ref: str) -> str:
     where = Location(f"--changed-since {ref}")
     hint = ("name a branch, tag or commit of this repository; in GitHub Actions check out with "
             "fetch-depth: 0 so that the history is there")
     if not ref or ref.startswith("-"):
         raise GenMatrixError.at(where, "not a git revision", hint)
-    import subprocess  # here: only --changed-since runs a program
-
-    def git(*args: str) -> subprocess.CompletedProcess:
-        try:
-            return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, encoding="utf-8")
-        except OSError as error:
-            raise GenMatrixError.at(where, f"cannot run git: {error.strerror or error}",
-                                    "install git, which --changed-since reads the history with") from None
-
-    found = git("rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
+    found = _git(root, where, "rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}")
     if found.returncode != 0:
         detail = found.stderr.strip().splitlines()
         reason = f" ({detail[0]})" if detail else ""
         raise GenMatrixError.at(where, f"no such commit in the repository at {root}{reason}", hint)
-    path = f"{found.stdout.strip()}:./{STATE_FILE}"
-    if git("cat-file", "-e", path).returncode != 0:
+    return found.stdout.strip()
+
+
+def committed_state(root: Path, ref: str) -> dict[str, state.Entry]:
+    """The state file as committed at `ref` in the repository at `root`; empty where it had none."""
+    where = Location(f"--changed-since {ref}")
+    path = f"{_commit(root, ref)}:./{STATE_FILE}"
+    if _git(root, where, "cat-file", "-e", path).returncode != 0:
         return {}  # before the state file existed, every variant is new
-    shown = git("show", path)
+    shown = _git(root, where, "show", path)
     if shown.returncode != 0:
         raise GenMatrixError.at(where, f"cannot read {STATE_FILE}: {shown.stderr.strip()}")
     return state.parse(shown.stdout, f"{ref}:{STATE_FILE}")
+
+
+def _tree_at(root: Path, ref: str, into: Path) -> bool:
+    """The recipes and the Nix library as committed at `ref`, written under `into`; False
+    where that commit has none."""
+    commit = _commit(root, ref)
+    archive = _git(root, Location(f"--changed-since {ref}"), "archive", "--format=tar", commit, "--",
+                   PKGS_DIR, "nix", text=False)
+    if archive.returncode != 0:
+        return False
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(into, filter="data")
+        else:  # Python before 3.12: git's own archive of this repository, nothing outside it
+            tar.extractall(into)
+    return True

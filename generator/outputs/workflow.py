@@ -43,7 +43,6 @@ def workflow_context(expansion: Expansion) -> dict:
         "cache": ci.cache,
         "cache_secret": f"${{{{ secrets.{ci.cache.secret} }}}}" if ci.cache and ci.cache.secret else "",
         "nix_config": _nix_config(ci),
-        "smoke": bool(ci.gpu_runners),
         "jobs": expansion.matrix.jobs,
         "state_file": STATE_FILE,
         "marker": PUBLISHED_MARKER,

@@ -227,6 +227,15 @@ def pin_data(matrix: Matrix, name: str) -> dict:
             "patches": {attr_: [{"url": p.url, "hash": p.hash} for p in patches] for attr_, patches in pin.patches}}
 
 
+def pin_identity(matrix: Matrix, name: str) -> dict:
+    """A pin as it goes into build identities. Its sha256 is left out: fetchTarball names
+    what it unpacks by its content, so a hash filled in for the same rev fetches the same
+    store path, and no derivation built on it changes. (A wrong hash fails the fetch, which
+    `gen-matrix eval` reports.) It stays null, as it was before one was filled in, so that
+    identities recorded then still hold."""
+    return dict(pin_data(matrix, name), sha256=None)
+
+
 # --- build identities --------------------------------------------------------------------
 
 _JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
@@ -332,7 +341,7 @@ def recipes(expansion: Expansion, previous: dict[str, state.Entry], root: Path) 
             build = torch_build(matrix, variant)
             context.update(pin=variant.pin, build=build)
             fixes = tuple(f"fixes/{matrix.knowledge.fixes[name].stem}.nix" for name in variant.fixes)
-            identity = sources.digest(*TORCH_SOURCES, *fixes, data={"pin": pin_data(matrix, variant.pin), "build": build})
+            identity = sources.digest(*TORCH_SOURCES, *fixes, data={"pin": pin_identity(matrix, variant.pin), "build": build})
         entry = state.next_entry(previous.get(variant.name), identity, state.digest(_canonical(meta)), wrapper)
         context["meta"] = dict(meta, revision=entry.revision)
         made[variant.name] = Recipe(variant, template, context, entry)

@@ -1,0 +1,229 @@
+"""gen-matrix eval: what each recipe evaluates to, asked of the real nix-instantiate.
+
+A recipe that does not evaluate cannot build; finding that out costs seconds here and
+hours on a build runner. Each recipe is evaluated against its pin, fetched by Nix as
+`flox build` fetches it, or against a package set handed in (`--nixpkgs`), for the system
+of the runner that builds it. The Nix side is eval.nix beside this file.
+
+All recipes of one package set and system are evaluated in one nix-instantiate process,
+each under tryEval, so that one refusal (a throw or an assert) does not hide the others.
+A failure tryEval cannot catch (a missing attribute, a syntax error) ends the process; the
+recipes are evaluated in order and each result is traced as it comes, so the recipes before
+the failing one keep their results, the failing one gets the process's message, and those
+after it are evaluated again, in as many processes as there are cores. A failure tryEval
+caught is evaluated once more on its own, without tryEval, for Nix's message.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping
+
+from ..errors import GenMatrixError, Location
+from ..layout import PKGS_DIR
+from ..model import COMPANION, Expansion, Matrix, Variant
+
+EVAL_NIX = Path(__file__).with_name("eval.nix")
+NIX_INSTANTIATE = "nix-instantiate"
+INSTALL_HINT = ("install Nix, which brings nix-instantiate: `apt-get install nix-bin` on Debian or Ubuntu, "
+                "or the installer from https://nixos.org/download")
+# Nix colours its messages on a terminal; what it prints is shown as text.
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_TRACE = re.compile(r"^trace: gen-matrix-eval: (\{.*\})$")
+_ERROR = re.compile(r"^\s*error:\s*(.*)$")
+
+
+@dataclass(frozen=True)
+class Target:
+    """A recipe to evaluate: its file, and the package set and system it evaluates with."""
+
+    name: str
+    kind: str  # gpu, cpu, darwin, or companion
+    file: Path
+    system: str
+    nixpkgs: str | None  # an absolute path; None: the recipe's pin, fetched
+    pin: str
+
+
+@dataclass(frozen=True)
+class Result:
+    name: str
+    kind: str
+    drv: str | None  # the published wrapper's drvPath
+    heavy_drv: str | None  # the heavy build's: torch, torchvision or torchaudio
+    error: str | None  # the first line of Nix's message, where it did not evaluate
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+    def as_json(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "drv": self.drv, "heavy_drv": self.heavy_drv,
+                "error": self.error}
+
+
+@dataclass(frozen=True)
+class Counts:
+    recipes: int
+    evaluated: int
+    failed: int
+    torch_builds: int  # distinct heavy drvPaths of the torch recipes
+
+
+def counts(results: tuple[Result, ...]) -> Counts:
+    evaluated = [r for r in results if r.ok]
+    torches = {r.heavy_drv for r in evaluated if r.kind != COMPANION}
+    return Counts(len(results), len(evaluated), len(results) - len(evaluated), len(torches))
+
+
+def kind_of(variant: Variant) -> str:
+    return COMPANION if variant.is_companion else variant.kind
+
+
+def package_sets(matrix: Matrix, given: tuple[str, ...], where: str = "--nixpkgs") -> dict[str, str | None]:
+    """Pin name -> the package set its recipes evaluate against: an absolute path, or None
+    for the pin itself. Each of `given` is PATH (every pin) or PIN=PATH (one pin)."""
+    pins = [pin.name for pin in matrix.pins]
+    chosen: dict[str, str | None] = dict.fromkeys(pins)
+    for text in given:
+        pin, _, path = text.partition("=")
+        if not path or pin not in pins:
+            pin, path = "", text
+        resolved = Path(path).expanduser()
+        if not resolved.exists():
+            raise GenMatrixError.at(Location(f"{where} {text}"), f"no such file or folder: {path}",
+                                    "give a nixpkgs checkout, or a package set such as tests/nix/nixpkgs, "
+                                    "as PATH (every pin) or PIN=PATH (one pin)")
+        for name in ([pin] if pin else pins):
+            chosen[name] = str(resolved.resolve())
+    return chosen
+
+
+def targets(expansion: Expansion, root: Path, variants: tuple[Variant, ...],
+            sets: Mapping[str, str | None]) -> tuple[Target, ...]:
+    """The recipes of `variants` as written under `root`/.flox/pkgs. A companion evaluates
+    with its torch's pin, which its recipe imports."""
+    made = []
+    for variant in variants:
+        file = root / PKGS_DIR / f"{variant.name}.nix"
+        if not file.is_file():
+            raise GenMatrixError.at(Location(str(file)), "the recipe is not there",
+                                    "run `gen-matrix` to write the recipes, then evaluate them")
+        pin = expansion.by_name[variant.torch].pin if variant.is_companion else variant.pin
+        made.append(Target(variant.name, kind_of(variant), file.resolve(), variant.system, sets.get(pin), pin))
+    return tuple(made)
+
+
+def nix_instantiate(where: str = "gen-matrix eval") -> str:
+    found = shutil.which(NIX_INSTANTIATE)
+    if found is None:
+        raise GenMatrixError.at(Location(where), f"{NIX_INSTANTIATE} is not on PATH: recipes are evaluated with it",
+                                INSTALL_HINT)
+    return found
+
+
+# What a failure says where its message was not asked for (messages=False).
+NOT_EVALUATED = "did not evaluate"
+
+
+def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None,
+             messages: bool = True) -> tuple[Result, ...]:
+    """Every target's derivations or error, in the order given. Without `messages`, a
+    failure tryEval caught is not evaluated again for its message."""
+    groups: dict[tuple[str | None, str, str], list[Target]] = {}
+    for target in found:
+        groups.setdefault((target.nixpkgs, target.pin if target.nixpkgs is None else "", target.system),
+                          []).append(target)
+    done: dict[str, Result] = {}
+    workers = jobs or os.cpu_count() or 1
+    rounds = [tuple(group) for _, group in sorted(groups.items(), key=lambda item: str(item[0]))]
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        while rounds:
+            following: list[tuple[Target, ...]] = []
+            for chunk, (outcome, error) in zip(rounds, pool.map(lambda chunk: _run(chunk, program), rounds)):
+                failed = next((index for index, target in enumerate(chunk) if target.name not in outcome), None)
+                if error is not None and failed is not None:  # at the first recipe it did not trace
+                    target = chunk[failed]
+                    done[target.name] = Result(target.name, target.kind, None, None, error)
+                    rest = chunk[failed + 1:]
+                    size = max(1, -(-len(rest) // workers))
+                    following += [rest[start:start + size] for start in range(0, len(rest), size)]
+                for target in chunk:
+                    if target.name not in outcome:
+                        continue
+                    value = outcome[target.name]
+                    if value is None and not messages:
+                        done[target.name] = Result(target.name, target.kind, None, None, NOT_EVALUATED)
+                    elif value is None:  # caught by tryEval: once more alone, for the message
+                        following.append((target,))
+                    else:
+                        done[target.name] = Result(target.name, target.kind, value["drv"], value["heavy"], None)
+            rounds = following
+    return tuple(done[target.name] for target in found)
+
+
+def _run(chunk: tuple[Target, ...], program: str) -> tuple[dict, str | None]:
+    """One nix-instantiate over `chunk`: name -> derivations (None where tryEval caught a
+    failure) of the recipes it evaluated, and the error line where the process failed. A
+    chunk of one recipe is evaluated without tryEval, so that its failure comes with Nix's
+    message."""
+    first = chunk[0]
+    spec = {"nixpkgs": first.nixpkgs, "recipes": [{"name": t.name, "file": str(t.file)} for t in chunk]}
+    # In a file: thousands of recipes would pass the length one argument may have.
+    with tempfile.TemporaryDirectory(prefix="gen-matrix-eval-") as folder:
+        file = Path(folder) / "spec.json"
+        file.write_text(json.dumps(spec), encoding="utf-8")
+        command = [program, "--eval", "--strict", "--json", str(EVAL_NIX), "--argstr", "spec", str(file),
+                   "--arg", "catch", "false" if len(chunk) == 1 else "true", "--option", "system", first.system]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", errors="replace")
+        except OSError as error:
+            return {}, f"cannot run {program}: {error.strerror or error}"
+    traced = {}
+    for line in done.stderr.splitlines():
+        found = _TRACE.match(_ANSI.sub("", line))
+        if found:
+            entry = json.loads(found[1])
+            traced[entry["name"]] = entry["value"]
+    if done.returncode != 0:
+        return traced, error_line(done.stderr) or f"{NIX_INSTANTIATE} exited with {done.returncode}"
+    try:
+        return json.loads(done.stdout), None
+    except json.JSONDecodeError:
+        return traced, f"{NIX_INSTANTIATE} printed no JSON: {done.stdout[:200]!r}"
+
+
+def error_line(stderr: str) -> str:
+    """The first line of the message Nix ends with. Nix 2.8 prints the error first; later
+    versions print a trace of frames (`… while evaluating`) and the error last."""
+    lines = [_ANSI.sub("", line) for line in stderr.splitlines()]
+    for index in range(len(lines) - 1, -1, -1):
+        found = _ERROR.match(lines[index])
+        if found:
+            text = found[1].strip()
+            if text:
+                return text
+            following = [line.strip() for line in lines[index + 1:] if line.strip()]
+            return following[-1] if following else "error"
+    rest = [line.strip() for line in lines if line.strip()]
+    return rest[-1] if rest else ""
+
+
+def line(result: Result) -> str:
+    """What `gen-matrix eval` prints for one recipe."""
+    if result.ok:
+        return f"{result.name}  {result.heavy_drv}  {result.drv}"
+    return f"{result.name}  error: {result.error}"
+
+
+def report(found: Counts) -> str:
+    return (f"gen-matrix: {found.recipes} recipes, {found.evaluated} evaluated, {found.failed} failed, "
+            f"{found.torch_builds} distinct torch builds")

@@ -1,0 +1,187 @@
+"""gen-matrix eval: every recipe evaluated by the real nix-instantiate, each failure named
+with Nix's message, one failure never hiding another."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from generator.commands import eval as eval_command
+
+from conftest import FAKE_NIXPKGS, NIX_INSTANTIATE, REPO, drv_paths, expansion_of, needs_nix
+
+
+def generated(project: Path, run) -> Path:
+    assert run("--root", project).exit_code == 0
+    return project
+
+
+def lines(output: str) -> dict[str, str]:
+    """Recipe name -> the rest of its line, from `gen-matrix eval`'s output."""
+    return {line.split("  ", 1)[0]: line.split("  ", 1)[1] for line in output.splitlines()
+            if "  " in line and not line.startswith("gen-matrix:")}
+
+
+def package_set(tmp_path: Path, body: str) -> Path:
+    """A package set that wraps the test one (`fake`) with `body`, a function of its arguments."""
+    folder = tmp_path / "nixpkgs"
+    folder.mkdir()
+    (folder / "default.nix").write_text(f"args: let fake = import {FAKE_NIXPKGS}; in {body}\n")
+    return folder
+
+
+@needs_nix
+def test_the_shipped_matrix_evaluates_against_the_test_package_set(run):
+    result = run("eval", "--root", REPO, "--nixpkgs", FAKE_NIXPKGS)
+    assert result.exit_code == 0, result.output
+    found = lines(result.stdout)
+    assert len(found) == 62
+    assert all(line.endswith(".drv") and line.count(".drv") == 2 for line in found.values())
+    assert result.stdout.splitlines()[-1].startswith("gen-matrix: 62 recipes, 62 evaluated, 0 failed, ")
+
+
+@needs_nix
+def test_the_drvpaths_are_those_nix_gives_each_recipe_alone(project, run):
+    root = generated(project, run)
+    result = run("eval", "--root", root, "--json", "--nixpkgs", FAKE_NIXPKGS)
+    assert result.exit_code == 0, result.output
+    found = {entry["name"]: entry for entry in json.loads(result.stdout)}
+    alone = drv_paths(root)  # each against the package set of its pin and system
+    assert set(found) == set(alone)
+    for name, entry in found.items():
+        assert (entry["drv"], entry["heavy_drv"], entry["error"]) == (alone[name]["wrapper"], alone[name]["build"], None)
+    kinds = {entry["kind"] for entry in found.values()}
+    assert kinds <= {"gpu", "cpu", "darwin", "companion"} and "companion" in kinds
+    torches = {entry["heavy_drv"] for entry in found.values() if entry["kind"] != "companion"}
+    assert f"{len(torches)} distinct torch builds" in result.stderr
+
+
+@needs_nix
+def test_a_package_set_that_does_not_evaluate_fails_every_recipe_by_name(project, run, tmp_path):
+    root = generated(project, run)
+    broken = package_set(tmp_path, 'builtins.abort "this package set is broken"')
+    result = run("eval", "--root", root, "--nixpkgs", broken)
+    assert result.exit_code == 1
+    found = lines(result.stdout)
+    names = sorted(v.name for v in expansion_of(root).variants)
+    assert sorted(found) == names
+    assert all("this package set is broken" in line for line in found.values())
+    assert f"{len(names)} recipes, 0 evaluated, {len(names)} failed" in result.stdout
+
+
+@needs_nix
+@pytest.mark.parametrize("how, body, with_cuda_fails", [
+    # a throw, as nixpkgs refuses a package: caught per recipe by tryEval
+    ("thrown", 'if args.config.cudaSupport or false then throw "no CUDA in this package set" else fake args', True),
+    # a missing attribute ends the process: the recipes after the failing one are evaluated again
+    ("missing attribute", 'let pkgs = fake args; in if args.config.cudaSupport or false '
+                          'then builtins.removeAttrs pkgs [ "python313Packages" ] else pkgs', True),
+    # ...also where it fails first, and every recipe after it evaluates (CPU names sort first)
+    ("missing attribute first", 'let pkgs = fake args; in if args.config.cudaSupport or false '
+                                'then pkgs else builtins.removeAttrs pkgs [ "python313Packages" ]', False),
+])
+def test_one_failing_recipe_hides_no_other(how, body, with_cuda_fails, project, run, tmp_path):
+    root = generated(project, run)
+    result = run("eval", "--root", root, "--json", "--nixpkgs", package_set(tmp_path, body))
+    assert result.exit_code == 1
+    found = {entry["name"]: entry for entry in json.loads(result.stdout)}
+    expansion = expansion_of(root)
+    with_cuda = {v.name for v in expansion.variants if (expansion.by_name[v.torch] if v.torch else v).cuda}
+    assert with_cuda and len(with_cuda) < len(found)
+    failing = with_cuda if with_cuda_fails else set(found) - with_cuda
+    message = "no CUDA in this package set" if how == "thrown" else "python313Packages"
+    alone = drv_paths(root)
+    for name, entry in found.items():
+        if name in failing:
+            assert entry["drv"] is None and message in entry["error"], entry
+        else:
+            assert entry["error"] is None and entry["drv"] == alone[name]["wrapper"], entry
+
+
+@pytest.fixture
+def counted(tmp_path, monkeypatch) -> Path:
+    """nix-instantiate on PATH through a wrapper that logs each of its processes."""
+    log = tmp_path / "processes"
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    wrapper = folder / "nix-instantiate"
+    wrapper.write_text(f'#!/bin/sh\necho "$*" >> {log}\nexec {NIX_INSTANTIATE} "$@"\n')
+    wrapper.chmod(wrapper.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    return log
+
+
+@needs_nix
+def test_one_process_per_package_set_and_system(counted, run):
+    result = run("eval", "--root", REPO, "--nixpkgs", FAKE_NIXPKGS)
+    assert result.exit_code == 0, result.output
+    systems = {v.system for v in expansion_of(REPO).variants}
+    processes = counted.read_text().splitlines()
+    assert len(processes) == len(systems) == 3
+    assert sorted(line.rsplit("system ", 1)[1] for line in processes) == sorted(systems)
+
+
+@needs_nix
+def test_names_choose_the_recipes(project, run):
+    root = generated(project, run)
+    names = ["pytorch-python313-cpu-avx2", "torchvision-python313-cuda12_8-sm75-avx"]
+    result = run("eval", *names, "--root", root, "--nixpkgs", FAKE_NIXPKGS)
+    assert result.exit_code == 0, result.output
+    assert sorted(lines(result.stdout)) == names
+
+
+def test_an_unknown_name_is_bad_input(project, run):
+    root = generated(project, run)
+    result = run("eval", "pytorch-no-such-variant", "--root", root)
+    assert result.exit_code == 2 and "no variant is called 'pytorch-no-such-variant'" in result.stderr
+
+
+def test_a_package_set_that_is_not_there_is_bad_input(project, run, tmp_path):
+    root = generated(project, run)
+    result = run("eval", "--root", root, "--nixpkgs", tmp_path / "nowhere")
+    assert result.exit_code == 2 and "no such file or folder" in result.stderr
+
+
+def test_without_nix_instantiate_it_says_how_to_get_it(project, run, tmp_path, monkeypatch):
+    root = generated(project, run)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    result = run("eval", "--root", root)
+    assert result.exit_code == 2
+    assert "nix-instantiate is not on PATH" in result.stderr and "apt-get install nix-bin" in result.stderr
+
+
+@pytest.mark.parametrize("stderr, expected", [
+    # Nix 2.8: the error first, then where
+    ("error: attribute 'cudaPackages_13_1' missing\n\n       at /x/nixpkgs.nix:37:20:\n", "attribute 'cudaPackages_13_1' missing"),
+    # later Nix: a trace of frames, the error last
+    ("error:\n       … while calling the 'derivationStrict' builtin\n         at /builtin/derivation.nix:9:12:\n\n"
+     "       error: Package ‘torch-2.9.1’ in /x is marked as broken, refusing to evaluate.\n\n       a) To temporarily allow",
+     "Package ‘torch-2.9.1’ in /x is marked as broken, refusing to evaluate."),
+    ("warning: unknown setting 'foo'\n\x1b[31;1merror:\x1b[0m syntax error, unexpected end of file\n",
+     "syntax error, unexpected end of file"),
+])
+def test_the_error_line_is_the_message_nix_ends_with(stderr, expected):
+    assert eval_command.error_line(stderr) == expected
+
+
+@needs_nix
+def test_without_messages_a_caught_failure_is_not_evaluated_again(counted, project, run, tmp_path):
+    root = generated(project, run)
+    refusing = package_set(tmp_path, 'if args.config.cudaSupport or false then throw "no CUDA here" else fake args')
+    expansion = expansion_of(root)
+    variants = tuple(expansion.variants)
+    sets = eval_command.package_sets(expansion.matrix, (str(refusing),))
+    found = eval_command.targets(expansion, root, variants, sets)
+    program = eval_command.nix_instantiate()
+    quiet = eval_command.evaluate(found, program, messages=False)
+    processes = len(counted.read_text().splitlines())
+    assert processes == len({v.system for v in variants})  # no process beyond one per system
+    failed = [r for r in quiet if not r.ok]
+    assert failed and all(r.error == eval_command.NOT_EVALUATED for r in failed)
+    told = eval_command.evaluate(found, program)
+    assert [r.name for r in told if not r.ok] == [r.name for r in failed]
+    assert all("no CUDA here" in r.error for r in told if not r.ok)
