@@ -67,15 +67,85 @@ def test_a_terminal_escape_never_reaches_the_terminal(tmp_path, run):
     assert "\\x1b]0;owned\\x07" in result.stderr
 
 
-def test_a_table_cell_holds_a_pipe_and_a_newline(project, run):
+def test_a_table_cell_holds_a_pipe(project, run):
     matrix = project / "matrix.yaml"
     text = matrix.read_text()
     assert 'version: "2.8.0"' in text
-    matrix.write_text(text.replace('version: "2.8.0"', 'version: "2.8.0 | x\\n| y"'))
+    matrix.write_text(text.replace('version: "2.8.0"', 'version: "2.8.0 | x"'))
     assert run("--root", project).exit_code == 0
     line = next(line for line in (project / "BUILD_MATRIX.md").read_text().splitlines()
                 if line.startswith("PyTorch "))
-    assert "2.8.0 \\| x \\| y" in line
+    assert "2.8.0 \\| x" in line
+
+
+def test_a_newline_in_a_version_is_a_located_error_and_nothing_is_written(project, run):
+    """It would start a heading of its own in BUILD_MATRIX.md."""
+    matrix = project / "matrix.yaml"
+    text = matrix.read_text()
+    line = text[:text.index('version: "2.8.0"')].count("\n") + 1
+    matrix.write_text(text.replace('version: "2.8.0"', 'version: "2.8.0\\n\\n# Injected heading"'))
+    result = run("--root", project)
+    assert result.exit_code == 2
+    assert f"matrix.yaml:{line}:12: this text holds a newline, but every text of the matrix is one line" in result.stderr
+    assert [p.name for p in project.iterdir()] == ["matrix.yaml"]
+
+
+# Every field the workflow is made from, set, beside the tests' matrix.
+_CI = """  organisation: my-org
+  plan_runner: [ubuntu-latest]
+  kind_runners:
+    gpu: {x86_64-linux: [self-hosted, gpu-builder]}
+  gpu_runners:
+    - {labels: [self-hosted, h100], system: x86_64-linux, sm: [sm90]}
+  cache:
+    type: cachix
+    substituter: https://mine.cachix.org
+    public_key: mine.cachix.org-1:AAAA
+    name: mine
+    secret: CACHIX_TOKEN
+"""
+
+
+def _every_scalar(text: str):
+    """Every key and value of the YAML `text`, as nodes with their place in the text."""
+    import yaml
+
+    nodes, stack = [], [yaml.compose(text)]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.ScalarNode):
+            nodes.append(node)
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(node.value)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(part for pair in node.value for part in pair)
+    return sorted(nodes, key=lambda node: node.start_mark.index)
+
+
+@pytest.mark.parametrize("injected, message", [
+    ("${{ secrets.FLOX_FLOXHUB_TOKEN }}", "this text holds `${{`"),
+    ("\n\n# Injected heading", "this text holds a newline"),
+    ("\tx", "this text holds a tab"),
+])
+def test_every_text_of_the_matrix_refuses_an_expression_and_a_line_break(project, injected, message):
+    """Each key and value in turn, the workflow's among them: a located error, exit 2."""
+    import json
+
+    from generator.errors import GenMatrixError
+    from generator.pipeline import load, validate
+
+    text = (project / "matrix.yaml").read_text().replace("ci:\n", "ci:\n" + _CI, 1)
+    validate.validate(load.parse(text, "matrix.yaml"))  # valid as it stands
+    nodes = _every_scalar(text)
+    assert len(nodes) > 100 and {"substituter", "public_key", "organisation", "main_branch"} <= {n.value for n in nodes}
+    for node in nodes:
+        start, end = node.start_mark.index, node.end_mark.index
+        changed = text[:start] + json.dumps(node.value + injected) + text[end:]
+        with pytest.raises(GenMatrixError) as error:
+            validate.validate(load.parse(changed, "matrix.yaml"))
+        found = [p for p in error.value.problems if p.message.startswith(message)]
+        assert [(p.where.line, p.where.column) for p in found] == \
+               [(node.start_mark.line + 1, node.start_mark.column + 1)], (node.value, error.value)
 
 
 def test_config_values_are_written_as_nix_and_json_not_python(project, run):

@@ -115,6 +115,47 @@ def _describe(error, doc: Document) -> list[Problem]:
                     f"see {SCHEMA_FILE.name} for what this key takes")]
 
 
+# GitHub evaluates `${{ ... }}` anywhere in a workflow, a value in `env:` or `run:` included:
+# a matrix value holding one would run an expression (read a secret) in CI.
+_EXPRESSION = "${{"
+# Every text of a matrix is one line: a name, a version, a URL, a pattern, a description. A
+# newline or a tab would start a heading or break a table row in the docs, a line in the
+# workflow. (The loader refuses every other control character.)
+_LINE_BREAKS = {"\n": "a newline", "\t": "a tab"}
+
+
+def _text_problems(doc: Document) -> list[Problem]:
+    """Every text of `doc`, key or value, that could run as a workflow expression or break a line."""
+    problems = []
+
+    def check(text: str, where) -> None:
+        if _EXPRESSION in text:
+            problems.append(Problem(where, "this text holds `${{`, which GitHub Actions would evaluate as an "
+                                    "expression in the workflow",
+                                    "remove it: no value of the matrix reaches the workflow as an expression"))
+        for char, name in _LINE_BREAKS.items():
+            if char in text:
+                problems.append(Problem(where, f"this text holds {name}, but every text of the matrix is one line",
+                                        "write it on one line (in a folded or literal block, YAML keeps the "
+                                        "line breaks; and \\n in double quotes writes one)"))
+                break
+
+    def walk(value, path: tuple) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str):
+                    check(key, doc.key_where(path + (key,)))
+                walk(item, path + (key,))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, path + (index,))
+        elif isinstance(value, str):
+            check(value, doc.where(path))
+
+    walk(doc.data, ())
+    return problems
+
+
 def check_schema(doc: Document, part: str | None = None) -> None:
     """Raise GenMatrixError with every place where `doc` breaks the schema (or a part of it),
     together with the problems the loader found (duplicate keys, unwritable text)."""
@@ -123,7 +164,7 @@ def check_schema(doc: Document, part: str | None = None) -> None:
         raise GenMatrixError([*doc.problems, Problem(
             doc.where(), f"the file is {what}",
             "start from the shipped matrix.yaml; the top level maps keys such as pytorch:, nixpkgs:, gpu:")])
-    problems = list(doc.problems)
+    problems = list(doc.problems) + _text_problems(doc)
     problems += [p for error in _validator(part).iter_errors(doc.data) for p in _describe(error, doc)]
     if problems:
         raise GenMatrixError(problems)
