@@ -183,3 +183,101 @@ def test_a_flox_pointer_nested_beyond_reason_is_a_located_error(project, run):
     result = run("--root", project)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert ".flox/env.json:1: holds values nested thousands of levels deep" in result.stderr
+
+
+def _files(root) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def _edit_state(project, edit) -> None:
+    import json
+
+    state_file = project / layout.STATE_FILE
+    document = json.loads(state_file.read_text())
+    edit(document)
+    state_file.write_text(json.dumps(document, indent=2) + "\n")
+
+
+def test_a_path_of_5000_characters_in_the_record_is_a_located_error(project, run):
+    assert run("--root", project).exit_code == 0
+    _edit_state(project, lambda d: d["files"].update({".flox/pkgs/" + "a" * 5000 + ".nix": "0" * 64}))
+    before = _files(project)
+    for command in ([], ["check"]):
+        result = run(*command, "--root", project)
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        assert "matrix.state.json:" in result.stderr and "which is not a file gen-matrix writes" in result.stderr
+    assert _files(project) == before
+
+
+def test_a_number_of_5000_digits_in_the_state_file_is_a_located_error(project, run):
+    assert run("--root", project).exit_code == 0
+    state_file = project / layout.STATE_FILE
+    text = state_file.read_text()
+    state_file.write_text(text.replace('"revision": 0', '"revision": ' + "9" * 5000, 1))
+    line = text[:text.index('"revision": 0')].count("\n") + 1
+    before = _files(project)
+    for command in ([], ["check"]):
+        result = run(*command, "--root", project)
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        assert f"matrix.state.json:{line}:" in result.stderr and "thousands of digits" in result.stderr
+    assert _files(project) == before
+
+
+def test_a_revision_that_cannot_go_up_is_a_located_error(project, run):
+    """A metadata change raises the revision by one: at 2^63-1 it would leave Nix's integers."""
+    assert run("--root", project).exit_code == 0
+    name = "pytorch-python313-cpu-avx2"
+    _edit_state(project, lambda d: d["variants"][name].update(revision=2**63 - 1))
+    matrix = project / "matrix.yaml"
+    matrix.write_text(matrix.read_text().replace("description:\n", "description:\n  cpu: \"CPU {isa}\"\n", 1)
+                      if "description:\n" in matrix.read_text() else
+                      matrix.read_text() + 'description: {cpu: "CPU {isa}"}\n')
+    before = _files(project)
+    result = run("--root", project)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"the entry for '{name}' has revision {2**63 - 1}: not a whole number from 0 to {2**63 - 2}" \
+        in result.stderr
+    assert _files(project) == before
+
+
+def test_a_fix_file_that_is_not_utf8_is_a_located_error(project, run):
+    matrix = project / "matrix.yaml"
+    matrix.write_text(matrix.read_text() + "knowledge:\n  fixes:\n    mine: {why: mine, when: {isa: [avx2]}}\n")
+    fix = project / "nix/fixes/mine.nix"
+    fix.parent.mkdir(parents=True)
+    fix.write_bytes(b"{ }: {\n  # caf\xe9\n}\n")
+    result = run("--root", project)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "nix/fixes/mine.nix:2:8: the byte 0xe9 is not UTF-8 text" in result.stderr
+    assert sorted(_files(project)) == ["matrix.yaml", "nix/fixes/mine.nix"]
+
+
+def test_a_fix_file_over_16_mib_is_refused_unread(project, run):
+    matrix = project / "matrix.yaml"
+    matrix.write_text(matrix.read_text() + "knowledge:\n  fixes:\n    mine: {why: mine, when: {isa: [avx2]}}\n")
+    fix = project / "nix/fixes/mine.nix"
+    fix.parent.mkdir(parents=True)
+    fix.write_bytes(b"{ }\n" + b"#" * (20 * 1024 * 1024))
+    result = run("--root", project)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "nix/fixes/mine.nix: the file is larger than 16 MiB" in result.stderr
+
+
+def test_a_quote_in_an_msvc_flag_is_a_located_error(project, run):
+    """cmd cannot set a value holding a quote: the matrix refuses it, before any script."""
+    matrix = project / "matrix.yaml"
+    matrix.write_text(matrix.read_text() + "knowledge:\n  isa:\n    avx2: {msvc: '/arch:AVX2\" & calc'}\n")
+    line = matrix.read_text().count("\n")
+    for command in (["env", "--shell", "cmd", "pytorch-python313-cpu-avx2"], []):
+        result = run(*command, "--root", project)
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        assert f"matrix.yaml:{line}:" in result.stderr and "MSVC flags such as /arch:AVX2" in result.stderr
+    assert [p.name for p in project.iterdir()] == ["matrix.yaml"]
+
+
+def test_a_number_of_5000_digits_in_the_flox_pointer_is_a_located_error(project, run):
+    (project / ".flox").mkdir()
+    (project / layout.POINTER_FILE).write_text('{\n  "name": "x",\n  "version": ' + "1" * 5000 + "\n}\n")
+    result = run("--root", project)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert ".flox/env.json:3:" in result.stderr and "thousands of digits" in result.stderr
