@@ -73,12 +73,18 @@ def _string(text: str, i: int, out: list[str], quote: str) -> int:
         elif quote == "''" and text.startswith("'''", i):
             out.append("'''")
             i += 3
-        elif quote == "''" and (text.startswith("''$", i) or text.startswith("''\\", i)):
-            out.append(text[i:i + 3])
+        elif quote == "''" and text.startswith("''$", i):
+            out.append("''$")
             i += 3
+        elif quote == "''" and text.startswith("''\\", i):  # escapes the character after it, a ' too
+            out.append(text[i:i + 4])
+            i += 4
         elif text.startswith(quote, i):
             out.append(quote)
             return i + len(quote)
+        elif text.startswith("$$", i):  # two dollars, as Nix's lexer reads them: `$${` starts no ${...}
+            out.append("$$")
+            i += 2
         elif text.startswith("${", i):
             out.append("${")
             i = _scan(text, i + 2, out, stop="}")
