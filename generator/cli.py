@@ -113,8 +113,9 @@ def check(project: layout.Project) -> None:
         return
     click.echo(write.report(plan), nl=False)
     click.echo(f"gen-matrix: {len(plan.write)} files differ or are missing, {len(plan.remove)} are no longer "
-               f"in the matrix" + (f", {len(plan.kept)} no longer in the matrix were edited and will be kept"
-                                   if plan.kept else "") + "; run `gen-matrix` to update them", err=True)
+               f"in the matrix; run `gen-matrix` to update them"
+               + (f"; {len(plan.kept)} gen-matrix leaves alone, named above with what to do" if plan.kept else ""),
+               err=True)
     sys.exit(EXIT_DRIFT)
 
 

@@ -108,7 +108,7 @@ def test_a_recorded_file_whose_text_is_not_what_gen_matrix_wrote_is_kept_and_nam
     matrix.write_text(matrix.read_text().replace("sm100, ", ""))
     check = run("check", "--root", project)
     assert check.exit_code == 1
-    assert f"kept, no longer generated: {kept.relative_to(project)}: no longer in the matrix, but its text is " \
+    assert f"left alone: {kept.relative_to(project)}: no longer in the matrix, but its text is " \
            "not what gen-matrix wrote (it was edited); kept" in check.stdout
     result = run("--root", project)
     assert result.exit_code == 0
@@ -116,7 +116,8 @@ def test_a_recorded_file_whose_text_is_not_what_gen_matrix_wrote_is_kept_and_nam
            "wrote" in result.stderr
     assert "1 kept" in result.stdout
     assert kept.read_text() == edited and not removed.exists()
-    assert run("check", "--root", project).exit_code == 0
+    check = run("check", "--root", project)  # still a recipe with the header: `flox build` builds it
+    assert check.exit_code == 1 and "a recipe with gen-matrix's header that no variant" in check.stdout
 
 
 def test_a_fix_file_of_the_repository_is_never_removed_even_when_recorded(project, run):
@@ -131,6 +132,27 @@ def test_a_fix_file_of_the_repository_is_never_removed_even_when_recorded(projec
     assert result.exit_code == 0
     assert "nix/fixes/mine.nix: no longer generated, but the matrix reads it (a fix file); kept" in result.stderr
     assert fix.read_text() == f"# {layout.LIBRARY_MARKER}\n{{ }}\n"
+
+
+def test_a_stray_recipe_with_the_header_fails_check_and_is_named_by_generate(project, run):
+    assert run("--root", project).exit_code == 0
+    source = project / ".flox/pkgs/pytorch-python313-cuda12_8-sm100-avx2.nix"
+    stray = project / ".flox/pkgs/pytorch-python313-cuda12_8-sm999-avx2.nix"
+    stray.write_bytes(source.read_bytes())
+    mine = project / ".flox/pkgs/my-own.nix"  # no header: the user's recipe
+    mine.write_text("{ }: { }\n")
+    relative = stray.relative_to(project).as_posix()
+    check = run("check", "--root", project)
+    assert check.exit_code == 1
+    assert f"left alone: {relative}: a recipe with gen-matrix's header that no variant of the matrix generates" \
+        in check.stdout
+    assert f"`git rm {relative}`" in check.stdout and "my-own" not in check.output
+    result = run("--root", project)
+    assert result.exit_code == 0 and f"warning: {relative}: a recipe with gen-matrix's header" in result.stderr
+    assert stray.read_bytes() == source.read_bytes() and mine.exists()
+    assert run("check", "--root", project).exit_code == 1
+    stray.write_text("".join(stray.read_text().splitlines(keepends=True)[1:]))  # kept as the user's own
+    assert run("check", "--root", project).exit_code == 0
 
 
 def test_a_tree_generated_before_the_record_is_adopted(project, run):

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from . import lock, state
 from ..errors import GenMatrixError, Location, Problem
-from ..layout import LIBRARY_MARKER, MARKER, STATE_FILE
+from ..layout import LIBRARY_MARKER, MARKER, PKGS_DIR, STATE_FILE
 
 _HEAD_BYTES = 512
 # O_EXCL: never through a link someone left at the temporary name; O_BINARY: no newline
@@ -57,7 +57,7 @@ class Plan:
     unchanged: tuple[str, ...]
     remove: tuple[str, ...]  # recorded files no longer in the matrix, as gen-matrix wrote them
     leftovers: tuple[str, ...] = ()  # temporary files and folders of runs cut short
-    kept: tuple[Problem, ...] = ()  # recorded files no longer in the matrix, left alone: why
+    kept: tuple[Problem, ...] = ()  # files gen-matrix could take for its own, left alone: why
 
     @property
     def current(self) -> bool:
@@ -194,9 +194,31 @@ def plan(root: Path, outputs: dict[str, str], cut_short: tuple[str, ...] | None 
             removable.append(relative)
     if problems:
         raise GenMatrixError(problems)
+    kept += _strays(root, outputs, record or {})
     tokens = lock.journal(root) if cut_short is None else cut_short
     leftovers = _leftovers(root, [*outputs, *(record or ()), *_folders(outputs)], set(tokens))
     return Plan(root, outputs, tuple(write), tuple(unchanged), tuple(removable), tuple(leftovers), tuple(kept))
+
+
+def _strays(root: Path, outputs, record) -> list[Problem]:
+    """Recipes in .flox/pkgs/ that carry gen-matrix's header, but that no variant generates and
+    the record does not list (a copy, or one left from before the record): `flox build` would
+    build them, and a publishing run could publish them, so they are named until someone decides."""
+    folder = os.path.join(root, PKGS_DIR)
+    if os.path.islink(folder) or not os.path.isdir(folder):
+        return []
+    strays = []
+    for entry in sorted(os.listdir(folder)):
+        relative = f"{PKGS_DIR}/{entry}"
+        if not entry.endswith(".nix") or relative in outputs or relative in record:
+            continue
+        old = _regular(os.path.join(folder, entry), relative)
+        if old is not None and has_header(old):
+            strays.append(Problem(Location(relative), "a recipe with gen-matrix's header that no variant of the "
+                                  "matrix generates; `flox build` builds it",
+                                  f"remove it (`git rm {relative}`) if it is a stray copy; to keep it as a recipe "
+                                  "of your own, remove its header line"))
+    return strays
 
 
 def _owned(relative: str, old: bytes, new: bytes, record: dict | None) -> bool:
@@ -371,7 +393,7 @@ def report(plan: Plan) -> str:
             chunks.extend(_diff(relative, old.decode("utf-8", errors="replace"), new))
     chunks.extend(f"extra (no longer in the matrix): {relative}\n" for relative in plan.remove)
     chunks.extend(f"left by a run cut short: {relative}\n" for relative in plan.leftovers)
-    chunks.extend(f"kept, no longer generated: {problem}\n" for problem in plan.kept)
+    chunks.extend(f"left alone: {problem}\n" for problem in plan.kept)
     if crlf:
         chunks.extend(f"line endings only (CRLF where gen-matrix writes LF): {relative}\n" for relative in crlf)
         chunks.append("hint: git converted these files to CRLF on checkout (core.autocrlf=true). Run `gen-matrix` "
