@@ -281,3 +281,27 @@ def test_a_number_of_5000_digits_in_the_flox_pointer_is_a_located_error(project,
     result = run("--root", project)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert ".flox/env.json:3:" in result.stderr and "thousands of digits" in result.stderr
+
+
+@pytest.mark.parametrize("line, expected", [
+    ('nixpkgs: {rev: ' + REV + ', sha256: "abc"}\n',
+     ["nixpkgs.sha256: 'abc' is not valid", "expected an SRI hash (sha256-, then 44 characters of base64)"]),
+    ('nixpkgs: {rev: ' + REV + '}\nci: {organisation: "my org"}\n',
+     ["ci.organisation: 'my org' is not valid", "expected a Flox organisation: letters, digits, _ and -"]),
+    ('nixpkgs: {rev: ' + REV + '}\nbuild: {jobs: 16.0}\n',
+     ["build.jobs must be a whole number, not 16.0 (a decimal number, which gen-matrix reads as text)",
+      "write a whole number without quotes, e.g. 16"]),
+    ('nixpkgs: {rev: ' + REV + ', config: {big: 9223372036854775808}}\n',
+     ["nixpkgs.config.big must be at most 9223372036854775807"]),
+    ('nixpkgs: {rev: ' + REV + ', config: {names: [1]}}\n', ["nixpkgs.config.names[0] must be a string"]),
+    ('nixpkgs: {rev: ' + REV + ', config: {nested: {a: 1}}}\n',
+     ["nixpkgs.config.nested must be true or false or a whole number or a string or a list, not a mapping"]),
+])
+def test_a_wrong_value_is_told_what_is_allowed_for_its_kind(tmp_path, run, line, expected):
+    """Not jsonschema's choice among the branches of a oneOf (`must be nothing (null)`)."""
+    (tmp_path / "matrix.yaml").write_text('pytorch: {version: "2.8.0"}\n' + line + CPU)
+    result = run("--root", tmp_path)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    for text in expected:
+        assert text in result.stderr
+    assert "nothing (null)" not in result.stderr and "must be a list" not in result.stderr

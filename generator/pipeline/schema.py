@@ -8,6 +8,7 @@ problems with hints.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from ..errors import GenMatrixError, Problem
@@ -29,12 +30,24 @@ _TYPE_HINTS = {
 }
 
 
+_DECIMAL = re.compile(r"[-+]?([0-9][0-9_]*)?\.[0-9_]*([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF|nan|NaN|NAN)")
+
+
 def _yaml_type(value) -> str:
     if value is None:
         return "nothing (null)"
     if isinstance(value, bool):
         return "a boolean"
     return {dict: "a mapping", list: "a list", str: "a string", int: "a whole number"}.get(type(value), type(value).__name__)
+
+
+def _given(value, wanted) -> str:
+    """What the user wrote, as a message names it: by its kind, but a decimal number where a
+    number goes by its value (the loader keeps `16.0` as the text it is, so that 3.10 stays 3.10)."""
+    numbers = {"integer", "number"} & set([wanted] if isinstance(wanted, str) else wanted)
+    if numbers and isinstance(value, str) and _DECIMAL.fullmatch(value):
+        return f"{value} (a decimal number, which gen-matrix reads as text)"
+    return _yaml_type(value)
 
 
 def schema() -> dict:
@@ -69,7 +82,21 @@ def _describe(error, doc: Document) -> list[Problem]:
     if kind in ("oneOf", "anyOf") and error.context:
         from jsonschema.exceptions import best_match
 
-        return _describe(best_match(error.context), doc)
+        # The branch meant is the one of the value's type: a string that breaks the string
+        # branch's pattern is told about the pattern, not that it could also have been null.
+        # When no branch takes the type, every allowed type is named.
+        relevant = [e for e in error.context if not (e.validator == "type" and tuple(e.absolute_path) == path)]
+        if not relevant:
+            wanted = []
+            for e in error.context:
+                for t in [e.validator_value] if isinstance(e.validator_value, str) else e.validator_value:
+                    if _TYPE_NAMES[t] not in wanted:
+                        wanted.append(_TYPE_NAMES[t])
+            kinds = [t for e in error.context for t in ([e.validator_value] if isinstance(e.validator_value, str)
+                                                        else e.validator_value)]
+            return [Problem(doc.where(path), f"{name} must be {' or '.join(wanted)}, not {_given(error.instance, kinds)}",
+                            "see the description of this key in matrix.schema.json")]
+        return _describe(best_match(relevant), doc)
     if kind == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
         problems = []
@@ -86,7 +113,7 @@ def _describe(error, doc: Document) -> list[Problem]:
         wanted = " or ".join(_TYPE_NAMES[t] for t in ([wanted] if isinstance(wanted, str) else wanted))
         hint = ("quote versions, e.g. \"12.8\"" if "string" in str(error.validator_value)
                 else _TYPE_HINTS.get(error.validator_value if isinstance(error.validator_value, str) else "", ""))
-        return [Problem(doc.where(path), f"{name} must be {wanted}, not {_yaml_type(error.instance)}", hint)]
+        return [Problem(doc.where(path), f"{name} must be {wanted}, not {_given(error.instance, error.validator_value)}", hint)]
     if kind == "enum":
         choices = [str(c) for c in error.validator_value]
         hint = suggest(error.instance, choices) or f"use one of: {', '.join(choices)}"
