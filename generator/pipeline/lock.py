@@ -130,7 +130,12 @@ def _users(descriptor: int) -> GenMatrixError:
 @contextlib.contextmanager
 def held(root: Path, wait: float | None = None) -> Iterator[Run]:
     """Hold the repository's lock for the body; wait up to `wait` seconds (WAIT_SECONDS) for another run."""
-    import fcntl  # POSIX: Linux and macOS, where Nix and Flox run
+    try:
+        import fcntl  # POSIX: Linux and macOS, where Nix and Flox run
+    except ImportError:
+        raise GenMatrixError.at(Location(RUN_LOCK_FILE), "this system has no file locks gen-matrix can use (fcntl)",
+                                "run `gen-matrix generate` on Linux or macOS (on Windows, in WSL); `check` and "
+                                "the other commands run anywhere") from None
 
     path = os.path.join(root, RUN_LOCK_FILE)
     deadline = time.monotonic() + (WAIT_SECONDS if wait is None else wait)
