@@ -5,9 +5,11 @@ file, with their digests) that still carry its header: those it rewrites when th
 It removes one that the matrix no longer has only while its text is still what gen-matrix
 wrote (its SHA-256 is the recorded one): an edited file is kept, and named. Any other file
 is the user's, whatever it says, and is never overwritten or removed; one standing where an
-output goes is an error that names it. Where gen-matrix owns parts of a file of the user's (the README's tables, the
-Flox manifest, a block of .gitattributes), its new text is a `Merged` output, made from the
-file as it stands with only those parts changed.
+output goes is an error that names it, and a recipe in .flox/pkgs/ that carries the header
+but that no variant generates is named too (`flox build` would build it). Where gen-matrix
+owns parts of a file of the user's (the README's tables, the Flox manifest, a block of
+.gitattributes), its new text is a `Merged` output, made from the file as it stands with
+only those parts changed.
 
 A tree generated before the record existed is adopted file by file: a file that carries
 the header and already holds what gen-matrix would write goes into the record.
