@@ -305,3 +305,14 @@ def test_a_wrong_value_is_told_what_is_allowed_for_its_kind(tmp_path, run, line,
     for text in expected:
         assert text in result.stderr
     assert "nothing (null)" not in result.stderr and "must be a list" not in result.stderr
+
+
+def test_a_huge_file_where_an_output_goes_is_refused_unread(project, run, monkeypatch):
+    from generator.pipeline import state
+
+    monkeypatch.setattr(state, "MAX_BYTES", 1024 * 1024)  # the check, not the disk, is under test
+    (project / "BUILD_MATRIX.md").write_bytes(b"#" * (2 * 1024 * 1024))
+    result = run("--root", project)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "BUILD_MATRIX.md: the file is larger than 1 MiB, more than any file gen-matrix writes" in result.stderr
+    assert (project / "BUILD_MATRIX.md").stat().st_size == 2 * 1024 * 1024

@@ -73,18 +73,25 @@ def has_header(head: bytes) -> bool:
 
 
 def _regular(path: str, relative: str = "") -> bytes | None:
-    """The bytes of the regular file at `path` (not through a link); None when there is none."""
+    """The bytes of the regular file at `path` (not through a link); None when there is none.
+    No file gen-matrix writes is larger than the state file may be: a larger one is not its own,
+    and is not read whole."""
     try:
         mode = os.lstat(path).st_mode
         if not stat.S_ISREG(mode):
             return None
         with open(path, "rb") as handle:
-            return handle.read()
+            data = handle.read(state.MAX_BYTES + 1)
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as error:
         raise GenMatrixError.at(Location(relative or path), f"cannot read the file: {error.strerror or error}",
                                 "fix its permissions (or move it away), then run gen-matrix again") from None
+    if len(data) > state.MAX_BYTES:
+        raise GenMatrixError.at(Location(relative or path),
+                                f"the file is larger than {state.MAX_BYTES // 1024 // 1024} MiB, more than any "
+                                "file gen-matrix writes", "move it away, then run gen-matrix again")
+    return data
 
 
 def _linked(root: Path, relative: str) -> str | None:
