@@ -174,8 +174,9 @@ def held(root: Path, wait: float | None = None) -> Iterator[Run]:
     cut_short = _tokens(before)
     if cut_short is None:
         raise _users(descriptor)
-    # Empty: made by a run that has not written it yet, or is made now. Gen-matrix's text
-    # starts with the same lines as before, so a write cut short keeps the tokens it inherited.
+    # An empty file was made by a run that was cut short before it wrote it (or made now by
+    # _open); it holds nothing of anyone's to lose. The new text starts with the lines of the
+    # old, so a write cut short part way still names the tokens it inherited.
     this = Run(new_token(), cut_short)
     text = "\n".join([FIRST_LINE, *(f"run {token}" for token in (*cut_short, this.token)),
                       f"pid {os.getpid()}", ""]).encode("ascii")
