@@ -316,3 +316,15 @@ def test_a_huge_file_where_an_output_goes_is_refused_unread(project, run, monkey
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "BUILD_MATRIX.md: the file is larger than 1 MiB, more than any file gen-matrix writes" in result.stderr
     assert (project / "BUILD_MATRIX.md").stat().st_size == 2 * 1024 * 1024
+
+
+@pytest.mark.parametrize("option", ["--cpuinfo", "--nvidia-smi-output"])
+def test_a_captured_output_that_is_a_fifo_or_huge_is_an_error_not_a_hang(project, run, option):
+    fifo = project / "captured"
+    os.mkfifo(fifo)
+    result = run("detect", option, fifo, "--uname", "Linux x86_64", "--root", project)
+    assert result.exit_code == 2 and "not a regular file" in result.stderr
+    fifo.unlink()
+    fifo.write_bytes(b"x" * (17 * 1024 * 1024))
+    result = run("detect", option, fifo, "--uname", "Linux x86_64", "--root", project)
+    assert result.exit_code == 2 and "the file is larger than 16 MiB" in result.stderr
