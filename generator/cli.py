@@ -69,14 +69,20 @@ def main(ctx: click.Context, matrix, root) -> None:
         ctx.invoke(generate)
 
 
-def _planned(project: layout.Project):
-    """The expansion, and how the tree differs from what it generates."""
+def _expansion(project: layout.Project):
     from . import run
-    from .pipeline import write
 
     expansion = run.expansion(project)
     _warn(expansion.warnings, expansion.notes)
-    return expansion, write.plan(project.root, run.outputs(project, expansion))
+    return expansion
+
+
+def _plan(project: layout.Project, expansion, cut_short=None):
+    """How the tree differs from what the matrix generates."""
+    from . import run
+    from .pipeline import write
+
+    return write.plan(project.root, run.outputs(project, expansion), cut_short, run.inputs(expansion))
 
 
 @main.command()
@@ -85,11 +91,16 @@ def generate(project: layout.Project) -> None:
     """Validate the matrix, render every output and write what changed."""
     from .pipeline import lock, write
 
-    with lock.held(project.root):
-        expansion, plan = _planned(project)
-        write.apply(plan)
+    # The matrix is read first: it is what shows the repository, and nothing (not the lock)
+    # is written before the repository is known.
+    expansion = _expansion(project)
+    with lock.held(project.root) as this_run:
+        plan = _plan(project, expansion, this_run.cut_short)
+        write.apply(plan, this_run.token)
+    _warn(plan.kept)
     click.echo(f"gen-matrix: {len(expansion.variants)} variants; {len(plan.write)} written, "
-               f"{len(plan.unchanged)} unchanged, {len(plan.remove)} removed")
+               f"{len(plan.unchanged)} unchanged, {len(plan.remove)} removed"
+               + (f", {len(plan.kept)} kept" if plan.kept else ""))
 
 
 @main.command()
@@ -98,13 +109,15 @@ def check(project: layout.Project) -> None:
     """Exit 1, with a diff, if the tree differs from what the matrix generates."""
     from .pipeline import write
 
-    _, plan = _planned(project)
+    plan = _plan(project, _expansion(project))
     if plan.current:
         click.echo(f"gen-matrix: {len(plan.outputs)} generated files are current")
         return
     click.echo(write.report(plan), nl=False)
     click.echo(f"gen-matrix: {len(plan.write)} files differ or are missing, {len(plan.remove)} are no longer "
-               f"in the matrix; run `gen-matrix` to update them", err=True)
+               f"in the matrix; run `gen-matrix` to update them"
+               + (f"; {len(plan.kept)} gen-matrix leaves alone, named above with what to do" if plan.kept else ""),
+               err=True)
     sys.exit(EXIT_DRIFT)
 
 
@@ -530,9 +543,10 @@ def init(directory, example, for_host, nvidia_smi_output, cpuinfo, uname) -> Non
         else:
             text, name = init_.example_text(base), None
         project = init_.create(root, text)
-        with lock.held(project.root):
-            expansion, plan = _planned(project)
-            write.apply(plan)
+        expansion = _expansion(project)
+        with lock.held(project.root) as this_run:
+            plan = _plan(project, expansion, this_run.cut_short)
+            write.apply(plan, this_run.token)
     except GenMatrixError as error:
         _fail(error)
     name = name or expansion.variants[0].name

@@ -35,6 +35,14 @@ def recipes(project: Project, result: Expansion) -> tuple[render.Recipe, ...]:
     return render.recipes(result, state.read(project.root), project.root)
 
 
+def inputs(result: Expansion) -> frozenset[str]:
+    """The files of the repository the outputs are made from besides the matrix: the fix files
+    of the repository's own (nix/fixes/), which gen-matrix never removes."""
+    shipped = render.shipped_fixes()
+    stems = {result.matrix.knowledge.fixes[name].stem for variant in result.variants for name in variant.fixes}
+    return frozenset(f"nix/fixes/{stem}.nix" for stem in stems - shipped)
+
+
 def outputs(project: Project, result: Expansion) -> dict[str, str]:
     """Every output by path: the files gen-matrix owns whole, recorded with their digests in
     the state file, and the files of the user's it owns parts of (`write.Merged`)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given, settings, strategies as st
 
 from generator.outputs import docs
 from generator.errors import GenMatrixError
@@ -136,7 +136,7 @@ def test_shipped_readme_has_the_blocks():
 user_lines = st.lists(
     st.tuples(st.text(alphabet=st.characters(blacklist_categories=("Cs",), blacklist_characters="\r\n"), max_size=30)
               .filter(lambda line: not line.lstrip().startswith("<!-- gen-matrix:")
-                      and not line.lstrip().startswith(("```", "~~~"))),
+                      and not line.lstrip().startswith(("```", "~~~"))),  # fences: see below
               st.sampled_from(["\n", "\r\n"])).map("".join),
     max_size=8).map("".join)
 
@@ -147,6 +147,95 @@ def test_splice_keeps_every_byte_outside_the_block(before, inside, after):
     assert docs.splice(before + begin + inside + end + after, "README.md", BLOCKS) == (
         before + begin + BLOCKS["one"] + end + after)
     assert docs.splice(before + after, "README.md", BLOCKS) == before + after
+
+
+_OPENING = re.compile(r"^( {0,3})(`{3,}|~{3,})(.*)$")
+_CLOSING = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
+
+
+def commonmark_code_lines(lines: list[str]) -> set[int]:
+    """The code lines of a document of top-level lines, by CommonMark's rules for fences
+    (spec 0.31.2, 4.5), written out here apart from the parser the splicer uses: an opening
+    fence is three or more backticks or tildes indented at most three spaces (a backtick
+    fence's info string holds no backtick); only a fence of the same character, at least as
+    long, with nothing after it but spaces and tabs, closes it; one never closed runs to the end."""
+    code, fence = set(), None
+    for number, line in enumerate(lines, 1):
+        if fence is None:
+            found = _OPENING.match(line)
+            if found and not (found[2][0] == "`" and "`" in found[3]):
+                fence = (found[2][0], len(found[2]))
+                code.add(number)
+        else:
+            code.add(number)
+            found = _CLOSING.match(line)
+            if found and found[1][0] == fence[0] and len(found[1]) >= fence[1]:
+                fence = None
+    return code
+
+
+def spliced_by_the_rules(text: str) -> str | None:
+    """What splice gives for `text`, from the fence rules above; None where it must refuse."""
+    lines = docs.LINES.findall(text)
+    code = commonmark_code_lines([line.rstrip("\r\n") for line in lines])
+    out, opened = [], None
+    for number, line in enumerate(lines, 1):
+        bare = line.rstrip("\r\n")
+        marker = None if number in code else re.fullmatch(r" {0,3}<!-- gen-matrix:(begin|end) (one|two) --> *", bare)
+        if marker is None:
+            if opened is None:
+                out.append(line)
+            continue
+        if marker[1] == "begin":
+            if opened is not None:
+                return None
+            out.append(line)
+            opened = marker[2]
+        else:
+            if opened != marker[2]:
+                return None
+            out += [BLOCKS[opened], line]
+            opened = None
+    return None if opened is not None else "".join(out)
+
+
+# Lines of a README where fences and markers meet: prose (no Markdown container starts in it,
+# so that every fence is at the top level), fences of either kind, any length, indented or
+# not, with and without an info string, and markers, in or out of them.
+_PROSE = st.text(alphabet="abc xyz.,!", max_size=12)
+_FENCE_LINE = st.builds(lambda indent, char, length, info, trail: " " * indent + char * length + info + trail,
+                        st.integers(0, 5), st.sampled_from("`~"), st.integers(2, 6),
+                        st.sampled_from(["", "python", " yaml", "a`b", "~~~", "```"]), st.sampled_from(["", " ", "\t"]))
+_MARKER_LINE = st.builds(lambda indent, action, name: f"{' ' * indent}<!-- gen-matrix:{action} {name} -->",
+                         st.integers(0, 4), st.sampled_from(["begin", "end"]), st.sampled_from(["one", "two"]))
+_README = st.lists(st.tuples(st.one_of(_PROSE, _FENCE_LINE, _MARKER_LINE), st.sampled_from(["\n", "\r\n"]))
+                   .map("".join), max_size=14).map("".join)
+
+
+@settings(max_examples=400)
+@given(_README)
+def test_splice_reads_fences_as_commonmark_does(text):
+    expected = spliced_by_the_rules(text)
+    if expected is None:
+        with pytest.raises(GenMatrixError):
+            docs.splice(text, "README.md", BLOCKS)
+    else:
+        assert docs.splice(text, "README.md", BLOCKS) == expected
+
+
+@pytest.mark.parametrize("fence, inner", [("~~~~", "~~~"), ("````", "```"), ("~~~", "```"), ("```", "~~~"),
+                                          ("```python", "```python"), ("  ~~~", "    ~~~")])
+def test_a_fence_is_closed_only_by_its_own_kind_at_least_as_long(fence, inner):
+    """The user's example of a marked block, in a fence that a shorter or other fence line does
+    not close: the example is kept as it is."""
+    text = (f"# Mine\n\n{fence}\n{inner}\n<!-- gen-matrix:begin one -->\nexample\n<!-- gen-matrix:end one -->\n"
+            + fence.strip().removesuffix("python") + "\n\nThe end.\n")
+    assert docs.splice(text, "README.md", BLOCKS) == text
+
+
+def test_markers_in_a_code_block_of_a_list_item_are_examples():
+    text = "- item\n\n  ```\n  <!-- gen-matrix:begin one -->\n  ```\n\n1. step\n   ~~~~\n   <!-- gen-matrix:end one -->\n"
+    assert docs.splice(text, "README.md", BLOCKS) == text
 
 
 def test_build_matrix_opens_with_a_choosers_guide_from_the_knowledge_table():

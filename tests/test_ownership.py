@@ -64,6 +64,97 @@ def test_a_recorded_file_the_user_took_over_is_not_removed(project, run):
     assert kept.read_text() == "{ }: \"mine now\"\n"
 
 
+def _forge(project, path: str, digest: str) -> None:
+    """Add `path` to the record of written files, as a hostile clone or a bad merge would."""
+    state_file = project / layout.STATE_FILE
+    document = json.loads(state_file.read_text())
+    document["files"][path] = digest
+    state_file.write_text(json.dumps(document, indent=2) + "\n")
+
+
+def _sha256(path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("path", ["matrix.yaml", "NOTES.md", ".git/COMMIT_EDITMSG", "nix/NOTES.md",
+                                  ".flox/pkgs/notes.txt", ".github/workflows/mine.yml", "nix/pins.nix.bak"])
+def test_a_record_naming_a_file_gen_matrix_never_writes_is_refused(project, run, path):
+    """The header phrase on line 2 and the right digest in a forged record: still never removed."""
+    assert run("--root", project).exit_code == 0
+    mine = project / path
+    mine.parent.mkdir(parents=True, exist_ok=True)
+    text = (mine.read_text() if mine.exists() else "mine\n") + f"# {PHRASE}\n"
+    mine.write_text("# mine\n" + text)
+    _forge(project, path, _sha256(mine))
+    before = files(project)
+    result = run("--root", project)
+    assert result.exit_code == 2
+    assert f"the 'files' record holds \"{path}\", which is not a file gen-matrix writes" in result.stderr
+    assert "matrix.state.json:" in result.stderr
+    assert files(project) == before
+
+
+def test_a_recorded_file_whose_text_is_not_what_gen_matrix_wrote_is_kept_and_named(project, run):
+    """The header is still there, but the text was edited: the recorded digest says so."""
+    assert run("--root", project).exit_code == 0
+    kept = project / ".flox/pkgs/pytorch-python313-cuda12_8-sm100-avx2.nix"
+    edited = kept.read_text().replace("{", "{ # my note\n", 1)
+    kept.write_text(edited)
+    removed = project / ".flox/pkgs/pytorch-python313-cuda12_8-sm100-avx512.nix"
+    assert removed.exists()
+    matrix = project / "matrix.yaml"
+    matrix.write_text(matrix.read_text().replace("sm100, ", ""))
+    check = run("check", "--root", project)
+    assert check.exit_code == 1
+    assert f"left alone: {kept.relative_to(project)}: no longer in the matrix, but its text is " \
+           "not what gen-matrix wrote (it was edited); kept" in check.stdout
+    result = run("--root", project)
+    assert result.exit_code == 0
+    assert f"warning: {kept.relative_to(project)}: no longer in the matrix, but its text is not what gen-matrix " \
+           "wrote" in result.stderr
+    assert "1 kept" in result.stdout
+    assert kept.read_text() == edited and not removed.exists()
+    check = run("check", "--root", project)  # still a recipe with the header: `flox build` builds it
+    assert check.exit_code == 1 and "a recipe with gen-matrix's header that no variant" in check.stdout
+
+
+def test_a_fix_file_of_the_repository_is_never_removed_even_when_recorded(project, run):
+    matrix = project / "matrix.yaml"
+    matrix.write_text(matrix.read_text() + "knowledge:\n  fixes:\n    mine: {why: mine, when: {isa: [avx2]}}\n")
+    fix = project / "nix/fixes/mine.nix"
+    fix.parent.mkdir(parents=True)
+    fix.write_text(f"# {layout.LIBRARY_MARKER}\n{{ }}\n")
+    assert run("--root", project).exit_code == 0
+    _forge(project, "nix/fixes/mine.nix", _sha256(fix))
+    result = run("--root", project)
+    assert result.exit_code == 0
+    assert "nix/fixes/mine.nix: no longer generated, but the matrix reads it (a fix file); kept" in result.stderr
+    assert fix.read_text() == f"# {layout.LIBRARY_MARKER}\n{{ }}\n"
+
+
+def test_a_stray_recipe_with_the_header_fails_check_and_is_named_by_generate(project, run):
+    assert run("--root", project).exit_code == 0
+    source = project / ".flox/pkgs/pytorch-python313-cuda12_8-sm100-avx2.nix"
+    stray = project / ".flox/pkgs/pytorch-python313-cuda12_8-sm999-avx2.nix"
+    stray.write_bytes(source.read_bytes())
+    mine = project / ".flox/pkgs/my-own.nix"  # no header: the user's recipe
+    mine.write_text("{ }: { }\n")
+    relative = stray.relative_to(project).as_posix()
+    check = run("check", "--root", project)
+    assert check.exit_code == 1
+    assert f"left alone: {relative}: a recipe with gen-matrix's header that no variant of the matrix generates" \
+        in check.stdout
+    assert f"`git rm {relative}`" in check.stdout and "my-own" not in check.output
+    result = run("--root", project)
+    assert result.exit_code == 0 and f"warning: {relative}: a recipe with gen-matrix's header" in result.stderr
+    assert stray.read_bytes() == source.read_bytes() and mine.exists()
+    assert run("check", "--root", project).exit_code == 1
+    stray.write_text("".join(stray.read_text().splitlines(keepends=True)[1:]))  # kept as the user's own
+    assert run("check", "--root", project).exit_code == 0
+
+
 def test_a_tree_generated_before_the_record_is_adopted(project, run):
     """Files that carry the header and hold what gen-matrix writes go into the record."""
     assert run("--root", project).exit_code == 0
@@ -136,24 +227,69 @@ def test_markers_in_a_code_block_are_the_users_example(project, run, block):
     assert readme.read_text() == before
 
 
-def test_leftovers_of_a_run_cut_short_are_reported_by_check_and_removed_by_the_next_run(project, run):
-    assert run("--root", project).exit_code == 0
-    leftovers = [project / ".flox/pkgs/.pytorch-python313-cpu-avx2.nix.999999.tmp",
-                 project / ".BUILD_MATRIX.md.999998.tmp", project / "nix/.pins.nix.12.tmp"]
-    for path in leftovers:
-        path.write_text("half")
-    staging = project / ".flox/.pkgs.999997.tmp"
-    (staging / "x").mkdir(parents=True)
-    (staging / "x/a.nix").write_text("half")
-    mine = project / ".flox/pkgs/.notes.123.tmp"  # not beside any output of gen-matrix
-    mine.write_text("mine")
+# A run of gen-matrix that kills itself (-9, no cleanup) at the Nth rename of a file or
+# folder into place: what it leaves is what a run cut short leaves.
+def _killed_run(project, at: int) -> None:
+    script = ("import os, signal, sys\nfrom generator.cli import main\ncalls = [0]\n"
+              "def wrap(real):\n"
+              "    def killed(*args, **kwargs):\n"
+              "        calls[0] += 1\n"
+              "        if calls[0] == int(sys.argv[1]):\n"
+              "            os.kill(os.getpid(), signal.SIGKILL)\n"
+              "        return real(*args, **kwargs)\n"
+              "    return killed\n"
+              "os.replace, os.rename = wrap(os.replace), wrap(os.rename)\n"
+              "main(['--root', sys.argv[2]])\n")
+    killed = subprocess.run([sys.executable, "-c", script, str(at), str(project)],
+                            env=dict(os.environ, PYTHONPATH=str(REPO)), capture_output=True)
+    assert killed.returncode == -9, killed.stderr.decode()
+
+
+def _tree(root) -> set[str]:
+    return {p.relative_to(root).as_posix() for p in root.rglob("*")}
+
+
+def _leftover_roots(paths: set[str]) -> set[str]:
+    """The temporary files and folders among `paths`, each named by a run's token; not what is inside them."""
+    roots = set()
+    for path in paths:
+        parts = path.split("/")
+        named = [i for i, part in enumerate(parts) if ".gen-matrix-" in part]
+        assert named, f"{path} is no temporary file or folder of a run"
+        roots.add("/".join(parts[:named[0] + 1]))
+    return roots
+
+
+def test_leftovers_of_a_run_killed_are_reported_by_check_and_removed_by_the_next_run(project, run):
+    """Only what a run recorded as its own (its token, in the lock file) is a leftover: a
+    user's file or folder of the same shape is never taken for one."""
+    mine = [".flox/.pkgs.7.tmp/notes.txt", ".README.md.1.tmp", ".BUILD_MATRIX.md.999998.tmp",
+            "nix/.pins.nix.12.tmp", ".BUILD_MATRIX.md.gen-matrix-0123456789abcdef.tmp"]
+    for relative in mine:
+        (project / relative).parent.mkdir(parents=True, exist_ok=True)
+        (project / relative).write_text("mine\n")
+    before = _tree(project)
+    _killed_run(project, 1)  # a first run, killed at its first rename: staged folders and a temporary file stay
+    assert (project / layout.RUN_LOCK_FILE).exists()
+    roots = _leftover_roots(_tree(project) - before - {layout.RUN_LOCK_FILE})
+    assert any((project / root).is_dir() for root in roots) and any((project / root).is_file() for root in roots)
     result = run("check", "--root", project)
     assert result.exit_code == 1
-    for path in [*leftovers, staging]:
-        assert f"left by a run cut short: {path.relative_to(project).as_posix()}" in result.stdout
+    for path in roots:
+        assert f"left by a run cut short: {path}" in result.stdout
+    for relative in mine:
+        assert relative not in result.stdout
     assert run("--root", project).exit_code == 0
-    assert not any(path.exists() for path in [*leftovers, staging])
-    assert mine.read_text() == "mine"
+    generated = _tree(project)
+    assert not [path for path in generated if ".gen-matrix-" in path and path not in mine]
+    assert not (project / layout.RUN_LOCK_FILE).exists()
+    (project / "matrix.yaml").write_text((project / "matrix.yaml").read_text().replace("sm100, ", ""))
+    _killed_run(project, 2)  # now a run that rewrites files: killed at its second rename
+    assert _leftover_roots(_tree(project) - generated - {layout.RUN_LOCK_FILE})
+    assert run("--root", project).exit_code == 0
+    assert not (_tree(project) - generated)
+    for relative in mine:
+        assert (project / relative).read_text() == "mine\n"
     assert run("check", "--root", project).exit_code == 0
 
 
@@ -197,6 +333,28 @@ def test_the_gitattributes_block_is_merged_into_the_users_file(project, run):
 
 
 @pytest.mark.skipif(not os.path.exists("/usr/bin/git"), reason="git is not installed")
+@pytest.mark.parametrize("lines, line, message", [
+    (["*.png binary", "{begin}", "*.txt text", "mine.md -diff"], 2, "the begin marker has no end marker"),
+    (["{end}", "*.txt text", "{begin}", "/x text", "{end}", "mine.md -diff"], 1,
+     "an end marker without a begin marker above it"),
+    (["{begin}", "{end}", "{begin}", "{end}", "mine.md -diff"], 3, "a second block of gen-matrix's"),
+    (["{begin}", "{begin}", "{end}", "mine.md -diff"], 2, "a second begin marker"),
+])
+def test_unmatched_gitattributes_markers_are_a_located_error_and_nothing_is_written(project, run, lines, line,
+                                                                                   message):
+    from generator.outputs import gitattributes
+
+    attributes = project / ".gitattributes"
+    text = "".join(f"{entry}\n" for entry in lines).format(begin=gitattributes.BEGIN, end=gitattributes.END)
+    attributes.write_text(text)
+    for _ in range(2):
+        result = run("--root", project)
+        assert result.exit_code == 2
+        assert f"error: .gitattributes:{line}: {message}" in result.stderr
+        assert attributes.read_text() == text
+        assert sorted(p.name for p in project.iterdir()) == [".gitattributes", "matrix.yaml"]
+
+
 def test_a_checkout_with_autocrlf_keeps_the_generated_files_lf(project, run, tmp_path_factory):
     assert run("--root", project).exit_code == 0
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"]
@@ -262,6 +420,65 @@ def test_a_second_run_waits_for_the_lock_then_says_why(project, run, monkeypatch
     assert run("--root", project).exit_code == 0  # the lock went with its process
 
 
+def test_a_users_file_at_the_lock_path_is_never_truncated_or_removed(project, run):
+    lock_file = project / layout.RUN_LOCK_FILE
+    lock_file.write_text("my own notes\n")
+    result = run("--root", project)
+    assert result.exit_code == 2
+    assert f"{layout.RUN_LOCK_FILE}: this file is not gen-matrix's run lock" in result.stderr
+    assert lock_file.read_text() == "my own notes\n"
+    assert sorted(p.name for p in project.iterdir()) == sorted(["matrix.yaml", layout.RUN_LOCK_FILE])
+
+
+def test_a_fifo_at_the_lock_path_is_an_error(project, run):
+    os.mkfifo(project / layout.RUN_LOCK_FILE)
+    result = run("--root", project)
+    assert result.exit_code == 2
+    assert f"{layout.RUN_LOCK_FILE}: this is not a regular file" in result.stderr
+    assert sorted(p.name for p in project.iterdir()) == sorted(["matrix.yaml", layout.RUN_LOCK_FILE])
+
+
+def test_a_full_disk_when_the_lock_is_written_is_an_error_and_nothing_is_written(project, run, monkeypatch):
+    import errno
+
+    from generator.pipeline import lock
+
+    def full(*args):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(lock.os, "pwrite", full)
+    result = run("--root", project)
+    assert result.exit_code == 2
+    assert f"{layout.RUN_LOCK_FILE}: cannot write the lock file: {os.strerror(errno.ENOSPC)}" in result.stderr
+    assert [p.name for p in project.iterdir()] == ["matrix.yaml"]
+
+
+def test_the_lock_is_taken_only_in_the_repository_the_matrix_shows(project, run, monkeypatch):
+    """Run from a folder without a matrix: an error, and no lock file there."""
+    assert run("--root", project).exit_code == 0
+    before = files(project)
+    created = []
+    real_open = os.open
+
+    def spied(path, flags, *args, **kwargs):
+        if flags & os.O_CREAT:
+            created.append(str(path))
+        return real_open(path, flags, *args, **kwargs)
+
+    monkeypatch.setattr(os, "open", spied)
+    monkeypatch.chdir(project / ".flox/pkgs")
+    result = run()
+    assert created == []  # not even for a moment
+    assert result.exit_code == 2 and "matrix.yaml: file not found" in result.stderr
+    assert not (project / ".flox/pkgs" / layout.RUN_LOCK_FILE).exists()
+    assert files(project) == before
+    empty = project.parent / (project.name + "-elsewhere")
+    empty.mkdir()
+    monkeypatch.chdir(empty)
+    assert run("generate").exit_code == 2
+    assert not list(empty.iterdir()) and created == []
+
+
 def test_nothing_is_written_outside_the_repository(project, tmp_path_factory):
     home, cache = tmp_path_factory.mktemp("home"), tmp_path_factory.mktemp("cache")
     env = dict(os.environ, PYTHONPATH=str(REPO), HOME=str(home), XDG_CACHE_HOME=str(cache),
@@ -296,5 +513,21 @@ def test_a_record_naming_a_path_outside_the_repository_is_an_error(project, run,
     document["files"][path] = "0" * 64
     state_file.write_text(json.dumps(document, indent=2) + "\n")
     result = run("--root", project)
-    assert result.exit_code == 2 and "which is not a path inside the repository" in result.stderr
+    assert result.exit_code == 2
+    assert "which is not a path inside the repository" in result.stderr or \
+           "which is not a file gen-matrix writes" in result.stderr
     assert outside.exists()
+
+
+def test_without_fcntl_check_runs_and_generate_says_why_it_cannot(project, run, monkeypatch):
+    """As on Windows: no traceback, nothing written."""
+    assert run("--root", project).exit_code == 0
+    before = files(project)
+    monkeypatch.setitem(sys.modules, "fcntl", None)
+    assert run("check", "--root", project).exit_code == 0
+    (project / "matrix.yaml").write_text((project / "matrix.yaml").read_text().replace("sm100, ", ""))
+    before["matrix.yaml"] = (project / "matrix.yaml").read_bytes()
+    result = run("--root", project)
+    assert result.exit_code == 2
+    assert f"{layout.RUN_LOCK_FILE}: this system has no file locks gen-matrix can use (fcntl)" in result.stderr
+    assert files(project) == before

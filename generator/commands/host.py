@@ -292,8 +292,12 @@ def gather(*, uname: str | None = None, cpuinfo: Path | None = None, nvidia_smi_
 
 
 def _read(path: Path) -> str:
-    try:
-        return Path(path).read_text(errors="replace")
-    except OSError as error:
-        raise GenMatrixError.at(Location(str(path)), f"cannot read: {error.strerror or error}",
-                                "give the path of a file holding the captured output") from None
+    """A captured output, read as any input is: a regular file, at most 16 MiB (never a FIFO
+    that waits for a writer, nor /dev/zero without end)."""
+    from ..pipeline import load
+
+    hint = "give the path of a file holding the captured output"
+    data = load.read_bytes(Path(path), str(path), hint=hint)
+    if data is None:
+        raise GenMatrixError.at(Location(str(path)), "cannot read: there is no such file", hint)
+    return data.decode("utf-8", errors="replace")

@@ -21,9 +21,8 @@ from ..pipeline.expand import fix_facts
 from ..pipeline.render import Recipe, environment
 
 KIND_TITLES = {"gpu": "NVIDIA GPU (CUDA)", "cpu": "CPU only", "darwin": "Apple Silicon"}
-# As Markdown reads them: a line indented by four spaces or a tab is code, not a marker or a fence.
+# As Markdown reads them: a line indented by four spaces or a tab is code, not a marker.
 _MARKER = re.compile(r"^ {0,3}<!-- gen-matrix:(begin|end) ([A-Za-z0-9_-]+) -->\s*$")
-_FENCE = re.compile(r"^ {0,3}(```|~~~)")
 _LOOKS_LIKE_MARKER = re.compile(r"^ {0,3}<!-- gen-matrix:")
 _README_BLOCK = re.compile(r"^readme-([A-Za-z0-9_-]+)\.md\.j2$")
 # Lines end at \n only: str.splitlines would also break at \f or U+2028 inside a user's line.
@@ -173,16 +172,29 @@ def render_readme_blocks(context: Mapping) -> dict[str, str]:
     return {name: environment(False).get_template(f"readme-{name}.md.j2").render(context) for name in readme_blocks()}
 
 
+def code_lines(text: str) -> frozenset[int]:
+    """The numbers (from 1) of the lines of Markdown `text` that are code, as CommonMark reads
+    them: a fenced block (closed only by a fence of its own character, at least as long, and
+    running to the end when it is never closed) or an indented block, in a list or a quote too."""
+    from markdown_it import MarkdownIt  # here: only a README with text needs it
+
+    # A lone CR ends a line for CommonMark, not for LINES; as a space it keeps the line numbers
+    # the same for both, and a fence line with a CRLF ending stays a fence line.
+    tokens = MarkdownIt("commonmark").parse(text.replace("\r", " "))
+    return frozenset(number + 1 for token in tokens if token.type in ("fence", "code_block") and token.map
+                     for number in range(*token.map))
+
+
 def splice(text: str, file: str, blocks: Mapping[str, str]) -> str:
-    """`text` with the lines between each pair of markers replaced by that block's text."""
+    """`text` with the lines between each pair of markers replaced by that block's text.
+    A marker in a code block is an example of one, the user's like any other line."""
     problems: list[Problem] = []
     out: list[str] = []
     opened: tuple[str, int] | None = None  # name, line
-    fenced = False
+    code = code_lines(text) if "gen-matrix:" in text else frozenset()
     known = ", ".join(sorted(blocks))
     for number, line in enumerate(LINES.findall(text), 1):
-        if _FENCE.match(line) and opened is None:
-            fenced = not fenced
+        fenced = number in code
         marker = None if fenced else _MARKER.match(line)
         if not fenced and marker is None and _LOOKS_LIKE_MARKER.match(line):
             problems.append(Problem(Location(file, number), "malformed gen-matrix marker",

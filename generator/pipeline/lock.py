@@ -2,15 +2,28 @@
 
 Two runs that interleave would leave a tree that matches neither matrix. The lock is
 fcntl's (flock), which the system releases when its holder dies, however it dies: a run
-killed with -9 leaves a lock file that the next run simply takes. While it holds the lock, a
-run is the only one, so any temporary file beside an output is a dead run's and is removed.
+killed with -9 leaves a lock file that the next run simply takes.
+
+The lock file is also the journal of the runs that wrote: before a run creates a temporary
+file, the lock file names the run's token, and every temporary file and staging folder it
+makes carries that token in its name. A run killed part way leaves its token in the lock
+file, and the next run that takes the lock inherits it: only a file or folder whose name
+carries a token found there is a leftover, never one that merely looks like one. The token
+is random, so no user's file carries it by chance.
+
+The lock file is gen-matrix's only while it holds gen-matrix's first line: a file of that
+name with other text is the user's, and is neither truncated, written nor removed.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import re
+import secrets
+import stat
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -21,37 +34,122 @@ from ..layout import RUN_LOCK_FILE
 # well under a second, one of tens of thousands of variants a few.
 WAIT_SECONDS = 30.0
 _POLL_SECONDS = 0.05
+FIRST_LINE = "gen-matrix run lock: the run that writes this repository, and the tokens of runs cut short"
+_RUN_LINE = re.compile(r"^run ([0-9a-f]{16})$")
+# A journal of tokens, one line each: far more runs cut short in a row than anyone makes.
+_MAX_BYTES = 64 * 1024
+_OPEN = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 
 
-def _holder(descriptor: int) -> str:
+@dataclass(frozen=True)
+class Run:
+    """The run that holds the lock: its token, and those of the runs cut short before it."""
+
+    token: str
+    cut_short: tuple[str, ...] = ()
+
+
+def new_token() -> str:
+    return secrets.token_hex(8)
+
+
+def _tokens(text: bytes) -> tuple[str, ...] | None:
+    """The tokens a lock file's text names; None when the text is not gen-matrix's."""
+    if not text:
+        return ()
+    lines = text.decode("utf-8", errors="replace").split("\n")
+    if lines[0] != FIRST_LINE:
+        return None
+    return tuple(dict.fromkeys(m.group(1) for m in map(_RUN_LINE.match, lines[1:]) if m))
+
+
+def journal(root: Path) -> tuple[str, ...]:
+    """The tokens the lock file names, read without taking the lock (for `check`)."""
+    path = os.path.join(root, RUN_LOCK_FILE)
     try:
-        return os.pread(descriptor, 32, 0).decode("ascii", errors="replace").strip()
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return ()
+        with open(path, "rb") as handle:
+            return _tokens(handle.read(_MAX_BYTES)) or ()
     except OSError:
-        return ""
+        return ()
+
+
+def _holder(text: bytes) -> str:
+    found = re.search(rb"^pid ([0-9]{1,12})$", text, re.MULTILINE)
+    return found.group(1).decode() if found else ""
+
+
+def _read(descriptor: int) -> bytes:
+    try:
+        return os.pread(descriptor, _MAX_BYTES, 0)
+    except OSError:
+        return b""
+
+
+def _not_regular() -> GenMatrixError:
+    return GenMatrixError.at(Location(RUN_LOCK_FILE),
+                             "this is not a regular file (a folder, a link, a FIFO or a device), but gen-matrix "
+                             "keeps its run lock here",
+                             "move it away, then run gen-matrix again")
+
+
+def _open(root: Path, path: str) -> int:
+    """A descriptor on the regular file at the lock's path, created when there is none."""
+    try:
+        mode = os.lstat(path).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot read the lock file: {error.strerror or error}",
+                                "move it away, then run gen-matrix again") from None
+    if mode is not None and not stat.S_ISREG(mode):
+        raise _not_regular()
+    try:
+        descriptor = os.open(path, _OPEN, 0o644)
+    except FileNotFoundError:
+        raise GenMatrixError.at(Location(str(root)), "the repository folder does not exist",
+                                "pass the repository with --root, or run from it") from None
+    except OSError as error:
+        raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot create the lock file: {error.strerror or error}",
+                                "gen-matrix writes the repository: run it where you may write") from None
+    if not stat.S_ISREG(os.fstat(descriptor).st_mode):  # replaced between the look and the open
+        os.close(descriptor)
+        raise _not_regular()
+    return descriptor
+
+
+def _users(descriptor: int) -> GenMatrixError:
+    os.close(descriptor)
+    return GenMatrixError.at(Location(RUN_LOCK_FILE),
+                             "this file is not gen-matrix's run lock, but gen-matrix keeps its lock here",
+                             "move it away (gen-matrix never writes or removes a file of this name that it "
+                             "did not make), then run gen-matrix again")
 
 
 @contextlib.contextmanager
-def held(root: Path, wait: float | None = None) -> Iterator[None]:
+def held(root: Path, wait: float | None = None) -> Iterator[Run]:
     """Hold the repository's lock for the body; wait up to `wait` seconds (WAIT_SECONDS) for another run."""
-    import fcntl  # POSIX: Linux and macOS, where Nix and Flox run
+    try:
+        import fcntl  # POSIX: Linux and macOS, where Nix and Flox run
+    except ImportError:
+        raise GenMatrixError.at(Location(RUN_LOCK_FILE), "this system has no file locks gen-matrix can use (fcntl)",
+                                "run `gen-matrix generate` on Linux or macOS (on Windows, in WSL); `check` and "
+                                "the other commands run anywhere") from None
 
     path = os.path.join(root, RUN_LOCK_FILE)
     deadline = time.monotonic() + (WAIT_SECONDS if wait is None else wait)
     while True:
-        try:
-            descriptor = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0), 0o644)
-        except FileNotFoundError:
-            raise GenMatrixError.at(Location(str(root)), "the repository folder does not exist",
-                                    "pass the repository with --root, or run from it") from None
-        except OSError as error:
-            raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot create the lock file: {error.strerror or error}",
-                                    "gen-matrix writes the repository: run it where you may write") from None
+        descriptor = _open(root, path)
         try:
             fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
-            holder = _holder(descriptor)
+            text = _read(descriptor)
+            if _tokens(text) is None:
+                raise _users(descriptor) from None
             os.close(descriptor)
             if time.monotonic() >= deadline:
+                holder = _holder(text)
                 raise GenMatrixError.at(
                     Location(RUN_LOCK_FILE),
                     f"another gen-matrix run{f' (process {holder})' if holder else ''} is writing this repository",
@@ -59,6 +157,10 @@ def held(root: Path, wait: float | None = None) -> Iterator[None]:
                     "that holds it") from None
             time.sleep(_POLL_SECONDS)
             continue
+        except OSError as error:
+            os.close(descriptor)
+            raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot lock the file: {error.strerror or error}",
+                                    "gen-matrix needs a file system with locks (flock) for its run lock") from None
         # The holder before us may have removed the file as we opened it: then this lock is on
         # a file no other run can find, and it must be taken again on the file at the path.
         try:
@@ -68,11 +170,36 @@ def held(root: Path, wait: float | None = None) -> Iterator[None]:
         if same:
             break
         os.close(descriptor)
+    before = _read(descriptor)
+    cut_short = _tokens(before)
+    if cut_short is None:
+        raise _users(descriptor)
+    # An empty file was made by a run that was cut short before it wrote it (or made now by
+    # _open); it holds nothing of anyone's to lose. The new text starts with the lines of the
+    # old, so a write cut short part way still names the tokens it inherited.
+    this = Run(new_token(), cut_short)
+    text = "\n".join([FIRST_LINE, *(f"run {token}" for token in (*cut_short, this.token)),
+                      f"pid {os.getpid()}", ""]).encode("ascii")
     try:
-        os.ftruncate(descriptor, 0)
-        os.pwrite(descriptor, f"{os.getpid()}\n".encode("ascii"), 0)
-        yield
+        data = memoryview(text)
+        while data:
+            data = data[os.pwrite(descriptor, data, len(text) - len(data)):]
+        os.ftruncate(descriptor, len(text))
+    except OSError as error:
+        if not before:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+        os.close(descriptor)
+        raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot write the lock file: {error.strerror or error}",
+                                "free some space on the disk (or fix its permissions), then run gen-matrix "
+                                "again; nothing was written") from None
+    done = False
+    try:
+        yield this
+        done = True
     finally:
-        with contextlib.suppress(OSError):
-            os.unlink(path)
+        # Kept while it names a run cut short whose leftovers this run did not get to remove.
+        if done or not cut_short:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
         os.close(descriptor)

@@ -4,7 +4,10 @@ A derivation is made from what an expression evaluates to, so a comment, a blank
 an indent outside a string changes no store path. `significant` keeps what can: strings
 exactly (a shell script's text is part of the derivation), and every other token in order.
 Build identities hash this form of the Nix library and the recipe templates, so that a
-comment or a reformat selects no rebuild.
+comment or a reformat selects no rebuild. Strings end and interpolate where Nix's lexer says:
+a backslash and the character after it in a double-quoted string; three quotes, two quotes
+and a dollar, and two quotes, a backslash and the character after it in an indented one; and
+two dollars in either are text, never an end or the start of an interpolation.
 """
 
 from __future__ import annotations
@@ -73,12 +76,18 @@ def _string(text: str, i: int, out: list[str], quote: str) -> int:
         elif quote == "''" and text.startswith("'''", i):
             out.append("'''")
             i += 3
-        elif quote == "''" and (text.startswith("''$", i) or text.startswith("''\\", i)):
-            out.append(text[i:i + 3])
+        elif quote == "''" and text.startswith("''$", i):
+            out.append("''$")
             i += 3
+        elif quote == "''" and text.startswith("''\\", i):  # escapes the character after it, a ' too
+            out.append(text[i:i + 4])
+            i += 4
         elif text.startswith(quote, i):
             out.append(quote)
             return i + len(quote)
+        elif text.startswith("$$", i):  # two dollars, as Nix's lexer reads them: `$${` starts no ${...}
+            out.append("$$")
+            i += 2
         elif text.startswith("${", i):
             out.append("${")
             i = _scan(text, i + 2, out, stop="}")

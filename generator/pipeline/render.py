@@ -16,7 +16,7 @@ from pathlib import Path
 
 import jinja2
 
-from . import nixtext, state
+from . import load, nixtext, state
 from ..errors import GenMatrixError, Location
 from ..layout import HEADER, LIBRARY, PINS_FILE, PKGS_DIR, TEMPLATES
 from .load import UNWRITABLE, unwritable
@@ -258,8 +258,10 @@ class Sources:
         for path in sorted((LIBRARY / "lib").glob("*.nix")):
             files[f"lib/{path.name}"] = nixtext.significant(path.read_text(encoding="utf-8"))
         for stem in sorted(fixes):
-            path = _fix_file(root, stem)
-            files[f"fixes/{stem}.nix"] = nixtext.significant(path.read_text(encoding="utf-8"))
+            # the repository's own fix files are the user's: read as any input, bounded, UTF-8 checked
+            name = f"nix/fixes/{stem}.nix"
+            text = load.read_text(_fix_file(root, stem), name, hint=f"write {name} as UTF-8 Nix, or remove its fix")
+            files[f"fixes/{stem}.nix"] = nixtext.significant(text or "")
         for name in ("torch.nix.j2", "companion.nix.j2", "pins.nix.j2"):
             text = _JINJA_COMMENT.sub("", (TEMPLATES / name).read_text(encoding="utf-8"))
             files[f"templates/{name}"] = nixtext.significant(text)

@@ -8,6 +8,7 @@ problems with hints.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from ..errors import GenMatrixError, Problem
@@ -29,12 +30,24 @@ _TYPE_HINTS = {
 }
 
 
+_DECIMAL = re.compile(r"[-+]?([0-9][0-9_]*)?\.[0-9_]*([eE][-+]?[0-9]+)?|[-+]?\.(inf|Inf|INF|nan|NaN|NAN)")
+
+
 def _yaml_type(value) -> str:
     if value is None:
         return "nothing (null)"
     if isinstance(value, bool):
         return "a boolean"
     return {dict: "a mapping", list: "a list", str: "a string", int: "a whole number"}.get(type(value), type(value).__name__)
+
+
+def _given(value, wanted) -> str:
+    """What the user wrote, as a message names it: by its kind, but a decimal number where a
+    number goes by its value (the loader keeps `16.0` as the text it is, so that 3.10 stays 3.10)."""
+    numbers = {"integer", "number"} & set([wanted] if isinstance(wanted, str) else wanted)
+    if numbers and isinstance(value, str) and _DECIMAL.fullmatch(value):
+        return f"{value} (a decimal number, which gen-matrix reads as text)"
+    return _yaml_type(value)
 
 
 def schema() -> dict:
@@ -69,7 +82,21 @@ def _describe(error, doc: Document) -> list[Problem]:
     if kind in ("oneOf", "anyOf") and error.context:
         from jsonschema.exceptions import best_match
 
-        return _describe(best_match(error.context), doc)
+        # The branch meant is the one of the value's type: a string that breaks the string
+        # branch's pattern is told about the pattern, not that it could also have been null.
+        # When no branch takes the type, every allowed type is named.
+        relevant = [e for e in error.context if not (e.validator == "type" and tuple(e.absolute_path) == path)]
+        if not relevant:
+            wanted = []
+            for e in error.context:
+                for t in [e.validator_value] if isinstance(e.validator_value, str) else e.validator_value:
+                    if _TYPE_NAMES[t] not in wanted:
+                        wanted.append(_TYPE_NAMES[t])
+            kinds = [t for e in error.context for t in ([e.validator_value] if isinstance(e.validator_value, str)
+                                                        else e.validator_value)]
+            return [Problem(doc.where(path), f"{name} must be {' or '.join(wanted)}, not {_given(error.instance, kinds)}",
+                            "see the description of this key in matrix.schema.json")]
+        return _describe(best_match(relevant), doc)
     if kind == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))
         problems = []
@@ -86,7 +113,7 @@ def _describe(error, doc: Document) -> list[Problem]:
         wanted = " or ".join(_TYPE_NAMES[t] for t in ([wanted] if isinstance(wanted, str) else wanted))
         hint = ("quote versions, e.g. \"12.8\"" if "string" in str(error.validator_value)
                 else _TYPE_HINTS.get(error.validator_value if isinstance(error.validator_value, str) else "", ""))
-        return [Problem(doc.where(path), f"{name} must be {wanted}, not {_yaml_type(error.instance)}", hint)]
+        return [Problem(doc.where(path), f"{name} must be {wanted}, not {_given(error.instance, error.validator_value)}", hint)]
     if kind == "enum":
         choices = [str(c) for c in error.validator_value]
         hint = suggest(error.instance, choices) or f"use one of: {', '.join(choices)}"
@@ -115,6 +142,47 @@ def _describe(error, doc: Document) -> list[Problem]:
                     f"see {SCHEMA_FILE.name} for what this key takes")]
 
 
+# GitHub evaluates `${{ ... }}` anywhere in a workflow, a value in `env:` or `run:` included:
+# a matrix value holding one would run an expression (read a secret) in CI.
+_EXPRESSION = "${{"
+# Every text of a matrix is one line: a name, a version, a URL, a pattern, a description. A
+# newline or a tab would start a heading or break a table row in the docs, a line in the
+# workflow. (The loader refuses every other control character.)
+_LINE_BREAKS = {"\n": "a newline", "\t": "a tab"}
+
+
+def _text_problems(doc: Document) -> list[Problem]:
+    """Every text of `doc`, key or value, that could run as a workflow expression or break a line."""
+    problems = []
+
+    def check(text: str, where) -> None:
+        if _EXPRESSION in text:
+            problems.append(Problem(where, "this text holds `${{`, which GitHub Actions would evaluate as an "
+                                    "expression in the workflow",
+                                    "remove it: no value of the matrix reaches the workflow as an expression"))
+        for char, name in _LINE_BREAKS.items():
+            if char in text:
+                problems.append(Problem(where, f"this text holds {name}, but every text of the matrix is one line",
+                                        "write it on one line (in a folded or literal block, YAML keeps the "
+                                        "line breaks; and \\n in double quotes writes one)"))
+                break
+
+    def walk(value, path: tuple) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str):
+                    check(key, doc.key_where(path + (key,)))
+                walk(item, path + (key,))
+        elif isinstance(value, list):
+            for index, item in enumerate(value):
+                walk(item, path + (index,))
+        elif isinstance(value, str):
+            check(value, doc.where(path))
+
+    walk(doc.data, ())
+    return problems
+
+
 def check_schema(doc: Document, part: str | None = None) -> None:
     """Raise GenMatrixError with every place where `doc` breaks the schema (or a part of it),
     together with the problems the loader found (duplicate keys, unwritable text)."""
@@ -123,7 +191,7 @@ def check_schema(doc: Document, part: str | None = None) -> None:
         raise GenMatrixError([*doc.problems, Problem(
             doc.where(), f"the file is {what}",
             "start from the shipped matrix.yaml; the top level maps keys such as pytorch:, nixpkgs:, gpu:")])
-    problems = list(doc.problems)
+    problems = list(doc.problems) + _text_problems(doc)
     problems += [p for error in _validator(part).iter_errors(doc.data) for p in _describe(error, doc)]
     if problems:
         raise GenMatrixError(problems)

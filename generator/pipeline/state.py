@@ -12,8 +12,10 @@ its revision goes up by one; the wrapper writes the revision into `$out/.metadat
 which gives it a new store path, and the heavy build stays as it is. Revisions never go down.
 
 `files` is gen-matrix's record of what it wrote: every file it owns whole, with the SHA-256 of
-its text. gen-matrix overwrites or removes only the files in this record that still carry its
-header; a file it never wrote is the user's, whatever it says.
+its text. gen-matrix overwrites only the files in this record that still carry its header, and
+removes only those whose text still has the recorded SHA-256; a file it never wrote is the
+user's, whatever it says. The record holds only paths gen-matrix writes (RECORDABLE): a record
+naming any other file (matrix.yaml, a file under .git/) is refused, whatever its digest.
 """
 
 from __future__ import annotations
@@ -25,9 +27,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import GenMatrixError, Location
-from ..layout import STATE_FILE
+from ..layout import BUILD_MATRIX_FILE, PINS_FILE, PKGS_DIR, STATE_FILE, WORKFLOW_FILE
 from .load import MAX_DEPTH, _offset_location, read_text
 
+
+
+# Nix's integers are 64-bit: a revision goes up by one at most per run.
+MAX_REVISION = 2**63 - 1
 
 
 @dataclass(frozen=True)
@@ -70,6 +76,11 @@ def parse(text: str, file: str) -> dict[str, Entry]:
     except json.JSONDecodeError as error:
         raise GenMatrixError.at(Location(file, error.lineno, error.colno), f"not valid JSON: {error.msg}",
                                 f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)") from None
+    except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+        found = re.search(r"[0-9]{1000}", text)
+        raise GenMatrixError.at(_offset_location(file, text, found.start()) if found else Location(file),
+                                "a number here is thousands of digits long",
+                                f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)") from None
     except RecursionError:  # json nests by recursion: a few thousand brackets exhaust it
         depth = 0
         for offset, char in enumerate(text):
@@ -87,9 +98,11 @@ def parse(text: str, file: str) -> dict[str, Entry]:
         if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) for k in ("build", "metadata")):
             fail(f"the entry for '{name}' lacks its build or metadata hash", name)
         revision = entry.get("revision")
-        # bool is an int to Python; a revision is a whole number Nix can hold, and never negative
-        if type(revision) is not int or not 0 <= revision < 2**63:
-            fail(f"the entry for '{name}' has revision {json.dumps(revision)}: not a whole number from 0 up", name)
+        # bool is an int to Python; a revision is a whole number Nix can hold once it went up by
+        # one more, and never negative
+        if type(revision) is not int or not 0 <= revision < MAX_REVISION:
+            shown = json.dumps(revision) if len(str(revision)) <= 40 else "of more than 40 digits"
+            fail(f"the entry for '{name}' has revision {shown}: not a whole number from 0 to {MAX_REVISION - 1}", name)
         wrapper = entry.get("wrapper", "")
         if not isinstance(wrapper, str):
             fail(f"the entry for '{name}' has a wrapper identity that is not text", name)
@@ -102,7 +115,12 @@ def _text(root: Path) -> str | None:
                      f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)")
 
 
-_RECORDED_PATH = re.compile(r"[A-Za-z0-9_.+-]+(/[A-Za-z0-9_.+-]+)*")
+# Every path gen-matrix writes whole: the recipes, its Nix library and fixes, the pins, the
+# docs and the workflow. A file name is at most 200 characters, as a variant's name is.
+RECORDABLE = re.compile("|".join(
+    [f"{re.escape(folder)}/[A-Za-z0-9_+-][A-Za-z0-9_.+-]{{0,195}}\\.nix" for folder in (PKGS_DIR, "nix/lib", "nix/fixes")]
+    + [re.escape(path) for path in (PINS_FILE, BUILD_MATRIX_FILE, WORKFLOW_FILE)]))
+_DIGEST = re.compile("[0-9a-f]{64}")
 # Ten times what 50,000 variants take.
 MAX_BYTES = 256 * 1024 * 1024
 
@@ -116,7 +134,7 @@ def parse_files(text: str, file: str) -> dict[str, str] | None:
     """The record of written files; None when the state predates it (or there is none)."""
     try:
         data = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):
         return None  # `read` reports it, located
     files = data.get("files") if isinstance(data, dict) else None
     if files is None:
@@ -124,13 +142,17 @@ def parse_files(text: str, file: str) -> dict[str, str] | None:
     if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
         raise GenMatrixError.at(Location(file), "the 'files' record is not a mapping of paths to digests",
                                 f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)")
-    # A path of the record is one gen-matrix removes: never one that leads out of the repository.
-    for path in files:
-        if not _RECORDED_PATH.fullmatch(path) or any(part in (".", "..") for part in path.split("/")):
+    # A path of the record is one gen-matrix may remove: only one of the files it writes.
+    for path, recorded in files.items():
+        if not RECORDABLE.fullmatch(path) or not _DIGEST.fullmatch(recorded):
             offset = text.find(json.dumps(path))
+            shown = json.dumps(path if len(path) <= 120 else path[:120] + "...")
+            what = ("not a path inside the repository" if path.startswith("/") or ".." in path.split("/")
+                    else "not a file gen-matrix writes" if not RECORDABLE.fullmatch(path)
+                    else "recorded without a SHA-256 digest")
             raise GenMatrixError.at(
                 _offset_location(file, text, offset) if offset >= 0 else Location(file),
-                f"the 'files' record holds {json.dumps(path)}, which is not a path inside the repository",
+                f"the 'files' record holds {shown}, which is {what}",
                 f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)")
     return files
 

@@ -1,12 +1,15 @@
 """Bring the tree in line with the rendered outputs, or report how it differs.
 
 gen-matrix owns exactly the files it recorded as written (the `files` record of the state
-file, with their digests) that still carry its header: those it rewrites when they changed
-and removes when the matrix no longer has them. Any other file is the user's, whatever it
-says, and is never overwritten or removed; one standing where an output goes is an error
-that names it. Where gen-matrix owns parts of a file of the user's (the README's tables, the
-Flox manifest, a block of .gitattributes), its new text is a `Merged` output, made from the
-file as it stands with only those parts changed.
+file, with their digests) that still carry its header: those it rewrites when they changed.
+It removes one that the matrix no longer has only while its text is still what gen-matrix
+wrote (its SHA-256 is the recorded one): an edited file is kept, and named. Any other file
+is the user's, whatever it says, and is never overwritten or removed; one standing where an
+output goes is an error that names it, and a recipe in .flox/pkgs/ that carries the header
+but that no variant generates is named too (`flox build` would build it). Where gen-matrix
+owns parts of a file of the user's (the README's tables, the Flox manifest, a block of
+.gitattributes), its new text is a `Merged` output, made from the file as it stands with
+only those parts changed.
 
 A tree generated before the record existed is adopted file by file: a file that carries
 the header and already holds what gen-matrix would write goes into the record.
@@ -18,6 +21,7 @@ change (gen-matrix does not follow the link to write the file it points to).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import posixpath
 import re
@@ -27,16 +31,17 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import state
+from . import lock, state
 from ..errors import GenMatrixError, Location, Problem
-from ..layout import LIBRARY_MARKER, MARKER, STATE_FILE
+from ..layout import LIBRARY_MARKER, MARKER, PKGS_DIR, STATE_FILE
 
 _HEAD_BYTES = 512
 # O_EXCL: never through a link someone left at the temporary name; O_BINARY: no newline
 # translation on Windows.
 _NEW_FILE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-# What `_temporary` names: `.NAME.PID.tmp`, a file or a staging folder.
-_TEMPORARY = re.compile(r"^\.(.+)\.[0-9]+\.tmp$")
+# What `_temporary` names: `.NAME.gen-matrix-TOKEN.tmp`, a file or a staging folder, where
+# TOKEN is the run's (lock.Run), written into the lock file before the run creates any.
+_TEMPORARY = re.compile(r"^\.(.+)\.gen-matrix-([0-9a-f]{16})\.tmp$")
 # Above this many lines, `check` counts changed lines instead of printing a diff: difflib
 # takes minutes on a state file where every line changed.
 _DIFF_LINES = 4000
@@ -52,12 +57,13 @@ class Plan:
     outputs: dict  # path -> new text, for every output
     write: tuple[str, ...]  # created or changed
     unchanged: tuple[str, ...]
-    remove: tuple[str, ...]  # recorded files no longer in the matrix
+    remove: tuple[str, ...]  # recorded files no longer in the matrix, as gen-matrix wrote them
     leftovers: tuple[str, ...] = ()  # temporary files and folders of runs cut short
+    kept: tuple[Problem, ...] = ()  # files gen-matrix could take for its own, left alone: why
 
     @property
     def current(self) -> bool:
-        return not self.write and not self.remove and not self.leftovers
+        return not self.write and not self.remove and not self.leftovers and not self.kept
 
 
 def has_header(head: bytes) -> bool:
@@ -66,16 +72,26 @@ def has_header(head: bytes) -> bool:
     return any(marker.encode() in line for line in first_lines for marker in (MARKER, LIBRARY_MARKER))
 
 
-def _regular(path: str) -> bytes | None:
-    """The bytes of the regular file at `path` (not through a link); None when there is none."""
+def _regular(path: str, relative: str = "") -> bytes | None:
+    """The bytes of the regular file at `path` (not through a link); None when there is none.
+    No file gen-matrix writes is larger than the state file may be: a larger one is not its own,
+    and is not read whole."""
     try:
         mode = os.lstat(path).st_mode
+        if not stat.S_ISREG(mode):
+            return None
+        with open(path, "rb") as handle:
+            data = handle.read(state.MAX_BYTES + 1)
     except (FileNotFoundError, NotADirectoryError):
         return None
-    if not stat.S_ISREG(mode):
-        return None
-    with open(path, "rb") as handle:
-        return handle.read()
+    except OSError as error:
+        raise GenMatrixError.at(Location(relative or path), f"cannot read the file: {error.strerror or error}",
+                                "fix its permissions (or move it away), then run gen-matrix again") from None
+    if len(data) > state.MAX_BYTES:
+        raise GenMatrixError.at(Location(relative or path),
+                                f"the file is larger than {state.MAX_BYTES // 1024 // 1024} MiB, more than any "
+                                "file gen-matrix writes", "move it away, then run gen-matrix again")
+    return data
 
 
 def _linked(root: Path, relative: str) -> str | None:
@@ -98,9 +114,12 @@ def _folders(outputs) -> list[str]:
     return sorted(folders)
 
 
-def _leftovers(root: Path, paths) -> list[str]:
+def _leftovers(root: Path, paths, tokens) -> list[str]:
     """The temporary files and staging folders that runs cut short left beside `paths` (the
-    outputs, the recorded files and their folders): `.NAME.PID.tmp` for a NAME among them."""
+    outputs, the recorded files and their folders): `.NAME.gen-matrix-TOKEN.tmp` for a NAME
+    among them and a TOKEN among `tokens`, those the lock file names."""
+    if not tokens:
+        return []
     beside: dict[str, set[str]] = {}
     for path in paths:
         folder, name = posixpath.split(path)
@@ -113,13 +132,22 @@ def _leftovers(root: Path, paths) -> list[str]:
             continue
         for entry in entries:
             match = _TEMPORARY.match(entry)
-            if match and match.group(1) in names:
+            if match and match.group(1) in names and match.group(2) in tokens:
                 found.append(posixpath.join(folder, entry))
     return sorted(found)
 
 
-def plan(root: Path, outputs: dict[str, str]) -> Plan:
-    """Compare the outputs with the tree; raise if anything of the user's stands in the way."""
+def _as_written(old: bytes, recorded: str) -> bool:
+    """Whether `old` is the text whose SHA-256 gen-matrix recorded (or it with git's CRLF)."""
+    return recorded in (hashlib.sha256(old).hexdigest(), hashlib.sha256(old.replace(b"\r\n", b"\n")).hexdigest())
+
+
+def plan(root: Path, outputs: dict[str, str], cut_short: tuple[str, ...] | None = None,
+         inputs: frozenset[str] = frozenset()) -> Plan:
+    """Compare the outputs with the tree; raise if anything of the user's stands in the way.
+
+    `cut_short`: the tokens of runs cut short (the lock file's, when None); `inputs`: the
+    files of the repository the run reads (fix files), which are never removed."""
     record = state.written(root)
     problems = []
     for folder in _folders(outputs):
@@ -148,23 +176,58 @@ def plan(root: Path, outputs: dict[str, str]) -> Plan:
             problems.append(Problem(Location(relative), "this is not a regular file, but the matrix generates a file here",
                                     "move it away, then run gen-matrix again"))
             continue
-        old = _regular(path)
+        old = _regular(path, relative)
         if old == new:
             unchanged.append(relative)
             continue
         if old is not None and not isinstance(text, Merged) and not _owned(relative, old, new, record):
             problems.append(_not_owned(relative, old, record))
         write.append(relative)
-    removable = []
+    removable, kept = [], []
     for relative in sorted(set(record or ()) - set(outputs)):
-        if _linked(root, relative) is None:
-            old = _regular(os.path.join(root, relative))
-            if old is not None and has_header(old):  # else the user took it over: leave it be
-                removable.append(relative)
+        if _linked(root, relative) is not None:
+            kept.append(Problem(Location(relative), "no longer in the matrix, but a symbolic link is on its path; "
+                                "kept", "remove it yourself if you do not need it"))
+            continue
+        old = _regular(os.path.join(root, relative), relative)
+        if old is None:
+            continue
+        if relative in inputs:
+            kept.append(Problem(Location(relative), "no longer generated, but the matrix reads it (a fix file); kept",
+                                "nothing to do: it is yours now"))
+        elif not has_header(old) or not _as_written(old, record[relative]):
+            kept.append(Problem(Location(relative), "no longer in the matrix, but its text is not what gen-matrix "
+                                "wrote (it was edited); kept",
+                                "remove it yourself if you do not need it; gen-matrix no longer writes it"))
+        else:
+            removable.append(relative)
     if problems:
         raise GenMatrixError(problems)
-    leftovers = _leftovers(root, [*outputs, *(record or ()), *_folders(outputs)])
-    return Plan(root, outputs, tuple(write), tuple(unchanged), tuple(removable), tuple(leftovers))
+    kept += _strays(root, outputs, record or {})
+    tokens = lock.journal(root) if cut_short is None else cut_short
+    leftovers = _leftovers(root, [*outputs, *(record or ()), *_folders(outputs)], set(tokens))
+    return Plan(root, outputs, tuple(write), tuple(unchanged), tuple(removable), tuple(leftovers), tuple(kept))
+
+
+def _strays(root: Path, outputs, record) -> list[Problem]:
+    """Recipes in .flox/pkgs/ that carry gen-matrix's header, but that no variant generates and
+    the record does not list (a copy, or one left from before the record): `flox build` would
+    build them, and a publishing run could publish them, so they are named until someone decides."""
+    folder = os.path.join(root, PKGS_DIR)
+    if os.path.islink(folder) or not os.path.isdir(folder):
+        return []
+    strays = []
+    for entry in sorted(os.listdir(folder)):
+        relative = f"{PKGS_DIR}/{entry}"
+        if not entry.endswith(".nix") or relative in outputs or relative in record:
+            continue
+        old = _regular(os.path.join(folder, entry), relative)
+        if old is not None and has_header(old):
+            strays.append(Problem(Location(relative), "a recipe with gen-matrix's header that no variant of the "
+                                  "matrix generates; `flox build` builds it",
+                                  f"remove it (`git rm {relative}`) if it is a stray copy; to keep it as a recipe "
+                                  "of your own, remove its header line"))
+    return strays
 
 
 def _owned(relative: str, old: bytes, new: bytes, record: dict | None) -> bool:
@@ -190,10 +253,10 @@ def _not_owned(relative: str, old: bytes, record: dict | None) -> Problem:
                    "move it away (or rename the variant in matrix.yaml)")
 
 
-def _temporary(path: str) -> str:
-    """The name beside `path` that this process writes it under before renaming it into place."""
+def _temporary(path: str, token: str) -> str:
+    """The name beside `path` that the run with `token` writes it under before renaming it into place."""
     folder, name = os.path.split(path)
-    return os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+    return os.path.join(folder, f".{name}.gen-matrix-{token}.tmp")
 
 
 def _discard(path: str) -> None:
@@ -219,18 +282,14 @@ def _create(path: str, text: str) -> None:
         raise
 
 
-def atomic_write(path: str, text: str) -> None:
+def atomic_write(path: str, text: str, token: str) -> None:
     """Write a temporary file beside `path`, then rename it over `path`: a reader, or a run
     cut short, sees the old file or the new one, never a part. The file keeps its mode (an
     executable bit, a group's write permission). There is no fsync per file: it would cost
     more than all the rest of a run, and ext4 and btrfs write a file's data before they commit
     a rename over another file."""
-    temporary = _temporary(path)
-    try:
-        _create(temporary, text)
-    except FileExistsError:  # left by a run of an earlier process with this number
-        os.unlink(temporary)
-        _create(temporary, text)
+    temporary = _temporary(path, token)
+    _create(temporary, text)
     try:
         try:
             os.chmod(temporary, stat.S_IMODE(os.lstat(path).st_mode))
@@ -242,14 +301,14 @@ def atomic_write(path: str, text: str) -> None:
         raise
 
 
-def _staging(root: Path, folders: list[str]) -> dict[str, str]:
+def _staging(root: Path, folders: list[str], token: str) -> dict[str, str]:
     """The outermost of `folders` that do not exist yet, each with the temporary name beside
     it that it is written under, whole, before it is renamed into place."""
     missing = {folder for folder in folders if not os.path.isdir(os.path.join(root, folder))}
-    return {folder: _temporary(folder) for folder in sorted(missing) if posixpath.dirname(folder) not in missing}
+    return {folder: _temporary(folder, token) for folder in sorted(missing) if posixpath.dirname(folder) not in missing}
 
 
-def apply(plan: Plan) -> None:
+def apply(plan: Plan, token: str | None = None) -> None:
     """Write what changed, then remove what is stale.
 
     A file in a folder that exists is written beside its old version and renamed over it. A
@@ -257,8 +316,10 @@ def apply(plan: Plan) -> None:
     a temporary name, then renamed into place: one rename instead of one per file. A failure
     part way (a full disk, a read-only folder) leaves every file whole, in its old or its new
     version, no new folder in part and no temporary file behind; running again finishes the job.
+    Temporary names carry `token`, the run's as the lock file names it.
     """
-    staged = _staging(plan.root, _folders(plan.write))
+    token = token or lock.new_token()
+    staged = _staging(plan.root, _folders(plan.write), token)
 
     def located(relative: str) -> tuple[str, bool]:
         """Where `relative` is written, and whether that is inside a folder being staged."""
@@ -285,7 +346,7 @@ def apply(plan: Plan) -> None:
                 if new:
                     _create(path, plan.outputs[relative])
                 else:
-                    atomic_write(path, plan.outputs[relative])
+                    atomic_write(path, plan.outputs[relative], token)
                     written += 1
             action = "move this new folder into place"
             for relative, temporary in staged.items():
@@ -341,6 +402,7 @@ def report(plan: Plan) -> str:
             chunks.extend(_diff(relative, old.decode("utf-8", errors="replace"), new))
     chunks.extend(f"extra (no longer in the matrix): {relative}\n" for relative in plan.remove)
     chunks.extend(f"left by a run cut short: {relative}\n" for relative in plan.leftovers)
+    chunks.extend(f"left alone: {problem}\n" for problem in plan.kept)
     if crlf:
         chunks.extend(f"line endings only (CRLF where gen-matrix writes LF): {relative}\n" for relative in crlf)
         chunks.append("hint: git converted these files to CRLF on checkout (core.autocrlf=true). Run `gen-matrix` "
