@@ -77,26 +77,36 @@ def _expansion(project: layout.Project):
     return expansion
 
 
-def _plan(project: layout.Project, expansion, cut_short=None):
+def _plan(project: layout.Project, expansion, cut_short=None, adoptable=frozenset()):
     """How the tree differs from what the matrix generates."""
     from . import run
     from .pipeline import write
 
-    return write.plan(project.root, run.outputs(project, expansion), cut_short, run.inputs(expansion))
+    return write.plan(project.root, run.outputs(project, expansion), cut_short, run.inputs(expansion), adoptable)
 
 
 @main.command()
+@click.option("--adopt", is_flag=True,
+              help="Take over hand-written files where the matrix generates its own (recipes, after `gen-matrix "
+                   "adopt`): only those committed to git unchanged, whose text git keeps; each is named.")
 @project_options
-def generate(project: layout.Project) -> None:
+def generate(project: layout.Project, adopt) -> None:
     """Validate the matrix, render every output and write what changed."""
     from .pipeline import lock, write
 
     # The matrix is read first: it is what shows the repository, and nothing (not the lock)
     # is written before the repository is known.
     expansion = _expansion(project)
+    if adopt:
+        from .commands import adopt as adopt_
+        adoptable = adopt_.committed_files(project.root)
+    else:
+        adoptable = frozenset()
     with lock.held(project.root) as this_run:
-        plan = _plan(project, expansion, this_run.cut_short)
+        plan = _plan(project, expansion, this_run.cut_short, adoptable)
         write.apply(plan, this_run.token)
+    for relative in plan.adopted:
+        click.echo(f"adopted {relative}: gen-matrix's replaces the hand-written one (`git show HEAD:{relative}`)")
     _warn(plan.kept)
     click.echo(f"gen-matrix: {len(expansion.variants)} variants; {len(plan.write)} written, "
                f"{len(plan.unchanged)} unchanged, {len(plan.remove)} removed"

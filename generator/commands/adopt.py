@@ -708,3 +708,27 @@ def report(result: Adoption) -> str:
             lines.append(f"  {name}")
             lines += [f"    - {change}" for change in result.changes[name]]
     return "\n".join(lines) + "\n"
+
+
+def committed_files(root: Path) -> frozenset[str]:
+    """The files of the repository that git holds exactly as they are in the working tree:
+    those of them the matrix generates, `generate --adopt` may replace, since their text
+    stays in git's history (hand-written recipes, a BUILD_MATRIX.md written by hand)."""
+    def git(*args: str) -> bytes:
+        try:
+            done = subprocess.run(["git", "-C", str(root), *args], capture_output=True)
+        except OSError as error:
+            raise GenMatrixError.at(Location(str(root)), f"cannot run git: {error.strerror or error}",
+                                    "--adopt replaces only recipes git holds; install git") from None
+        if done.returncode != 0:
+            raise GenMatrixError.at(Location(str(root)), "not a git repository (or git cannot read it)",
+                                    "commit the hand-written recipes to git first: --adopt replaces only "
+                                    "recipes whose text git keeps") from None
+        return done.stdout
+
+    def names(output: bytes) -> set[str]:
+        return {name for name in output.decode("utf-8", "replace").split("\0") if name}
+
+    committed = names(git("ls-tree", "-r", "-z", "--name-only", "HEAD"))
+    changed = names(git("diff", "--name-only", "-z", "--relative", "HEAD"))
+    return frozenset(committed - changed)
