@@ -516,8 +516,8 @@ def adopt(path, write_, pytorch_version, nixpkgs_rev) -> None:
         _fail(error)
     click.echo(adopt_.report(result), nl=False)
     if write_:
-        click.echo(f"gen-matrix: wrote {root / adopt_.MATRIX_FILE}; `gen-matrix --root {root}` generates from it "
-                   "and reports each recipe that differs")
+        click.echo(f"gen-matrix: wrote {root / adopt_.MATRIX_FILE}; commit it with the recipes, then "
+                   f"`gen-matrix generate --adopt --root {root}` replaces each recipe by gen-matrix's, naming it")
 
 
 @main.command()
