@@ -176,14 +176,14 @@ def show(project: layout.Project, name, as_json) -> None:
     """
     from .commands import listing
     from . import run
-    from .pipeline import render
+    from .templating import environment
 
     expansion = run.expansion(project)
     facts = listing.facts(expansion.matrix, listing.find(expansion, name, project.display))
     if as_json:
         click.echo(json.dumps(facts, indent=2))
     else:
-        click.echo(render.environment(False).get_template("show.txt.j2").render(**facts), nl=False)
+        click.echo(environment(False).get_template("show.txt.j2").render(**facts), nl=False)
 
 
 @main.command()

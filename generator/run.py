@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Callable
 
 from .outputs import docs, gitattributes, manifest, workflow
-from .pipeline import expand, load, render, state, validate, write
+from .pipeline import expand, identity, load, render, state, validate, write
 from .layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, FLOX_GITIGNORE_FILE, HEADER, MANIFEST_FILE,
                      POINTER_FILE, README_FILE, STATE_FILE, WORKFLOW_FILE, Project)
 from .layout import locate  # noqa: F401  (the tests locate projects through the pipeline)
@@ -38,7 +38,7 @@ def recipes(project: Project, result: Expansion) -> tuple[render.Recipe, ...]:
 def inputs(result: Expansion) -> frozenset[str]:
     """The files of the repository the outputs are made from besides the matrix: the fix files
     of the repository's own (nix/fixes/), which gen-matrix never removes."""
-    shipped = render.shipped_fixes()
+    shipped = identity.shipped_fixes()
     stems = {result.matrix.knowledge.fixes[name].stem for variant in result.variants for name in variant.fixes}
     return frozenset(f"nix/fixes/{stem}.nix" for stem in stems - shipped)
 

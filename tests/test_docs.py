@@ -9,7 +9,7 @@ from hypothesis import given, settings, strategies as st
 
 from generator.outputs import docs
 from generator.errors import GenMatrixError
-from generator.pipeline.render import HEADER
+from generator.layout import HEADER
 
 from conftest import REPO
 

@@ -12,7 +12,7 @@ import sys
 import pytest
 from generator import layout
 from generator.pipeline import write
-from generator.pipeline.render import NIX_HEADER
+from generator.pipeline.nixvalue import NIX_HEADER
 
 from conftest import REPO
 

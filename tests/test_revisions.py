@@ -12,7 +12,7 @@ from hypothesis import given, strategies as st
 
 from generator import layout
 from generator import run as generator_run
-from generator.pipeline import render, state
+from generator.pipeline import state
 
 from conftest import expansion_of
 
@@ -145,8 +145,8 @@ def sources(tmp_path, monkeypatch):
     renderer for that test."""
     shutil.copytree(layout.TEMPLATES, tmp_path / "templates")
     shutil.copytree(layout.LIBRARY, tmp_path / "nix")
-    monkeypatch.setattr(render, "TEMPLATES", tmp_path / "templates")
-    monkeypatch.setattr(render, "LIBRARY", tmp_path / "nix")
+    monkeypatch.setattr(layout, "TEMPLATES", tmp_path / "templates")
+    monkeypatch.setattr(layout, "LIBRARY", tmp_path / "nix")
     return tmp_path
 
 

@@ -18,7 +18,8 @@ from ..knowledge import version_key
 from ..layout import HEADER, README_FILE, TEMPLATES
 from ..model import KIND_AXES, Expansion, Variant
 from ..pipeline.expand import fix_facts
-from ..pipeline.render import Recipe, environment
+from ..pipeline.render import Recipe
+from ..templating import environment
 
 KIND_TITLES = {"gpu": "NVIDIA GPU (CUDA)", "cpu": "CPU only", "darwin": "Apple Silicon"}
 # As Markdown reads them: a line indented by four spaces or a tab is code, not a marker.

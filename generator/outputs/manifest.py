@@ -24,7 +24,7 @@ from .docs import LINES
 from ..errors import GenMatrixError, Location
 from ..model import Expansion
 from ..layout import MANIFEST_FILE, POINTER_FILE
-from ..pipeline.render import environment
+from ..templating import environment
 
 if TYPE_CHECKING:
     from tomlkit.items import Table
