@@ -80,9 +80,8 @@ def _expansion(project: layout.Project):
 def _plan(project: layout.Project, expansion, cut_short=None):
     """How the tree differs from what the matrix generates."""
     from . import run
-    from .pipeline import write
 
-    return write.plan(project.root, run.outputs(project, expansion), cut_short, run.inputs(expansion))
+    return run.plan(project, expansion, cut_short)
 
 
 @main.command()

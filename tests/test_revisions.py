@@ -20,7 +20,7 @@ STATE = state.STATE_FILE
 
 
 def entries(root: Path) -> dict[str, state.Entry]:
-    return state.read(root)
+    return state.read(root).entries
 
 
 def edit(root: Path, old: str, new: str) -> None:
@@ -151,7 +151,7 @@ def sources(tmp_path, monkeypatch):
 
 
 def identities_of(root: Path) -> dict[str, state.Entry]:
-    files = generator_run.outputs(generator_run.locate(str(root / "matrix.yaml"), str(root)), expansion_of(root))
+    files = generator_run.outputs(layout.locate(str(root / "matrix.yaml"), str(root)), expansion_of(root), state.read(root))
     return state.parse(files[STATE], STATE)
 
 
@@ -214,3 +214,20 @@ def test_the_state_file_is_what_json_writes(entries, header):
                                                   for name, e in sorted(entries.items())},
                 "files": {"a.nix": hashlib.sha256(b"{ }\n").hexdigest()}}
     assert state.dump(entries, header, {"a.nix": "{ }\n"}) == json.dumps(document, indent=2) + "\n"
+
+
+def test_a_run_reads_the_state_file_once(project, run, monkeypatch):
+    """Identities and the record of written files come from one read of one text: a state
+    file replaced between two reads could pair one file's revisions with another's record."""
+    assert run("--root", project).exit_code == 0
+    reads = []
+    real = state.read_text
+
+    def counted(path, name, *args, **kwargs):
+        reads.append(name)
+        return real(path, name, *args, **kwargs)
+
+    monkeypatch.setattr(state, "read_text", counted)
+    assert run("--root", project).exit_code == 0
+    assert run("check", "--root", project).exit_code == 0
+    assert reads == [STATE, STATE]
