@@ -24,8 +24,8 @@ from ..model import Matrix
 from . import load, nixtext, state
 
 _JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
-# The recipe templates: each makes the call into the library that a recipe is.
-TEMPLATES = {"torch": "templates/torch.nix.j2", "companion": "templates/companion.nix.j2"}
+# The recipe templates, by the library function they call: a recipe is that call.
+TEMPLATES = (("torch", "templates/torch.nix.j2"), ("companion", "templates/companion.nix.j2"))
 # nix/pins.nix, which the library imports, is rendered from this template.
 PINS_TEMPLATE = "templates/pins.nix.j2"
 ENTRY = "lib/default.nix"
@@ -82,6 +82,8 @@ def _reached(path: str, source: str) -> str | None:
     parts = []
     for part in target.split("/"):
         if part == "..":
+            if not parts:  # above nix/: nothing gen-matrix writes
+                return None
             parts.pop()
         elif part not in ("", "."):
             parts.append(part)
@@ -101,13 +103,13 @@ class Library:
     functions: dict  # "torch" / "companion" -> the sources default.nix's function names, in order
 
     @classmethod
-    def read(cls, folder: Path) -> "Library":
+    def of(cls, texts: dict) -> "Library":
+        """The graph of the library files `texts` ("lib/x.nix" -> its text)."""
         imports = {}
-        for path in sorted((folder / "lib").glob("*.nix")):
-            name = f"lib/{path.name}"
-            found = (_reached(p, name) for p in _PATH.findall(nixtext.code(path.read_text(encoding="utf-8"))))
+        for name, text in sorted(texts.items()):
+            found = (_reached(p, name) for p in _PATH.findall(nixtext.code(text)))
             imports[name] = tuple(dict.fromkeys(p for p in found if p))
-        code = nixtext.code((folder / ENTRY).read_text(encoding="utf-8"))
+        code = nixtext.code(texts[ENTRY])
         # { args }: let BINDINGS in { FUNCTIONS }
         bindings_text, body = _let(code)
         bindings = _bindings(bindings_text)
@@ -148,14 +150,19 @@ class Library:
         the pins' template when the library reads the pins for it."""
         reached = [ENTRY, *self.closure(*(s for s in self.functions[function] if s != WRAPPER))]
         files = [s for s in reached if s.startswith("lib/")]
-        return (*files, TEMPLATES[function], *(s for s in reached if s == PINS_TEMPLATE))
+        return (*files, dict(TEMPLATES)[function], *(s for s in reached if s == PINS_TEMPLATE))
 
     def wrapper_sources(self) -> tuple[str, ...]:
         return (ENTRY, *self.closure(WRAPPER))
 
 
+def _library_texts() -> dict[str, str]:
+    return {f"lib/{path.name}": path.read_text(encoding="utf-8") for path in sorted((layout.LIBRARY / "lib").glob("*.nix"))}
+
+
 def library() -> Library:
-    return Library.read(layout.LIBRARY)
+    """The import graph of gen-matrix's Nix library."""
+    return Library.of(_library_texts())
 
 
 # --- the sources' text --------------------------------------------------------------------
@@ -170,18 +177,17 @@ class Sources:
 
     @classmethod
     def read(cls, root: Path, fixes: set[str]) -> "Sources":
-        files = {}
-        for path in sorted((layout.LIBRARY / "lib").glob("*.nix")):
-            files[f"lib/{path.name}"] = nixtext.significant(path.read_text(encoding="utf-8"))
+        texts = _library_texts()
+        files = {name: nixtext.significant(text) for name, text in texts.items()}
         for stem in sorted(fixes):
             # the repository's own fix files are the user's: read as any input, bounded, UTF-8 checked
             name = f"nix/fixes/{stem}.nix"
             text = load.read_text(fix_file(root, stem), name, hint=f"write {name} as UTF-8 Nix, or remove its fix")
             files[f"fixes/{stem}.nix"] = nixtext.significant(text or "")
-        for name in (*TEMPLATES.values(), PINS_TEMPLATE):
+        for name in (*(template for _, template in TEMPLATES), PINS_TEMPLATE):
             text = _JINJA_COMMENT.sub("", (layout.TEMPLATES / name.removeprefix("templates/")).read_text(encoding="utf-8"))
             files[name] = nixtext.significant(text)
-        return cls(files, library())
+        return cls(files, Library.of(texts))
 
     def digest(self, *names: str, data=None, more: tuple[str, ...] = ()) -> str:
         hasher = hashlib.sha256()
