@@ -107,3 +107,16 @@ def test_an_edit_to_the_package_set_file_changes_torch_and_not_the_wrapper(libra
     assert identity.torch(same, (), pin, {}) == identity.torch(before, (), pin, {})
     assert identity.torch(after, (), pin, {}) != identity.torch(before, (), pin, {})
     assert identity.wrapper(after) == identity.wrapper(before)
+
+
+@pytest.mark.parametrize("source, code", [
+    ('import ./a.nix { s = "./b.nix"; }', 'import ./a.nix { s = ""; }'),
+    ("x = ''\n  cp ./b.nix $out # ./c.nix\n'';", "x = '''';"),
+    ('x = "${import ./a.nix} and ./b.nix";', 'x = "${import ./a.nix}";'),
+    ("x = ''${toString ./a.nix} ''${./b.nix}'';", "x = ''${toString ./a.nix}'';"),
+    ('x = "\\" ./b.nix";  # ./c.nix\n/* ./d.nix */ y = ./e.nix;', 'x = ""; y = ./e.nix;'),
+])
+def test_code_is_what_nix_reads_as_code_without_the_text_of_strings(source, code):
+    from generator.pipeline import nixtext
+
+    assert nixtext.code(source) == code
