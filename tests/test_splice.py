@@ -5,6 +5,7 @@ twice or edited is the same located error in each, and every line outside a bloc
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from generator.errors import GenMatrixError, Location
 from generator.outputs import docs, gitattributes, manifest, splice
@@ -86,3 +87,23 @@ def test_markers_in_markdown_code_are_examples_elsewhere_they_are_markers():
     assert readme(fenced) == fenced
     with pytest.raises(GenMatrixError):
         splice.splice(fenced, docs.MARKERS, {"one": ""}, lambda n: Location("x", n))
+
+
+MARKERS = {"README": (docs.MARKERS, "one"), ".gitattributes": (gitattributes.MARKERS, "line endings"),
+           "manifest hook": (manifest.MARKERS, "builds")}
+# A user's line: any text without a line break that does not start like a marker of any kind.
+USER_LINE = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\n"), max_size=30).filter(
+    lambda line: not any(m.suspect.match(line) for m, _ in MARKERS.values())).map(lambda line: line + "\n")
+
+
+@pytest.mark.parametrize("kind", MARKERS)
+@settings(max_examples=60, deadline=None)
+@given(before=st.lists(USER_LINE, max_size=5), inside=st.lists(USER_LINE, max_size=5),
+       after=st.lists(USER_LINE, max_size=5))
+def test_every_line_outside_the_block_is_kept_and_the_block_replaced(kind, before, inside, after):
+    markers, name = MARKERS[kind]
+    begin, end = markers.begin.format(name=name) + "\n", markers.end.format(name=name) + "\n"
+    text = "".join(before) + begin + "".join(inside) + end + "".join(after)
+    spliced, found = splice.splice(text, markers, {name: "new\n"}, lambda n: Location("f", n))
+    assert spliced == "".join(before) + begin + "new\n" + end + "".join(after)
+    assert found == {name}
