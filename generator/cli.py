@@ -80,9 +80,8 @@ def _expansion(project: layout.Project):
 def _plan(project: layout.Project, expansion, cut_short=None, adoptable=frozenset()):
     """How the tree differs from what the matrix generates."""
     from . import run
-    from .pipeline import write
 
-    return write.plan(project.root, run.outputs(project, expansion), cut_short, run.inputs(expansion), adoptable)
+    return run.plan(project, expansion, cut_short, adoptable)
 
 
 @main.command()
@@ -186,14 +185,14 @@ def show(project: layout.Project, name, as_json) -> None:
     """
     from .commands import listing
     from . import run
-    from .pipeline import render
+    from .templating import environment
 
     expansion = run.expansion(project)
     facts = listing.facts(expansion.matrix, listing.find(expansion, name, project.display))
     if as_json:
         click.echo(json.dumps(facts, indent=2))
     else:
-        click.echo(render.environment(False).get_template("show.txt.j2").render(**facts), nl=False)
+        click.echo(environment(False).get_template("show.txt.j2").render(**facts), nl=False)
 
 
 @main.command()

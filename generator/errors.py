@@ -26,6 +26,13 @@ class Location:
             return self.path
         return f"{self.path}:{self.line}:{self.column}" if self.column else f"{self.path}:{self.line}"
 
+    @classmethod
+    def of_offset(cls, path: str, text, offset: int) -> "Location":
+        """The location of character (or byte) `offset` of `text`, the contents of `path`."""
+        newline = "\n" if isinstance(text, str) else b"\n"
+        line_start = text.rfind(newline, 0, offset) + 1
+        return cls(path, text.count(newline, 0, offset) + 1, offset - line_start + 1)
+
 
 @dataclass(frozen=True, order=True)
 class Problem:

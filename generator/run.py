@@ -1,4 +1,7 @@
-"""load -> validate -> expand -> render: everything up to the files, in memory."""
+"""load -> validate -> expand -> render -> write: a project taken through the pipeline.
+
+The state file is read once here (`state.read`) and handed to what needs it: the recipes
+take their revisions from its identities, and the write plan its record of written files."""
 
 from __future__ import annotations
 
@@ -6,10 +9,9 @@ from pathlib import Path
 from typing import Callable
 
 from .outputs import docs, gitattributes, manifest, workflow
-from .pipeline import expand, load, render, state, validate, write
+from .pipeline import expand, identity, load, render, state, validate, write
 from .layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, FLOX_GITIGNORE_FILE, HEADER, MANIFEST_FILE,
                      POINTER_FILE, README_FILE, STATE_FILE, WORKFLOW_FILE, Project)
-from .layout import locate  # noqa: F401  (the tests locate projects through the pipeline)
 from .model import Expansion
 
 
@@ -31,22 +33,24 @@ def merged(current: str | None, update: Callable[[str | None], str]) -> write.Me
 
 
 def recipes(project: Project, result: Expansion) -> tuple[render.Recipe, ...]:
-    """Every recipe, with revisions from the committed state file."""
-    return render.recipes(result, state.read(project.root), project.root)
+    """Every recipe, with revisions from the committed state file: for a command that needs
+    the recipes alone."""
+    return render.recipes(result, state.read(project.root).entries, project.root)
 
 
 def inputs(result: Expansion) -> frozenset[str]:
     """The files of the repository the outputs are made from besides the matrix: the fix files
     of the repository's own (nix/fixes/), which gen-matrix never removes."""
-    shipped = render.shipped_fixes()
+    shipped = identity.shipped_fixes()
     stems = {result.matrix.knowledge.fixes[name].stem for variant in result.variants for name in variant.fixes}
     return frozenset(f"nix/fixes/{stem}.nix" for stem in stems - shipped)
 
 
-def outputs(project: Project, result: Expansion) -> dict[str, str]:
+def outputs(project: Project, result: Expansion, previous: state.State) -> dict[str, str]:
     """Every output by path: the files gen-matrix owns whole, recorded with their digests in
-    the state file, and the files of the user's it owns parts of (`write.Merged`)."""
-    planned = recipes(project, result)
+    the state file, and the files of the user's it owns parts of (`write.Merged`).
+    `previous` is the state file as committed."""
+    planned = render.recipes(result, previous.entries, project.root)
     files = render.files(result, planned)
     context = docs.facts(result, planned)
     files[BUILD_MATRIX_FILE] = docs.build_matrix(context)
@@ -63,3 +67,12 @@ def outputs(project: Project, result: Expansion) -> dict[str, str]:
     files[ATTRIBUTES_FILE] = merged(_current(root / ATTRIBUTES_FILE, ATTRIBUTES_FILE), gitattributes.update)
     files[FLOX_GITIGNORE_FILE] = merged(_current(root / FLOX_GITIGNORE_FILE, FLOX_GITIGNORE_FILE), manifest.gitignore)
     return dict(sorted(files.items()))
+
+
+def plan(project: Project, result: Expansion, cut_short: tuple[str, ...] | None = None,
+         adoptable: frozenset[str] = frozenset()) -> write.Plan:
+    """How the tree differs from what the matrix generates, from one read of the state file;
+    `adoptable`: the files `generate --adopt` may take over (write.plan)."""
+    previous = state.read(project.root)
+    return write.plan(project.root, outputs(project, result, previous), previous.files, cut_short, inputs(result),
+                      adoptable)

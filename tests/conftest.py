@@ -12,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from generator import run as generator_run
+from generator.layout import locate
 from generator.cli import main
 
 REPO = Path(__file__).resolve().parent.parent
@@ -108,7 +109,7 @@ def project(tmp_path) -> Path:
 
 
 def expansion_of(root: Path):
-    return generator_run.expansion(generator_run.locate(str(root / "matrix.yaml"), str(root)))
+    return generator_run.expansion(locate(str(root / "matrix.yaml"), str(root)))
 
 
 def reference_names() -> list[str]:

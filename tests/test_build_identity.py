@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.pipeline import render
+from generator import layout
 
 from conftest import FAKE_NIXPKGS, REPO, drv_paths, expansion_of, needs_nix
 
@@ -65,9 +65,9 @@ EDITS = {
     "description pattern": edit_matrix("naming:", GPU_DESCRIPTION + "naming:"),
     "GPU names of one SM": edit_matrix(
         "companions:", 'knowledge:\n  sm:\n    sm75:\n      gpus: [Tesla T4, GeForce RTX 2080 Ti, TITAN RTX]\n\ncompanions:'),
-    "template comment": comment_in("TEMPLATES", render, REPO / "templates", "torch.nix.j2", "{ genMatrixNixpkgs",
+    "template comment": comment_in("TEMPLATES", layout, REPO / "templates", "torch.nix.j2", "{ genMatrixNixpkgs",
                                    "{# a comment about the recipe #}\n# a Nix comment in every recipe\n"),
-    "Nix library comment": comment_in("LIBRARY", render, REPO / "nix", "lib/torch.nix", "  built = ",
+    "Nix library comment": comment_in("LIBRARY", layout, REPO / "nix", "lib/torch.nix", "  built = ",
                                       "  # a comment, and a blank line\n\n"),
     "jobs cap": edit_matrix("jobs: 32", "jobs: 16"),
     "one SM added": edit_matrix("sm: [sm61, sm75,", "sm: [sm61, sm70, sm75,"),

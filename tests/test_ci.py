@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from generator.commands import ci as ci_
 from generator import run as generator_run
 from generator.pipeline import state
-from generator.layout import WORKFLOW_FILE
+from generator.layout import WORKFLOW_FILE, locate
 from generator.outputs import workflow as workflow_
 
 from conftest import FAKE_NIXPKGS, REPO, SYNTHETIC, expansion_of, needs_nix, nix_eval
@@ -336,7 +336,7 @@ def test_a_folder_outside_git_is_a_clear_error(project, run):
 
 
 SHIPPED = expansion_of(REPO)
-NOW = state.parse(generator_run.outputs(generator_run.locate(str(REPO / "matrix.yaml"), str(REPO)), SHIPPED)[state.STATE_FILE],
+NOW = state.parse(generator_run.outputs(locate(str(REPO / "matrix.yaml"), str(REPO)), SHIPPED, state.read(REPO))[state.STATE_FILE],
                   state.STATE_FILE)
 HOW = st.sampled_from(["new", "same", "build", "metadata", "wrapper"])
 

@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 import pytest
-from generator.pipeline.render import NIX_HEADER
+from generator.pipeline.nixvalue import NIX_HEADER
 
 from conftest import REPO
 

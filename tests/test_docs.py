@@ -7,9 +7,9 @@ import re
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from generator.outputs import docs
+from generator.outputs import docs, splice
 from generator.errors import GenMatrixError
-from generator.pipeline.render import HEADER
+from generator.layout import HEADER
 
 from conftest import REPO
 
@@ -176,7 +176,7 @@ def commonmark_code_lines(lines: list[str]) -> set[int]:
 
 def spliced_by_the_rules(text: str) -> str | None:
     """What splice gives for `text`, from the fence rules above; None where it must refuse."""
-    lines = docs.LINES.findall(text)
+    lines = splice.LINES.findall(text)
     code = commonmark_code_lines([line.rstrip("\r\n") for line in lines])
     out, opened = [], None
     for number, line in enumerate(lines, 1):

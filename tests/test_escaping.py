@@ -1,5 +1,5 @@
 """Text from matrix.yaml reaches Nix unchanged and can never break out of its string: every
-value goes through render.nix(). Checked with the real nix-instantiate on arbitrary text."""
+value goes through nixvalue.nix(). Checked with the real nix-instantiate on arbitrary text."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from generator.cli import main
-from generator.pipeline.render import nix
+from generator.pipeline.nixvalue import nix
 
 from conftest import FAKE_FOR_SYSTEM, needs_nix, nix_eval
 
@@ -23,7 +23,7 @@ NASTY = ['"', "\\", "$", "${", "''", "''$", "''${", "''\\", "'''", "\\${", "$${"
          "\u2028", "\ufeff", "\u00e9", "\u4e2d", "\U0001f680", " ", ""]
 # Every character but lone surrogates and control characters, which the loader refuses (see
 # test_validation); a newline or a tab, and `${{`, the schema refuses (see test_input_bounds).
-# render.nix writes them too (test_the_classic_breakouts_evaluate_back_to_themselves).
+# nixvalue.nix writes them too (test_the_classic_breakouts_evaluate_back_to_themselves).
 CHARACTERS = st.characters(exclude_categories=("Cs", "Cc"))
 ONE_LINE = [piece for piece in NASTY if piece not in ("\n", "\t")]
 TEXTS = st.one_of(

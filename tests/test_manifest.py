@@ -157,7 +157,7 @@ def test_unbalanced_hook_markers_are_a_located_error(project, run):
     path.write_text("version = 1\n[hook]\non-activate = '''\n# gen-matrix:begin builds\necho\n'''\n")
     result = run("--root", project)
     assert result.exit_code == 2
-    assert f"{MANIFEST}:4: hook.on-activate has unbalanced gen-matrix markers" in result.stderr
+    assert f"{MANIFEST}:4: block 'builds' has no end marker" in result.stderr
     assert not (project / ".flox/pkgs").exists()
 
 
@@ -179,12 +179,12 @@ def test_shipped_manifest_is_current():
     ("version = 1\ninstall = 3\n", 2, "'install' is not a table"),
     ("version = 1\n[hook]\non-activate = 5\n", 3, "hook.on-activate is not a string"),
     ("[hook]\non-activate = '''\n# gen-matrix:end builds\n# gen-matrix:begin builds\n'''\n", 3,
-     "hook.on-activate has unbalanced gen-matrix markers"),
+     "end marker 'builds' without a begin marker"),
 ])
 def test_manifest_gen_matrix_cannot_update_is_a_located_error(text, line, message):
     with pytest.raises(GenMatrixError) as error:
         manifest.update(text, expansion_of(REPO))
-    (problem,) = error.value.problems
+    problem = error.value.problems[0]
     assert (problem.where.path, problem.where.line, problem.message) == (MANIFEST, line, message)
 
 

@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from generator.pipeline.render import nix
+from generator.pipeline.nixvalue import nix
 
 from conftest import (NIX_INSTANTIATE, REPO, NixError, drv_paths, expansion_of, fake_for, needs_nix,
                       nix_eval)

@@ -12,7 +12,7 @@ import sys
 import pytest
 from generator import layout
 from generator.pipeline import write
-from generator.pipeline.render import NIX_HEADER
+from generator.pipeline.nixvalue import NIX_HEADER
 
 from conftest import REPO
 
@@ -334,11 +334,13 @@ def test_the_gitattributes_block_is_merged_into_the_users_file(project, run):
 
 @pytest.mark.skipif(not os.path.exists("/usr/bin/git"), reason="git is not installed")
 @pytest.mark.parametrize("lines, line, message", [
-    (["*.png binary", "{begin}", "*.txt text", "mine.md -diff"], 2, "the begin marker has no end marker"),
+    (["*.png binary", "{begin}", "*.txt text", "mine.md -diff"], 2, "block 'line endings' has no end marker"),
     (["{end}", "*.txt text", "{begin}", "/x text", "{end}", "mine.md -diff"], 1,
-     "an end marker without a begin marker above it"),
-    (["{begin}", "{end}", "{begin}", "{end}", "mine.md -diff"], 3, "a second block of gen-matrix's"),
-    (["{begin}", "{begin}", "{end}", "mine.md -diff"], 2, "a second begin marker"),
+     "end marker 'line endings' without a begin marker"),
+    (["{begin}", "{end}", "{begin}", "{end}", "mine.md -diff"], 3,
+     "a second block 'line endings' (the first begins at line 1)"),
+    (["{begin}", "{begin}", "{end}", "mine.md -diff"], 2, "begin marker 'line endings' inside block 'line endings'"),
+    (["{begin}", "/x text", "# <<< gen-matrix: end", "mine.md -diff"], 3, "malformed gen-matrix marker"),
 ])
 def test_unmatched_gitattributes_markers_are_a_located_error_and_nothing_is_written(project, run, lines, line,
                                                                                    message):

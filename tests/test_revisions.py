@@ -12,7 +12,7 @@ from hypothesis import given, strategies as st
 
 from generator import layout
 from generator import run as generator_run
-from generator.pipeline import render, state
+from generator.pipeline import state
 
 from conftest import expansion_of
 
@@ -20,7 +20,7 @@ STATE = state.STATE_FILE
 
 
 def entries(root: Path) -> dict[str, state.Entry]:
-    return state.read(root)
+    return state.read(root).entries
 
 
 def edit(root: Path, old: str, new: str) -> None:
@@ -145,13 +145,13 @@ def sources(tmp_path, monkeypatch):
     renderer for that test."""
     shutil.copytree(layout.TEMPLATES, tmp_path / "templates")
     shutil.copytree(layout.LIBRARY, tmp_path / "nix")
-    monkeypatch.setattr(render, "TEMPLATES", tmp_path / "templates")
-    monkeypatch.setattr(render, "LIBRARY", tmp_path / "nix")
+    monkeypatch.setattr(layout, "TEMPLATES", tmp_path / "templates")
+    monkeypatch.setattr(layout, "LIBRARY", tmp_path / "nix")
     return tmp_path
 
 
 def identities_of(root: Path) -> dict[str, state.Entry]:
-    files = generator_run.outputs(generator_run.locate(str(root / "matrix.yaml"), str(root)), expansion_of(root))
+    files = generator_run.outputs(layout.locate(str(root / "matrix.yaml"), str(root)), expansion_of(root), state.read(root))
     return state.parse(files[STATE], STATE)
 
 
@@ -214,3 +214,20 @@ def test_the_state_file_is_what_json_writes(entries, header):
                                                   for name, e in sorted(entries.items())},
                 "files": {"a.nix": hashlib.sha256(b"{ }\n").hexdigest()}}
     assert state.dump(entries, header, {"a.nix": "{ }\n"}) == json.dumps(document, indent=2) + "\n"
+
+
+def test_a_run_reads_the_state_file_once(project, run, monkeypatch):
+    """Identities and the record of written files come from one read of one text: a state
+    file replaced between two reads could pair one file's revisions with another's record."""
+    assert run("--root", project).exit_code == 0
+    reads = []
+    real = state.read_text
+
+    def counted(path, name, *args, **kwargs):
+        reads.append(name)
+        return real(path, name, *args, **kwargs)
+
+    monkeypatch.setattr(state, "read_text", counted)
+    assert run("--root", project).exit_code == 0
+    assert run("check", "--root", project).exit_code == 0
+    assert reads == [STATE, STATE]

@@ -13,7 +13,8 @@ import os
 import pytest
 
 from generator import run as generator_run
-from generator.pipeline import write
+from generator.layout import locate
+from generator.pipeline import state, write
 
 
 def files(root) -> dict[str, bytes]:
@@ -32,8 +33,9 @@ def changed(project, run):
     assert "system_features: [big-parallel]" in text
     matrix.write_text(text.replace("system_features: [big-parallel]", "system_features: [big-parallel, kvm]")
                       .replace("sm100, ", ""))
-    p = generator_run.locate(str(matrix), str(project))
-    new = {path: text.encode() for path, text in generator_run.outputs(p, generator_run.expansion(p)).items()}
+    p = locate(str(matrix), str(project))
+    new = {path: text.encode() for path, text in
+           generator_run.outputs(p, generator_run.expansion(p), state.read(project)).items()}
     new["matrix.yaml"] = matrix.read_bytes()
     old["matrix.yaml"] = matrix.read_bytes()
     return project, old, new
@@ -96,8 +98,8 @@ def test_a_failure_part_way_leaves_whole_files_and_a_rerun_repairs(changed, run,
 
 def test_an_interrupt_part_way_leaves_whole_files(changed, monkeypatch):
     root, old, new = changed
-    p = generator_run.locate(str(root / "matrix.yaml"), str(root))
-    plan = write.plan(root, generator_run.outputs(p, generator_run.expansion(p)))
+    p = locate(str(root / "matrix.yaml"), str(root))
+    plan = generator_run.plan(p, generator_run.expansion(p))
     fail_after(20, KeyboardInterrupt())(monkeypatch, "replace")
     with pytest.raises(KeyboardInterrupt):
         write.apply(plan)

@@ -252,9 +252,10 @@ def cuda_architecture(sm: Sm) -> str:
 
 
 def _environment() -> jinja2.Environment:
-    from ..pipeline import render  # jinja2, only when a script is written: `gen-matrix --help` lists SHELLS
+    from ..pipeline.nixvalue import comment
+    from ..templating import new_environment  # jinja2, only when a script is written: `gen-matrix --help` lists SHELLS
 
-    return render.new_environment({**QUOTE, "comment": render.comment, "cmd_echo": cmd_echo})
+    return new_environment({**QUOTE, "comment": comment, "cmd_echo": cmd_echo})
 
 
 def script(target: Target, shell: str) -> str:

@@ -239,7 +239,7 @@ def plan(expansion: Expansion, selection: Selection) -> Plan:
 
 def summary(expansion: Expansion, selection: Selection) -> str:
     """The plan of a run in Markdown, for $GITHUB_STEP_SUMMARY."""
-    from ..pipeline.render import environment  # render imports this module for the workflow
+    from ..templating import environment  # jinja2, only when a summary is written
 
     costs = expansion.matrix.knowledge.build_costs
     return environment(False).get_template("ci-summary.md.j2").render(

@@ -12,7 +12,8 @@ import yaml
 from ..errors import GenMatrixError, Location
 from ..layout import MANIFEST_FILE, PACKAGE, README_FILE, TEMPLATES, Project
 from ..outputs import docs
-from ..pipeline import expand, load, render, validate
+from ..pipeline import expand, load, validate
+from ..templating import new_environment
 
 EXAMPLES = PACKAGE / "examples"
 if not EXAMPLES.is_dir():  # a source checkout: examples/ beside generator/
@@ -95,7 +96,7 @@ def create(root: Path, matrix_text: str) -> Project:
     (root / MATRIX_FILE).write_text(matrix_text, encoding="utf-8")
     readme = root / README_FILE
     if not readme.exists():
-        text = render.new_environment({}).get_template("init-readme.md.j2").render(
+        text = new_environment({}).get_template("init-readme.md.j2").render(
             title=root.resolve().name, blocks=docs.readme_blocks())
         readme.write_text(text, encoding="utf-8")
     return Project(root, root / MATRIX_FILE)

@@ -13,20 +13,21 @@ from collections import Counter
 from dataclasses import replace
 from typing import Callable, Iterable, Mapping, NamedTuple
 
-from ..errors import GenMatrixError, Location, Problem
+from ..errors import Location
 from ..knowledge import version_key
 from ..layout import HEADER, README_FILE, TEMPLATES
 from ..model import KIND_AXES, Expansion, Variant
 from ..pipeline.expand import fix_facts
-from ..pipeline.render import Recipe, environment
+from ..pipeline.render import Recipe
+from ..templating import environment
+from . import splice as splice_
 
 KIND_TITLES = {"gpu": "NVIDIA GPU (CUDA)", "cpu": "CPU only", "darwin": "Apple Silicon"}
 # As Markdown reads them: a line indented by four spaces or a tab is code, not a marker.
-_MARKER = re.compile(r"^ {0,3}<!-- gen-matrix:(begin|end) ([A-Za-z0-9_-]+) -->\s*$")
-_LOOKS_LIKE_MARKER = re.compile(r"^ {0,3}<!-- gen-matrix:")
+MARKERS = splice_.Markers(re.compile(r"^ {0,3}<!-- gen-matrix:(?:(?P<begin>begin)|(?P<end>end)) (?P<name>[A-Za-z0-9_-]+) -->\s*$"),
+                          re.compile(r"^ {0,3}<!-- gen-matrix:"),
+                          "<!-- gen-matrix:begin {name} -->", "<!-- gen-matrix:end {name} -->")
 _README_BLOCK = re.compile(r"^readme-([A-Za-z0-9_-]+)\.md\.j2$")
-# Lines end at \n only: str.splitlines would also break at \f or U+2028 inside a user's line.
-LINES = re.compile(r"[^\n]*\n|[^\n]+")
 
 
 def readme_blocks() -> tuple[str, ...]:
@@ -172,69 +173,11 @@ def render_readme_blocks(context: Mapping) -> dict[str, str]:
     return {name: environment(False).get_template(f"readme-{name}.md.j2").render(context) for name in readme_blocks()}
 
 
-def code_lines(text: str) -> frozenset[int]:
-    """The numbers (from 1) of the lines of Markdown `text` that are code, as CommonMark reads
-    them: a fenced block (closed only by a fence of its own character, at least as long, and
-    running to the end when it is never closed) or an indented block, in a list or a quote too."""
-    from markdown_it import MarkdownIt  # here: only a README with text needs it
-
-    # A lone CR ends a line for CommonMark, not for LINES; as a space it keeps the line numbers
-    # the same for both, and a fence line with a CRLF ending stays a fence line.
-    tokens = MarkdownIt("commonmark").parse(text.replace("\r", " "))
-    return frozenset(number + 1 for token in tokens if token.type in ("fence", "code_block") and token.map
-                     for number in range(*token.map))
-
-
 def splice(text: str, file: str, blocks: Mapping[str, str]) -> str:
-    """`text` with the lines between each pair of markers replaced by that block's text.
-    A marker in a code block is an example of one, the user's like any other line."""
-    problems: list[Problem] = []
-    out: list[str] = []
-    opened: tuple[str, int] | None = None  # name, line
-    code = code_lines(text) if "gen-matrix:" in text else frozenset()
-    known = ", ".join(sorted(blocks))
-    for number, line in enumerate(LINES.findall(text), 1):
-        fenced = number in code
-        marker = None if fenced else _MARKER.match(line)
-        if not fenced and marker is None and _LOOKS_LIKE_MARKER.match(line):
-            problems.append(Problem(Location(file, number), "malformed gen-matrix marker",
-                                    "write it on a line of its own: <!-- gen-matrix:begin NAME --> "
-                                    "or <!-- gen-matrix:end NAME -->"))
-        if marker is None:
-            if opened is None:
-                out.append(line)
-            continue
-        action, name = marker.groups()
-        if action == "begin":
-            if opened is not None:
-                problems.append(Problem(Location(file, number),
-                                        f"begin marker '{name}' inside block '{opened[0]}' opened at line {opened[1]}",
-                                        f"close it first with <!-- gen-matrix:end {opened[0]} -->"))
-                continue
-            if name not in blocks:
-                problems.append(Problem(Location(file, number), f"unknown gen-matrix block '{name}'",
-                                        f"blocks gen-matrix fills: {known}"))
-            out.append(line)
-            opened = (name, number)
-            continue
-        if opened is None:
-            problems.append(Problem(Location(file, number), f"end marker '{name}' without a begin marker",
-                                    f"add <!-- gen-matrix:begin {name} --> above it, or remove it"))
-            out.append(line)
-            continue
-        if name != opened[0]:
-            problems.append(Problem(Location(file, number),
-                                    f"end marker '{name}' closes block '{opened[0]}' opened at line {opened[1]}",
-                                    f"write <!-- gen-matrix:end {opened[0]} -->"))
-        out.append(blocks.get(opened[0], ""))
-        out.append(line)
-        opened = None
-    if opened is not None:
-        problems.append(Problem(Location(file, opened[1]), f"block '{opened[0]}' has no end marker",
-                                f"add <!-- gen-matrix:end {opened[0]} --> on a line of its own after the block"))
-    if problems:
-        raise GenMatrixError(problems)
-    return "".join(out)
+    """Markdown `text` with the lines between each pair of markers replaced by that block's
+    text. A marker in a code block is an example of one, the user's like any other line."""
+    code = splice_.code_lines(text) if "gen-matrix:" in text else frozenset()
+    return splice_.splice(text, MARKERS, blocks, lambda number: Location(file, number), code)[0]
 
 
 def readme(text: str, context: Mapping) -> str:

@@ -20,11 +20,12 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .docs import LINES
+from . import splice
+from .splice import LINES
 from ..errors import GenMatrixError, Location
 from ..model import Expansion
 from ..layout import MANIFEST_FILE, POINTER_FILE
-from ..pipeline.render import environment
+from ..templating import environment
 
 if TYPE_CHECKING:
     from tomlkit.items import Table
@@ -35,6 +36,9 @@ BEGIN = "# gen-matrix:begin builds"
 # What `flox init` writes into .flox/.gitignore, in its order.
 FLOX_IGNORED = ("run/", "cache/", "lib/", "log/", "!env/")
 END = "# gen-matrix:end builds"
+MARKERS = splice.Markers(re.compile(r"^\s*# gen-matrix:(?:(?P<begin>begin)|(?P<end>end)) (?P<name>builds)\s*$"),
+                         re.compile(r"^\s*# gen-matrix:"), "# gen-matrix:begin {name}", "# gen-matrix:end {name}",
+                         name="builds")
 
 # What regenerating the recipes takes: gen-matrix's Python and libraries, and git (Flox
 # builds only tracked files).
@@ -107,20 +111,9 @@ def _table(document, key: str, text: str) -> Table:
     return table
 
 
-def _hook_script(old: str, block: str, text: str) -> str:
+def _hook_script(old: str, block: str, where) -> str:
     """`old` with the marked block replaced by `block`, or `block` appended."""
-    lines = LINES.findall(old)
-    starts = [i for i, line in enumerate(lines) if line.strip() == BEGIN]
-    ends = [i for i, line in enumerate(lines) if line.strip() == END]
-    if not starts and not ends:
-        separator = "" if not old or old.endswith("\n") else "\n"
-        return old + separator + block
-    if len(starts) != 1 or len(ends) != 1 or ends[0] < starts[0]:
-        marker = END if ends and len(starts) <= 1 else BEGIN
-        line = next((i for i, content in enumerate(LINES.findall(text), 1) if marker in content), 0)
-        _fail(line, "hook.on-activate has unbalanced gen-matrix markers",
-              f"keep exactly one '{BEGIN}' line followed by one '{END}' line, or remove both")
-    return "".join(lines[:starts[0]]) + block + "".join(lines[ends[0] + 1:])
+    return splice.appended(old, MARKERS, block, where)
 
 
 def _set_hook(hook: Table, block: str, text: str) -> None:
@@ -137,14 +130,19 @@ def _set_hook(hook: Table, block: str, text: str) -> None:
     if current.type in (StringType.MLL, StringType.MLB):
         # Splice the text as written, so the user's escapes and layout stay as they are.
         raw = current.as_string()[3:-3]
-        new_raw = _hook_script(raw, block, text)
+        # the string's first line is the line of its opening quotes
+        offset = text.find(current.as_string())
+        first = text.count("\n", 0, offset) + 1 if offset >= 0 else _key_line(text, "hook", "on-activate")
+        new_raw = _hook_script(raw, block, lambda number: Location(MANIFEST_FILE, first + number - 1))
         if new_raw == raw:
             return
         quote = current.as_string()[:3]
         reparsed = tomlkit.parse(f"x = {quote}{new_raw}{quote}")["x"]
         hook["on-activate"] = String(current.type, str(reparsed), new_raw, current.trivia)
     else:
-        hook["on-activate"] = tomlkit.string(_hook_script(str(current), block, text), multiline=True)
+        line = _key_line(text, "hook", "on-activate")  # a one-line string: its lines are this one
+        hook["on-activate"] = tomlkit.string(_hook_script(str(current), block, lambda number: Location(MANIFEST_FILE, line)),
+                                             multiline=True)
 
 
 def _repeated_key_line(text: str, message: str) -> int:

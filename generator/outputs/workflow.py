@@ -8,7 +8,7 @@ import math
 
 from ..layout import FLOX_LOCK_FILE, HEADER, STATE_FILE
 from ..model import CI, Expansion
-from ..pipeline.render import environment
+from ..templating import environment
 
 # The tag the workflow moves to a commit once every variant changed up to it is published:
 # the next run selects against it, so what a failed or cancelled run missed is not lost.

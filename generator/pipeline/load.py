@@ -67,13 +67,6 @@ def _location(file: str, mark: yaml.Mark) -> Location:
     return Location(file, mark.line + 1, mark.column + 1)
 
 
-def _offset_location(file: str, text, offset: int) -> Location:
-    """The location of character (or byte) `offset` of `text`."""
-    newline = "\n" if isinstance(text, str) else b"\n"
-    line_start = text.rfind(newline, 0, offset) + 1
-    return Location(file, text.count(newline, 0, offset) + 1, offset - line_start + 1)
-
-
 # What no generated file can hold (NUL, half a surrogate pair), and the control characters
 # that a terminal would obey instead of showing (ESC starts a colour, a cursor move, a title),
 # as a regex character class's body. Tab and newline are text.
@@ -124,7 +117,7 @@ def parse(text: str, file: str) -> Document:
         ) from None
     except yaml.reader.ReaderError as error:
         raise GenMatrixError.at(
-            _offset_location(file, text, error.position),
+            Location.of_offset(file, text, error.position),
             f"the file holds the character U+{error.character:04X}, which YAML does not allow",
             "remove it; inside double quotes, an escape such as \\t writes a special character",
         ) from None
@@ -235,7 +228,7 @@ def read_text(path: Path, name: str, limit: int = MAX_BYTES, hint: str = "") -> 
     try:
         return raw.decode("utf-8")
     except UnicodeDecodeError as error:
-        raise GenMatrixError.at(_offset_location(name, raw, error.start),
+        raise GenMatrixError.at(Location.of_offset(name, raw, error.start),
                                 f"the byte 0x{raw[error.start]:02x} is not UTF-8 text",
                                 hint or "save the file as UTF-8") from None
 

@@ -21,7 +21,15 @@ def significant(source: str) -> str:
     return "".join(out).strip()
 
 
-def _scan(text: str, i: int, out: list[str], stop: str | None) -> int:
+def code(source: str) -> str:
+    """`significant` with the text of every string left out (its quotes and its ${...} stay):
+    what is left is what Nix reads as code, such as the paths a file imports."""
+    out: list[str] = []
+    _scan(source, 0, out, stop=None, strings=False)
+    return "".join(out).strip()
+
+
+def _scan(text: str, i: int, out: list[str], stop: str | None, strings: bool = True) -> int:
     """Copy code from `i` to `out` until `stop` closes at depth 0 (the `}` of a ${...});
     return the index after it."""
     depth = 0
@@ -46,9 +54,9 @@ def _scan(text: str, i: int, out: list[str], stop: str | None) -> int:
             out.append(" ")
         pending_space = False
         if char == '"':
-            i = _string(text, i + 1, out, quote='"')
+            i = _string(text, i + 1, out, quote='"', strings=strings)
         elif text.startswith("''", i):
-            i = _string(text, i + 2, out, quote="''")
+            i = _string(text, i + 2, out, quote="''", strings=strings)
         elif char == "{":
             out.append(char)
             depth += 1
@@ -66,32 +74,34 @@ def _scan(text: str, i: int, out: list[str], stop: str | None) -> int:
     return i
 
 
-def _string(text: str, i: int, out: list[str], quote: str) -> int:
-    """Copy a string whose opening `quote` ends before `i`, with its ${...} as code."""
+def _string(text: str, i: int, out: list[str], quote: str, strings: bool = True) -> int:
+    """Copy a string whose opening `quote` ends before `i`, with its ${...} as code; its text
+    only when `strings`."""
     out.append(quote)
+    kept = out if strings else []
     while i < len(text):
         if quote == '"' and text[i] == "\\":
-            out.append(text[i:i + 2])
+            kept.append(text[i:i + 2])
             i += 2
         elif quote == "''" and text.startswith("'''", i):
-            out.append("'''")
+            kept.append("'''")
             i += 3
         elif quote == "''" and text.startswith("''$", i):
-            out.append("''$")
+            kept.append("''$")
             i += 3
         elif quote == "''" and text.startswith("''\\", i):  # escapes the character after it, a ' too
-            out.append(text[i:i + 4])
+            kept.append(text[i:i + 4])
             i += 4
         elif text.startswith(quote, i):
             out.append(quote)
             return i + len(quote)
         elif text.startswith("$$", i):  # two dollars, as Nix's lexer reads them: `$${` starts no ${...}
-            out.append("$$")
+            kept.append("$$")
             i += 2
         elif text.startswith("${", i):
             out.append("${")
-            i = _scan(text, i + 2, out, stop="}")
+            i = _scan(text, i + 2, out, stop="}", strings=strings)
         else:
-            out.append(text[i])
+            kept.append(text[i])
             i += 1
     return i

@@ -28,9 +28,7 @@ from pathlib import Path
 
 from ..errors import GenMatrixError, Location
 from ..layout import BUILD_MATRIX_FILE, PINS_FILE, PKGS_DIR, STATE_FILE, WORKFLOW_FILE
-from .load import MAX_DEPTH, _offset_location, read_text
-
-
+from .load import MAX_DEPTH, read_text
 
 # Nix's integers are 64-bit: a revision goes up by one at most per run.
 MAX_REVISION = 2**63 - 1
@@ -64,32 +62,42 @@ def next_entry(previous: Entry | None, build: str, metadata: str, wrapper: str) 
     return Entry(build, metadata, wrapper, previous.revision + 1 if metadata_only else previous.revision)
 
 
-def parse(text: str, file: str) -> dict[str, Entry]:
-    def fail(message: str, name: str | None = None):
-        offset = text.find(json.dumps(name)) if name is not None else -1
-        where = Location(file, text.count("\n", 0, offset) + 1) if offset >= 0 else Location(file)
-        raise GenMatrixError.at(where, message,
-                                f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`); "
-                                "deleting it restarts every revision at 0")
+def _restore() -> str:
+    return f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)"
+
+
+def _json(text: str, file: str):
+    """The state file's JSON, or a located error."""
     try:
-        data = json.loads(text)
+        return json.loads(text)
     except json.JSONDecodeError as error:
         raise GenMatrixError.at(Location(file, error.lineno, error.colno), f"not valid JSON: {error.msg}",
-                                f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)") from None
+                                _restore()) from None
     except ValueError:  # Python refuses to read an integer of more than 4,300 digits
         found = re.search(r"[0-9]{1000}", text)
-        raise GenMatrixError.at(_offset_location(file, text, found.start()) if found else Location(file),
-                                "a number here is thousands of digits long",
-                                f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)") from None
+        raise GenMatrixError.at(Location.of_offset(file, text, found.start()) if found else Location(file),
+                                "a number here is thousands of digits long", _restore()) from None
     except RecursionError:  # json nests by recursion: a few thousand brackets exhaust it
         depth = 0
         for offset, char in enumerate(text):
             depth += char in "[{"
             if depth > MAX_DEPTH:
                 break
-        raise GenMatrixError.at(_offset_location(file, text, offset),
-                                f"values are nested more than {MAX_DEPTH} levels deep here",
-                                f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)") from None
+        raise GenMatrixError.at(Location.of_offset(file, text, offset),
+                                f"values are nested more than {MAX_DEPTH} levels deep here", _restore()) from None
+
+
+def parse(text: str, file: str) -> dict[str, Entry]:
+    """The identities of a state file's text, by variant."""
+    return _entries(_json(text, file), text, file)
+
+
+def _entries(data, text: str, file: str) -> dict[str, Entry]:
+    def fail(message: str, name: str | None = None):
+        offset = text.find(json.dumps(name)) if name is not None else -1
+        where = Location(file, text.count("\n", 0, offset) + 1) if offset >= 0 else Location(file)
+        raise GenMatrixError.at(where, message,
+                                f"{_restore()}; deleting it restarts every revision at 0")
     variants = data.get("variants") if isinstance(data, dict) else None
     if not isinstance(variants, dict):
         fail("has no 'variants' mapping")
@@ -111,8 +119,7 @@ def parse(text: str, file: str) -> dict[str, Entry]:
 
 
 def _text(root: Path) -> str | None:
-    return read_text(root / STATE_FILE, STATE_FILE, MAX_BYTES,
-                     f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)")
+    return read_text(root / STATE_FILE, STATE_FILE, MAX_BYTES, _restore())
 
 
 # Every path gen-matrix writes whole: the recipes, its Nix library and fixes, the pins, the
@@ -125,23 +132,32 @@ _DIGEST = re.compile("[0-9a-f]{64}")
 MAX_BYTES = 256 * 1024 * 1024
 
 
-def read(root: Path) -> dict[str, Entry]:
+@dataclass(frozen=True)
+class State:
+    """The state file as committed: what a run reads of it, once."""
+
+    entries: dict  # variant name -> Entry: the identities and revisions recorded last
+    files: dict | None  # path -> SHA-256 of the files gen-matrix wrote; None before the first record
+
+    @classmethod
+    def parse(cls, text: str, file: str) -> "State":
+        data = _json(text, file)
+        return cls(_entries(data, text, file), _files(data, text, file))
+
+
+def read(root: Path) -> State:
+    """The repository's state file; an empty State when there is none."""
     text = _text(root)
-    return {} if text is None else parse(text, STATE_FILE)
+    return State({}, None) if text is None else State.parse(text, STATE_FILE)
 
 
-def parse_files(text: str, file: str) -> dict[str, str] | None:
-    """The record of written files; None when the state predates it (or there is none)."""
-    try:
-        data = json.loads(text)
-    except (ValueError, RecursionError):
-        return None  # `read` reports it, located
+def _files(data, text: str, file: str) -> dict[str, str] | None:
+    """The record of written files; None when the state predates it."""
     files = data.get("files") if isinstance(data, dict) else None
     if files is None:
         return None
     if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
-        raise GenMatrixError.at(Location(file), "the 'files' record is not a mapping of paths to digests",
-                                f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)")
+        raise GenMatrixError.at(Location(file), "the 'files' record is not a mapping of paths to digests", _restore())
     # A path of the record is one gen-matrix may remove: only one of the files it writes.
     for path, recorded in files.items():
         if not RECORDABLE.fullmatch(path) or not _DIGEST.fullmatch(recorded):
@@ -151,16 +167,9 @@ def parse_files(text: str, file: str) -> dict[str, str] | None:
                     else "not a file gen-matrix writes" if not RECORDABLE.fullmatch(path)
                     else "recorded without a SHA-256 digest")
             raise GenMatrixError.at(
-                _offset_location(file, text, offset) if offset >= 0 else Location(file),
-                f"the 'files' record holds {shown}, which is {what}",
-                f"restore {STATE_FILE} from git (`git checkout -- {STATE_FILE}`)")
+                Location.of_offset(file, text, offset) if offset >= 0 else Location(file),
+                f"the 'files' record holds {shown}, which is {what}", _restore())
     return files
-
-
-def written(root: Path) -> dict[str, str] | None:
-    """The files gen-matrix recorded as written, with their digests; None before the first record."""
-    text = _text(root)
-    return None if text is None else parse_files(text, STATE_FILE)
 
 
 def file_digest(text: str) -> str:

@@ -143,15 +143,17 @@ def _as_written(old: bytes, recorded: str) -> bool:
     return recorded in (hashlib.sha256(old).hexdigest(), hashlib.sha256(old.replace(b"\r\n", b"\n")).hexdigest())
 
 
-def plan(root: Path, outputs: dict[str, str], cut_short: tuple[str, ...] | None = None,
-         inputs: frozenset[str] = frozenset(), adoptable: frozenset[str] = frozenset()) -> Plan:
+def plan(root: Path, outputs: dict[str, str], record: dict[str, str] | None,
+         cut_short: tuple[str, ...] | None = None, inputs: frozenset[str] = frozenset(),
+         adoptable: frozenset[str] = frozenset()) -> Plan:
     """Compare the outputs with the tree; raise if anything of the user's stands in the way.
 
-    `cut_short`: the tokens of runs cut short (the lock file's, when None); `inputs`: the
-    files of the repository the run reads (fix files), which are never removed; `adoptable`:
-    files without gen-matrix's header it may replace all the same (hand-written files git
-    holds unchanged, which `generate --adopt` takes over)."""
-    record = state.written(root)
+    `record`: the files the state file records as written by gen-matrix, with their digests
+    (None before the first record); `cut_short`: the tokens of runs cut short (the lock
+    file's, when None); `inputs`: the files of the repository the run reads (fix files),
+    which are never removed; `adoptable`: files without gen-matrix's header it may replace
+    all the same (hand-written files git holds unchanged, which `generate --adopt` takes
+    over)."""
     problems = []
     for folder in _folders(outputs):
         path = os.path.join(root, folder)

@@ -1,0 +1,249 @@
+"""Build identities: what each variant's derivations are made from, as one SHA-256 each.
+
+A variant is two derivations (see state.py): the heavy build and the published wrapper over
+it. The heavy build's identity hashes the values that go into it, its pin and fixes, and
+the text of the Nix library files and templates that make it, read as Nix reads them
+(nixtext.significant: a comment or a reformat changes nothing). Which library files those
+are is read from the library itself: the files the entry point (nix/lib/default.nix)
+reaches from its `torch` or `companion` function through `import ./x.nix`, and from the
+files they import. The wrapper (wrapper.nix) has an identity of its own, so that a change
+to it rebuilds no torch.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import layout
+from ..errors import GenMatrixError, Location
+from ..model import Matrix
+from . import load, nixtext, state
+
+_JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
+# The recipe templates, by the library function they call: a recipe is that call.
+TEMPLATES = (("torch", "templates/torch.nix.j2"), ("companion", "templates/companion.nix.j2"))
+# nix/pins.nix, which the library imports, is rendered from this template.
+PINS_TEMPLATE = "templates/pins.nix.j2"
+ENTRY = "lib/default.nix"
+WRAPPER = "lib/wrapper.nix"
+
+_PATH = re.compile(r"(?<![\w./'+-])\.\.?/[\w.+/-]*")
+_NAME = re.compile(r"[A-Za-z_][\w'-]*")
+
+
+def canonical(value) -> str:
+    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+
+
+# --- which files an identity is made from ---------------------------------------------------
+
+def _split(text: str, separator: str) -> list[str]:
+    """`text` cut at each `separator` outside brackets and let ... in."""
+    parts, depth, start = [], 0, 0
+    for found in re.finditer(r"[{(\[]|[})\]]|\blet\b|\bin\b|" + re.escape(separator), text):
+        token = found.group()
+        if token in ("{", "(", "[", "let"):
+            depth += 1
+        elif token in ("}", ")", "]", "in"):
+            depth -= 1
+        elif depth == 0:
+            parts.append(text[start:found.start()])
+            start = found.end()
+    parts.append(text[start:])
+    return [part.strip() for part in parts if part.strip()]
+
+
+def _let(text: str) -> tuple[str, str]:
+    """The bindings and the body of `text`'s outermost `let BINDINGS in BODY`."""
+    depth, start = 0, None
+    for found in re.finditer(r"[{(\[]|[})\]]|\blet\b|\bin\b", text):
+        token = found.group()
+        if token == "let" and depth == 0 and start is None:
+            start = found.end()
+        elif token == "in" and depth == 1 and start is not None:
+            return text[start:found.start()], text[found.end():]
+        depth += 1 if token in ("{", "(", "[", "let") else -1
+    raise ValueError("the library's entry point is not `{ ... }: let ... in { ... }`")
+
+
+def _bindings(text: str) -> dict[str, str]:
+    """`name = value` pairs of a let or attribute set body, by name."""
+    return {part.split("=", 1)[0].strip(): part.split("=", 1)[1] for part in _split(text, ";") if "=" in part}
+
+
+def _reached(path: str, source: str) -> str | None:
+    """The identity source that path literal `path`, written in library file `source`, names;
+    None for a folder (nix/fixes: a variant's fixes are sources of its own)."""
+    target = Path(source).parent.joinpath(path).as_posix()
+    parts = []
+    for part in target.split("/"):
+        if part == "..":
+            if not parts:  # above nix/: nothing gen-matrix writes
+                return None
+            parts.pop()
+        elif part not in ("", "."):
+            parts.append(part)
+    target = "/".join(parts)
+    if target.startswith("lib/") and target.endswith(".nix"):
+        return target
+    if target == layout.PINS_FILE.removeprefix("nix/"):
+        return PINS_TEMPLATE
+    return None
+
+
+@dataclass(frozen=True)
+class Library:
+    """The import graph of the Nix library: for each file, the sources its code names."""
+
+    imports: dict  # "lib/x.nix" -> tuple of sources, in the order the file names them
+    functions: dict  # "torch" / "companion" -> the sources default.nix's function names, in order
+
+    @classmethod
+    def of(cls, texts: dict) -> "Library":
+        """The graph of the library files `texts` ("lib/x.nix" -> its text)."""
+        imports = {}
+        for name, text in sorted(texts.items()):
+            found = (_reached(p, name) for p in _PATH.findall(nixtext.code(text)))
+            imports[name] = tuple(dict.fromkeys(p for p in found if p))
+        code = nixtext.code(texts[ENTRY])
+        # { args }: let BINDINGS in { FUNCTIONS }
+        bindings_text, body = _let(code)
+        bindings = _bindings(bindings_text)
+        functions = {name: tuple(cls._names(value, bindings, ())) for name, value in
+                     _bindings(body.strip().removeprefix("{").removesuffix("}")).items()}
+        return cls(imports, functions)
+
+    @staticmethod
+    def _names(text: str, bindings: dict, seen: tuple) -> list[str]:
+        """The sources `text` of default.nix names, through the let bindings it uses, in order."""
+        found = []
+        for match in re.finditer(f"{_PATH.pattern}|{_NAME.pattern}", text):
+            token = match.group()
+            if token.startswith("."):
+                source = _reached(token, ENTRY)
+                if source:
+                    found.append(source)
+            elif token in bindings and token not in seen:
+                found.extend(Library._names(bindings[token], bindings, seen + (token,)))
+        return found
+
+    def closure(self, *roots: str) -> list[str]:
+        """`roots` and every library file they import, in the order they are reached."""
+        reached: list[str] = []
+
+        def visit(name: str) -> None:
+            if name not in reached:
+                reached.append(name)
+                for imported in self.imports.get(name, ()):
+                    visit(imported)
+        for root in roots:
+            visit(root)
+        return reached
+
+    def sources(self, function: str) -> tuple[str, ...]:
+        """What the heavy build of `function` ("torch", "companion") is made from: the entry
+        point and the library files it reaches (the wrapper aside), then its template, then
+        the pins' template when the library reads the pins for it."""
+        reached = [ENTRY, *self.closure(*(s for s in self.functions[function] if s != WRAPPER))]
+        files = [s for s in reached if s.startswith("lib/")]
+        return (*files, dict(TEMPLATES)[function], *(s for s in reached if s == PINS_TEMPLATE))
+
+    def wrapper_sources(self) -> tuple[str, ...]:
+        return (ENTRY, *self.closure(WRAPPER))
+
+
+def _library_texts() -> dict[str, str]:
+    return {f"lib/{path.name}": path.read_text(encoding="utf-8") for path in sorted((layout.LIBRARY / "lib").glob("*.nix"))}
+
+
+def library() -> Library:
+    """The import graph of gen-matrix's Nix library."""
+    return Library.of(_library_texts())
+
+
+# --- the sources' text --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Sources:
+    """The Nix and template text build identities are made from, read once per run, in the
+    form Nix reads it (nixtext.significant): a comment or reformat changes no identity."""
+
+    files: dict  # name -> significant text: "lib/torch.nix", "fixes/x.nix", "templates/torch.nix.j2"
+    library: Library
+
+    @classmethod
+    def read(cls, root: Path, fixes: set[str]) -> "Sources":
+        texts = _library_texts()
+        files = {name: nixtext.significant(text) for name, text in texts.items()}
+        for stem in sorted(fixes):
+            # the repository's own fix files are the user's: read as any input, bounded, UTF-8 checked
+            name = f"nix/fixes/{stem}.nix"
+            text = load.read_text(fix_file(root, stem), name, hint=f"write {name} as UTF-8 Nix, or remove its fix")
+            files[f"fixes/{stem}.nix"] = nixtext.significant(text or "")
+        for name in (*(template for _, template in TEMPLATES), PINS_TEMPLATE):
+            text = _JINJA_COMMENT.sub("", (layout.TEMPLATES / name.removeprefix("templates/")).read_text(encoding="utf-8"))
+            files[name] = nixtext.significant(text)
+        return cls(files, Library.of(texts))
+
+    def digest(self, *names: str, data=None, more: tuple[str, ...] = ()) -> str:
+        hasher = hashlib.sha256()
+        for name in names:
+            hasher.update(f"{name}\0{self.files[name]}\0".encode("utf-8"))
+        hasher.update(canonical(data).encode("utf-8"))
+        for part in more:
+            hasher.update(f"\0{part}".encode("utf-8"))
+        return hasher.hexdigest()
+
+
+def torch(sources: Sources, fixes: tuple[str, ...], pin: dict, build: dict) -> str:
+    """A torch variant's heavy build: `fixes` by stem, `pin` as nix/pins.nix holds it, `build`
+    as nix/lib/torch.nix takes it. The pin's sha256 is left out: fetchTarball names what it
+    unpacks by its content, so a hash filled in for the same rev fetches the same store path,
+    and no derivation built on it changes. (A wrong hash fails the fetch, which `gen-matrix
+    eval` reports.) It stays null, as it was before one was filled in, so that identities
+    recorded then still hold."""
+    return sources.digest(*sources.library.sources("torch"), *(f"fixes/{stem}.nix" for stem in fixes),
+                          data={"pin": dict(pin, sha256=None), "build": build})
+
+
+def companion(sources: Sources, package: str, build: dict, torch_identity: str) -> str:
+    """A companion's heavy build, which includes its torch's."""
+    return sources.digest(*sources.library.sources("companion"), data={"package": package, "build": build},
+                          more=(torch_identity,))
+
+
+def wrapper(sources: Sources) -> str:
+    """The wrapper's own code, the same for every variant."""
+    return sources.digest(*sources.library.wrapper_sources())
+
+
+def metadata(meta: dict) -> str:
+    """What only the wrapper carries: descriptions and platforms."""
+    return state.digest(canonical(meta))
+
+
+# --- fixes -----------------------------------------------------------------------------
+
+def shipped_fixes() -> set[str]:
+    """The fixes gen-matrix ships in its library (and writes into nix/fixes/)."""
+    return {path.stem for path in (layout.LIBRARY / "fixes").glob("*.nix")}
+
+
+def fix_file(root: Path, stem: str) -> Path:
+    """A fix's Nix file: gen-matrix's own, or one the matrix's repository keeps in nix/fixes/."""
+    if stem in shipped_fixes():
+        return layout.LIBRARY / "fixes" / f"{stem}.nix"
+    return root / "nix" / "fixes" / f"{stem}.nix"
+
+
+def check_fixes(matrix: Matrix, root: Path, stems: set[str]) -> None:
+    """Every fix a variant uses has its file: gen-matrix's own, or the repository's."""
+    absent = sorted(stem for stem in stems if not fix_file(root, stem).is_file())
+    if absent:
+        raise GenMatrixError.at(Location(matrix.file), f"no file for the fix '{absent[0]}': nix/fixes/{absent[0]}.nix",
+                                "write the fix there (a set with config, overlay or torch, as gen-matrix's own "
+                                "fixes are), or remove its row under knowledge.fixes")

@@ -1,0 +1,122 @@
+"""Which files each build identity is made from: read from the Nix library's imports.
+
+A file left out of an identity lets an edit to it publish builds that were never rebuilt; a
+file put into the wrong one rebuilds torch for a wrapper change. The sets are derived from
+nix/lib/default.nix and the `import ./x.nix` of each library file; these tests pin what the
+derivation must find, check it against Nix's own parser, and show that a new import joins
+the identity without any list to update.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from generator import layout
+from generator.pipeline import identity
+
+from conftest import REPO, needs_nix
+
+TORCH = ("lib/default.nix", "lib/nixpkgs.nix", "lib/torch.nix", "lib/compile.nix", "templates/torch.nix.j2",
+         "templates/pins.nix.j2")
+COMPANION = ("lib/default.nix", "lib/companion.nix", "lib/compile.nix", "templates/companion.nix.j2")
+WRAPPER = ("lib/default.nix", "lib/wrapper.nix")
+
+
+def test_each_identity_is_made_from_the_library_files_its_function_reaches():
+    library = identity.library()
+    # in this order: identities recorded in matrix.state.json hash the files in it
+    assert library.sources("torch") == TORCH
+    assert library.sources("companion") == COMPANION
+    assert library.wrapper_sources() == WRAPPER
+
+
+def test_every_library_file_is_in_an_identity_and_the_wrapper_in_no_heavy_build():
+    every = {f"lib/{path.name}" for path in (REPO / "nix" / "lib").glob("*.nix")}
+    library = identity.library()
+    heavy = set(library.sources("torch")) | set(library.sources("companion"))
+    assert every <= heavy | set(library.wrapper_sources())
+    assert "lib/wrapper.nix" not in heavy
+    assert "lib/companion.nix" not in library.sources("torch")
+
+
+def test_fix_files_are_in_the_identity_of_the_variants_that_use_them_only():
+    sources = identity.Sources.read(REPO, identity.shipped_fixes())
+    build = {"python": "3.13"}
+    pin = {"rev": "x", "sha256": None, "config": {}, "patches": {}}
+    plain = identity.torch(sources, (), pin, build)
+    for stem in sorted(identity.shipped_fixes()):
+        assert identity.torch(sources, (stem,), pin, build) != plain, stem
+    assert not any(name.startswith("fixes/") for name in identity.library().sources("companion"))
+
+
+@needs_nix
+@pytest.mark.parametrize("name", sorted(p.name for p in (REPO / "nix" / "lib").glob("*.nix")))
+def test_the_imports_read_are_those_nix_parses(name):
+    parsed = subprocess.run(["nix-instantiate", "--parse", str(layout.LIBRARY / "lib" / name)],
+                            check=True, capture_output=True, text=True).stdout
+    nix = str(layout.LIBRARY.resolve())
+    named = set()
+    for path in re.findall(re.escape(nix) + r"/[\w./+-]*", parsed):
+        relative = path[len(nix) + 1:]
+        named.add("templates/pins.nix.j2" if relative == "pins.nix" else relative)
+    named.discard("fixes")  # the folder of fixes: each variant's fixes are sources of their own
+    assert named == set(identity.library().imports[f"lib/{name}"])
+
+
+@pytest.fixture
+def library_copy(tmp_path, monkeypatch) -> Path:
+    copy = tmp_path / "nix"
+    shutil.copytree(layout.LIBRARY, copy)
+    monkeypatch.setattr(layout, "LIBRARY", copy)
+    return copy
+
+
+def test_a_file_torch_nix_starts_importing_joins_the_torch_identity_alone(library_copy):
+    (library_copy / "lib" / "flags.nix").write_text("{ }: { }\n")
+    torch = library_copy / "lib" / "torch.nix"
+    text = torch.read_text()
+    torch.write_text(text.replace("  exports = ", "  flags = import ./flags.nix { };\n  exports = ", 1))
+    library = identity.library()
+    assert "lib/flags.nix" in library.sources("torch")
+    assert "lib/flags.nix" not in library.sources("companion") + library.wrapper_sources()
+
+
+def test_a_file_named_only_in_a_string_or_a_comment_is_no_import(library_copy):
+    (library_copy / "lib" / "flags.nix").write_text("{ }: { }\n")
+    wrapper = library_copy / "lib" / "wrapper.nix"
+    text = wrapper.read_text()
+    assert "mkdir -p $out" in text
+    # a comment, and a shell comment inside the build script's string
+    wrapper.write_text("# import ./flags.nix\n" + text.replace("mkdir -p $out", "mkdir -p $out # ./flags.nix", 1))
+    assert "lib/flags.nix" not in identity.library().wrapper_sources()
+
+
+def test_an_edit_to_the_package_set_file_changes_torch_and_not_the_wrapper(library_copy):
+    before = identity.Sources.read(REPO, set())
+    nixpkgs = library_copy / "lib" / "nixpkgs.nix"
+    nixpkgs.write_text(nixpkgs.read_text() + "\n")  # layout only: no identity changes
+    same = identity.Sources.read(REPO, set())
+    nixpkgs.write_text(nixpkgs.read_text().replace("\nin\n", "\nin\nassert true;\n", 1))
+    after = identity.Sources.read(REPO, set())
+    pin = {"rev": "x", "sha256": None, "config": {}, "patches": {}}
+    assert identity.torch(same, (), pin, {}) == identity.torch(before, (), pin, {})
+    assert identity.torch(after, (), pin, {}) != identity.torch(before, (), pin, {})
+    assert identity.wrapper(after) == identity.wrapper(before)
+
+
+@pytest.mark.parametrize("source, code", [
+    ('import ./a.nix { s = "./b.nix"; }', 'import ./a.nix { s = ""; }'),
+    ("x = ''\n  cp ./b.nix $out # ./c.nix\n'';", "x = '''';"),
+    ('x = "${import ./a.nix} and ./b.nix";', 'x = "${import ./a.nix}";'),
+    ("x = ''${toString ./a.nix} ''${./b.nix}'';", "x = ''${toString ./a.nix}'';"),
+    ('x = "\\" ./b.nix";  # ./c.nix\n/* ./d.nix */ y = ./e.nix;', 'x = ""; y = ./e.nix;'),
+])
+def test_code_is_what_nix_reads_as_code_without_the_text_of_strings(source, code):
+    from generator.pipeline import nixtext
+
+    assert nixtext.code(source) == code
