@@ -5,6 +5,7 @@ templates/flox-variants.yml.j2 with the `ci:` settings of the matrix. `gen-matri
 from __future__ import annotations
 
 import math
+from importlib import metadata
 
 from ..layout import FLOX_LOCK_FILE, HEADER, STATE_FILE
 from ..model import CI, Expansion
@@ -13,6 +14,8 @@ from ..pipeline.render import environment
 # The tag the workflow moves to a commit once every variant changed up to it is published:
 # the next run selects against it, so what a failed or cancelled run missed is not lost.
 PUBLISHED_MARKER = "gen-matrix-published"
+# The workflow artifact that holds the plan's JSON: every selected name and why.
+PLAN_ARTIFACT = "gen-matrix-plan"
 # What locks the Flox environment: activation locks a manifest that has no current lock.
 LOCK_COMMAND = f"flox activate -- true && git add {FLOX_LOCK_FILE}"
 
@@ -48,7 +51,15 @@ def workflow_context(expansion: Expansion) -> dict:
         "marker": PUBLISHED_MARKER,
         "lock_file": FLOX_LOCK_FILE,
         "lock_command": LOCK_COMMAND,
+        "plan_artifact": PLAN_ARTIFACT,
+        "gen_matrix": ci.gen_matrix or default_requirement(),
     }
+
+
+def default_requirement() -> str:
+    """The pip requirement of the gen-matrix that is running: the same release, so that the
+    workflow's `gen-matrix check` compares with what generated the files."""
+    return f"gen-matrix=={metadata.version('gen-matrix')}"
 
 
 def _nix_config(ci: CI) -> str:
