@@ -418,8 +418,9 @@ def test_selection_is_exactly_what_differs_and_shards_partition_it(how, gone, si
         assert all(SHIPPED.by_name[name].is_companion for name in job.builds[1:])
     assert selection.deleted == tuple(sorted(gone))
     shards = selection.shards(size)
-    assert [job for shard in shards for job in shard] == list(selection.jobs)
+    assert sorted(job.name for shard in shards for job in shard) == [job.name for job in selection.jobs]
     assert all(0 < len(shard) <= size for shard in shards)
+    assert all(len({(job.runner, job.gpu) for job in shard}) == 1 for shard in shards)  # one runner a shard
     assert len(shards) <= workflow_.shard_count(SHIPPED, size)
 
 
@@ -462,7 +463,8 @@ def test_the_workflow_has_one_build_job_per_shard(big, run):
     assert sorted(jobs) == ["build-0", "build-1", "mark-published", "plan"]
     assert jobs["mark-published"]["needs"] == ["plan", "build-0", "build-1"]
     for k in (0, 1):
-        assert jobs[f"build-{k}"]["strategy"]["matrix"] == f"${{{{ fromJSON(needs.plan.outputs.shard_{k}) }}}}"
+        assert jobs[f"build-{k}"]["strategy"]["matrix"] == {"slot": f"${{{{ fromJSON(needs.plan.outputs.shard_{k}).slots }}}}"}
+        assert jobs[f"build-{k}"]["runs-on"] == f"${{{{ fromJSON(needs.plan.outputs.shard_{k}).runner }}}}"
         assert jobs[f"build-{k}"]["if"] == f"contains(fromJSON(needs.plan.outputs.shards), {k})"
         assert f"shard_{k}" in jobs["plan"]["outputs"]
     # one gen-matrix run selects for every shard; its outputs are what the shards read
@@ -473,8 +475,14 @@ def test_the_workflow_has_one_build_job_per_shard(big, run):
     lines = dict(line.split("=", 1) for line in (plan / "github-output").read_text().splitlines())
     assert sorted(lines) == ["shard_0", "shard_1", "shards"]
     assert json.loads(lines["shards"]) == ci(run, big, "--shards")
+    # each output holds a shard's runner and slots; each slot's job is in the plan's JSON
+    shards = json.loads((plan / "plan.json").read_text())["shards"]
     for k in (0, 1):
-        assert json.loads(lines[f"shard_{k}"]) == ci(run, big, "--shard", str(k))
+        jobs = ci(run, big, "--shard", str(k))["include"]
+        assert json.loads(lines[f"shard_{k}"]) == {"runner": jobs[0]["runner"], "gpu": jobs[0]["gpu"],
+                                                   "slots": list(range(len(jobs)))}
+        assert shards[k] == jobs
+    assert len(lines["shard_0"]) < 2_000  # 256 jobs: the slots and the runner, whatever they build
 
 
 def test_shard_size_from_the_command_line_and_from_the_matrix(big, run):
@@ -615,7 +623,7 @@ def test_shipped_workflow_builds_on_pull_requests_and_publishes_on_main_without_
     assert "gen-matrix check" in [step.get("run") for step in plan["steps"]]
     assert steps(build)["actions/checkout@v4"]["with"]["fetch-depth"] == 0
     assert "flox/install-flox-action@v2" in steps(build)
-    assert build["runs-on"] == "${{ matrix.runner }}"
+    assert build["runs-on"] == "${{ fromJSON(needs.plan.outputs.shard_0).runner }}"
     assert steps(build)["Publish to the Flox catalog"]["if"] == "needs.plan.outputs.publish == 'true'"
     assert document["jobs"]["mark-published"]["permissions"] == {"contents": "write"}
     assert document["permissions"] == {"contents": "read"}
@@ -679,7 +687,8 @@ def test_sharded_workflow_with_a_gpu_runner_and_a_cache_passes_actionlint_with_s
     (tmp_path / ".github" / "actionlint.yaml").write_text("self-hosted-runner:\n  labels: [h100]\n")
     result = actionlint(tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert len([job for job in workflow(tmp_path)["jobs"] if job.startswith("build-")]) == 3
+    # 270 torches on the builders' runner in 3 shards, the 30 of sm90 on the GPU runner in one
+    assert len([job for job in workflow(tmp_path)["jobs"] if job.startswith("build-")]) == 4
 
 
 @pytest.mark.parametrize("schema", ["vendor.github-workflows", "custom.github-workflows-require-timeout"])

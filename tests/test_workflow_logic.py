@@ -101,16 +101,18 @@ def assert_each_torch_built_once(run: Run) -> None:
     """No build twice in a run, and a companion only in its torch's job, after that torch."""
     counts = Counter(run.builds())
     assert all(count == 1 for count in counts.values()), counts
-    built_in: dict[str, list[str]] = {}  # job (its torch) -> builds, in order
+    built_in: dict[str, list[str]] = {}  # job -> builds, in order
     for line in run.log:
-        found = re.fullmatch(r"build-\d+ \[(\S+)\]: flox build (\S+)", line)
+        found = re.fullmatch(r"(build-\d+ \[\S+\]): flox build (\S+)", line)
         if found:
             built_in.setdefault(found[1], []).append(found[2])
     assert sum(map(len, built_in.values())) == len(run.builds())
+    jobs = {re.sub(r"^torch(vision|audio)-", "pytorch-", builds[0]) for builds in built_in.values()}
+    assert len(jobs) == len(built_in), "two jobs of one torch"
     for job, builds in built_in.items():
+        torch = re.sub(r"^torch(vision|audio)-", "pytorch-", builds[0])
         for position, name in enumerate(builds):
-            torch = re.sub(r"^torch(vision|audio)-", "pytorch-", name)
-            assert torch == job, f"{name} built in the job of {job}"
+            assert re.sub(r"^torch(vision|audio)-", "pytorch-", name) == torch, f"{name} built in the job of {torch}"
             if name != torch and torch in builds:
                 assert builds.index(torch) < position, f"{name} built before its torch"
 

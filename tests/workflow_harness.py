@@ -18,6 +18,7 @@ fromJSON, always and success.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -131,7 +132,7 @@ echo "gen-matrix: all checks passed"
 # --- GitHub's expression syntax, as much of it as the workflow uses ----------------------
 
 TOKEN = re.compile(r"\s*(?:(?P<str>'(?:[^']|'')*')|(?P<num>\d+)|(?P<op>==|!=|&&|\|\||[!(),])"
-                   r"|(?P<name>[A-Za-z_][A-Za-z0-9_.*-]*))")
+                   r"|(?P<name>[A-Za-z_][A-Za-z0-9_.*-]*)|(?P<prop>\.[A-Za-z_][A-Za-z0-9_-]*))")
 
 
 def _tokens(text: str) -> list[tuple[str, str]]:
@@ -195,7 +196,10 @@ def evaluate(text: str, context: dict):
                 if peek()[1] == ",":
                     take(",")
             take(")")
-            return call(value, arguments)
+            result = call(value, arguments)
+            while peek()[0] == "prop":  # fromJSON(...).key
+                result = _lookup(result, take()[1][1:])
+            return result
         return _lookup(context, value)
 
     def comparison():
@@ -240,6 +244,18 @@ def evaluate(text: str, context: dict):
     if position != len(tokens):
         raise ValueError(f"cannot read all of {text!r}")
     return result
+
+
+def matrix_entries(matrix, context: dict) -> list[dict]:
+    """The jobs of a `strategy.matrix`: `${{ expr }}` of an {"include": [...]} value, or a
+    mapping of axes (each a list, or `${{ expr }}` of one) whose combinations are the jobs."""
+    if not matrix:
+        return [{}]
+    if isinstance(matrix, str):
+        return evaluate(re.fullmatch(r"\$\{\{(.*)\}\}", matrix)[1], context)["include"]
+    axes = {key: evaluate(re.fullmatch(r"\$\{\{(.*)\}\}", value)[1], context) if isinstance(value, str) else value
+            for key, value in matrix.items()}
+    return [dict(zip(axes, values)) for values in itertools.product(*axes.values())]
 
 
 def truthy(value) -> bool:
@@ -391,8 +407,7 @@ class Harness:
                 run.results[job_id] = "skipped"
                 run.log.append(f"{job_id}: skipped (if: {' '.join(str(job['if']).split())})")
                 continue
-            matrix = job.get("strategy", {}).get("matrix")
-            entries = evaluate(re.fullmatch(r"\$\{\{(.*)\}\}", matrix)[1], context)["include"] if matrix else [{}]
+            entries = matrix_entries(job.get("strategy", {}).get("matrix"), context)
             results = []
             for entry in entries:
                 if cancel_after is not None and finished >= cancel_after and job_id.startswith("build-"):
@@ -400,7 +415,7 @@ class Harness:
                     run.log.append(f"{job_id} [{entry.get('name')}]: cancelled")
                     continue
                 context["matrix"] = entry
-                label = f"{job_id} [{entry['name']}]" if entry else job_id
+                label = f"{job_id} [{' '.join(str(value) for value in entry.values())}]" if entry else job_id
                 results.append(self._job(job_id, label, job, sha, context, base_env, outputs, run, calls))
                 if job_id.startswith("build-"):
                     finished += 1
@@ -411,10 +426,14 @@ class Harness:
         return run
 
     def _job(self, job_id, label, job, sha, context, base_env, outputs, run: Run, calls: Path) -> str:
-        where = self._checkout(f"{job_id}-{context.get('matrix', {}).get('name', '')}", sha)
+        entry = "-".join(str(value) for value in context.get("matrix", {}).values())
+        where = self._checkout(f"{job_id}-{entry}", sha)
         step_outputs: dict[str, dict] = {}
         context["steps"] = step_outputs
-        context["runner"] = {"temp": str(where.parent)}
+        temp = where.parent / f"{where.name}.tmp"  # each job's runner has a temporary folder of its own
+        temp.mkdir()
+        context["runner"] = {"temp": str(temp)}
+        job_env = where.parent / f"{where.name}.env"
         summary = where.parent / f"{where.name}.summary"
         base_env = dict(base_env, STUB_LOCAL_STORE=str(where.parent / f"{where.name}.nix-store"))
         for step in job["steps"]:
@@ -434,14 +453,25 @@ class Harness:
                 if "id" in step:
                     step_outputs[step["id"]] = {"outputs": {"artifact-url": f"https://github.invalid/artifacts/{name}"}}
                 continue
+            if str(step.get("uses", "")).startswith("actions/download-artifact@"):
+                name = substitute(step["with"]["name"], context)
+                if name not in run.artifacts:
+                    run.log.append(f"{label}: step 'download {name}' failed: no such artifact in this run")
+                    return "failure"
+                into = Path(substitute(step["with"]["path"], context))
+                into.mkdir(parents=True, exist_ok=True)
+                (into / run.artifacts[name].name).write_bytes(run.artifacts[name].read_bytes())
+                continue
             if "run" not in step or "pip install" in step["run"]:
                 continue  # actions and installers: the harness has the tools on PATH already
             output = where.parent / f"{where.name}.output"
             output.write_text("")
             env = dict(base_env, GITHUB_OUTPUT=str(output), GITHUB_STEP_SUMMARY=str(summary),
                        GITHUB_PATH=str(where.parent / f"{where.name}.path"),
-                       GITHUB_ENV=str(where.parent / f"{where.name}.env"),
-                       RUNNER_TEMP=str(where.parent))
+                       GITHUB_ENV=str(job_env), RUNNER_TEMP=str(temp))
+            # what earlier steps wrote to $GITHUB_ENV (one NAME=VALUE a line), under the step's own env
+            if job_env.exists():
+                env.update(line.split("=", 1) for line in job_env.read_text().splitlines() if "=" in line)
             env.update({key: substitute(value, context) for key, value in step.get("env", {}).items()})
             before = len(calls.read_text().splitlines())
             done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=where, env=env, capture_output=True, text=True)

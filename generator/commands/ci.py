@@ -89,7 +89,14 @@ class Selection:
     evaluated: tuple[eval_command.Result, ...] = ()
 
     def shards(self, size: int) -> tuple[tuple[Job, ...], ...]:
-        return tuple(self.jobs[start:start + size] for start in range(0, len(self.jobs), size))
+        """The jobs in shards of at most `size`, each on one runner (its labels, GPU or not),
+        so that a shard's jobs need no more from the plan job's outputs than that runner and
+        their count; by runner, then by name."""
+        by_runner: dict[tuple, list[Job]] = {}
+        for job in self.jobs:
+            by_runner.setdefault((job.runner, job.gpu), []).append(job)
+        return tuple(tuple(jobs[start:start + size]) for _, jobs in sorted(by_runner.items())
+                     for start in range(0, len(jobs), size))
 
     @property
     def builds(self) -> tuple[str, ...]:
@@ -312,7 +319,7 @@ def summary(expansion: Expansion, selection: Selection, organisation: str | None
         cache=ci.cache)
 
 
-def plan_json(expansion: Expansion, selection: Selection, organisation: str | None = None,
+def plan_json(expansion: Expansion, selection: Selection, size: int, organisation: str | None = None,
               compared_with: str | None = None) -> dict:
     """The full plan: every selected name, why it was selected, whether only its wrapper
     builds, and its job; what is no longer in the matrix; the recipes that do not evaluate."""
@@ -324,18 +331,24 @@ def plan_json(expansion: Expansion, selection: Selection, organisation: str | No
     return {"compared_with": compared_with, "selected_by": selection.selected_by,
             "heavy_source": found.source, "estimated_minutes": found.minutes,
             "jobs": len(selection.jobs), "builds": builds, "deleted": list(selection.deleted),
+            "shards": [[job.as_json() for job in jobs] for jobs in selection.shards(size)],
             "by_text": list(selection.by_text),
             "not_evaluated": [{"name": name, "error": error} for name, error in found.unevaluated]}
 
 
 def github_output(selection: Selection, size: int) -> str:
     """The plan job's outputs, as lines for $GITHUB_OUTPUT: the indices of the non-empty
-    shards, and each one's value for `strategy.matrix` (at most `size` jobs, GitHub's 256)."""
+    shards, and for each its runner and its slots, one per job (at most `size`, GitHub's
+    256). GitHub takes at most 1 MB of outputs from one job, counted as UTF-16: a shard costs
+    about 1 kB here whatever its jobs build, and each job reads its builds from the plan's
+    JSON (`plan_json`'s "shards", by shard and slot)."""
     import json
 
     shards = selection.shards(size)
     lines = [f"shards={json.dumps(list(range(len(shards))))}"]
-    lines += [f"shard_{index}={json.dumps(matrix_json(jobs), separators=(',', ':'))}" for index, jobs in enumerate(shards)]
+    lines += [f"shard_{index}=" + json.dumps({"runner": list(jobs[0].runner), "gpu": jobs[0].gpu,
+                                              "slots": list(range(len(jobs)))}, separators=(",", ":"))
+              for index, jobs in enumerate(shards)]
     return "".join(line + "\n" for line in lines)
 
 
@@ -351,7 +364,8 @@ def write_plan(expansion: Expansion, selection: Selection, folder: Path, size: i
     (folder / "github-output").write_text(github_output(selection, size), encoding="utf-8")
     (folder / "summary.md").write_text(summary(expansion, selection, organisation, compared_with), encoding="utf-8")
     (folder / "plan.json").write_text(
-        json.dumps(plan_json(expansion, selection, organisation, compared_with), indent=1) + "\n", encoding="utf-8")
+        json.dumps(plan_json(expansion, selection, size, organisation, compared_with), indent=1) + "\n",
+        encoding="utf-8")
     results = selection.evaluated
     evaluated = "".join(eval_command.line(result) + "\n" for result in results)
     if results:
