@@ -3,13 +3,18 @@
 The jobs' `run:` scripts are taken from the workflow as generated (parsed YAML), and run
 with bash in clones of a local "origin" repository, one clone per job, as actions/checkout
 makes them. `flox`, `nix` and `nix-build` are stubs that record their calls and fake their
-results (a build is a `result-NAME` link; a publish is a line in the catalog file; the
-Python of a build is a folder outside the checkout); so is `gen-matrix smoke`, which checks
+results (a build is a `result-NAME` link, and compiles its heavy build unless the job's
+runner has it in its store; a publish is a line in the catalog file, and exits 0 for a
+build already there; `flox install` of a published package brings its heavy build into the
+runner's store; `nix-build -A unwrapped --max-jobs 0` succeeds only where the store has it;
+the Python of a build is a folder outside the checkout); so is `gen-matrix smoke`, which checks
 that it was handed that Python and that link, and fails for the build named in
 STUB_FAIL_SMOKE. git, the rest of gen-matrix and nix-instantiate are real: the plan
 evaluates the recipes, against the test package set (GEN_MATRIX_NIXPKGS), as the pins
 cannot be fetched here. Steps that only install tools (`uses:` actions, pip) are not run:
-the stubs and gen-matrix are on PATH already.
+the stubs and gen-matrix are on PATH already; actions/upload-artifact and download-artifact
+are, as copies under the harness's folder. Each job has a temporary folder of its own
+(RUNNER_TEMP), and what a step writes to $GITHUB_ENV reaches the steps after it.
 
 The `${{ }}` expressions the workflow uses are evaluated by a small evaluator of GitHub's
 expression syntax: contexts, literals, ==, !=, &&, ||, !, and the functions contains,

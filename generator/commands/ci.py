@@ -12,7 +12,10 @@ the pins (a CI runner), `--by derivations` compares what the recipes evaluate to
 (gen-matrix eval, at the revision and now): a heavy build is selected exactly when its
 drvPath changed, a wrapper alone when only its own did. A recipe that cannot be evaluated
 at the revision falls back to the text identity; one that cannot be evaluated now is
-selected, and `gen-matrix eval` names its error before anything builds.
+selected, and the plan names its error before anything builds.
+
+The plan job runs this once (`write_plan`): the shards, a summary that fits GitHub's step
+summary at any size, the full plan as JSON for an artifact, and the evaluation it made.
 """
 
 from __future__ import annotations
