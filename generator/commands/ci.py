@@ -172,7 +172,7 @@ def changes_by_derivations(expansion: Expansion, by_text: dict[str, str], before
         if name not in before:
             changes[name] = NEW
         elif new is None or not new.ok:
-            changes[name] = UNEVALUATED  # built, after the plan names its error
+            changes[name] = UNEVALUATED  # selected: the plan names its error and stops before any build
         elif old is None or not old.ok:
             fallback.append(name)
             if name in by_text:
