@@ -404,9 +404,18 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
 @click.option("--summary", is_flag=True,
               help="Print the plan in Markdown: builds by kind and the estimated build-hours.")
 @click.option("--names", "list_names", is_flag=True, help="Print the name of every build, one a line.")
+@click.option("--plan", "plan_dir", type=click.Path(file_okay=False), metavar="DIR",
+              help="Write the whole plan of a CI run into DIR, from one selection: github-output (the shards, "
+                   "for $GITHUB_OUTPUT), summary.md, plan.json (every selected name and why), and the "
+                   "evaluation of the recipes (eval.txt, eval-errors.txt).")
+@click.option("--organisation", default="", metavar="ORG",
+              help="The Flox organisation the wrappers are published to, where metadata-only builds fetch "
+                   "their heavy build (empty: none, unless ci.cache has a substituter).")
+@click.option("--compared-with", "compared_with", default=None, metavar="TEXT",
+              help="What the selection was compared with, in words, for the summary and plan.json.")
 @project_options
 def ci(project: layout.Project, since, by, nixpkgs, selection_file, shard_size, shard, list_shards, summary,
-       list_names) -> None:
+       list_names, plan_dir, organisation, compared_with) -> None:
     """Print the GitHub Actions build matrix as JSON: every variant, or those changed since REF.
 
     Variants whose metadata alone changed are marked metadata_only; variants in the state at
@@ -415,8 +424,8 @@ def ci(project: layout.Project, since, by, nixpkgs, selection_file, shard_size, 
     from .commands import ci as ci_
     from . import run
 
-    if sum((shard is not None, list_shards, summary, list_names)) > 1:
-        raise click.UsageError("--shard, --shards, --summary and --names exclude each other")
+    if sum((shard is not None, list_shards, summary, list_names, plan_dir is not None)) > 1:
+        raise click.UsageError("--shard, --shards, --summary, --names and --plan exclude each other")
     if selection_file is not None and (since is not None or by != "text"):
         raise click.UsageError("--selection reads a selection made before: leave out --changed-since and --by")
     expansion = run.expansion(project)
@@ -429,9 +438,13 @@ def ci(project: layout.Project, since, by, nixpkgs, selection_file, shard_size, 
     else:
         now = {recipe.variant.name: recipe.entry for recipe in run.recipes(project, expansion)}
         selection = ci_.selection(expansion, project.root, now, since, by, nixpkgs)
-    shards = selection.shards(shard_size or expansion.matrix.ci.shard_size)
+    size = shard_size or expansion.matrix.ci.shard_size
+    shards = selection.shards(size)
+    if plan_dir is not None:
+        ci_.write_plan(expansion, selection, Path(plan_dir), size, organisation or None, compared_with)
+        return
     if summary:
-        click.echo(ci_.summary(expansion, selection), nl=False)
+        click.echo(ci_.summary(expansion, selection, organisation or None, compared_with), nl=False)
         return
     if list_names:
         for name in selection.builds:

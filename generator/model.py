@@ -124,6 +124,8 @@ class CI:
     # kind -> system -> labels, before `runners`
     kind_runners: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=lambda: DEFAULT_KIND_RUNNERS)
     cache: Cache | None = None
+    # the pip requirement the workflow installs gen-matrix with; None: this release's
+    gen_matrix: str | None = None
 
 
 @dataclass(frozen=True)

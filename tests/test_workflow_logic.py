@@ -7,6 +7,7 @@ clones of a local origin repository, with stub `flox` and `nix` and the real gen
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -100,16 +101,18 @@ def assert_each_torch_built_once(run: Run) -> None:
     """No build twice in a run, and a companion only in its torch's job, after that torch."""
     counts = Counter(run.builds())
     assert all(count == 1 for count in counts.values()), counts
-    built_in: dict[str, list[str]] = {}  # job (its torch) -> builds, in order
+    built_in: dict[str, list[str]] = {}  # job -> builds, in order
     for line in run.log:
-        found = re.fullmatch(r"build-\d+ \[(\S+)\]: flox build (\S+)", line)
+        found = re.fullmatch(r"(build-\d+ \[\S+\]): flox build (\S+)", line)
         if found:
             built_in.setdefault(found[1], []).append(found[2])
     assert sum(map(len, built_in.values())) == len(run.builds())
+    jobs = {re.sub(r"^torch(vision|audio)-", "pytorch-", builds[0]) for builds in built_in.values()}
+    assert len(jobs) == len(built_in), "two jobs of one torch"
     for job, builds in built_in.items():
+        torch = re.sub(r"^torch(vision|audio)-", "pytorch-", builds[0])
         for position, name in enumerate(builds):
-            torch = re.sub(r"^torch(vision|audio)-", "pytorch-", name)
-            assert torch == job, f"{name} built in the job of {job}"
+            assert re.sub(r"^torch(vision|audio)-", "pytorch-", name) == torch, f"{name} built in the job of {torch}"
             if name != torch and torch in builds:
                 assert builds.index(torch) < position, f"{name} built before its torch"
 
@@ -172,18 +175,40 @@ def test_a_manual_dispatch_with_changed_since_publishes_that_range_and_leaves_th
     assert_each_torch_built_once(run)
     assert project.harness.tag(MARKER) == published  # sm90 is still unpublished
     later = project.harness.run("workflow_dispatch", head, inputs={"changed-since": ""})
-    assert sorted(set(later.publishes())) == sorted(SM75 + SM90)  # sm75 again: already there, skipped
-    assert any("already in the catalog: skipped" in line for line in later.log)
+    # sm75 again: Flox exits 0 for a build it already has, and that is a success
+    assert sorted(set(later.publishes())) == sorted(SM75 + SM90)
+    assert any("is already published for this revision" in line for line in later.log)
+    assert later.results["build-0"] == "success"
     assert project.harness.tag(MARKER) == head
 
 
-def test_a_dispatch_on_another_branch_publishes_and_leaves_the_marker(project):
-    published = project.harness.tag(MARKER)
+def test_a_dispatch_on_another_branch_builds_publishes_nothing_and_leaves_the_marker(project):
+    published, before = project.harness.tag(MARKER), project.harness.published()
     git(project.work, "checkout", "-q", "-b", "trial")
     head = project.commit("sm90 without cuDNN", sm_build("sm90", False), branch="trial")
     run = project.harness.run("workflow_dispatch", head, ref="refs/heads/trial")
-    assert sorted(run.publishes()) == SM90
+    assert sorted(run.builds()) == SM90 and sorted(run.smokes()) == SM90
+    assert run.publishes() == [] and project.harness.published() == before  # only main publishes
     assert run.results["mark-published"] == "skipped" and project.harness.tag(MARKER) == published
+
+
+def test_a_dispatch_on_another_branch_leaves_mains_run_alone(project):
+    main = project.commit("sm90 without cuDNN", sm_build("sm90", False))
+    git(project.work, "checkout", "-q", "-b", "trial")
+    trial = project.commit("sm86 without cuDNN", sm_build("sm86", False), branch="trial")
+    main_group, main_cancels = project.harness.concurrency("push", main)
+    trial_group, trial_cancels = project.harness.concurrency("workflow_dispatch", trial, ref="refs/heads/trial")
+    # different groups: the dispatch neither cancels main's run nor waits for it, nor main for it
+    assert main_group != trial_group
+    assert main_cancels is False and trial_cancels is False  # nor does a run of a branch cancel its own
+    assert project.harness.concurrency("workflow_dispatch", main) == (main_group, False)  # main's dispatch waits
+    first_pr, cancels = project.harness.concurrency("pull_request", trial, base_ref="main", ref="refs/pull/1/merge")
+    assert cancels is True and first_pr != project.harness.concurrency(
+        "pull_request", trial, base_ref="main", ref="refs/pull/2/merge")[0]
+    # and main's run, after the dispatch ran, publishes what it changed and moves the marker
+    project.harness.run("workflow_dispatch", trial, ref="refs/heads/trial")
+    run = project.harness.run("push", main)
+    assert sorted(run.publishes()) == SM90 and project.harness.tag(MARKER) == main
 
 
 def assert_each_build_smoke_tested_then_published(run: Run) -> None:
@@ -217,6 +242,42 @@ def test_a_metadata_only_build_is_smoke_tested_before_it_is_published(project):
     assert_each_build_smoke_tested_then_published(run)
 
 
+def test_a_metadata_only_job_fetches_its_heavy_build_from_the_catalog_and_compiles_nothing(project):
+    head = project.commit("sm75's and sm86's GPUs", lambda data: (sm_gpus("sm75", ["T4"])(data),
+                                                                  sm_gpus("sm86", ["RTX 3090"])(data)))
+    run = project.harness.run("push", head)
+    assert sorted(run.builds()) == sorted(SM75 + SM86)
+    # each installed as published (its closure fetched from the catalog), then only the wrapper built
+    for name in SM75 + SM86:
+        assert f"flox install -d {name}" not in run.calls  # an environment of its own, outside the checkout
+        assert any(call.startswith("flox install -d ") and call.endswith(f" acme/{name}") for call in run.calls)
+    assert run.compiled() == [] and sorted(run.substituted()) == sorted(SM75 + SM86)
+    assert sorted(run.publishes()) == sorted(SM75 + SM86)
+    assert "fetch their unchanged heavy build from the Flox catalog of\nacme" in run.summary
+    assert "| wrapper only | 4 |" in run.summary
+
+
+def test_without_an_organisation_the_plan_counts_metadata_only_builds_as_full_and_they_compile(project):
+    git(project.work, "checkout", "-q", "-b", "feature")
+    head = project.commit("sm86's GPUs", sm_gpus("sm86", ["RTX 3090"]), branch="feature")
+    run = project.harness.run("pull_request", head, base_ref="main", variables={})
+    assert "No source for the heavy builds of 1 metadata-only build(s)" in run.summary
+    assert "| torch, gpu | 1 |" in run.summary
+    assert run.compiled() == SM86 and run.substituted() == []
+    assert any("metadata only, but its heavy build is in neither the catalog nor a cache" in line for line in run.log)
+
+
+def test_the_full_plan_is_an_artifact_linked_from_the_summary(project):
+    head = project.commit("sm75 without cuDNN, sm86's GPUs", lambda data: (sm_build("sm75", False)(data),
+                                                                          sm_gpus("sm86", ["RTX 3090"])(data)))
+    run = project.harness.run("push", head)
+    plan = json.loads(run.artifacts["gen-matrix-plan"].read_text())
+    assert {entry["name"]: entry["builds"] for entry in plan["builds"]} == {
+        **{name: "full" for name in SM75}, SM86[0]: "wrapper"}
+    assert all(entry["why"] for entry in plan["builds"])
+    assert "[plan.json](https://github.invalid/artifacts/gen-matrix-plan)" in run.summary
+
+
 def test_a_failed_smoke_test_publishes_nothing_of_its_job_and_leaves_the_marker(project):
     published = project.harness.tag(MARKER)
     before = project.harness.published()
@@ -241,7 +302,7 @@ def test_a_recipe_that_does_not_evaluate_fails_the_plan_and_nothing_builds(proje
     assert failed.results["plan"] == "failure" and failed.builds() == [] and failed.publishes() == []
     errors = [line for line in failed.log if "::error title=" in line]
     assert any(f"::error title={SM86[0]} does not evaluate::no CUDA here" in line for line in errors), errors
-    assert "Recipes that do not evaluate: nothing was built" in failed.summary
+    assert "recipe(s) do not evaluate: nothing is built." in failed.summary
     assert failed.results["mark-published"] == "skipped"
 
 
@@ -258,9 +319,12 @@ def test_a_failed_publish_leaves_the_marker_and_a_retry_publishes_what_it_missed
                           lambda data: (sm_build("sm86", False)(data), sm_build("sm90", False)(data)))
     failed = project.harness.run("push", head, env={"STUB_FAIL_PUBLISH": SM90[0]})
     assert failed.results["mark-published"] == "skipped" and project.harness.tag(MARKER) == published
+    # the failure said "already": the exit status, not the words, failed the job
+    assert failed.results["build-0"] == "failure"
+    assert any("already closed" in line for line in failed.log)
     retried = project.harness.run("push", head)
     assert sorted(retried.publishes()) == sorted(SM86 + SM90)
-    assert any(f"{SM86[0]} is already in the catalog: skipped" in line for line in retried.log)
+    assert any(f"{SM86[0]} is already published for this revision" in line for line in retried.log)
     assert project.harness.tag(MARKER) == head
 
 

@@ -3,13 +3,18 @@
 The jobs' `run:` scripts are taken from the workflow as generated (parsed YAML), and run
 with bash in clones of a local "origin" repository, one clone per job, as actions/checkout
 makes them. `flox`, `nix` and `nix-build` are stubs that record their calls and fake their
-results (a build is a `result-NAME` link; a publish is a line in the catalog file; the
-Python of a build is a folder outside the checkout); so is `gen-matrix smoke`, which checks
+results (a build is a `result-NAME` link, and compiles its heavy build unless the job's
+runner has it in its store; a publish is a line in the catalog file, and exits 0 for a
+build already there; `flox install` of a published package brings its heavy build into the
+runner's store; `nix-build -A unwrapped --max-jobs 0` succeeds only where the store has it;
+the Python of a build is a folder outside the checkout); so is `gen-matrix smoke`, which checks
 that it was handed that Python and that link, and fails for the build named in
 STUB_FAIL_SMOKE. git, the rest of gen-matrix and nix-instantiate are real: the plan
 evaluates the recipes, against the test package set (GEN_MATRIX_NIXPKGS), as the pins
 cannot be fetched here. Steps that only install tools (`uses:` actions, pip) are not run:
-the stubs and gen-matrix are on PATH already.
+the stubs and gen-matrix are on PATH already; actions/upload-artifact and download-artifact
+are, as copies under the harness's folder. Each job has a temporary folder of its own
+(RUNNER_TEMP), and what a step writes to $GITHUB_ENV reaches the steps after it.
 
 The `${{ }}` expressions the workflow uses are evaluated by a small evaluator of GitHub's
 expression syntax: contexts, literals, ==, !=, &&, ||, !, and the functions contains,
@@ -18,6 +23,7 @@ fromJSON, always and success.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import re
@@ -31,23 +37,55 @@ import yaml
 GEN_MATRIX = Path(sys.executable).parent / "gen-matrix"
 TEST_PACKAGE_SET = Path(__file__).resolve().parent / "nix" / "nixpkgs"
 
+# The heavy build of a recipe, as the stubs know it: its build identity in the checkout's
+# matrix.state.json (what its store path is a function of; the selection itself compares
+# derivations). Each job's Nix store is a file of such identities (STUB_LOCAL_STORE), empty
+# on a fresh runner.
+HEAVY = r"""
+heavy_of() {
+  awk -v key="    \"$1\": {" '$0 == key { found = 1; next } found { sub(/.*"build": "/, ""); sub(/".*/, ""); print; exit }' matrix.state.json
+}
+"""
+
 FLOX_STUB = r"""#!/usr/bin/env bash
-# A stand-in for flox: records its calls; builds make result-NAME links; publishes go to
-# the catalog file, which refuses a build it already has, as Flox does.
+# A stand-in for flox: records its calls. A build makes a result-NAME link and compiles the
+# heavy build unless the runner's store has it; a publish is a line in the catalog file
+# (name, revision, heavy build), and a build already published exits 0, as Flox 1.14 and
+# later do; `install` of a published package fetches its closure (its heavy build) from
+# the catalog into the runner's store.
+""" + HEAVY + r"""
 echo "flox $*" >> "$STUB_CALLS"
 case "$1" in
   activate)
     if [ -n "${STUB_RELOCK:-}" ]; then echo "$STUB_RELOCK" > .flox/env/manifest.lock; fi ;;
+  init)
+    mkdir -p "$3/.flox" ;;
+  install)
+    package="${*: -1}"
+    test -d "$3/.flox" || { echo "error: no environment in $3" >&2; exit 1; }
+    published=$(grep "^${package#*/} " "$STUB_CATALOG" | tail -n 1)
+    test -n "$published" || { echo "error: no package $package in the catalog" >&2; exit 1; }
+    echo "${published##* }" >> "$STUB_LOCAL_STORE"
+    echo "installed $package" ;;
   build)
     test -f ".flox/pkgs/$2.nix" || { echo "error: no recipe .flox/pkgs/$2.nix" >&2; exit 1; }
+    heavy=$(heavy_of "$2")
+    if grep -qx "$heavy" "$STUB_LOCAL_STORE" 2>/dev/null; then
+      echo "store: $2 heavy build substituted" >> "$STUB_CALLS"
+    else
+      echo "store: $2 heavy build compiled" >> "$STUB_CALLS"
+      echo "$heavy" >> "$STUB_LOCAL_STORE"
+    fi
     mkdir -p "$STUB_STORE/$2" && ln -sfn "$STUB_STORE/$2" "result-$2" ;;
   publish)
     name="${*: -1}"
-    if [ "$name" = "${STUB_FAIL_PUBLISH:-}" ]; then echo "error: the catalog cannot be reached" >&2; exit 1; fi
-    if grep -qx "$name $(git rev-parse HEAD)" "$STUB_CATALOG" 2>/dev/null; then
-      echo "error: $name is already published for this revision" >&2; exit 1
+    if [ "$name" = "${STUB_FAIL_PUBLISH:-}" ]; then
+      echo "error: the connection to the catalog was already closed" >&2; exit 1
     fi
-    echo "$name $(git rev-parse HEAD)" >> "$STUB_CATALOG"
+    if grep -q "^$name $(git rev-parse HEAD) " "$STUB_CATALOG" 2>/dev/null; then
+      echo "$name is already published for this revision"; exit 0
+    fi
+    echo "$name $(git rev-parse HEAD) $(heavy_of "$name")" >> "$STUB_CATALOG"
     echo "published $name" ;;
 esac
 """
@@ -57,13 +95,22 @@ echo "nix $*" >> "$STUB_CALLS"
 """
 
 # nix-build FILE -A pythonEnv -o LINK: a Python for the smoke test, at LINK.
+# nix-build FILE -A unwrapped --max-jobs 0: succeeds only where the runner's store already
+# has the heavy build, as Nix does when it may substitute but not build.
 NIX_BUILD_STUB = r"""#!/usr/bin/env bash
+""" + HEAVY + r"""
 echo "nix-build $*" >> "$STUB_CALLS"
-link=""
+file="$1" link="" attribute="" max_jobs=""
 while [ $# -gt 0 ]; do
-  case "$1" in -o) link="$2"; shift ;; esac
+  case "$1" in -o) link="$2"; shift ;; -A) attribute="$2"; shift ;; --max-jobs) max_jobs="$2"; shift ;; esac
   shift
 done
+if [ "$attribute" = unwrapped ]; then
+  name=$(basename "$file" .nix)
+  test "$max_jobs" = 0 || { echo "error: the stub builds no heavy build here" >&2; exit 1; }
+  grep -qx "$(heavy_of "$name")" "$STUB_LOCAL_STORE" 2>/dev/null && exit 0
+  echo "error: the heavy build of $name is required to build, but max-jobs = 0" >&2; exit 1
+fi
 test -n "$link" || { echo "error: no out-link" >&2; exit 1; }
 mkdir -p "$link/bin" && touch "$link/bin/python"
 """
@@ -90,7 +137,7 @@ echo "gen-matrix: all checks passed"
 # --- GitHub's expression syntax, as much of it as the workflow uses ----------------------
 
 TOKEN = re.compile(r"\s*(?:(?P<str>'(?:[^']|'')*')|(?P<num>\d+)|(?P<op>==|!=|&&|\|\||[!(),])"
-                   r"|(?P<name>[A-Za-z_][A-Za-z0-9_.*-]*))")
+                   r"|(?P<name>[A-Za-z_][A-Za-z0-9_.*-]*)|(?P<prop>\.[A-Za-z_][A-Za-z0-9_-]*))")
 
 
 def _tokens(text: str) -> list[tuple[str, str]]:
@@ -154,7 +201,10 @@ def evaluate(text: str, context: dict):
                 if peek()[1] == ",":
                     take(",")
             take(")")
-            return call(value, arguments)
+            result = call(value, arguments)
+            while peek()[0] == "prop":  # fromJSON(...).key
+                result = _lookup(result, take()[1][1:])
+            return result
         return _lookup(context, value)
 
     def comparison():
@@ -201,6 +251,18 @@ def evaluate(text: str, context: dict):
     return result
 
 
+def matrix_entries(matrix, context: dict) -> list[dict]:
+    """The jobs of a `strategy.matrix`: `${{ expr }}` of an {"include": [...]} value, or a
+    mapping of axes (each a list, or `${{ expr }}` of one) whose combinations are the jobs."""
+    if not matrix:
+        return [{}]
+    if isinstance(matrix, str):
+        return evaluate(re.fullmatch(r"\$\{\{(.*)\}\}", matrix)[1], context)["include"]
+    axes = {key: evaluate(re.fullmatch(r"\$\{\{(.*)\}\}", value)[1], context) if isinstance(value, str) else value
+            for key, value in matrix.items()}
+    return [dict(zip(axes, values)) for values in itertools.product(*axes.values())]
+
+
 def truthy(value) -> bool:
     return value not in (False, 0, "", None)
 
@@ -242,6 +304,7 @@ class Run:
     results: dict[str, str] = field(default_factory=dict)  # job -> success/failure/cancelled/skipped
     calls: list[str] = field(default_factory=list)  # the stubs' calls, in order
     summary: str = ""
+    artifacts: dict[str, Path] = field(default_factory=dict)  # name -> the file uploaded
 
     def builds(self) -> list[str]:
         return [call.split()[2] for call in self.calls if call.startswith("flox build ")]
@@ -251,6 +314,14 @@ class Run:
 
     def smokes(self) -> list[str]:
         return [call.split()[2] for call in self.calls if call.startswith("gen-matrix smoke ")]
+
+    def compiled(self) -> list[str]:
+        """The builds whose heavy build was compiled, not found in the runner's store."""
+        return [call.split()[1] for call in self.calls if call.startswith("store: ") and call.endswith(" compiled")]
+
+    def substituted(self) -> list[str]:
+        """The builds whose heavy build was already in the runner's store: only the wrapper built."""
+        return [call.split()[1] for call in self.calls if call.startswith("store: ") and call.endswith(" substituted")]
 
 
 class Harness:
@@ -285,14 +356,9 @@ class Harness:
         subprocess.run(["git", "checkout", "-q", sha], cwd=where, check=True)
         return where
 
-    def run(self, event: str, sha: str, *, base_ref: str = "", ref: str = "", inputs: dict | None = None,
-            cancel_after: int | None = None, env: dict | None = None) -> Run:
-        """Run the workflow of commit `sha` for `event`. `cancel_after`: the run is cancelled
-        once that many build jobs finished; the jobs after are cancelled."""
-        self.runs += 1
-        run = Run()
-        calls = self.root / f"calls{self.runs}"
-        calls.write_text("")
+    def context(self, event: str, sha: str, *, base_ref: str = "", ref: str = "", inputs: dict | None = None,
+                variables: dict | None = None) -> tuple[dict, dict]:
+        """(the workflow of `sha`, the expression context of a run of it for `event`)."""
         text = subprocess.run(["git", "show", f"{sha}:.github/workflows/flox-variants.yml"], cwd=self.origin,
                               check=True, capture_output=True, text=True).stdout
         workflow = yaml.safe_load(text)
@@ -300,7 +366,27 @@ class Harness:
         context = {"github": {"event_name": event, "base_ref": base_ref, "ref": ref, "sha": sha,
                               "workflow": workflow["name"]},
                    "inputs": dict(inputs or {}), "secrets": {"FLOX_FLOXHUB_TOKEN": "token", "CACHIX_AUTH_TOKEN": "cache-token"},
-                   "vars": {"FLOX_ORG": "acme"}, "needs": {}}
+                   "vars": {"FLOX_ORG": "acme"} if variables is None else dict(variables), "needs": {}}
+        return workflow, context
+
+    def concurrency(self, event: str, sha: str, **given) -> tuple[str, bool]:
+        """(concurrency group, cancel-in-progress) of a run. GitHub runs one run of a group at
+        a time: a new run cancels the group's running one where cancel-in-progress is true,
+        and else waits for it (replacing a run of the group that was waiting already); runs
+        of different groups never touch each other."""
+        workflow, context = self.context(event, sha, **given)
+        concurrency = workflow["concurrency"]
+        return substitute(concurrency["group"], context), condition(concurrency["cancel-in-progress"], context)
+
+    def run(self, event: str, sha: str, *, base_ref: str = "", ref: str = "", inputs: dict | None = None,
+            cancel_after: int | None = None, env: dict | None = None, variables: dict | None = None) -> Run:
+        """Run the workflow of commit `sha` for `event`. `cancel_after`: the run is cancelled
+        once that many build jobs finished; the jobs after are cancelled."""
+        self.runs += 1
+        run = Run()
+        calls = self.root / f"calls{self.runs}"
+        calls.write_text("")
+        workflow, context = self.context(event, sha, base_ref=base_ref, ref=ref, inputs=inputs, variables=variables)
         base_env = {"PATH": f"{self.bin}{os.pathsep}{os.environ['PATH']}", "HOME": str(self.root),
                     "STUB_CALLS": str(calls), "STUB_STORE": str(self.store), "STUB_CATALOG": str(self.catalog),
                     "GEN_MATRIX": str(GEN_MATRIX), "GEN_MATRIX_NIXPKGS": str(TEST_PACKAGE_SET),
@@ -326,8 +412,7 @@ class Harness:
                 run.results[job_id] = "skipped"
                 run.log.append(f"{job_id}: skipped (if: {' '.join(str(job['if']).split())})")
                 continue
-            matrix = job.get("strategy", {}).get("matrix")
-            entries = evaluate(re.fullmatch(r"\$\{\{(.*)\}\}", matrix)[1], context)["include"] if matrix else [{}]
+            entries = matrix_entries(job.get("strategy", {}).get("matrix"), context)
             results = []
             for entry in entries:
                 if cancel_after is not None and finished >= cancel_after and job_id.startswith("build-"):
@@ -335,7 +420,7 @@ class Harness:
                     run.log.append(f"{job_id} [{entry.get('name')}]: cancelled")
                     continue
                 context["matrix"] = entry
-                label = f"{job_id} [{entry['name']}]" if entry else job_id
+                label = f"{job_id} [{' '.join(str(value) for value in entry.values())}]" if entry else job_id
                 results.append(self._job(job_id, label, job, sha, context, base_env, outputs, run, calls))
                 if job_id.startswith("build-"):
                     finished += 1
@@ -346,21 +431,52 @@ class Harness:
         return run
 
     def _job(self, job_id, label, job, sha, context, base_env, outputs, run: Run, calls: Path) -> str:
-        where = self._checkout(f"{job_id}-{context.get('matrix', {}).get('name', '')}", sha)
+        entry = "-".join(str(value) for value in context.get("matrix", {}).values())
+        where = self._checkout(f"{job_id}-{entry}", sha)
         step_outputs: dict[str, dict] = {}
         context["steps"] = step_outputs
+        temp = where.parent / f"{where.name}.tmp"  # each job's runner has a temporary folder of its own
+        temp.mkdir()
+        context["runner"] = {"temp": str(temp)}
+        job_env = where.parent / f"{where.name}.env"
         summary = where.parent / f"{where.name}.summary"
+        base_env = dict(base_env, STUB_LOCAL_STORE=str(where.parent / f"{where.name}.nix-store"))
         for step in job["steps"]:
-            if "run" not in step or "pip install" in step["run"]:
-                continue  # actions and installers: the harness has the tools on PATH already
             if not condition(step.get("if"), context):
                 continue
+            if str(step.get("uses", "")).startswith("actions/upload-artifact@"):
+                # kept under artifacts/, at a URL the later steps link to
+                name = substitute(step["with"]["name"], context)
+                found = Path(substitute(step["with"]["path"], context))
+                if not found.is_file():
+                    run.log.append(f"{label}: step '{step.get('name')}' failed: no file {found}")
+                    return "failure"
+                kept = self.root / "artifacts" / f"run{self.runs}" / name
+                kept.mkdir(parents=True, exist_ok=True)
+                (kept / found.name).write_bytes(found.read_bytes())
+                run.artifacts[name] = kept / found.name
+                if "id" in step:
+                    step_outputs[step["id"]] = {"outputs": {"artifact-url": f"https://github.invalid/artifacts/{name}"}}
+                continue
+            if str(step.get("uses", "")).startswith("actions/download-artifact@"):
+                name = substitute(step["with"]["name"], context)
+                if name not in run.artifacts:
+                    run.log.append(f"{label}: step 'download {name}' failed: no such artifact in this run")
+                    return "failure"
+                into = Path(substitute(step["with"]["path"], context))
+                into.mkdir(parents=True, exist_ok=True)
+                (into / run.artifacts[name].name).write_bytes(run.artifacts[name].read_bytes())
+                continue
+            if "run" not in step or "pip install" in step["run"]:
+                continue  # actions and installers: the harness has the tools on PATH already
             output = where.parent / f"{where.name}.output"
             output.write_text("")
             env = dict(base_env, GITHUB_OUTPUT=str(output), GITHUB_STEP_SUMMARY=str(summary),
                        GITHUB_PATH=str(where.parent / f"{where.name}.path"),
-                       GITHUB_ENV=str(where.parent / f"{where.name}.env"),
-                       RUNNER_TEMP=str(where.parent))
+                       GITHUB_ENV=str(job_env), RUNNER_TEMP=str(temp))
+            # what earlier steps wrote to $GITHUB_ENV (one NAME=VALUE a line), under the step's own env
+            if job_env.exists():
+                env.update(line.split("=", 1) for line in job_env.read_text().splitlines() if "=" in line)
             env.update({key: substitute(value, context) for key, value in step.get("env", {}).items()})
             before = len(calls.read_text().splitlines())
             done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=where, env=env, capture_output=True, text=True)

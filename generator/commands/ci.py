@@ -12,7 +12,10 @@ the pins (a CI runner), `--by derivations` compares what the recipes evaluate to
 (gen-matrix eval, at the revision and now): a heavy build is selected exactly when its
 drvPath changed, a wrapper alone when only its own did. A recipe that cannot be evaluated
 at the revision falls back to the text identity; one that cannot be evaluated now is
-selected, and `gen-matrix eval` names its error before anything builds.
+selected, and the plan names its error before anything builds.
+
+The plan job runs this once (`write_plan`): the shards, a summary that fits GitHub's step
+summary at any size, the full plan as JSON for an artifact, and the evaluation it made.
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ import io
 import subprocess
 import tarfile
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
@@ -57,8 +60,22 @@ class Job:
 # How a selection was made: every variant (no revision to compare with), by the text
 # identities of the state file, or by the derivations the recipes evaluate to.
 EVERY, TEXT, DERIVATIONS = "every", "text", "derivations"
-# What changed of a variant: its heavy build (and so its wrapper), or its wrapper alone.
-BUILD, WRAPPER = "build", "wrapper"
+# Why a variant was selected. WRAPPER: its wrapper alone changed (metadata only, the heavy
+# build is unchanged); every other reason builds it whole. BUILD: its heavy build changed;
+# NEW: not in the state at the revision; EVERY: no revision to compare with; UNEVALUATED:
+# its recipe does not evaluate now (the plan names the error, and nothing builds).
+BUILD, WRAPPER, NEW, EVERY_VARIANT, UNEVALUATED = "build", "wrapper", "new", "every", "not evaluated"
+REASONS = {
+    BUILD: "its heavy build changed",
+    WRAPPER: "its wrapper alone changed (metadata only): the heavy build is unchanged",
+    NEW: "new: not in the state at the revision",
+    EVERY_VARIANT: "every variant: no revision to compare with",
+    UNEVALUATED: "its recipe does not evaluate now",
+}
+# Where metadata-only jobs get the unchanged heavy build: the published wrapper's closure in
+# the organisation's Flox catalog, or the binary cache of ci.cache; None: nowhere, so they
+# build it (and the estimate counts them as full builds).
+CATALOG, CACHE = "catalog", "cache"
 
 
 @dataclass(frozen=True)
@@ -69,9 +86,20 @@ class Selection:
     # by DERIVATIONS: the variants whose recipe did not evaluate at the revision, compared
     # by their text identity instead
     by_text: tuple[str, ...] = ()
+    why: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # name -> one of REASONS
+    # by DERIVATIONS: every recipe as evaluated now, in name order, which the plan hands on
+    # so that nothing evaluates it again
+    evaluated: tuple[eval_command.Result, ...] = ()
 
     def shards(self, size: int) -> tuple[tuple[Job, ...], ...]:
-        return tuple(self.jobs[start:start + size] for start in range(0, len(self.jobs), size))
+        """The jobs in shards of at most `size`, each on one runner (its labels, GPU or not),
+        so that a shard's jobs need no more from the plan job's outputs than that runner and
+        their count; by runner, then by name."""
+        by_runner: dict[tuple, list[Job]] = {}
+        for job in self.jobs:
+            by_runner.setdefault((job.runner, job.gpu), []).append(job)
+        return tuple(tuple(jobs[start:start + size]) for _, jobs in sorted(by_runner.items())
+                     for start in range(0, len(jobs), size))
 
     @property
     def builds(self) -> tuple[str, ...]:
@@ -127,7 +155,8 @@ def changes_by_text(expansion: Expansion, now: dict[str, state.Entry],
         old, new = (before or {}).get(variant.name), now[variant.name]
         if old is not None and (old.build, old.metadata, old.wrapper) == (new.build, new.metadata, new.wrapper):
             continue
-        changes[variant.name] = WRAPPER if old is not None and old.build == new.build else BUILD
+        changes[variant.name] = (EVERY_VARIANT if before is None else NEW if old is None
+                                 else WRAPPER if old.build == new.build else BUILD)
     return changes
 
 
@@ -140,8 +169,10 @@ def changes_by_derivations(expansion: Expansion, by_text: dict[str, str], before
     for variant in expansion.variants:
         name = variant.name
         new, old = now_drvs.get(name), before_drvs.get(name)
-        if name not in before or new is None or not new.ok:
-            changes[name] = BUILD  # new, or not evaluated now: built, after eval names its error
+        if name not in before:
+            changes[name] = NEW
+        elif new is None or not new.ok:
+            changes[name] = UNEVALUATED  # selected: the plan names its error and stops before any build
         elif old is None or not old.ok:
             fallback.append(name)
             if name in by_text:
@@ -169,7 +200,7 @@ def select(expansion: Expansion, changes: dict[str, str], deleted: tuple[str, ..
         jobs.append(Job(torch_name, torch.system, runner, builds,
                         tuple(name for name in builds if changes[name] == WRAPPER),
                         gpu))
-    return Selection(tuple(jobs), tuple(sorted(deleted)), selected_by, by_text)
+    return Selection(tuple(jobs), tuple(sorted(deleted)), selected_by, by_text, MappingProxyType(dict(changes)))
 
 
 def selection(expansion: Expansion, root: Path, now: dict[str, state.Entry], since: str | None,
@@ -198,7 +229,8 @@ def selection(expansion: Expansion, root: Path, now: dict[str, state.Entry], sin
         else:
             before_drvs = {}
     changes, fallback = changes_by_derivations(expansion, by_text, before, now_drvs, before_drvs)
-    return select(expansion, changes, deleted, DERIVATIONS, fallback)
+    return replace(select(expansion, changes, deleted, DERIVATIONS, fallback),
+                   evaluated=tuple(now_drvs[v.name] for v in variants if v.name in now_drvs))
 
 
 def _by_name(results: tuple[eval_command.Result, ...]) -> dict[str, eval_command.Result]:
@@ -206,45 +238,144 @@ def _by_name(results: tuple[eval_command.Result, ...]) -> dict[str, eval_command
 
 
 @dataclass(frozen=True)
+class Group:
+    """Builds of one kind in a plan: how many, and the first names, for a summary that fits."""
+
+    label: str
+    count: int
+    first: tuple[str, ...]  # at most FIRST_NAMES, in name order
+
+
+# Names shown per group in the summary; every name is in the plan's JSON.
+FIRST_NAMES = 10
+
+
+@dataclass(frozen=True)
 class Plan:
     """What a run builds, counted for its summary, with the estimated build time."""
 
-    torches: Mapping[str, int]  # kind -> torch builds
+    torches: Mapping[str, int]  # kind -> torch builds, whole (metadata-only ones without a source included)
     companions: int
-    wrappers: int  # wrapper-only builds: metadata changed, the heavy build did not
+    wrappers: int  # wrapper-only builds over a heavy build fetched from `source`
     deleted: int
     minutes: int  # estimated, from knowledge.build_costs
-    cached: bool  # whether a binary cache is set (a wrapper-only build fetches its heavy build)
+    source: str | None  # CATALOG, CACHE or None: where metadata-only builds get their heavy build
+    metadata_only: int  # builds whose heavy build is unchanged; without a source they count as full
+    groups: tuple[Group, ...]
+    unevaluated: tuple[tuple[str, str], ...]  # (name, Nix's error) of the recipes that do not evaluate now
 
 
-def plan(expansion: Expansion, selection: Selection) -> Plan:
+def heavy_source(ci: CI, organisation: str | None) -> str | None:
+    """Where a metadata-only job gets the unchanged heavy build: a binary cache Nix
+    substitutes from (ci.cache with a substituter) first; else the Flox catalog the wrappers
+    are published to, whose closure holds it; None where neither is set."""
+    if ci.cache is not None and ci.cache.substituter:
+        return CACHE
+    return CATALOG if organisation else None
+
+
+def plan(expansion: Expansion, selection: Selection, organisation: str | None = None) -> Plan:
     costs = expansion.matrix.knowledge.build_costs
+    source = heavy_source(expansion.matrix.ci, organisation)
     torches = {kind: 0 for kind in KINDS}
-    companions = wrappers = minutes = 0
+    companions = wrappers = minutes = metadata_only = 0
+    names: dict[str, list[str]] = {}
     for job in selection.jobs:
         for name in job.builds:
             variant = expansion.by_name[name]
-            if name in job.metadata_only:
+            metadata_only += name in job.metadata_only
+            if name in job.metadata_only and source is not None:
                 wrappers += 1
                 minutes += costs["wrapper"].minutes
+                label = "wrapper only"
             elif variant.is_companion:
                 companions += 1
                 minutes += costs["companion"].minutes
+                label = "companions"
             else:
                 torches[variant.kind] += 1
                 minutes += costs[variant.kind].minutes
-    return Plan(MappingProxyType(torches), companions, wrappers, len(selection.deleted), minutes,
-                expansion.matrix.ci.cache is not None)
+                label = f"torch, {variant.kind}"
+            names.setdefault(label, []).append(name)
+    names["no longer in the matrix"] = list(selection.deleted)
+    groups = tuple(Group(label, len(found), tuple(sorted(found)[:FIRST_NAMES]))
+                   for label, found in names.items() if found)
+    unevaluated = tuple((r.name, r.error or "") for r in selection.evaluated if not r.ok)
+    return Plan(MappingProxyType(torches), companions, wrappers, len(selection.deleted), minutes, source,
+                metadata_only, tuple(sorted(groups, key=lambda g: g.label)), unevaluated)
 
 
-def summary(expansion: Expansion, selection: Selection) -> str:
-    """The plan of a run in Markdown, for $GITHUB_STEP_SUMMARY."""
+def summary(expansion: Expansion, selection: Selection, organisation: str | None = None,
+            compared_with: str | None = None) -> str:
+    """The plan of a run in Markdown, for $GITHUB_STEP_SUMMARY: counts, the estimate and the
+    first names of each group, a few kilobytes whatever the size of the matrix (GitHub takes
+    at most 1 MiB); every name is in the plan's JSON (`plan_json`)."""
     from ..templating import environment  # jinja2, only when a summary is written
 
     costs = expansion.matrix.knowledge.build_costs
+    ci = expansion.matrix.ci
     return environment(False).get_template("ci-summary.md.j2").render(
-        plan=plan(expansion, selection), costs=[costs[kind] for kind in KINDS + ("companion", "wrapper")],
-        jobs=selection.jobs, selected_by=selection.selected_by, by_text=selection.by_text)
+        plan=plan(expansion, selection, organisation), costs=[costs[kind] for kind in KINDS + ("companion", "wrapper")],
+        jobs=len(selection.jobs), selected_by=selection.selected_by, by_text=selection.by_text[:FIRST_NAMES],
+        by_text_count=len(selection.by_text), first=FIRST_NAMES, organisation=organisation,
+        compared_with=compared_with, organisation_variable=ci.organisation_variable,
+        cache=ci.cache)
+
+
+def plan_json(expansion: Expansion, selection: Selection, size: int, organisation: str | None = None,
+              compared_with: str | None = None) -> dict:
+    """The full plan: every selected name, why it was selected, whether only its wrapper
+    builds, and its job; what is no longer in the matrix; the recipes that do not evaluate."""
+    found = plan(expansion, selection, organisation)
+    builds = [{"name": name, "job": job.name, "why": REASONS.get(selection.why.get(name, BUILD), BUILD),
+               "metadata_only": name in job.metadata_only,
+               "builds": "wrapper" if name in job.metadata_only and found.source is not None else "full"}
+              for job in selection.jobs for name in job.builds]
+    return {"compared_with": compared_with, "selected_by": selection.selected_by,
+            "heavy_source": found.source, "estimated_minutes": found.minutes,
+            "jobs": len(selection.jobs), "builds": builds, "deleted": list(selection.deleted),
+            "shards": [[job.as_json() for job in jobs] for jobs in selection.shards(size)],
+            "by_text": list(selection.by_text),
+            "not_evaluated": [{"name": name, "error": error} for name, error in found.unevaluated]}
+
+
+def github_output(selection: Selection, size: int) -> str:
+    """The plan job's outputs, as lines for $GITHUB_OUTPUT: the indices of the non-empty
+    shards, and for each its runner and its slots, one per job (at most `size`, GitHub's
+    256). GitHub takes at most 1 MB of outputs from one job, counted as UTF-16: a shard costs
+    about 1 kB here whatever its jobs build, and each job reads its builds from the plan's
+    JSON (`plan_json`'s "shards", by shard and slot)."""
+    import json
+
+    shards = selection.shards(size)
+    lines = [f"shards={json.dumps(list(range(len(shards))))}"]
+    lines += [f"shard_{index}=" + json.dumps({"runner": list(jobs[0].runner), "gpu": jobs[0].gpu,
+                                              "slots": list(range(len(jobs)))}, separators=(",", ":"))
+              for index, jobs in enumerate(shards)]
+    return "".join(line + "\n" for line in lines)
+
+
+def write_plan(expansion: Expansion, selection: Selection, folder: Path, size: int,
+               organisation: str | None = None, compared_with: str | None = None) -> None:
+    """Everything the plan job needs from one selection, into `folder`: the outputs, the
+    summary, the full plan (plan.json, uploaded as an artifact), and the evaluation of the
+    recipes now (eval.txt, and eval-errors.txt with those that do not evaluate), so that
+    nothing is selected or evaluated twice."""
+    import json
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "github-output").write_text(github_output(selection, size), encoding="utf-8")
+    (folder / "summary.md").write_text(summary(expansion, selection, organisation, compared_with), encoding="utf-8")
+    (folder / "plan.json").write_text(
+        json.dumps(plan_json(expansion, selection, size, organisation, compared_with), indent=1) + "\n",
+        encoding="utf-8")
+    results = selection.evaluated
+    evaluated = "".join(eval_command.line(result) + "\n" for result in results)
+    if results:
+        evaluated += eval_command.report(eval_command.counts(results)) + "\n"
+    (folder / "eval.txt").write_text(evaluated, encoding="utf-8")
+    (folder / "eval-errors.txt").write_text(
+        "".join(eval_command.line(result) + "\n" for result in results if not result.ok), encoding="utf-8")
 
 
 def _git(root: Path, where: Location, *args: str, text: bool = True) -> subprocess.CompletedProcess:

@@ -5,21 +5,28 @@ templates/flox-variants.yml.j2 with the `ci:` settings of the matrix. `gen-matri
 from __future__ import annotations
 
 import math
+from collections import Counter
+from importlib import metadata
 
 from ..layout import FLOX_LOCK_FILE, HEADER, STATE_FILE
 from ..model import CI, Expansion
+from ..commands.ci import placement
 from ..templating import environment
 
 # The tag the workflow moves to a commit once every variant changed up to it is published:
 # the next run selects against it, so what a failed or cancelled run missed is not lost.
 PUBLISHED_MARKER = "gen-matrix-published"
+# The workflow artifact that holds the plan's JSON: every selected name and why.
+PLAN_ARTIFACT = "gen-matrix-plan"
 # What locks the Flox environment: activation locks a manifest that has no current lock.
 LOCK_COMMAND = f"flox activate -- true && git add {FLOX_LOCK_FILE}"
 
 
 def shard_count(expansion: Expansion, size: int) -> int:
-    """Build jobs the workflow needs so that every torch of the matrix fits: at least one."""
-    return max(1, math.ceil(sum(not v.is_companion for v in expansion.variants) / size))
+    """Build jobs the workflow needs so that every torch of the matrix fits, in shards of
+    one runner each (`Selection.shards`): at least one."""
+    per_runner = Counter(placement(expansion.matrix.ci, v) for v in expansion.variants if not v.is_companion)
+    return max(1, sum(math.ceil(count / size) for count in per_runner.values()))
 
 
 def workflow_context(expansion: Expansion) -> dict:
@@ -31,7 +38,8 @@ def workflow_context(expansion: Expansion) -> dict:
             "output": f"shard_{index}",
             "output_value": f"${{{{ steps.select.outputs.shard_{index} }}}}",
             "condition": f"contains(fromJSON(needs.plan.outputs.shards), {index})",
-            "matrix": f"${{{{ fromJSON(needs.plan.outputs.shard_{index}) }}}}",
+            "runner": f"${{{{ fromJSON(needs.plan.outputs.shard_{index}).runner }}}}",
+            "slots": f"${{{{ fromJSON(needs.plan.outputs.shard_{index}).slots }}}}",
         }
         for index in range(shard_count(expansion, ci.shard_size))
     ]
@@ -48,7 +56,15 @@ def workflow_context(expansion: Expansion) -> dict:
         "marker": PUBLISHED_MARKER,
         "lock_file": FLOX_LOCK_FILE,
         "lock_command": LOCK_COMMAND,
+        "plan_artifact": PLAN_ARTIFACT,
+        "gen_matrix": ci.gen_matrix or default_requirement(),
     }
+
+
+def default_requirement() -> str:
+    """The pip requirement of the gen-matrix that is running: the same release, so that the
+    workflow's `gen-matrix check` compares with what generated the files."""
+    return f"gen-matrix=={metadata.version('gen-matrix')}"
 
 
 def _nix_config(ci: CI) -> str:

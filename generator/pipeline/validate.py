@@ -172,7 +172,8 @@ class _Checker:
                     ))
             gpu_runners.append(GpuRunner(tuple(raw["labels"]), raw["system"], sms))
         scalars = {key: given[key] for key in
-                   ("organisation_variable", "organisation", "main_branch", "timeout_minutes", "shard_size")
+                   ("organisation_variable", "organisation", "main_branch", "timeout_minutes", "shard_size",
+                    "gen_matrix")
                    if key in given}
         runners = {system: tuple(labels) for system, labels in given.get("runners", {}).items()}
         defaults = CI()

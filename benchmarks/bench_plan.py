@@ -1,0 +1,205 @@
+"""Benchmark the CI plan: the one `gen-matrix ci --plan` run of the plan job, at 2,000,
+10,000 and 50,000 variants, against GitHub's limits.
+
+For each size a synthetic matrix (benchmarks/bench.py's) is generated and committed in a
+git repository, and each figure is the median of several runs, each a fresh process, with
+the process's peak memory (VmHWM):
+
+  every     `gen-matrix ci --plan DIR --organisation acme`: no revision, every variant
+            selected; the largest outputs, summary and plan a run can have
+  changed   `gen-matrix ci --changed-since HEAD~1 --plan DIR --organisation acme` after a
+            commit that changes the build of one SM and the metadata of another (rebuilds
+            and metadata-only builds): the committed state read back with git and compared
+
+Both select by text identity (`--by text`, the default): what gen-matrix itself does. The
+plan job selects `--by derivations`, which adds nix-instantiate's evaluation of every recipe
+at the base revision and now; that cost is Nix's, depends on the pins, and is measured
+against the test package set by benchmarks/bench_eval.py.
+
+Printed for the largest outputs (`every`): the shards, the largest shard output and all the
+plan job's outputs together, in UTF-16 as GitHub counts them (GitHub: 1 MB of outputs per
+job, 50 MB per run), the step summary (GitHub: 1 MiB), the plan's JSON (an artifact) and
+the workflow file. With --actionlint,
+the generated workflow is also checked with actionlint and shellcheck (tests/test_ci.py's
+way), and the time that took is printed.
+
+Budgets, printed as met or not: at 50,000 variants the plan takes at most 180 s; it grows
+linearly (the time per variant at the largest size at most twice that at the smallest);
+the plan job's outputs together under 1 MB, the summary under 1 MiB, shards of at most 256
+jobs.
+
+Usage:
+  python benchmarks/bench_plan.py                   # 2,000, 10,000 and 50,000 variants
+  python benchmarks/bench_plan.py --sizes 2000 --runs 5 --actionlint
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench import REPO, gen_matrix, measure, synthetic_matrix  # noqa: E402
+
+MB, MIB = 1_000_000, 1024 * 1024
+BUDGET_SECONDS = 180.0
+BIN = Path(sys.executable).parent
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", *args], cwd=root, check=True, capture_output=True)
+
+
+def repository(target: int, work: Path) -> tuple[Path, int]:
+    """A git repository with a synthetic matrix of at least `target` variants, generated and
+    committed, then a second commit with one SM's build and another's metadata changed."""
+    root = work / "repo"
+    root.mkdir()
+    matrix = synthetic_matrix(target)
+    (root / "matrix.yaml").write_text(yaml.safe_dump(matrix, sort_keys=False))
+    _, _, out = measure(gen_matrix("--root", str(root)))
+    variants = int(out.split(" variants")[0].rsplit(" ", 1)[-1])
+    git(root, "init", "-q", "-b", "main")
+    for key, value in (("user.name", "Bench"), ("user.email", "bench@example.invalid"), ("commit.gpgsign", "false")):
+        git(root, "config", key, value)
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "The matrix")
+    sms = matrix.setdefault("knowledge", {}).setdefault("sm", {})
+    sms["sm90"] = {"gpus": ["H100", "H200", "GH200", "H20"]}  # metadata: wrappers only
+    sms["sm86"] = {"cudnn": False}  # the build: heavy builds
+    (root / "matrix.yaml").write_text(yaml.safe_dump(matrix, sort_keys=False))
+    measure(gen_matrix("--root", str(root)))
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "sm90's GPUs, sm86 without cuDNN")
+    return root, variants
+
+
+def sizes_of(folder: Path, root: Path) -> dict:
+    outputs = {}
+    for line in (folder / "github-output").read_text().splitlines():
+        key, value = line.split("=", 1)
+        outputs[key] = len(value.encode("utf-16-le"))  # as GitHub counts an output's size
+    shards = [json.loads(line.split("=", 1)[1]) for line in (folder / "github-output").read_text().splitlines()
+              if line.startswith("shard_")]
+    return {
+        "shards": len(shards),
+        "largest_shard_jobs": max((len(shard["slots"]) for shard in shards), default=0),
+        "largest_output_bytes": max(outputs.values()),
+        "outputs_bytes": sum(outputs.values()),
+        "summary_bytes": (folder / "summary.md").stat().st_size,
+        "plan_json_bytes": (folder / "plan.json").stat().st_size,
+        "workflow_bytes": (root / ".github" / "workflows" / "flox-variants.yml").stat().st_size,
+        "builds": len(json.loads((folder / "plan.json").read_text())["builds"]),
+    }
+
+
+def actionlint(root: Path) -> tuple[bool, float, str]:
+    found = {name: shutil.which(name, path=str(BIN)) or shutil.which(name) for name in ("actionlint", "shellcheck")}
+    if None in found.values():
+        return False, 0.0, "actionlint or shellcheck not found: pip install -e '.[test]'"
+    start = time.perf_counter()
+    done = subprocess.run([found["actionlint"], "-no-color", "-shellcheck", found["shellcheck"],
+                           ".github/workflows/flox-variants.yml"], cwd=root, capture_output=True, text=True)
+    return done.returncode == 0, time.perf_counter() - start, (done.stdout + done.stderr)[-2000:]
+
+
+def bench(target: int, runs: int, work: Path, lint: bool) -> dict:
+    root, variants = repository(target, work)
+    result: dict = {"variants": variants, "runs": runs}
+    for name, since in (("every", ()), ("changed", ("--changed-since", "HEAD~1"))):
+        samples = []
+        for i in range(runs):
+            folder = work / f"{name}{i}"
+            samples.append(measure(gen_matrix("ci", "--root", str(root), *since, "--plan", str(folder),
+                                              "--organisation", "acme"))[:2])
+        result[name] = {"seconds": statistics.median(s for s, _ in samples), "peak_mib": max(m for _, m in samples),
+                        "runs_seconds": [s for s, _ in samples], **sizes_of(work / f"{name}0", root)}
+    if lint:
+        ok, seconds, output = actionlint(root)
+        result["actionlint"] = {"passed": ok, "seconds": seconds, "output": "" if ok else output}
+    shutil.rmtree(root)
+    return result
+
+
+def print_result(result: dict) -> None:
+    print(f"{result['variants']} variants, median of {result['runs']} runs")
+    print(f"  {'':8} {'seconds':>8} {'peak MiB':>9} {'builds':>7} {'shards':>7} {'largest output':>15} "
+          f"{'all outputs':>12} {'summary':>9} {'plan.json':>10}")
+    for name in ("every", "changed"):
+        row = result[name]
+        print(f"  {name:8} {row['seconds']:8.2f} {row['peak_mib']:9.0f} {row['builds']:7} {row['shards']:7} "
+              f"{row['largest_output_bytes']:>13,} B {row['outputs_bytes']:>10,} B {row['summary_bytes']:>7,} B "
+              f"{row['plan_json_bytes']:>8,} B")
+    print(f"  workflow file {result['every']['workflow_bytes']:,} B")
+    if "actionlint" in result:
+        lint = result["actionlint"]
+        print(f"  actionlint with shellcheck: {'passed' if lint['passed'] else 'FAILED'} in {lint['seconds']:.1f} s")
+        if not lint["passed"]:
+            print(lint["output"])
+
+
+def budgets(results: list[dict]) -> list[tuple[str, str, bool]]:
+    found = []
+    for result in results:
+        n, every = result["variants"], result["every"]
+        found.append((f"{n} variants, the plan job's outputs (UTF-16) <= 1 MB", f"{every['outputs_bytes']:,} B",
+                      every["outputs_bytes"] <= MB))
+        found.append((f"{n} variants, summary <= 1 MiB", f"{every['summary_bytes']:,} B", every["summary_bytes"] <= MIB))
+        found.append((f"{n} variants, shards of <= 256 jobs", f"{every['largest_shard_jobs']}",
+                      every["largest_shard_jobs"] <= 256))
+        if "actionlint" in result:
+            found.append((f"{n} variants, actionlint with shellcheck", "passed" if result["actionlint"]["passed"]
+                          else "failed", result["actionlint"]["passed"]))
+    by_size = {r["variants"]: r for r in results}
+    largest = max(by_size)
+    if largest >= 40_000:
+        seconds = max(by_size[largest][name]["seconds"] for name in ("every", "changed"))
+        found.append((f"{largest} variants, plan <= {BUDGET_SECONDS:.0f} s", f"{seconds:.1f} s", seconds <= BUDGET_SECONDS))
+    smallest = min(by_size)
+    if largest >= 4 * smallest:
+        for name in ("every", "changed"):
+            per_small = by_size[smallest][name]["seconds"] / smallest
+            per_large = by_size[largest][name]["seconds"] / largest
+            found.append((f"{name} linear to {largest} variants (per variant <= 2x that at {smallest})",
+                          f"{per_large / per_small:.2f}x", per_large <= 2 * per_small))
+    return found
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="*", default=[2000, 10000, 50000],
+                        help="synthetic matrices of at least these many variants")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each figure")
+    parser.add_argument("--actionlint", action="store_true", help="also check each generated workflow with actionlint")
+    parser.add_argument("--json", type=Path, help="also write the figures here")
+    parser.add_argument("--dir", type=Path, help="where the trees are written [default: the system's temporary folder]")
+    args = parser.parse_args()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="gen-matrix-bench-plan-", dir=args.dir) as folder:
+        for i, size in enumerate(args.sizes):
+            work = Path(folder) / f"synthetic{i}"
+            work.mkdir()
+            results.append(bench(size, args.runs, work, args.actionlint))
+            print_result(results[-1])
+            print(flush=True)
+    print("budgets")
+    found = budgets(results)
+    for budget, figure, met in found:
+        print(f"  {'met    ' if met else 'NOT MET'}  {budget}: {figure}")
+    if args.json:
+        args.json.write_text(json.dumps({"results": results, "budgets": [
+            {"budget": b, "figure": f, "met": m} for b, f, m in found]}, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    main()
