@@ -188,6 +188,11 @@ def test_no_ninja_stops_the_build_after_the_requirements(run, tmp_path):
 
 @needs_bash
 def test_no_cudnn_stops_a_build_that_uses_it(run, tmp_path):
+    # the script also looks in the system's include folders, which the test cannot empty
+    system = [folder for folder in ("/usr/include", "/usr/include/x86_64-linux-gnu", "/usr/include/aarch64-linux-gnu")
+              if any((Path(folder) / header).exists() for header in ("cudnn.h", "cudnn_version.h"))]
+    if system:
+        pytest.skip(f"this machine has cuDNN in {system[0]}, where the script finds it: no build here lacks it")
     checkout, path = fake_checkout(tmp_path, "12.8", cudnn=False)
     done = run_bash(env_script(run, RTX_5070), checkout, path)
     assert done.returncode == 1 and "cuDNN not found" in done.stderr and "CUDNN_ROOT" in done.stderr
@@ -273,6 +278,8 @@ def test_the_wheel_option_builds_a_wheel(run, tmp_path):
                                   "pytorch-python313-darwin-mps", KEPLER_NAME])
 def test_shellcheck_passes_the_bash_script(run, tmp_path, name):
     shellcheck = shutil.which("shellcheck") or str(Path(sys.executable).with_name("shellcheck"))
+    if not Path(shellcheck).exists():
+        pytest.skip("shellcheck not found: the test extra installs it (pip install -e '.[test]')")
     script = tmp_path / "build.sh"
     script.write_text(axes_script(run, *KEPLER) if name == KEPLER_NAME else env_script(run, name))
     done = subprocess.run([shellcheck, "--shell=bash", str(script)], capture_output=True, text=True)
