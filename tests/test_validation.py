@@ -602,3 +602,15 @@ def test_fuzz_mutated_matrix_runs_cleanly_or_fails_located(text):
 @given(built_matrix())
 def test_fuzz_built_matrix_runs_cleanly_or_fails_located(text):
     assert_clean_run(text)
+
+
+@pytest.mark.parametrize("axes, said", [
+    ('gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm12O], isa: [avx2]}', "unknown sm 'sm12O'\n  hint: did you mean 'sm120'?"),
+    ('cpu: {python: [3.10], isa: [avx2]}', "unknown python '3.10'\n  hint: did you mean '3.11'?"),
+    ('gpu: {python: ["3.13"], cuda: ["12.7"], sm: [sm90], isa: [avx2]}', "unknown cuda '12.7'\n  hint: did you mean '12.6'?"),
+])
+def test_a_typo_gets_the_name_it_was_meant_for(repository, run, axes, said):
+    # a letter typed for a digit, and the nearest version, rather than the most alike text
+    write_matrix(repository, BASE + axes + "\n")
+    result = run("--root", repository)
+    assert result.exit_code == 2 and said in result.stderr, result.stderr

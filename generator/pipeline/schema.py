@@ -69,9 +69,23 @@ def dotted(path) -> str:
 
 
 def suggest(word: str, choices) -> str:
+    """The closest known name: the same with letters typed for digits (sm12O is sm120), the
+    nearest version for a version (3.10 is nearer 3.11 than 3.14), else the most alike."""
     import difflib  # here: only a mistake needs it
 
-    close = difflib.get_close_matches(str(word), [str(c) for c in choices], n=1, cutoff=0.6)
+    word, names = str(word), [str(c) for c in choices]
+    typed = word.translate(str.maketrans("OoIl", "0011"))
+    if typed != word and typed in names:
+        return f"did you mean '{typed}'?"
+    version = re.compile(r"\d+(?:\.\d+)+")
+    if version.fullmatch(word):
+        def parts(text: str) -> tuple[int, ...]:
+            return tuple(int(part) for part in text.split("."))
+        same = [name for name in names if version.fullmatch(name) and parts(name)[0] == parts(word)[0]]
+        if same:
+            nearest = min(same, key=lambda name: (abs(parts(name)[1] - parts(word)[1]), parts(name)))
+            return f"did you mean '{nearest}'?"
+    close = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
     return f"did you mean '{close[0]}'?" if close else ""
 
 
