@@ -607,7 +607,7 @@ def test_fuzz_built_matrix_runs_cleanly_or_fails_located(text):
 @pytest.mark.parametrize("axes, said", [
     ('gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm12O], isa: [avx2]}', "unknown sm 'sm12O'\n  hint: did you mean 'sm120'?"),
     ('cpu: {python: [3.10], isa: [avx2]}', "unknown python '3.10'\n  hint: did you mean '3.11'?"),
-    ('gpu: {python: ["3.13"], cuda: ["12.7"], sm: [sm90], isa: [avx2]}', "unknown cuda '12.7'\n  hint: did you mean '12.6'?"),
+    ('gpu: {python: ["3.13"], cuda: ["12.7"], sm: [sm90], isa: [avx2]}', "unknown cuda '12.7'\n  hint: did you mean '12.8'?"),
 ])
 def test_a_typo_gets_the_name_it_was_meant_for(repository, run, axes, said):
     # a letter typed for a digit, and the nearest version, rather than the most alike text

@@ -69,24 +69,27 @@ def dotted(path) -> str:
 
 
 def suggest(word: str, choices) -> str:
-    """The closest known name: the same with letters typed for digits (sm12O is sm120), the
-    nearest version for a version (3.10 is nearer 3.11 than 3.14), else the most alike."""
+    """The closest known name: the same with letters typed for digits (sm12O is sm120), else
+    the most alike, and among names equally alike the one whose numbers are nearest (3.10:
+    3.11, not 3.14; sm91: sm90)."""
     import difflib  # here: only a mistake needs it
 
     word, names = str(word), [str(c) for c in choices]
     typed = word.translate(str.maketrans("OoIl", "0011"))
     if typed != word and typed in names:
         return f"did you mean '{typed}'?"
-    version = re.compile(r"\d+(?:\.\d+)+")
-    if version.fullmatch(word):
-        def parts(text: str) -> tuple[int, ...]:
-            return tuple(int(part) for part in text.split("."))
-        same = [name for name in names if version.fullmatch(name) and parts(name)[0] == parts(word)[0]]
-        if same:
-            nearest = min(same, key=lambda name: (abs(parts(name)[1] - parts(word)[1]), parts(name)))
-            return f"did you mean '{nearest}'?"
-    close = difflib.get_close_matches(word, names, n=1, cutoff=0.6)
-    return f"did you mean '{close[0]}'?" if close else ""
+    scores = {name: difflib.SequenceMatcher(None, word, name).ratio() for name in names}
+    best = max(scores.values(), default=0)
+    if best < 0.6:
+        return ""
+    alike = sorted((name for name, score in scores.items() if score == best), reverse=True)
+
+    def numbers(text: str) -> tuple[int, ...]:
+        return tuple(int(part) for part in re.findall(r"\d+", text))
+
+    if numbers(word) and all(len(numbers(name)) == len(numbers(word)) for name in alike):
+        alike.sort(key=lambda name: tuple(abs(x - y) for x, y in zip(numbers(name), numbers(word))))
+    return f"did you mean '{alike[0]}'?"
 
 
 def _describe(error, doc: Document) -> list[Problem]:
