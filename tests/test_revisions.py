@@ -208,12 +208,17 @@ def test_a_wrapper_change_republishes_every_variant_and_rebuilds_none(project, s
 
 @given(st.dictionaries(st.text(), st.builds(state.Entry, st.text(), st.text(), st.text(), st.integers(0, 2**63 - 1))),
        st.text())
-def test_the_state_file_is_what_json_writes(entries, header):
-    document = {"generated": header, "variants": {name: {"build": e.build, "metadata": e.metadata,
-                                                         "wrapper": e.wrapper, "revision": e.revision}
-                                                  for name, e in sorted(entries.items())},
-                "files": {"a.nix": hashlib.sha256(b"{ }\n").hexdigest()}}
-    assert state.dump(entries, header, {"a.nix": "{ }\n"}) == json.dumps(document, indent=2) + "\n"
+def test_the_state_file_reads_back_as_written_in_any_order(entries, header):
+    text = state.dump(entries, header, {"a.nix": "{ }\n"})
+    # what a reader gets back: every entry and the record, whatever order they came in
+    document = json.loads(text)
+    assert document["generated"] == header
+    assert {name: state.Entry(v["build"], v["metadata"], v["wrapper"], v["revision"])
+            for name, v in document["variants"].items()} == entries
+    assert document["files"] == {"a.nix": hashlib.sha256(b"{ }\n").hexdigest()}
+    # byte for byte the same from the entries in another order: names sorted, one newline at the end
+    assert state.dump(dict(reversed(list(entries.items()))), header, {"a.nix": "{ }\n"}) == text
+    assert list(document["variants"]) == sorted(entries) and text.endswith("}\n") and not text.endswith("\n\n")
 
 
 def test_a_run_reads_the_state_file_once(project, run, monkeypatch):
