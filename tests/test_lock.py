@@ -7,6 +7,7 @@ as a second run would be: these tests need no second process.
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 
@@ -163,18 +164,6 @@ def test_a_repository_folder_that_does_not_exist_is_named(tmp_path):
     assert not (tmp_path / "missing").exists()
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into a read-only folder")
-def test_a_folder_where_the_lock_cannot_be_created_is_named(tmp_path):
-    tmp_path.chmod(0o500)
-    try:
-        with pytest.raises(GenMatrixError) as error:
-            with lock.held(tmp_path):
-                pass
-    finally:
-        tmp_path.chmod(0o700)
-    assert problem(error)[1].startswith("cannot create the lock file: ")
-
-
 def test_a_failed_write_removes_a_lock_file_it_made_and_keeps_one_it_found(tmp_path, monkeypatch):
     import errno
 
@@ -229,3 +218,64 @@ def test_journal_of_a_file_beyond_its_size_reads_its_start(tmp_path):
     (tmp_path / RUN_LOCK_FILE).write_text(f"{lock.FIRST_LINE}\nrun {OLD}\n" + "x" * (lock._MAX_BYTES * 2)
                                           + f"\nrun {OLDER}\n")
     assert lock.journal(tmp_path) == (OLD,)
+
+
+@pytest.mark.parametrize("text", [b"\xff\xfe\x00binary", lock.FIRST_LINE.encode() + b"\nrun \xff\n"])
+def test_a_lock_file_of_bytes_that_are_not_text_is_read_not_crashed_on(tmp_path, text):
+    (tmp_path / RUN_LOCK_FILE).write_bytes(text)
+    if text.startswith(lock.FIRST_LINE.encode()):
+        assert lock.journal(tmp_path) == ()
+        with lock.held(tmp_path) as run:
+            assert run.cut_short == ()
+        return
+    assert lock.journal(tmp_path) == ()
+    with pytest.raises(GenMatrixError) as error:
+        with lock.held(tmp_path):
+            pass
+    assert problem(error) == (
+        Location(RUN_LOCK_FILE), "this file is not gen-matrix's run lock, but gen-matrix keeps its lock here",
+        "move it away (gen-matrix never writes or removes a file of this name that it did not make), "
+        "then run gen-matrix again")
+    assert (tmp_path / RUN_LOCK_FILE).read_bytes() == text
+
+
+def test_a_repository_path_that_is_a_file_is_named(tmp_path):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(GenMatrixError) as error:
+        with lock.held(tmp_path / "file"):
+            pass
+    assert problem(error) == (Location(RUN_LOCK_FILE), f"cannot read the lock file: {os.strerror(errno.ENOTDIR)}",
+                              "move it away, then run gen-matrix again")
+
+
+def test_a_lock_file_that_cannot_be_created_is_named(tmp_path, monkeypatch):
+    def refuse(*args):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+    monkeypatch.setattr(lock.os, "open", refuse)
+    with pytest.raises(GenMatrixError) as error:
+        with lock.held(tmp_path):
+            pass
+    assert problem(error) == (Location(RUN_LOCK_FILE), f"cannot create the lock file: {os.strerror(errno.EACCES)}",
+                              "gen-matrix writes the repository: run it where you may write")
+
+
+def test_the_lock_file_is_readable_by_all_and_writable_by_its_owner(tmp_path):
+    old = os.umask(0o022)
+    try:
+        with lock.held(tmp_path):
+            assert (tmp_path / RUN_LOCK_FILE).stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(old)
+
+
+def test_a_fifo_made_between_the_look_and_the_open_is_refused(tmp_path, monkeypatch):
+    os.mkfifo(tmp_path / RUN_LOCK_FILE)
+
+    def missing(path):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT))
+
+    monkeypatch.setattr(lock.os, "lstat", missing)
+    with pytest.raises(GenMatrixError, match="this is not a regular file"):
+        with lock.held(tmp_path):
+            pass
