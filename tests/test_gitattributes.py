@@ -1,0 +1,90 @@
+"""The .gitattributes block directly: its lines, where it goes, what it keeps of the user's,
+and each marker error located at its line."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator.errors import GenMatrixError, Location
+from generator.outputs import gitattributes
+from generator.outputs.gitattributes import BEGIN, END
+
+BLOCK = (f"{BEGIN}\n"
+         "/.flox/pkgs/*.nix text eol=lf\n"
+         "/nix/lib/*.nix text eol=lf\n"
+         "/nix/fixes/*.nix text eol=lf\n"
+         "/nix/pins.nix text eol=lf\n"
+         "/matrix.state.json text eol=lf\n"
+         "/BUILD_MATRIX.md text eol=lf\n"
+         "/.github/workflows/flox-variants.yml text eol=lf\n"
+         f"{END}\n")
+
+
+def problems(text: str) -> list[tuple[Location, str, str]]:
+    with pytest.raises(GenMatrixError) as error:
+        gitattributes.update(text)
+    return [(p.where, p.message, p.hint) for p in error.value.problems]
+
+
+def test_the_block_keeps_every_generated_file_lf():
+    assert gitattributes.block() == BLOCK
+
+
+@pytest.mark.parametrize("text", [None, ""])
+def test_a_missing_or_empty_file_gets_the_block_alone(text):
+    assert gitattributes.update(text) == BLOCK
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("*.png binary\n", "*.png binary\n" + BLOCK),
+    ("*.png binary", "*.png binary\n" + BLOCK),  # no newline at the end: one is added
+    ("\n", "\n" + BLOCK),
+])
+def test_the_block_is_appended_after_the_users_lines(text, expected):
+    assert gitattributes.update(text) == expected
+
+
+def test_the_block_is_replaced_where_it_stands_and_the_rest_kept():
+    text = f"* text=auto\n{BEGIN}\nold line\n{END}\n*.png binary\n"
+    assert gitattributes.update(text) == "* text=auto\n" + BLOCK + "*.png binary\n"
+
+
+def test_markers_with_trailing_space_or_crlf_are_found():
+    text = f"a\r\n{BEGIN}  \r\nold\r\n{END}\r\nb\r\n"
+    assert gitattributes.update(text) == "a\r\n" + BLOCK + "b\r\n"
+
+
+def test_an_updated_file_is_updated_to_itself():
+    once = gitattributes.update("* text=auto\n")
+    assert gitattributes.update(once) == once
+
+
+@pytest.mark.parametrize("line, begin", [("# >>> gen-matrix: LF please", True), ("# <<< gen-matrix done", False)])
+def test_an_edited_marker_is_located(line, begin):
+    text = f"a\n{BEGIN}\nx\n{END}\n{line}\n"
+    assert problems(text) == [(Location(".gitattributes", 5), "an edited gen-matrix marker line",
+                               f"write it as gen-matrix does: {BEGIN if begin else END}")]
+
+
+def test_a_begin_marker_alone_is_located():
+    assert problems(f"a\nb\n{BEGIN}\nx\n") == [
+        (Location(".gitattributes", 3), "the begin marker has no end marker",
+         f"add '{END}' after gen-matrix's lines (the `text eol=lf` lines), or remove the marker line")]
+
+
+HINT = f"keep one '{BEGIN}' line, then one '{END}' line below it, around gen-matrix's lines"
+
+
+@pytest.mark.parametrize("text, line, message", [
+    (f"a\n{END}\n", 2, "an end marker without a begin marker above it"),
+    (f"{END}\n{BEGIN}\n", 1, "an end marker without a begin marker above it"),
+    (f"{BEGIN}\n{BEGIN}\n{END}\n", 2, "a second begin marker; the first has no end marker"),
+])
+def test_markers_out_of_order_are_located(text, line, message):
+    assert problems(text) == [(Location(".gitattributes", line), message, HINT)]
+
+
+def test_a_second_block_is_located():
+    text = f"x\n{BEGIN}\n{END}\ny\n{BEGIN}\n{END}\n"
+    assert problems(text) == [(Location(".gitattributes", 5), "a second block of gen-matrix's (the first begins "
+                               "at line 2)", "remove one of the two blocks")]
