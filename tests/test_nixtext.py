@@ -78,6 +78,13 @@ def test_an_interpolation_keeps_its_code_as_written_when_it_has_no_layout():
     assert significant("''${a}''") == "''${a}''"
 
 
+@pytest.mark.parametrize("quote", ['"', "''"])
+def test_an_interpolation_ends_at_its_own_brace_past_nested_sets(quote):
+    """Braces of sets inside ${...} nest: the string goes on after the interpolation's own `}`."""
+    source = quote + "${ { b = { c = 1; };  }.b.c  }  # not a comment" + quote
+    assert significant(source) == quote + "${ { b = { c = 1; }; }.b.c }  # not a comment" + quote
+
+
 def test_interpolated_code_loses_its_comments_and_layout():
     assert significant('"x${ a  /* c */ +\n b }y"') == '"x${ a + b }y"'
     assert significant("''x${ { a = 1; }.a  # c\n }y''") == "''x${ { a = 1; }.a }y''"

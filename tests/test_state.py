@@ -148,6 +148,32 @@ def test_nesting_too_deep_is_located_where_it_passes_the_limit():
     assert hint == RESTORE
 
 
+def test_nesting_too_deep_after_many_entries_is_located_where_it_is():
+    """Each entry opens and closes a level: the error points at the deep value, not the 64th entry."""
+    variants = {f"v{i}": {"build": "b[{", "metadata": "m\\\"{", "revision": 0} for i in range(100)}
+    text = json.dumps({"variants": variants}, indent=2)[:-1] + ',\n  "deep":\n' + "[" * 5000 + "]" * 5000 + "}"
+    with pytest.raises(GenMatrixError) as error:
+        state.parse(text, "matrix.state.json")
+    line = text.count("\n") + 1
+    assert problem(error)[:2] == (Location("matrix.state.json", line, state.MAX_DEPTH),
+                                  f"values are nested more than {state.MAX_DEPTH} levels deep here")
+
+
+def test_an_error_is_located_by_the_entrys_name_not_a_value_that_quotes_it():
+    text = state_text({"bad": {"build": "b", "metadata": "m", "revision": -1},
+                       "ok": {"build": "bad", "metadata": "m", "revision": 0}})
+    with pytest.raises(GenMatrixError) as error:
+        state.parse(text, "matrix.state.json")
+    assert problem(error)[0] == Location("matrix.state.json", 4)
+
+
+def test_lines_are_counted_from_the_first_one_even_when_it_is_blank():
+    text = "\n" + state_text({"v": {"build": "b", "metadata": "m", "revision": -1}})
+    with pytest.raises(GenMatrixError) as error:
+        state.parse(text, "matrix.state.json")
+    assert problem(error)[0] == Location("matrix.state.json", 5)
+
+
 @pytest.mark.parametrize("text", ["[]", '{"variants": []}', '{"other": {}}', "null"])
 def test_a_state_without_a_variants_mapping_is_refused(text):
     with pytest.raises(GenMatrixError) as error:
@@ -176,6 +202,7 @@ def test_an_entry_without_its_hashes_is_refused_at_its_line(entry):
 @pytest.mark.parametrize("revision, shown", [
     (-1, "-1"), (True, "true"), (1.0, "1.0"), ("1", '"1"'), (None, "null"),
     (state.MAX_REVISION, str(state.MAX_REVISION)), (10**50, "of more than 40 digits"),
+    (-10**38, str(-10**38)), (10**39, str(10**39)), (10**40, "of more than 40 digits"),
 ])
 def test_a_revision_nix_cannot_hold_is_refused(revision, shown):
     text = state_text({"v": {"build": "b", "metadata": "m", "revision": revision}})
@@ -243,7 +270,7 @@ def test_a_record_naming_another_file_is_refused_at_its_line(path, what):
     assert hint == RESTORE
 
 
-@pytest.mark.parametrize("path", ["x/" * 100, ".flox/pkgs/" + "a" * 197 + ".nix"])
+@pytest.mark.parametrize("path", ["x/" * 100, ".flox/pkgs/" + "a" * 197 + ".nix", "x" * 121])
 def test_a_long_path_is_shown_cut_short(path):
     with pytest.raises(GenMatrixError) as error:
         state.parse_files(json.dumps({"files": {path: DIGEST}}), "matrix.state.json")
@@ -256,3 +283,26 @@ def test_a_path_recorded_without_a_sha256_is_refused(recorded):
     with pytest.raises(GenMatrixError) as error:
         state.parse_files(json.dumps({"files": {"nix/pins.nix": recorded}}), "matrix.state.json")
     assert problem(error)[1] == "the 'files' record holds \"nix/pins.nix\", which is recorded without a SHA-256 digest"
+
+
+def test_a_path_of_120_characters_is_shown_whole():
+    path = "x" * 120
+    with pytest.raises(GenMatrixError) as error:
+        state.parse_files(json.dumps({"files": {path: DIGEST}}), "matrix.state.json")
+    assert problem(error)[1] == f"the 'files' record holds \"{path}\", which is not a file gen-matrix writes"
+
+
+def test_a_path_written_without_escapes_is_located_at_the_file():
+    """json.dumps escapes é: a record that writes it raw is not found by its text, and the
+    error names the file without a line rather than a wrong one."""
+    text = json.dumps({"files": {"\n\nnix/é.nix": DIGEST}}, ensure_ascii=False)
+    with pytest.raises(GenMatrixError) as error:
+        state.parse_files(text, "matrix.state.json")
+    assert problem(error)[0] == Location("matrix.state.json")
+
+
+def test_a_bad_record_read_from_a_repository_names_the_state_file(tmp_path):
+    (tmp_path / "matrix.state.json").write_text(json.dumps({"files": {"matrix.yaml": DIGEST}}))
+    with pytest.raises(GenMatrixError) as error:
+        state.written(tmp_path)
+    assert problem(error)[0].path == "matrix.state.json"
