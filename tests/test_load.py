@@ -29,6 +29,7 @@ def test_values_and_their_locations():
     assert document.where(("a", "c")) == Location("m.yaml", 3, 6)
     # a path that is not in the document: its nearest parent
     assert document.where(("a", "b", 5, "z")) == Location("m.yaml", 2, 6)
+    assert document.where(("a", "b", 1, "z")) == Location("m.yaml", 2, 10)
     assert document.where(("nothing",)) == Location("m.yaml", 1, 1)
     assert document.key_where(("a", "c")) == Location("m.yaml", 3, 3)
     assert document.key_where(("a", "b", 0)) == Location("m.yaml", 2, 7)  # no key: the value
@@ -62,11 +63,12 @@ def test_duplicate_keys_are_problems_and_the_first_is_kept():
 def test_every_problem_is_collected_in_one_read():
     text = "? [a]\n: 1\nb: !!bool maybe\nc: \"\\e[31m\"\nb: 2\n"
     document = load.parse(text, "m.yaml")
-    assert [(p.where.line, p.message) for p in document.problems] == [
-        (1, "a key must be a plain value, not a list or mapping"),
-        (3, "YAML cannot read 'maybe' with the tag !!bool"),
-        (4, "this text holds the control character U+001B, which a terminal would obey instead of showing"),
-        (5, "duplicate key 'b' (first written at line 3)"),
+    assert [(p.where, p.message) for p in document.problems] == [
+        (Location("m.yaml", 1, 3), "a key must be a plain value, not a list or mapping"),
+        (Location("m.yaml", 3, 4), "YAML cannot read 'maybe' with the tag !!bool"),
+        (Location("m.yaml", 4, 4),
+         "this text holds the control character U+001B, which a terminal would obey instead of showing"),
+        (Location("m.yaml", 5, 1), "duplicate key 'b' (first written at line 3)"),
     ]
     assert document.problems[1].hint == "remove the tag (the word starting with !) before the value"
     assert document.problems[2].hint == "remove the character or the escape that writes it"
@@ -95,8 +97,8 @@ def test_a_syntax_error_is_located():
     with pytest.raises(GenMatrixError) as error:
         load.parse("a: 1\nb: [1, 2\nc: 3\n", "m.yaml")
     where, message, hint = problem(error)
-    assert where.path == "m.yaml" and where.line == 3
-    assert message.startswith("YAML syntax error: ")
+    assert where == Location("m.yaml", 3, 2)
+    assert message == "YAML syntax error: did not find expected ',' or ']'"
     assert hint == "fix the YAML syntax at this position (indentation, quotes, a missing ':')"
 
 
@@ -130,6 +132,24 @@ def test_aliases_that_expand_past_the_limit_are_refused():
     assert where.path == "m.yaml" and where.line == 1  # a copy of a value of line 1 passes it
     assert message == f"the document holds more than {load.MAX_NODES} values once its aliases are expanded"
     assert hint == "write the values out instead of nesting aliases (*name)"
+
+
+def test_exactly_the_limit_of_values_is_read():
+    """The mapping, a list of 999 and that list, 98 times again: 99,002 values; 998 more reach the limit."""
+    def text(extra: int) -> str:
+        return ("a: &a [" + "0," * 999 + "]\nb: [" + "*a," * 98 + "1," * extra + "]\n")
+
+    assert len(load.parse(text(998), "m.yaml").data["b"]) == 98 + 998
+    with pytest.raises(GenMatrixError, match=f"more than {load.MAX_NODES} values"):
+        load.parse(text(999), "m.yaml")
+
+
+def test_a_level_closed_deep_inside_is_one_level_less():
+    """60 levels, one more opened and closed, then 5 more: 65 levels, one too many."""
+    text = "[" * 60 + "[]," + "[" * 5 + "]" * 65
+    with pytest.raises(GenMatrixError, match="nested more than 64 levels"):
+        load.parse(text, "m.yaml")
+    assert load.parse("[" * 60 + "[]," + "[" * 4 + "]" * 64, "m.yaml").data is not None
 
 
 def test_aliases_within_the_limit_are_expanded():
@@ -195,6 +215,39 @@ def test_bytes_that_are_not_utf8_are_located(tmp_path):
     with pytest.raises(GenMatrixError) as error:
         load.read_text(tmp_path / "f", "m.yaml", hint="other")
     assert problem(error)[2] == "other"
+
+
+@pytest.mark.parametrize("text, where", [
+    (b"a\nb\nc\nd: x\xff", Location("m.yaml", 4, 5)),
+    (b"\nd: x\xff\n\n\n", Location("m.yaml", 2, 5)),
+    (b"\xff", Location("m.yaml", 1, 1)),
+])
+def test_a_byte_that_is_not_utf8_is_located_on_any_line(tmp_path, text, where):
+    (tmp_path / "f").write_bytes(text)
+    with pytest.raises(GenMatrixError) as error:
+        load.read_text(tmp_path / "f", "m.yaml")
+    assert problem(error)[0] == where
+
+
+def test_a_failure_while_reading_is_named_with_the_hint(tmp_path, monkeypatch):
+    import errno
+
+    (tmp_path / "f").write_text("a")
+
+    def broken(*args, **kwargs):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(load.os, "fdopen", broken)
+    with pytest.raises(GenMatrixError) as error:
+        load.read_text(tmp_path / "f", "shown", hint="h")
+    assert problem(error) == (Location("shown"), f"cannot read the file: {os.strerror(errno.EIO)}", "h")
+
+
+def test_read_names_a_file_that_is_not_utf8_as_shown(tmp_path):
+    (tmp_path / "m.yaml").write_bytes(b"a: \xff\n")
+    with pytest.raises(GenMatrixError) as error:
+        load.read(tmp_path / "m.yaml", "shown.yaml")
+    assert problem(error)[0] == Location("shown.yaml", 1, 4)
 
 
 def test_read_parses_the_file_and_names_it_as_shown(tmp_path):
