@@ -60,6 +60,12 @@ def test_duplicate_keys_are_problems_and_the_first_is_kept():
                                           "keep one of them: YAML would silently use only the last"),)
 
 
+def test_the_keys_after_a_duplicate_are_read():
+    document = load.parse("a: 1\na: 2\nc: 3\n", "m.yaml")
+    assert document.data == {"a": 1, "c": 3}
+    assert len(document.problems) == 1
+
+
 def test_every_problem_is_collected_in_one_read():
     text = "? [a]\n: 1\nb: !!bool maybe\nc: \"\\e[31m\"\nb: 2\n"
     document = load.parse(text, "m.yaml")

@@ -306,3 +306,18 @@ def test_a_bad_record_read_from_a_repository_names_the_state_file(tmp_path):
     with pytest.raises(GenMatrixError) as error:
         state.written(tmp_path)
     assert problem(error)[0].path == "matrix.state.json"
+
+
+def test_a_state_file_that_cannot_be_read_is_named_with_how_to_restore_it(tmp_path):
+    (tmp_path / "matrix.state.json").write_bytes(b'{\n  "variants": "\xff"}')
+    for read in (state.read, state.written):
+        with pytest.raises(GenMatrixError) as error:
+            read(tmp_path)
+        assert problem(error) == (Location("matrix.state.json", 2, 16), "the byte 0xff is not UTF-8 text", RESTORE)
+
+
+def test_a_state_file_that_is_not_json_is_named_when_read_from_a_repository(tmp_path):
+    (tmp_path / "matrix.state.json").write_text("{\n  nope")
+    with pytest.raises(GenMatrixError) as error:
+        state.read(tmp_path)
+    assert problem(error)[0] == Location("matrix.state.json", 2, 3)
