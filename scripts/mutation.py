@@ -18,7 +18,6 @@ last figures and why each survivor lives.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import shutil
 import signal
