@@ -49,6 +49,11 @@ def test_the_block_is_replaced_where_it_stands_and_the_rest_kept():
     assert gitattributes.update(text) == "* text=auto\n" + BLOCK + "*.png binary\n"
 
 
+def test_every_line_around_the_block_is_kept():
+    text = f"a\nb\n{BEGIN}\nold\n{END}\nc\nd\n"
+    assert gitattributes.update(text) == "a\nb\n" + BLOCK + "c\nd\n"
+
+
 def test_markers_with_trailing_space_or_crlf_are_found():
     text = f"a\r\n{BEGIN}  \r\nold\r\n{END}\r\nb\r\n"
     assert gitattributes.update(text) == "a\r\n" + BLOCK + "b\r\n"

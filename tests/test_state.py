@@ -151,11 +151,12 @@ def test_nesting_too_deep_is_located_where_it_passes_the_limit():
 def test_nesting_too_deep_after_many_entries_is_located_where_it_is():
     """Each entry opens and closes a level: the error points at the deep value, not the 64th entry."""
     variants = {f"v{i}": {"build": "b[{", "metadata": "m\\\"{", "revision": 0} for i in range(100)}
-    text = json.dumps({"variants": variants}, indent=2)[:-1] + ',\n  "deep":\n' + "[" * 5000 + "]" * 5000 + "}"
+    # inside the variants mapping, after its entries: two levels deep before the brackets
+    text = json.dumps({"variants": variants}, indent=2)[:-4] + ',\n  "deep":\n' + "[" * 5000 + "]" * 5000 + "}}"
     with pytest.raises(GenMatrixError) as error:
         state.parse(text, "matrix.state.json")
     line = text.count("\n") + 1
-    assert problem(error)[:2] == (Location("matrix.state.json", line, state.MAX_DEPTH),
+    assert problem(error)[:2] == (Location("matrix.state.json", line, state.MAX_DEPTH - 1),
                                   f"values are nested more than {state.MAX_DEPTH} levels deep here")
 
 
