@@ -38,7 +38,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "lock": ("generator/pipeline/lock.py", ("tests/test_lock.py",)),
     "load": ("generator/pipeline/load.py", ("tests/test_load.py",)),
     "write": ("generator/pipeline/write.py", ("tests/test_write.py", "tests/test_write_failure.py")),
-    "docs": ("generator/outputs/docs.py", ("tests/test_docs.py", "tests/test_golden.py")),
+    "docs": ("generator/outputs/docs.py", ("tests/test_docs_facts.py", "tests/test_docs.py", "tests/test_golden.py")),
     "gitattributes": ("generator/outputs/gitattributes.py", ("tests/test_gitattributes.py",)),
     "manifest": ("generator/outputs/manifest.py", ("tests/test_manifest.py",)),
     "workflow": ("generator/outputs/workflow.py", ("tests/test_workflow_output.py", "tests/test_golden.py")),
