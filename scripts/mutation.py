@@ -72,10 +72,12 @@ def results(root: Path, mutmut: Path) -> dict[str, str]:
     return dict(line.strip().rsplit(": ", 1) for line in listing.splitlines() if ": " in line)
 
 
-def run(name: str, children: int, timeout: int) -> dict:
+def run(name: str, children: int, timeout: int, again: bool = True) -> dict:
     source, tests = MODULES[name]
-    root = scratch_copy(name, source, tests)
     mutmut = Path(sys.executable).with_name("mutmut")
+    if not again:  # the figures of the last run, read from its scratch copy
+        return summary(name, source, results(SCRATCH / name, mutmut), 0, True)
+    root = scratch_copy(name, source, tests)
     started = time.monotonic()
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     # its own session, so that a timeout stops mutmut's workers too
@@ -88,8 +90,10 @@ def run(name: str, children: int, timeout: int) -> dict:
         os.killpg(process.pid, signal.SIGTERM)
         process.wait()
         finished = False
-    seconds = time.monotonic() - started
-    statuses = results(root, mutmut)
+    return summary(name, source, results(root, mutmut), time.monotonic() - started, finished)
+
+
+def summary(name: str, source: str, statuses: dict[str, str], seconds: float, finished: bool) -> dict:
     counts = {s: sum(1 for v in statuses.values() if v == s) for s in set(statuses.values())}
     killed = counts.get("killed", 0) + counts.get("timeout", 0)
     total = len(statuses)
@@ -106,6 +110,7 @@ def main() -> int:
     parser.add_argument("modules", nargs="*", choices=[[], *MODULES], metavar="MODULE",
                         help=f"some of: {', '.join(MODULES)} (default: all)")
     parser.add_argument("--list", action="store_true", help="print the module -> tests table")
+    parser.add_argument("--report", action="store_true", help="print the figures of the last run, run nothing")
     parser.add_argument("--children", type=int, default=2, help="parallel test processes (2)")
     parser.add_argument("--timeout", type=int, default=1800, help="seconds per module (1800)")
     args = parser.parse_args()
@@ -113,7 +118,8 @@ def main() -> int:
         for name, (source, tests) in MODULES.items():
             print(f"{name:14} {source:40} {' '.join(tests)}")
         return 0
-    rows = [run(name, args.children, args.timeout) for name in (args.modules or MODULES)]
+    names = args.modules or [n for n in MODULES if not args.report or (SCRATCH / n / "mutants").is_dir()]
+    rows = [run(name, args.children, args.timeout, again=not args.report) for name in names]
     print(f"{'module':14} {'mutants':>7} {'killed':>7} {'survived':>8} {'other':>6} {'score':>6} {'time':>6}")
     for row in rows:
         note = "" if row["finished"] else "  (stopped at the timeout)"
