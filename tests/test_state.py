@@ -322,3 +322,10 @@ def test_a_state_file_that_is_not_json_is_named_when_read_from_a_repository(tmp_
     with pytest.raises(GenMatrixError) as error:
         state.read(tmp_path)
     assert problem(error)[0] == Location("matrix.state.json", 2, 3)
+
+
+def test_brackets_inside_strings_do_not_count_as_nesting():
+    text = '{"": "' + "[" * 70 + '", "variants":\n' + "[" * 5000 + "]" * 5000 + "}"
+    with pytest.raises(GenMatrixError) as error:
+        state.parse(text, "matrix.state.json")
+    assert problem(error)[0] == Location("matrix.state.json", 2, state.MAX_DEPTH)
