@@ -379,6 +379,21 @@ def test_a_failure_to_write_part_way_names_the_file_and_leaves_no_temporary(tmp_
     assert tree(tmp_path) == {"x/a.txt": b"A", "x/b.txt": b"b"}  # no staging folder, no temporary
 
 
+def test_a_folder_that_cannot_be_created_is_named(tmp_path, monkeypatch):
+    put(tmp_path, "x/a.txt", "a")
+
+    def refuse(path, exist_ok=False):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+    monkeypatch.setattr(write.os, "makedirs", refuse)
+    with pytest.raises(GenMatrixError) as error:
+        write.apply(write.Plan(tmp_path, {"x/a.txt": "A"}, ("x/a.txt",), (), ()), TOKEN)
+    (only,) = error.value.problems
+    assert (only.where, only.message) == (Location("x"), f"cannot create this folder: {os.strerror(errno.EACCES)}")
+    assert only.hint.startswith("0 of 1 changed files were written")
+    assert tree(tmp_path) == {"x/a.txt": b"a"}
+
+
 def test_a_failure_to_move_a_staged_folder_leaves_no_part_of_it(tmp_path, monkeypatch):
     def refuse(a, b):
         raise OSError(errno.EACCES, os.strerror(errno.EACCES))
