@@ -204,6 +204,14 @@ def test_a_stray_recipe_with_the_header_is_named(tmp_path):
     assert not plan.current
 
 
+def test_a_stray_recipe_too_big_to_read_is_named(tmp_path, monkeypatch):
+    monkeypatch.setattr(write.state, "MAX_BYTES", 1024 * 1024)
+    put(tmp_path, ".flox/pkgs/big.nix", b"x" * (1024 * 1024 + 1))
+    with pytest.raises(GenMatrixError) as error:
+        write.plan(tmp_path, {RECIPE: OURS}, cut_short=())
+    assert [str(p.where) for p in error.value.problems] == [".flox/pkgs/big.nix"]
+
+
 def test_a_stray_recipe_is_not_looked_for_through_a_link(tmp_path):
     put(tmp_path, "elsewhere/b.nix", OURS)
     (tmp_path / ".flox").mkdir()
@@ -280,6 +288,12 @@ def test_leftovers_are_only_names_a_journaled_run_made_beside_outputs(tmp_path):
     assert write.plan(tmp_path, outputs, cut_short=()).leftovers == ()
 
 
+def test_leftovers_are_looked_for_beside_every_output_folder_that_exists(tmp_path):
+    put(tmp_path, f"b/.y.nix.gen-matrix-{TOKEN}.tmp", "part")
+    plan = write.plan(tmp_path, {"a/x.nix": OURS, "b/y.nix": OURS}, cut_short=(TOKEN,))
+    assert plan.leftovers == (f"b/.y.nix.gen-matrix-{TOKEN}.tmp",)
+
+
 def test_without_tokens_given_the_lock_files_journal_is_read(tmp_path):
     put(tmp_path, f".flox/pkgs/.a.nix.gen-matrix-{TOKEN}.tmp", "part")
     put(tmp_path, RUN_LOCK_FILE, f"{lock.FIRST_LINE}\nrun {TOKEN}\n")
@@ -319,6 +333,28 @@ def test_apply_writes_utf8_text_exactly(tmp_path):
     assert (tmp_path / "c.txt").read_bytes() == text.encode("utf-8")
 
 
+def test_new_files_are_readable_by_all_and_not_executable(tmp_path):
+    old = os.umask(0o022)
+    try:
+        write.apply(write.plan(tmp_path, {"a/b.nix": "x", "c.nix": "y"}, cut_short=()), TOKEN)
+        put(tmp_path, "d.nix", "old")
+        (tmp_path / "d.nix").chmod(0o644)
+        write.apply(write.Plan(tmp_path, {"d.nix": "new"}, ("d.nix",), (), ()), TOKEN)
+    finally:
+        os.umask(old)
+    assert {p: (tmp_path / p).stat().st_mode & 0o777 for p in ("a/b.nix", "c.nix", "d.nix")} == \
+        {"a/b.nix": 0o644, "c.nix": 0o644, "d.nix": 0o644}
+
+
+def test_apply_writes_a_changed_file_under_the_runs_token(tmp_path, monkeypatch):
+    put(tmp_path, "a.txt", "old")
+    seen = []
+    real = os.replace
+    monkeypatch.setattr(write.os, "replace", lambda a, b: (seen.append(os.path.basename(a)), real(a, b)))
+    write.apply(write.Plan(tmp_path, {"a.txt": "new"}, ("a.txt",), (), ()), TOKEN)
+    assert seen == [f".a.txt.gen-matrix-{TOKEN}.tmp"]
+
+
 def test_apply_keeps_a_files_mode(tmp_path):
     path = put(tmp_path, "run.sh", "old")
     path.chmod(0o751)
@@ -351,7 +387,8 @@ def test_a_failure_to_remove_says_how_far_the_write_got(tmp_path, monkeypatch):
     (only,) = error.value.problems
     assert only.where == Location("old.txt")
     assert only.message == f"cannot remove this file: {os.strerror(errno.EACCES)}"
-    assert only.hint.startswith("3 of 3 changed files were written, each whole;")
+    assert only.hint == ("3 of 3 changed files were written, each whole; the rest keep their old version, or are "
+                         "not there yet. Fix the cause (disk space, permissions) and run gen-matrix again")
     assert tree(tmp_path) == {"old.txt": b"old", "x/a.txt": b"A", "x/b.txt": b"B", "new/c.txt": b"C"}
 
 
