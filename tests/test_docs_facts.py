@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 
+from generator.errors import GenMatrixError
 from generator.knowledge import version_key
 from generator.outputs import docs
 from generator.pipeline import render
@@ -99,3 +100,30 @@ def test_a_torch_row_names_its_companions_and_a_companion_row_its_torch(expansio
     assert companion.torch == torch and companion.package == "torchvision"
     assert companion.revision == 0 and companion.description
     assert len(context["companions"]) == sum(v.is_companion for v in expansion.variants) == 6
+
+
+def test_every_marker_problem_of_a_readme_is_named_at_once_with_what_to_do():
+    blocks = {"variants": "table\n", "chooser": "guide\n"}
+    text = ("<!-- gen-matrix:begin variants -->\n"
+            "<!-- gen-matrix:begin chooser -->\n"  # 2: inside an open block
+            "<!-- gen-matrix:end chooser -->\n"  # 3: closes the wrong block
+            "<!-- gen-matrix:end variants -->\n"  # 4: without a begin marker
+            "<!-- gen-matrix:begin mystery -->\n"  # 5: unknown
+            "<!-- gen-matrix: begin variants-->\n"  # 6: malformed, inside the open block
+            "<!-- gen-matrix:end mystery -->\n"
+            "<!-- gen-matrix:begin chooser -->\n")  # 8: never closed
+    with pytest.raises(GenMatrixError) as error:
+        docs.splice(text, "README.md", blocks)
+    assert [(str(p.where), p.message, p.hint) for p in error.value.problems] == [
+        ("README.md:2", "begin marker 'chooser' inside block 'variants' opened at line 1",
+         "close it first with <!-- gen-matrix:end variants -->"),
+        ("README.md:3", "end marker 'chooser' closes block 'variants' opened at line 1",
+         "write <!-- gen-matrix:end variants -->"),
+        ("README.md:4", "end marker 'variants' without a begin marker",
+         "add <!-- gen-matrix:begin variants --> above it, or remove it"),
+        ("README.md:5", "unknown gen-matrix block 'mystery'", "blocks gen-matrix fills: chooser, variants"),
+        ("README.md:6", "malformed gen-matrix marker",
+         "write it on a line of its own: <!-- gen-matrix:begin NAME --> or <!-- gen-matrix:end NAME -->"),
+        ("README.md:8", "block 'chooser' has no end marker",
+         "add <!-- gen-matrix:end chooser --> on a line of its own after the block"),
+    ]
