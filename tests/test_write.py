@@ -530,3 +530,61 @@ def test_a_diff_up_to_the_limit_is_printed_and_beyond_it_counted(tmp_path):
     assert write._diff("f", old, old.replace("0\n", "zero\n", 1))[0] == "--- a/f\n"
     assert write._diff("f", old + "x\n", old.replace("0\n", "zero\n", 1)) == [
         "changed: f (2 lines removed, 1 added; too big to print a diff)\n"]
+
+
+def hints(error: pytest.ExceptionInfo) -> dict[str, str]:
+    return {str(p.where): p.hint for p in error.value.problems}
+
+
+def test_every_path_problem_is_named_at_once_with_what_to_do(tmp_path):
+    put(tmp_path, "target.nix", OURS)
+    (tmp_path / ".flox/pkgs").mkdir(parents=True)
+    (tmp_path / RECIPE).symlink_to(tmp_path / "target.nix")
+    (tmp_path / OTHER).mkdir()
+    put(tmp_path, ".flox/pkgs/c.nix", "mine\n")
+    with pytest.raises(GenMatrixError) as error:
+        write.plan(tmp_path, {RECIPE: OURS, OTHER: OURS, ".flox/pkgs/c.nix": OURS}, cut_short=())
+    assert hints(error) == {
+        RECIPE: "replace the link by the file it points to, then run gen-matrix again",
+        OTHER: "move it away, then run gen-matrix again",
+        ".flox/pkgs/c.nix": "move it away (or rename the variant in matrix.yaml); gen-matrix never overwrites a "
+                            "file it did not write",
+    }
+
+
+def test_the_folder_problems_say_what_to_do(tmp_path):
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / ".flox").symlink_to(tmp_path / "elsewhere")
+    put(tmp_path, "nix", "a file\n")
+    with pytest.raises(GenMatrixError) as error:
+        write.plan(tmp_path, {RECIPE: OURS, "nix/pins.nix": OURS}, cut_short=())
+    assert hints(error) == {
+        ".flox": "replace the link by a real folder (or remove it), then run gen-matrix again",
+        "nix": "move the file away, then run gen-matrix again",
+    }
+
+
+def test_a_file_that_cannot_be_read_is_named_with_what_to_do(tmp_path, monkeypatch):
+    put(tmp_path, RECIPE, OURS)
+
+    def refuse(path, mode="r"):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+    monkeypatch.setattr(write, "open", refuse, raising=False)
+    with pytest.raises(GenMatrixError) as error:
+        write.plan(tmp_path, {RECIPE: OURS_NEW}, cut_short=())
+    (only,) = error.value.problems
+    assert (only.where, only.message, only.hint) == (
+        Location(RECIPE), f"cannot read the file: {os.strerror(errno.EACCES)}",
+        "fix its permissions (or move it away), then run gen-matrix again")
+
+
+def test_a_file_too_big_says_what_to_do_and_report_names_it_by_its_path(tmp_path, monkeypatch):
+    monkeypatch.setattr(write.state, "MAX_BYTES", 1024 * 1024)
+    put(tmp_path, RECIPE, b"x" * (1024 * 1024 + 1))
+    with pytest.raises(GenMatrixError) as error:
+        write.plan(tmp_path, {RECIPE: OURS}, cut_short=())
+    assert hints(error) == {RECIPE: "move it away, then run gen-matrix again"}
+    with pytest.raises(GenMatrixError) as error:
+        write.report(write.Plan(tmp_path, {RECIPE: OURS}, (RECIPE,), (), ()))
+    assert [str(p.where) for p in error.value.problems] == [str(tmp_path / RECIPE)]
