@@ -27,7 +27,10 @@ REPRESENTATIVES = [
 ]
 
 
-@pytest.fixture(scope="module")
+# Rendered for each test, not once per module: mutation testing (scripts/mutation.py) runs,
+# for a mutated function, the tests that called it, and a module fixture's calls count for
+# the first test alone.
+@pytest.fixture
 def rendered() -> dict[str, str]:
     expansion = expansion_of(REPO)
     planned = render.recipes(expansion, {}, REPO)

@@ -55,6 +55,36 @@ def test_an_indented_string_is_kept_as_written_with_its_escapes(source):
     assert significant(source) == source
 
 
+def test_an_empty_block_comment_ends_where_it_closes():
+    """`/**/` is a whole comment: the code after it stays."""
+    assert significant("a /**/ b") == "a b"
+    assert significant("a/**/b /***/ c") == "a b c"
+
+
+@pytest.mark.parametrize("source, expected", [
+    ("a /* never closed\n b = 1;", "a"),  # the rest is inside the comment
+    ('a "never closed \\', 'a "never closed \\'),
+    ("a ''never closed ${ b", "a ''never closed ${ b"),
+    ("a ''never closed ''", "a ''never closed ''"),
+    ("a # to the end", "a"),
+])
+def test_text_cut_off_part_way_reads_to_its_end_without_error(source, expected):
+    """A fix file of the user's may be cut off part way: its significant text is what there is."""
+    assert significant(source) == expected
+
+
+def test_an_interpolation_keeps_its_code_as_written_when_it_has_no_layout():
+    assert significant('"${a}"') == '"${a}"'
+    assert significant("''${a}''") == "''${a}''"
+
+
+@pytest.mark.parametrize("quote", ['"', "''"])
+def test_an_interpolation_ends_at_its_own_brace_past_nested_sets(quote):
+    """Braces of sets inside ${...} nest: the string goes on after the interpolation's own `}`."""
+    source = quote + "${ { b = { c = 1; };  }.b.c  }  # not a comment" + quote
+    assert significant(source) == quote + "${ { b = { c = 1; }; }.b.c }  # not a comment" + quote
+
+
 def test_interpolated_code_loses_its_comments_and_layout():
     assert significant('"x${ a  /* c */ +\n b }y"') == '"x${ a + b }y"'
     assert significant("''x${ { a = 1; }.a  # c\n }y''") == "''x${ { a = 1; }.a }y''"

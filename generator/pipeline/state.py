@@ -78,11 +78,7 @@ def _json(text: str, file: str):
         raise GenMatrixError.at(Location.of_offset(file, text, found.start()) if found else Location(file),
                                 "a number here is thousands of digits long", _restore()) from None
     except RecursionError:  # json nests by recursion: a few thousand brackets exhaust it
-        depth = 0
-        for offset, char in enumerate(text):
-            depth += char in "[{"
-            if depth > MAX_DEPTH:
-                break
+        offset = _too_deep(text)
         raise GenMatrixError.at(Location.of_offset(file, text, offset),
                                 f"values are nested more than {MAX_DEPTH} levels deep here", _restore()) from None
 
@@ -116,6 +112,29 @@ def _entries(data, text: str, file: str) -> dict[str, Entry]:
             fail(f"the entry for '{name}' has a wrapper identity that is not text", name)
         entries[name] = Entry(entry["build"], entry["metadata"], wrapper, revision)
     return entries
+
+
+def _too_deep(text: str) -> int:
+    """Where the JSON `text` nests more than MAX_DEPTH levels: the bracket that opens one more.
+    A closing bracket ends a level, and a bracket inside a string is text."""
+    depth, in_string, escaped = 0, False, False
+    for offset, char in enumerate(text):
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return offset
+        elif char in "]}":
+            depth -= 1
+    return len(text)
 
 
 def _text(root: Path) -> str | None:

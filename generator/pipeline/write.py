@@ -348,9 +348,10 @@ def apply(plan: Plan, token: str | None = None) -> None:
         try:
             for relative in plan.leftovers:
                 _remove_leftover(os.path.join(plan.root, relative))
-            action, relative = "write this file", ""
-            for folder in _folders(plan.write):
-                os.makedirs(located(folder)[0], exist_ok=True)
+            action = "create this folder"
+            for relative in _folders(plan.write):
+                os.makedirs(located(relative)[0], exist_ok=True)
+            action = "write this file"
             for relative in plan.write:
                 path, new = located(relative)
                 if new:

@@ -1,0 +1,135 @@
+"""Mutation testing of gen-matrix's modules, one module at a time, with mutmut.
+
+Each module is mutated in a scratch copy of the repository (.mutation/<module>/, ignored by
+git) whose [tool.mutmut] names that module and the test files that guard it, so that a run
+reads only the tests that can kill its mutants and fits a small machine. The shared settings
+are pyproject.toml's [tool.mutmut]; the module -> tests table is MODULES below.
+
+    .venv/bin/python scripts/mutation.py                  # every module
+    .venv/bin/python scripts/mutation.py nixtext lock     # some of them
+    .venv/bin/python scripts/mutation.py --list           # the table
+
+It prints, per module, the mutants, how many were killed, survived, timed out or had no
+test, and the score (killed and timed out over all). The survivors are listed by name; show
+one with `cd .mutation/<module> && ../../.venv/bin/mutmut show <name>`. TESTING.md records the
+last figures and why each survivor lives.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import tomlkit
+
+REPO = Path(__file__).resolve().parent.parent
+SCRATCH = REPO / ".mutation"
+
+# module -> (source file, the test files that exercise it)
+MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "nixtext": ("generator/pipeline/nixtext.py", ("tests/test_nixtext.py",)),
+    "state": ("generator/pipeline/state.py", ("tests/test_state.py", "tests/test_revisions.py")),
+    "lock": ("generator/pipeline/lock.py", ("tests/test_lock.py",)),
+    "load": ("generator/pipeline/load.py", ("tests/test_load.py",)),
+    "write": ("generator/pipeline/write.py", ("tests/test_write.py", "tests/test_write_failure.py")),
+    "docs": ("generator/outputs/docs.py", ("tests/test_docs_facts.py", "tests/test_docs.py", "tests/test_golden.py")),
+    "gitattributes": ("generator/outputs/gitattributes.py", ("tests/test_gitattributes.py",)),
+    "manifest": ("generator/outputs/manifest.py", ("tests/test_manifest.py",)),
+    "workflow": ("generator/outputs/workflow.py", ("tests/test_workflow_output.py", "tests/test_golden.py")),
+}
+
+def scratch_copy(name: str, source: str, tests: tuple[str, ...]) -> Path:
+    """The repository's tracked files in .mutation/<name>/, configured for this module."""
+    root = SCRATCH / name
+    if root.exists():
+        shutil.rmtree(root)
+    tracked = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                             cwd=REPO, check=True, capture_output=True, text=True).stdout
+    for path in filter(None, tracked.split("\0")):
+        if path.startswith(".mutation/") or not (REPO / path).is_file():
+            continue
+        target = root / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(REPO / path, target)
+    pyproject = tomlkit.parse((root / "pyproject.toml").read_text())
+    config = pyproject["tool"]["mutmut"]
+    config["only_mutate"] = [source]
+    config["pytest_add_cli_args_test_selection"] = [t for t in tests if (root / t).is_file()]
+    (root / "pyproject.toml").write_text(tomlkit.dumps(pyproject))
+    return root
+
+
+def results(root: Path, mutmut: Path) -> dict[str, str]:
+    """Each mutant's status, as `mutmut results --all true` prints it ("    name: status")."""
+    listing = subprocess.run([str(mutmut), "results", "--all", "true"], cwd=root, check=True,
+                             capture_output=True, text=True).stdout
+    return dict(line.strip().rsplit(": ", 1) for line in listing.splitlines() if ": " in line)
+
+
+def run(name: str, children: int, timeout: int, again: bool = True) -> dict:
+    source, tests = MODULES[name]
+    mutmut = Path(sys.executable).with_name("mutmut")
+    if not again:  # the figures of the last run, read from its scratch copy
+        return summary(name, source, results(SCRATCH / name, mutmut), 0, True)
+    root = scratch_copy(name, source, tests)
+    started = time.monotonic()
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    # its own session, so that a timeout stops mutmut's workers too
+    process = subprocess.Popen([str(mutmut), "run", "--max-children", str(children)], cwd=root, env=env,
+                               stdout=subprocess.DEVNULL, start_new_session=True)
+    try:
+        process.wait(timeout=timeout)
+        finished = True
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGTERM)
+        process.wait()
+        finished = False
+    return summary(name, source, results(root, mutmut), time.monotonic() - started, finished)
+
+
+def summary(name: str, source: str, statuses: dict[str, str], seconds: float, finished: bool) -> dict:
+    counts = {s: sum(1 for v in statuses.values() if v == s) for s in set(statuses.values())}
+    killed = counts.get("killed", 0) + counts.get("timeout", 0)
+    total = len(statuses)
+    return {"module": name, "source": source, "mutants": total, "killed": killed,
+            "survived": counts.get("survived", 0), "other": total - killed - counts.get("survived", 0),
+            "score": 100.0 * killed / total if total else 0.0, "seconds": round(seconds),
+            "finished": finished,
+            "survivors": [k for k, v in statuses.items() if v not in ("killed", "timeout")],
+            "statuses": counts}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("modules", nargs="*", choices=[[], *MODULES], metavar="MODULE",
+                        help=f"some of: {', '.join(MODULES)} (default: all)")
+    parser.add_argument("--list", action="store_true", help="print the module -> tests table")
+    parser.add_argument("--report", action="store_true", help="print the figures of the last run, run nothing")
+    parser.add_argument("--children", type=int, default=2, help="parallel test processes (2)")
+    parser.add_argument("--timeout", type=int, default=1800, help="seconds per module (1800)")
+    args = parser.parse_args()
+    if args.list:
+        for name, (source, tests) in MODULES.items():
+            print(f"{name:14} {source:40} {' '.join(tests)}")
+        return 0
+    names = args.modules or [n for n in MODULES if not args.report or (SCRATCH / n / "mutants").is_dir()]
+    rows = [run(name, args.children, args.timeout, again=not args.report) for name in names]
+    print(f"{'module':14} {'mutants':>7} {'killed':>7} {'survived':>8} {'other':>6} {'score':>6} {'time':>6}")
+    for row in rows:
+        note = "" if row["finished"] else "  (stopped at the timeout)"
+        print(f"{row['module']:14} {row['mutants']:7} {row['killed']:7} {row['survived']:8} "
+              f"{row['other']:6} {row['score']:5.1f}% {row['seconds']:5}s{note}")
+    for row in rows:
+        for survivor in row["survivors"]:
+            print(f"  {row['module']}: {survivor}")
+    return 0 if all(row["finished"] for row in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

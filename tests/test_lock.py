@@ -1,0 +1,281 @@
+"""The run lock, held directly: what the lock file says while a run writes, what it keeps
+when a run is cut short, and what it refuses to touch.
+
+flock locks belong to an open file, so a second `held` in the same process is refused just
+as a second run would be: these tests need no second process.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+
+import pytest
+
+from generator.errors import GenMatrixError, Location
+from generator.layout import RUN_LOCK_FILE
+from generator.pipeline import lock
+
+OLD = "0123456789abcdef"
+OLDER = "fedcba9876543210"
+
+
+def lines(root) -> list[str]:
+    return (root / RUN_LOCK_FILE).read_text().split("\n")
+
+
+def problem(error: pytest.ExceptionInfo) -> tuple[Location, str, str]:
+    (only,) = error.value.problems
+    return only.where, only.message, only.hint
+
+
+def test_a_token_is_16_random_hex_digits():
+    tokens = {lock.new_token() for _ in range(20)}
+    assert len(tokens) == 20
+    assert all(re.fullmatch("[0-9a-f]{16}", token) for token in tokens)
+
+
+def test_while_held_the_lock_file_names_the_run_and_its_process(tmp_path):
+    with lock.held(tmp_path) as run:
+        assert run.cut_short == ()
+        assert re.fullmatch("[0-9a-f]{16}", run.token)
+        assert lines(tmp_path) == [lock.FIRST_LINE, f"run {run.token}", f"pid {os.getpid()}", ""]
+        assert lock.journal(tmp_path) == (run.token,)
+    assert not (tmp_path / RUN_LOCK_FILE).exists()
+
+
+def test_a_run_inherits_the_tokens_of_runs_cut_short_and_removes_the_file_when_done(tmp_path):
+    (tmp_path / RUN_LOCK_FILE).write_text(
+        f"{lock.FIRST_LINE}\nrun {OLDER}\npid 12\nrun {OLD}\nrun {OLDER}\nrun ABCDEF0123456789\nrun {OLD}0\n")
+    with lock.held(tmp_path) as run:
+        assert run.cut_short == (OLDER, OLD)  # in order, each once; nothing that is not a token
+        assert lines(tmp_path) == [lock.FIRST_LINE, f"run {OLDER}", f"run {OLD}", f"run {run.token}",
+                                   f"pid {os.getpid()}", ""]
+    assert not (tmp_path / RUN_LOCK_FILE).exists()
+
+
+def test_a_run_cut_short_keeps_the_journal_when_it_inherited_one(tmp_path):
+    (tmp_path / RUN_LOCK_FILE).write_text(f"{lock.FIRST_LINE}\nrun {OLD}\n")
+    with pytest.raises(KeyboardInterrupt):
+        with lock.held(tmp_path) as run:
+            raise KeyboardInterrupt
+    # its leftovers and those it inherited are still to be removed by the next run
+    assert lock.journal(tmp_path) == (OLD, run.token)
+
+
+def test_a_run_cut_short_with_nothing_inherited_removes_the_lock_file(tmp_path):
+    with pytest.raises(RuntimeError):
+        with lock.held(tmp_path):
+            raise RuntimeError
+    assert not (tmp_path / RUN_LOCK_FILE).exists()
+
+
+def test_an_empty_lock_file_is_taken(tmp_path):
+    (tmp_path / RUN_LOCK_FILE).write_bytes(b"")
+    with lock.held(tmp_path) as run:
+        assert run.cut_short == ()
+    assert not (tmp_path / RUN_LOCK_FILE).exists()
+
+
+def test_a_second_run_is_refused_and_named_by_the_holders_process(tmp_path):
+    with lock.held(tmp_path) as first:
+        with pytest.raises(GenMatrixError) as error:
+            with lock.held(tmp_path, wait=0):
+                pass
+        assert lock.journal(tmp_path) == (first.token,)  # the holder's lock file is as it was
+    assert problem(error) == (
+        Location(RUN_LOCK_FILE), f"another gen-matrix run (process {os.getpid()}) is writing this repository",
+        "wait for it to finish and run gen-matrix again; the lock goes with the process that holds it")
+
+
+def test_without_a_wait_a_second_run_waits_the_default_time(tmp_path, monkeypatch):
+    monkeypatch.setattr(lock, "WAIT_SECONDS", 0.0)
+    with lock.held(tmp_path):
+        with pytest.raises(GenMatrixError, match="another gen-matrix run"):
+            with lock.held(tmp_path):
+                pass
+
+
+def test_a_lock_held_by_an_unnamed_process_says_so_without_a_number(tmp_path):
+    (tmp_path / RUN_LOCK_FILE).write_text(f"{lock.FIRST_LINE}\n")
+    import fcntl
+
+    descriptor = os.open(tmp_path / RUN_LOCK_FILE, os.O_RDWR)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        with pytest.raises(GenMatrixError) as error:
+            with lock.held(tmp_path, wait=0):
+                pass
+    finally:
+        os.close(descriptor)
+    assert problem(error)[1] == "another gen-matrix run is writing this repository"
+    assert (tmp_path / RUN_LOCK_FILE).read_text() == f"{lock.FIRST_LINE}\n"
+
+
+@pytest.mark.parametrize("text", [b"my own notes\n", b"gen-matrix run lock\nrun 0123456789abcdef\n",
+                                  b"\n" + lock.FIRST_LINE.encode() + b"\n"])
+def test_a_users_file_at_the_lock_path_is_refused_and_left_as_it_is(tmp_path, text):
+    (tmp_path / RUN_LOCK_FILE).write_bytes(text)
+    with pytest.raises(GenMatrixError) as error:
+        with lock.held(tmp_path):
+            pass
+    where, message, hint = problem(error)
+    assert where == Location(RUN_LOCK_FILE)
+    assert message == "this file is not gen-matrix's run lock, but gen-matrix keeps its lock here"
+    assert hint.startswith("move it away")
+    assert (tmp_path / RUN_LOCK_FILE).read_bytes() == text
+    assert lock.journal(tmp_path) == ()
+
+
+def test_a_users_file_at_the_lock_path_is_refused_while_another_holds_it(tmp_path):
+    (tmp_path / RUN_LOCK_FILE).write_text("mine\n")
+    import fcntl
+
+    descriptor = os.open(tmp_path / RUN_LOCK_FILE, os.O_RDWR)
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        with pytest.raises(GenMatrixError, match="this file is not gen-matrix's run lock"):
+            with lock.held(tmp_path, wait=10):
+                pass
+    finally:
+        os.close(descriptor)
+
+
+@pytest.mark.parametrize("make", [os.mkdir, os.mkfifo, lambda path: os.symlink("elsewhere", path)])
+def test_something_other_than_a_regular_file_at_the_lock_path_is_refused(tmp_path, make):
+    make(tmp_path / RUN_LOCK_FILE)
+    with pytest.raises(GenMatrixError) as error:
+        with lock.held(tmp_path):
+            pass
+    assert problem(error) == (
+        Location(RUN_LOCK_FILE), "this is not a regular file (a folder, a link, a FIFO or a device), but "
+        "gen-matrix keeps its run lock here", "move it away, then run gen-matrix again")
+    assert lock.journal(tmp_path) == ()
+    assert not (tmp_path / "elsewhere").exists()
+
+
+def test_a_repository_folder_that_does_not_exist_is_named(tmp_path):
+    with pytest.raises(GenMatrixError) as error:
+        with lock.held(tmp_path / "missing"):
+            pass
+    assert problem(error) == (Location(str(tmp_path / "missing")), "the repository folder does not exist",
+                              "pass the repository with --root, or run from it")
+    assert not (tmp_path / "missing").exists()
+
+
+def test_a_failed_write_removes_a_lock_file_it_made_and_keeps_one_it_found(tmp_path, monkeypatch):
+    import errno
+
+    def full(*args):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(lock.os, "pwrite", full)
+    with pytest.raises(GenMatrixError) as error:
+        with lock.held(tmp_path):
+            pass
+    assert problem(error)[1] == f"cannot write the lock file: {os.strerror(errno.ENOSPC)}"
+    assert not (tmp_path / RUN_LOCK_FILE).exists()
+    (tmp_path / RUN_LOCK_FILE).write_text(f"{lock.FIRST_LINE}\nrun {OLD}\n")
+    with pytest.raises(GenMatrixError):
+        with lock.held(tmp_path):
+            pass
+    assert lock.journal(tmp_path) == (OLD,)
+
+
+def test_a_short_write_is_finished(tmp_path, monkeypatch):
+    real = os.pwrite
+    monkeypatch.setattr(lock.os, "pwrite", lambda fd, data, offset: real(fd, bytes(data[:5]), offset))
+    with lock.held(tmp_path) as run:
+        assert lines(tmp_path) == [lock.FIRST_LINE, f"run {run.token}", f"pid {os.getpid()}", ""]
+
+
+def test_a_longer_journal_is_cut_to_the_new_text(tmp_path):
+    (tmp_path / RUN_LOCK_FILE).write_text(f"{lock.FIRST_LINE}\nrun {OLD}\n" + "pid 1\n" * 1000)
+    with pytest.raises(RuntimeError):
+        with lock.held(tmp_path) as run:
+            raise RuntimeError
+    assert lines(tmp_path) == [lock.FIRST_LINE, f"run {OLD}", f"run {run.token}", f"pid {os.getpid()}", ""]
+
+
+def test_journal_reads_only_gen_matrix_lock_files(tmp_path):
+    assert lock.journal(tmp_path) == ()
+    path = tmp_path / RUN_LOCK_FILE
+    path.write_text(f"{lock.FIRST_LINE}\nrun {OLD}\nrun {OLD}\nrun {OLDER}\n")
+    assert lock.journal(tmp_path) == (OLD, OLDER)
+    path.write_text(f"not the lock\nrun {OLD}\n")
+    assert lock.journal(tmp_path) == ()
+    path.unlink()
+    path.mkdir()
+    assert lock.journal(tmp_path) == ()
+    path.rmdir()
+    (tmp_path / "target").write_text(f"{lock.FIRST_LINE}\nrun {OLD}\n")
+    path.symlink_to("target")
+    assert lock.journal(tmp_path) == ()  # not through a link
+
+
+def test_journal_of_a_file_beyond_its_size_reads_its_start(tmp_path):
+    (tmp_path / RUN_LOCK_FILE).write_text(f"{lock.FIRST_LINE}\nrun {OLD}\n" + "x" * (lock._MAX_BYTES * 2)
+                                          + f"\nrun {OLDER}\n")
+    assert lock.journal(tmp_path) == (OLD,)
+
+
+@pytest.mark.parametrize("text", [b"\xff\xfe\x00binary", lock.FIRST_LINE.encode() + b"\nrun \xff\n"])
+def test_a_lock_file_of_bytes_that_are_not_text_is_read_not_crashed_on(tmp_path, text):
+    (tmp_path / RUN_LOCK_FILE).write_bytes(text)
+    if text.startswith(lock.FIRST_LINE.encode()):
+        assert lock.journal(tmp_path) == ()
+        with lock.held(tmp_path) as run:
+            assert run.cut_short == ()
+        return
+    assert lock.journal(tmp_path) == ()
+    with pytest.raises(GenMatrixError) as error:
+        with lock.held(tmp_path):
+            pass
+    assert problem(error) == (
+        Location(RUN_LOCK_FILE), "this file is not gen-matrix's run lock, but gen-matrix keeps its lock here",
+        "move it away (gen-matrix never writes or removes a file of this name that it did not make), "
+        "then run gen-matrix again")
+    assert (tmp_path / RUN_LOCK_FILE).read_bytes() == text
+
+
+def test_a_repository_path_that_is_a_file_is_named(tmp_path):
+    (tmp_path / "file").write_text("")
+    with pytest.raises(GenMatrixError) as error:
+        with lock.held(tmp_path / "file"):
+            pass
+    assert problem(error) == (Location(RUN_LOCK_FILE), f"cannot read the lock file: {os.strerror(errno.ENOTDIR)}",
+                              "move it away, then run gen-matrix again")
+
+
+def test_a_lock_file_that_cannot_be_created_is_named(tmp_path, monkeypatch):
+    def refuse(*args):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+    monkeypatch.setattr(lock.os, "open", refuse)
+    with pytest.raises(GenMatrixError) as error:
+        with lock.held(tmp_path):
+            pass
+    assert problem(error) == (Location(RUN_LOCK_FILE), f"cannot create the lock file: {os.strerror(errno.EACCES)}",
+                              "gen-matrix writes the repository: run it where you may write")
+
+
+def test_the_lock_file_is_readable_by_all_and_writable_by_its_owner(tmp_path):
+    old = os.umask(0o022)
+    try:
+        with lock.held(tmp_path):
+            assert (tmp_path / RUN_LOCK_FILE).stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(old)
+
+
+def test_a_fifo_made_between_the_look_and_the_open_is_refused(tmp_path, monkeypatch):
+    os.mkfifo(tmp_path / RUN_LOCK_FILE)
+
+    def missing(path):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT))
+
+    monkeypatch.setattr(lock.os, "lstat", missing)
+    with pytest.raises(GenMatrixError, match="this is not a regular file"):
+        with lock.held(tmp_path):
+            pass
