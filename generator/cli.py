@@ -209,9 +209,12 @@ def show(project: layout.Project, name, as_json) -> None:
                    "print(*sorted(archspec.cpu.host().features))\"` prints [default: this machine's, by archspec].")
 @click.option("--uname", metavar="TEXT",
               help='What `uname -sm` prints, e.g. "Darwin arm64" or "Windows AMD64" [default: this machine].')
+@click.option("--python", "python", metavar="PATH",
+              help="The Python interpreter the build is for: the variants of its Python version are preferred.")
 @click.option("--json", "as_json", is_flag=True, help="Print the recommendation as JSON.")
 @project_options
-def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu_flags, uname, as_json) -> None:
+def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu_flags, uname, python,
+           as_json) -> None:
     """Recommend the variant for this machine.
 
     Prints its name, then the reasons; warnings go to stderr. Exit 1 when none fits.
@@ -228,11 +231,19 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu
     machine = host.gather(uname=uname, cpuinfo=Path(cpuinfo) if cpuinfo else None, cpu_flags=cpu_flags,
                           nvidia_smi_output=Path(nvidia_smi_output) if nvidia_smi_output else None,
                           gpus=gpus, gpu_source=source)
+    chosen_python, python_warning = None, None
+    if python:
+        from .commands import smoke as smoke_
+        expansion, chosen_python, python_warning = detect_.for_python(expansion, smoke_.interpreter(python))
     result = detect_.recommend(machine, expansion)
+    if python_warning:
+        result = dataclasses.replace(result, warnings=result.warnings + (python_warning,))
     if as_json:
         click.echo(json.dumps(detect_.as_json(result), indent=2))
     else:
         click.echo(result.variant.name if result.variant else "no variant of the matrix fits this host")
+        if chosen_python:
+            click.echo(f"  {chosen_python}")
         for reason in result.reasons:
             click.echo(f"  {reason}")
         if result.variant:

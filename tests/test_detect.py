@@ -376,3 +376,32 @@ def test_the_kepler_owner_is_told_what_still_builds_for_the_card(run):
     assert ("newest that builds for sm35: PyTorch 2.7.1 with CUDA 11.8 and Python 3.13 (NVIDIA driver 520.61.05 on "
             "Linux, 520.06 on Windows, or newer): `gen-matrix env --sm sm35 --cuda 11.8 --pytorch 2.7.1 --python 3.13` "
             "writes the script") in lines
+
+
+def test_the_python_given_is_preferred_or_the_warning_says_why_not(run, tmp_path):
+    here = f"{sys.version_info.major}.{sys.version_info.minor}"
+    other = "3.13" if here != "3.13" else "3.12"
+    cpuinfo = HOSTS / "ryzen5950x-rtx3090" / "cpuinfo"
+
+    def matrix(*pythons: str) -> Path:
+        (tmp_path / "matrix.yaml").write_text(textwrap.dedent(f"""\
+            pytorch: {{version: "2.8.0"}}
+            nixpkgs: {{rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}}
+            knowledge:
+              python:
+                "{here}": {{}}
+            cpu: {{python: [{", ".join(f'"{p}"' for p in pythons)}], isa: [avx2]}}
+        """))
+        return tmp_path / "matrix.yaml"
+
+    result = run("detect", "--matrix", matrix(here, other), "--no-gpu", "--cpuinfo", cpuinfo,
+                 "--python", sys.executable)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[:2] == [f"pytorch-python{here.replace('.', '')}-cpu-avx2",
+                                              f"  Python {here}, that of {sys.executable}"]
+    result = run("detect", "--matrix", matrix(other), "--no-gpu", "--cpuinfo", cpuinfo, "--python", sys.executable)
+    assert result.exit_code == 0
+    assert result.stdout.splitlines()[0] == f"pytorch-python{other.replace('.', '')}-cpu-avx2"
+    assert f"is Python {here}, and the matrix has no variant for it (it has {other})" in result.stderr
+    result = run("detect", "--matrix", matrix(other), "--no-gpu", "--python", tmp_path / "no-python")
+    assert result.exit_code == 2 and "cannot run it" in result.stderr

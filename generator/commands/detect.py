@@ -8,7 +8,9 @@ CPU by the `cpuinfo` flags and `rank` of each instruction set.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+import subprocess
+from dataclasses import dataclass, replace
+from pathlib import Path
 
 from ..errors import GenMatrixError, Location
 from .host import Gpu, Host
@@ -324,3 +326,25 @@ def as_json(recommendation: Recommendation) -> dict:
         "reasons": list(recommendation.reasons),
         "warnings": list(recommendation.warnings),
     }
+
+
+def for_python(expansion: Expansion, interpreter: Path) -> tuple[Expansion, str | None, str | None]:
+    """The expansion narrowed to the variants for the Python `interpreter` runs, with the
+    reason to show; where the matrix has none for it, the expansion whole and why."""
+    try:
+        done = subprocess.run([str(interpreter), "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+                              capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        raise GenMatrixError.at(Location(str(interpreter)), f"cannot run it: {getattr(error, 'strerror', None) or error}",
+                                "give --python the path of a Python interpreter") from None
+    version = done.stdout.strip()
+    if done.returncode != 0 or not version:
+        raise GenMatrixError.at(Location(str(interpreter)), "it did not say its version",
+                                "give --python the path of a Python interpreter")
+    kept = tuple(v for v in expansion.variants if v.python.name == version)
+    if not kept:
+        have = sorted({v.python.name for v in expansion.variants}, key=version_key)
+        return expansion, None, (f"{interpreter} is Python {version}, and the matrix has no variant for it (it has "
+                                 f"{', '.join(have)}): the recommendation is for another Python; add \"{version}\" to "
+                                 "python in matrix.yaml for one of its own")
+    return replace(expansion, variants=kept), f"Python {version}, that of {interpreter}", None
