@@ -178,7 +178,7 @@ def spliced_by_the_rules(text: str) -> str | None:
     """What splice gives for `text`, from the fence rules above; None where it must refuse."""
     lines = splice.LINES.findall(text)
     code = commonmark_code_lines([line.rstrip("\r\n") for line in lines])
-    out, opened = [], None
+    out, opened, seen = [], None, set()
     for number, line in enumerate(lines, 1):
         bare = line.rstrip("\r\n")
         marker = None if number in code else re.fullmatch(r" {0,3}<!-- gen-matrix:(begin|end) (one|two) --> *", bare)
@@ -187,10 +187,11 @@ def spliced_by_the_rules(text: str) -> str | None:
                 out.append(line)
             continue
         if marker[1] == "begin":
-            if opened is not None:
+            if opened is not None or marker[2] in seen:  # a block is filled once: a second is refused
                 return None
             out.append(line)
             opened = marker[2]
+            seen.add(opened)
         else:
             if opened != marker[2]:
                 return None
