@@ -348,20 +348,25 @@ def test_real_torch_against_a_gpu_variant_reports_the_missing_cuda(run):
     assert "SKIP  gpu      this torch has no CUDA: nothing can run on a GPU" in out
 
 
-def own_version_matrix(tmp_path: Path) -> str:
-    """A matrix whose CPU variant is the installed torch, which must be a CPU-only build."""
-    if not torch_version().endswith("+cpu"):
-        pytest.skip(f"torch {torch_version()} is not the CPU-only build this test expects")
+def matrix_for_this_python(tmp_path: Path, version: str, kind: str, axes: str) -> str:
+    """A matrix of PyTorch `version` with one section, `kind` with `axes`, for the Python the
+    tests run in; returns its variants' names up to the Python."""
     python = f"{sys.version_info.major}.{sys.version_info.minor}"
     (tmp_path / "matrix.yaml").write_text(textwrap.dedent(f"""\
-        pytorch: {{version: "{torch_version().split('+')[0]}"}}
+        pytorch: {{version: "{version}"}}
         nixpkgs: {{rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}}
         knowledge:
           python:
             "{python}": {{}}
-        cpu: {{python: ["{python}"], isa: [avx2]}}
-    """))
-    return f"pytorch-python{python.replace('.', '')}-cpu-avx2"
+    """) + f'{kind}: {{python: ["{python}"], {axes}}}\n')
+    return f"pytorch-python{python.replace('.', '')}"
+
+
+def own_version_matrix(tmp_path: Path) -> str:
+    """A matrix whose CPU variant is the installed torch, which must be a CPU-only build."""
+    if not torch_version().endswith("+cpu"):
+        pytest.skip(f"torch {torch_version()} is not the CPU-only build this test expects")
+    return matrix_for_this_python(tmp_path, torch_version().split("+")[0], "cpu", "isa: [avx2]") + "-cpu-avx2"
 
 
 def checks_of(result) -> list[list[str]]:
@@ -432,16 +437,8 @@ def crashing_torch(tmp_path: Path, version: str = "2.8.0", cuda: str = "12.8") -
 
 
 def gpu_matrix(tmp_path: Path) -> str:
-    python = f"{sys.version_info.major}.{sys.version_info.minor}"
-    (tmp_path / "matrix.yaml").write_text(textwrap.dedent(f"""\
-        pytorch: {{version: "2.8.0"}}
-        nixpkgs: {{rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}}
-        knowledge:
-          python:
-            "{python}": {{}}
-        gpu: {{python: ["{python}"], cuda: ["12.8"], sm: [sm90], isa: [avx512]}}
-    """))
-    return f"pytorch-python{python.replace('.', '')}-cuda12_8-sm90-avx512"
+    return matrix_for_this_python(tmp_path, "2.8.0", "gpu", 'cuda: ["12.8"], sm: [sm90], isa: [avx512]') \
+        + "-cuda12_8-sm90-avx512"
 
 
 def test_a_builder_without_the_isa_checks_the_build_from_its_files(run, tmp_path):
