@@ -115,7 +115,7 @@ def _best(candidates: list[Variant], driver: str | None = None, system: str = "L
     return max(candidates, key=key)
 
 
-def _best_host_isa(knowledge: Knowledge, host: Host) -> Isa | None:
+def best_host_isa(knowledge: Knowledge, host: Host) -> Isa | None:
     runnable = [isa for isa in knowledge.isa.values() if _runs(isa, host)]
     return max(runnable, key=lambda isa: (isa.rank, isa.name)) if runnable else None
 
@@ -138,7 +138,7 @@ def _for_cpu(expansion: Expansion, host: Host, kind: str, variants: list[Variant
     runnable = [v for v in here if _runs(v.isa, host)]
     if runnable:
         return runnable, None
-    best = _best_host_isa(k, host)
+    best = best_host_isa(k, host)
     if best is None:
         return [], f"this {host.cpu.arch} CPU runs none of the instruction sets gen-matrix knows"
     if not here:

@@ -220,7 +220,7 @@ def detected(knowledge: Knowledge, gpu: str | None, isa: str | None, python: str
     instruction set its CPU runs and the Python running gen-matrix, where not given."""
     import sys
 
-    from .detect import _best_host_isa
+    from .detect import best_host_isa
     from .host import gather
 
     machine = machine or gather()
@@ -228,7 +228,7 @@ def detected(knowledge: Knowledge, gpu: str | None, isa: str | None, python: str
         first = machine.gpus[0]
         gpu = first.capability or first.name
     if isa is None and machine.cpu is not None:
-        best = _best_host_isa(knowledge, machine)
+        best = best_host_isa(knowledge, machine)
         isa = best.name if best else None
     if python is None:
         python = f"{sys.version_info[0]}.{sys.version_info[1]}"

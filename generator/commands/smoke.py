@@ -345,11 +345,12 @@ def checks(matrix: Matrix, variant: Variant, facts: dict, host: Host,
 def host_ceiling(matrix: Matrix, host: Host) -> str | None:
     """The best CPU kernels a host's CPU runs, by its flags: the top level of the best ISA it
     shows (the ISA `detect` would pick)."""
+    from .detect import best_host_isa
+
     if host.cpu is None:
         return None
-    shown = [isa for isa in matrix.knowledge.isa.values()
-             if isa.arch == host.cpu.arch and all(flag in host.cpu.flags for flag in isa.cpuinfo)]
-    return max(shown, key=lambda isa: isa.rank).capabilities[-1] if shown else "DEFAULT"
+    best = best_host_isa(matrix.knowledge, host)
+    return best.capabilities[-1] if best else "DEFAULT"
 
 
 def notes(matrix: Matrix, facts: dict, host: Host, described_by: str | None) -> tuple[str, ...]:
