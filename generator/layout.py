@@ -34,6 +34,8 @@ WORKFLOW_FILE = ".github/workflows/flox-variants.yml"
 ATTRIBUTES_FILE = ".gitattributes"
 # Held by a run that writes, so that two never interleave.
 RUN_LOCK_FILE = ".gen-matrix.lock"
+# Beside it, where Python has no lock on open files: the process that holds the run lock.
+RUN_MARKER_FILE = ".gen-matrix.lock.marker"
 
 # The files of the tree a run reads besides the matrix: their text goes into what it writes.
 TREE_INPUTS = (STATE_FILE, README_FILE, MANIFEST_FILE, POINTER_FILE, FLOX_GITIGNORE_FILE, ATTRIBUTES_FILE)

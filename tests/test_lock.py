@@ -10,11 +10,15 @@ from __future__ import annotations
 import errno
 import os
 import re
+import signal
+import subprocess
+import sys
 
+import filelock
 import pytest
 
 from generator.errors import GenMatrixError, Location
-from generator.layout import RUN_LOCK_FILE
+from generator.layout import RUN_LOCK_FILE, RUN_MARKER_FILE
 from generator.pipeline import lock
 
 OLD = "0123456789abcdef"
@@ -99,11 +103,9 @@ def test_without_a_wait_a_second_run_waits_the_default_time(tmp_path, monkeypatc
 
 def test_a_lock_held_by_an_unnamed_process_says_so_without_a_number(tmp_path):
     (tmp_path / RUN_LOCK_FILE).write_text(f"{lock.FIRST_LINE}\n")
-    import fcntl
-
     descriptor = os.open(tmp_path / RUN_LOCK_FILE, os.O_RDWR)
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        assert filelock.lock_descriptor(descriptor, blocking=False)
         with pytest.raises(GenMatrixError) as error:
             with lock.held(tmp_path, wait=0):
                 pass
@@ -128,13 +130,12 @@ def test_a_users_file_at_the_lock_path_is_refused_and_left_as_it_is(tmp_path, te
     assert lock.journal(tmp_path) == ()
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows' locks are mandatory: a held file cannot be read")
 def test_a_users_file_at_the_lock_path_is_refused_while_another_holds_it(tmp_path):
     (tmp_path / RUN_LOCK_FILE).write_text("mine\n")
-    import fcntl
-
     descriptor = os.open(tmp_path / RUN_LOCK_FILE, os.O_RDWR)
     try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX)
+        assert filelock.lock_descriptor(descriptor, blocking=False)
         with pytest.raises(GenMatrixError, match="this file is not gen-matrix's run lock"):
             with lock.held(tmp_path, wait=10):
                 pass
@@ -142,7 +143,12 @@ def test_a_users_file_at_the_lock_path_is_refused_while_another_holds_it(tmp_pat
         os.close(descriptor)
 
 
-@pytest.mark.parametrize("make", [os.mkdir, os.mkfifo, lambda path: os.symlink("elsewhere", path)])
+POSIX = pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs, and links need a privilege, on Windows")
+
+
+@pytest.mark.parametrize("make", [os.mkdir, pytest.param(lambda path: os.mkfifo(path), marks=POSIX),
+                                  pytest.param(lambda path: os.symlink("elsewhere", path), marks=POSIX)],
+                         ids=["folder", "fifo", "link"])
 def test_something_other_than_a_regular_file_at_the_lock_path_is_refused(tmp_path, make):
     make(tmp_path / RUN_LOCK_FILE)
     with pytest.raises(GenMatrixError) as error:
@@ -170,7 +176,7 @@ def test_a_failed_write_removes_a_lock_file_it_made_and_keeps_one_it_found(tmp_p
     def full(*args):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(lock.os, "pwrite", full)
+    monkeypatch.setattr(lock.os, "write", full)
     with pytest.raises(GenMatrixError) as error:
         with lock.held(tmp_path):
             pass
@@ -184,8 +190,8 @@ def test_a_failed_write_removes_a_lock_file_it_made_and_keeps_one_it_found(tmp_p
 
 
 def test_a_short_write_is_finished(tmp_path, monkeypatch):
-    real = os.pwrite
-    monkeypatch.setattr(lock.os, "pwrite", lambda fd, data, offset: real(fd, bytes(data[:5]), offset))
+    real = os.write
+    monkeypatch.setattr(lock.os, "write", lambda fd, data: real(fd, bytes(data[:5])))
     with lock.held(tmp_path) as run:
         assert lines(tmp_path) == [lock.FIRST_LINE, f"run {run.token}", f"pid {os.getpid()}", ""]
 
@@ -279,3 +285,71 @@ def test_a_fifo_made_between_the_look_and_the_open_is_refused(tmp_path, monkeypa
     with pytest.raises(GenMatrixError, match="this is not a regular file"):
         with lock.held(tmp_path):
             pass
+
+
+# gen-matrix in a Python where `import fcntl` fails, as on a system with no lock on open files.
+WITHOUT_FCNTL = "import sys; sys.modules['fcntl'] = None; from generator.cli import main; main(prog_name='gen-matrix')"
+HOLD_WITHOUT_FCNTL = ("import sys, time; sys.modules['fcntl'] = None\n"
+                      "from generator.pipeline import lock\n"
+                      "with lock.held(sys.argv[1]):\n"
+                      "    print('held', flush=True); time.sleep(60)\n")
+
+
+def without_fcntl(*args, code: str = WITHOUT_FCNTL, **kwargs):
+    return subprocess.Popen([sys.executable, "-c", code, *map(str, args)], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+def finished(process) -> tuple[int, str, str]:
+    out, err = process.communicate(timeout=120)
+    return process.returncode, out, err
+
+
+def test_the_library_has_no_lock_on_open_files_without_fcntl():
+    """What the tests below stand on: filelock then answers ENOSYS, and this module falls back."""
+    probe = ("import sys; sys.modules['fcntl'] = None\n"
+             "import errno, filelock, os, tempfile\n"
+             "descriptor, _ = tempfile.mkstemp()\n"
+             "try:\n    filelock.lock_descriptor(descriptor, blocking=False)\n"
+             "except OSError as error:\n    print(errno.errorcode[error.errno])\n")
+    assert finished(without_fcntl(code=probe))[:2] == (0, "ENOSYS\n")
+
+
+def test_without_fcntl_generate_and_check_run_and_leave_no_lock(project, run):
+    assert run("--root", project).exit_code == 0
+    expected = {p.relative_to(project): p.read_bytes() for p in project.rglob("*") if p.is_file()}
+    for p in project.rglob("*"):
+        if p.is_file() and p.name != "matrix.yaml":
+            p.unlink()
+    code, out, err = finished(without_fcntl("--root", project))
+    assert (code, err) == (0, "")
+    assert {p.relative_to(project): p.read_bytes() for p in project.rglob("*") if p.is_file()} == expected
+    assert finished(without_fcntl("check", "--root", project))[0] == 0
+
+
+def test_without_fcntl_a_second_run_waits_for_the_first_and_is_refused_by_its_process(project):
+    holder = without_fcntl(project, code=HOLD_WITHOUT_FCNTL)
+    try:
+        assert holder.stdout.readline() == "held\n"
+        assert (project / RUN_MARKER_FILE).is_file()
+        code, out, err = finished(without_fcntl("--root", project, code=WITHOUT_FCNTL.replace(
+            "from generator.cli", "from generator.pipeline import lock; lock.WAIT_SECONDS = 0.5; from generator.cli")))
+    finally:
+        holder.kill()
+        holder.wait()
+    assert code == 2
+    assert f"another gen-matrix run (process {holder.pid}) is writing this repository" in err
+    assert not (project / "BUILD_MATRIX.md").exists()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX's")
+def test_without_fcntl_the_marker_of_a_run_killed_with_9_is_taken_over(project, run):
+    holder = without_fcntl(project, code=HOLD_WITHOUT_FCNTL)
+    assert holder.stdout.readline() == "held\n"
+    holder.send_signal(signal.SIGKILL)
+    holder.wait()
+    assert (project / RUN_MARKER_FILE).is_file() and (project / RUN_LOCK_FILE).is_file()
+    code, out, err = finished(without_fcntl("--root", project))
+    assert (code, err) == (0, "")
+    assert not (project / RUN_MARKER_FILE).exists() and not (project / RUN_LOCK_FILE).exists()
+    assert run("check", "--root", project).exit_code == 0

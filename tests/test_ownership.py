@@ -448,7 +448,7 @@ def test_a_full_disk_when_the_lock_is_written_is_an_error_and_nothing_is_written
     def full(*args):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(lock.os, "pwrite", full)
+    monkeypatch.setattr(lock.os, "write", full)
     result = run("--root", project)
     assert result.exit_code == 2
     assert f"{layout.RUN_LOCK_FILE}: cannot write the lock file: {os.strerror(errno.ENOSPC)}" in result.stderr
@@ -519,17 +519,3 @@ def test_a_record_naming_a_path_outside_the_repository_is_an_error(project, run,
     assert "which is not a path inside the repository" in result.stderr or \
            "which is not a file gen-matrix writes" in result.stderr
     assert outside.exists()
-
-
-def test_without_fcntl_check_runs_and_generate_says_why_it_cannot(project, run, monkeypatch):
-    """As on Windows: no traceback, nothing written."""
-    assert run("--root", project).exit_code == 0
-    before = files(project)
-    monkeypatch.setitem(sys.modules, "fcntl", None)
-    assert run("check", "--root", project).exit_code == 0
-    (project / "matrix.yaml").write_text((project / "matrix.yaml").read_text().replace("sm100, ", ""))
-    before["matrix.yaml"] = (project / "matrix.yaml").read_bytes()
-    result = run("--root", project)
-    assert result.exit_code == 2
-    assert f"{layout.RUN_LOCK_FILE}: this system has no file locks gen-matrix can use (fcntl)" in result.stderr
-    assert files(project) == before

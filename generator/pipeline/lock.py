@@ -1,8 +1,12 @@
 """One run at a time: a run that writes holds a lock on a file in the repository.
 
-Two runs that interleave would leave a tree that matches neither matrix. The lock is
-fcntl's (flock), which the system releases when its holder dies, however it dies: a run
-killed with -9 leaves a lock file that the next run simply takes.
+Two runs that interleave would leave a tree that matches neither matrix. The lock is the
+operating system's lock on the open lock file, taken through filelock: flock on Linux and
+macOS, LockFileEx on Windows. The system releases it when its holder dies, however it dies: a
+run killed with -9 leaves a lock file that the next run simply takes. Where Python has no such
+lock (a system that is neither POSIX with fcntl nor Windows), filelock's marker lock guards the
+run instead: a file beside the lock file that names the process holding it, which a later run
+on the same host takes over once that process is gone.
 
 The lock file is also the journal of the runs that wrote: before a run creates a temporary
 file, the lock file names the run's token, and every temporary file and staging folder it
@@ -18,17 +22,23 @@ name with other text is the user's, and is neither truncated, written nor remove
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import secrets
 import stat
 import time
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 from ..errors import GenMatrixError, Location
-from ..layout import RUN_LOCK_FILE
+from ..layout import RUN_LOCK_FILE, RUN_MARKER_FILE
+
+with warnings.catch_warnings():  # filelock warns on import where it has only its marker lock
+    warnings.simplefilter("ignore")
+    import filelock
 
 # How long a second run waits for the first to finish: a run of the shipped matrix takes
 # well under a second, one of tens of thousands of variants a few.
@@ -81,10 +91,21 @@ def _holder(text: bytes) -> str:
 
 
 def _read(descriptor: int) -> bytes:
+    """The lock file's text; empty where it cannot be read (on Windows, while another run holds it)."""
     try:
-        return os.pread(descriptor, _MAX_BYTES, 0)
+        os.lseek(descriptor, 0, os.SEEK_SET)
+        return os.read(descriptor, _MAX_BYTES)
     except OSError:
         return b""
+
+
+def _write(descriptor: int, text: bytes) -> None:
+    """The lock file's text made `text`, through the descriptor that holds the lock."""
+    os.lseek(descriptor, 0, os.SEEK_SET)
+    data = memoryview(text)
+    while data:
+        data = data[os.write(descriptor, data):]
+    os.ftruncate(descriptor, len(text))
 
 
 def _not_regular() -> GenMatrixError:
@@ -127,40 +148,64 @@ def _users(descriptor: int) -> GenMatrixError:
                              "did not make), then run gen-matrix again")
 
 
-@contextlib.contextmanager
-def held(root: Path, wait: float | None = None) -> Iterator[Run]:
-    """Hold the repository's lock for the body; wait up to `wait` seconds (WAIT_SECONDS) for another run."""
-    try:
-        import fcntl  # POSIX: Linux and macOS, where Nix and Flox run
-    except ImportError:
-        raise GenMatrixError.at(Location(RUN_LOCK_FILE), "this system has no file locks gen-matrix can use (fcntl)",
-                                "run `gen-matrix generate` on Linux or macOS (on Windows, in WSL); `check` and "
-                                "the other commands run anywhere") from None
+def _busy(holder: str) -> GenMatrixError:
+    return GenMatrixError.at(
+        Location(RUN_LOCK_FILE),
+        f"another gen-matrix run{f' (process {holder})' if holder else ''} is writing this repository",
+        "wait for it to finish and run gen-matrix again; the lock goes with the process that holds it")
 
-    path = os.path.join(root, RUN_LOCK_FILE)
-    deadline = time.monotonic() + (WAIT_SECONDS if wait is None else wait)
+
+def _lock(descriptor: int) -> bool | None:
+    """The system's lock on the open file, taken without waiting: True when taken, False when
+    another holds it, None where this Python has no lock on open files."""
+    try:
+        return filelock.lock_descriptor(descriptor, blocking=False)
+    except OSError as error:
+        if error.errno == errno.ENOSYS:
+            return None
+        os.close(descriptor)
+        raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot lock the file: {error.strerror or error}",
+                                "gen-matrix needs a file system with file locks for its run lock") from None
+
+
+@contextlib.contextmanager
+def _marker_lock(root: Path, deadline: float) -> Iterator[None]:
+    """filelock's marker lock beside the lock file, for a Python with no lock on open files."""
+    marker = filelock.SoftFileLock(os.path.join(root, RUN_MARKER_FILE), timeout=max(0.0, deadline - time.monotonic()))
+    try:
+        marker.acquire()
+    except filelock.Timeout:
+        raise _busy(str(marker.pid or "")) from None
+    except OSError as error:
+        raise GenMatrixError.at(Location(RUN_MARKER_FILE), f"cannot create the lock file: {error.strerror or error}",
+                                "gen-matrix writes the repository: run it where you may write") from None
+    try:
+        yield
+    finally:
+        marker.release()
+
+
+def _take(root: Path, path: str, deadline: float, guards: contextlib.ExitStack) -> int:
+    """A descriptor on the lock file at `path`, which this run alone holds: by the system's lock
+    on it, or by the marker lock (entered into `guards`) where there is none."""
+    native = True
     while True:
         descriptor = _open(root, path)
-        try:
-            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
+        taken = _lock(descriptor) if native else True
+        if taken is None:
+            os.close(descriptor)
+            guards.enter_context(_marker_lock(root, deadline))
+            native = False
+            continue
+        if not taken:
             text = _read(descriptor)
             if _tokens(text) is None:
-                raise _users(descriptor) from None
+                raise _users(descriptor)
             os.close(descriptor)
             if time.monotonic() >= deadline:
-                holder = _holder(text)
-                raise GenMatrixError.at(
-                    Location(RUN_LOCK_FILE),
-                    f"another gen-matrix run{f' (process {holder})' if holder else ''} is writing this repository",
-                    "wait for it to finish and run gen-matrix again; the lock goes with the process "
-                    "that holds it") from None
+                raise _busy(_holder(text))
             time.sleep(_POLL_SECONDS)
             continue
-        except OSError as error:
-            os.close(descriptor)
-            raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot lock the file: {error.strerror or error}",
-                                    "gen-matrix needs a file system with locks (flock) for its run lock") from None
         # The holder before us may have removed the file as we opened it: then this lock is on
         # a file no other run can find, and it must be taken again on the file at the path.
         try:
@@ -168,38 +213,69 @@ def held(root: Path, wait: float | None = None) -> Iterator[Run]:
         except FileNotFoundError:
             same = False
         if same:
-            break
-        os.close(descriptor)
-    before = _read(descriptor)
-    cut_short = _tokens(before)
-    if cut_short is None:
-        raise _users(descriptor)
-    # An empty file was made by a run that was cut short before it wrote it (or made now by
-    # _open); it holds nothing of anyone's to lose. The new text starts with the lines of the
-    # old, so a write cut short part way still names the tokens it inherited.
-    this = Run(new_token(), cut_short)
-    text = "\n".join([FIRST_LINE, *(f"run {token}" for token in (*cut_short, this.token)),
-                      f"pid {os.getpid()}", ""]).encode("ascii")
+            return descriptor
+        _release(descriptor)
+
+
+def _release(descriptor: int) -> None:
+    with contextlib.suppress(OSError):
+        filelock.unlock_descriptor(descriptor)
+    os.close(descriptor)
+
+
+@contextlib.contextmanager
+def held(root: Path, wait: float | None = None) -> Iterator[Run]:
+    """Hold the repository's lock for the body; wait up to `wait` seconds (WAIT_SECONDS) for another run."""
+    path = os.path.join(root, RUN_LOCK_FILE)
+    deadline = time.monotonic() + (WAIT_SECONDS if wait is None else wait)
+    with contextlib.ExitStack() as guards:
+        descriptor = _take(root, path, deadline, guards)
+        before = _read(descriptor)
+        cut_short = _tokens(before)
+        if cut_short is None:
+            raise _users(descriptor)
+        # An empty file was made by a run that was cut short before it wrote it (or made now by
+        # _open); it holds nothing of anyone's to lose. The new text starts with the lines of the
+        # old, so a write cut short part way still names the tokens it inherited.
+        this = Run(new_token(), cut_short)
+        text = "\n".join([FIRST_LINE, *(f"run {token}" for token in (*cut_short, this.token)),
+                          f"pid {os.getpid()}", ""]).encode("ascii")
+        try:
+            _write(descriptor, text)
+        except OSError as error:
+            if not before:
+                with contextlib.suppress(OSError):
+                    os.unlink(path)
+            _release(descriptor)
+            raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot write the lock file: {error.strerror or error}",
+                                    "free some space on the disk (or fix its permissions), then run gen-matrix "
+                                    "again; nothing was written") from None
+        done = False
+        try:
+            yield this
+            done = True
+        finally:
+            _let_go(path, descriptor, remove=done or not cut_short)
+
+
+def _let_go(path: str, descriptor: int, remove: bool) -> None:
+    """Release the lock; remove the lock file unless it names a run cut short whose leftovers
+    this run did not get to remove.
+
+    It is removed while still held, so that no other run can take a file that is gone. Windows
+    removes no file that is open: there it is removed just after it is closed, which fails, as
+    it should, when another run has opened it in between."""
+    if not remove:
+        _release(descriptor)
+        return
     try:
-        data = memoryview(text)
-        while data:
-            data = data[os.pwrite(descriptor, data, len(text) - len(data)):]
-        os.ftruncate(descriptor, len(text))
-    except OSError as error:
-        if not before:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-        os.close(descriptor)
-        raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot write the lock file: {error.strerror or error}",
-                                "free some space on the disk (or fix its permissions), then run gen-matrix "
-                                "again; nothing was written") from None
-    done = False
-    try:
-        yield this
-        done = True
-    finally:
-        # Kept while it names a run cut short whose leftovers this run did not get to remove.
-        if done or not cut_short:
-            with contextlib.suppress(OSError):
-                os.unlink(path)
-        os.close(descriptor)
+        os.unlink(path)
+        refused = False
+    except PermissionError:  # Windows: the file is open (here); POSIX: the folder is read-only
+        refused = True
+    except OSError:
+        refused = False
+    _release(descriptor)
+    if refused:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
