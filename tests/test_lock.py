@@ -353,3 +353,107 @@ def test_without_fcntl_the_marker_of_a_run_killed_with_9_is_taken_over(project, 
     assert (code, err) == (0, "")
     assert not (project / RUN_MARKER_FILE).exists() and not (project / RUN_LOCK_FILE).exists()
     assert run("check", "--root", project).exit_code == 0
+
+
+def test_a_file_system_without_locks_is_named_and_the_file_is_let_go(tmp_path, monkeypatch):
+    def refused(descriptor, blocking):
+        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
+
+    monkeypatch.setattr(lock.filelock, "lock_descriptor", refused)
+    with pytest.raises(GenMatrixError) as error:
+        with lock.held(tmp_path):
+            pass
+    assert problem(error) == (Location(RUN_LOCK_FILE), f"cannot lock the file: {os.strerror(errno.ENOLCK)}",
+                              "gen-matrix needs a file system with file locks for its run lock")
+    monkeypatch.undo()
+    with lock.held(tmp_path, wait=0):  # the descriptor was closed: nothing of this process holds the file
+        pass
+
+
+def test_a_lock_file_that_cannot_be_read_while_held_is_waited_for_as_gen_matrixs(tmp_path, monkeypatch):
+    """As on Windows, where another process's lock makes the held file unreadable."""
+    descriptor = os.open(tmp_path / RUN_LOCK_FILE, os.O_RDWR | os.O_CREAT)
+    try:
+        assert filelock.lock_descriptor(descriptor, blocking=False)
+
+        def unreadable(*args):
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+        monkeypatch.setattr(lock.os, "read", unreadable)
+        with pytest.raises(GenMatrixError) as error:
+            with lock.held(tmp_path, wait=0.2):
+                pass
+    finally:
+        os.close(descriptor)
+    assert problem(error)[1] == "another gen-matrix run is writing this repository"
+
+
+def test_a_second_run_takes_the_lock_when_the_first_lets_go_within_the_wait(tmp_path):
+    import threading
+
+    first = lock.held(tmp_path)
+    first_run = first.__enter__()
+    threading.Timer(0.3, first.__exit__, (None, None, None)).start()
+    with lock.held(tmp_path, wait=30) as second:
+        assert lock.journal(tmp_path) == (second.token,)
+        assert second.token != first_run.token and second.cut_short == ()
+    assert not (tmp_path / RUN_LOCK_FILE).exists()
+
+
+def test_a_lock_file_removed_as_it_was_taken_is_taken_again_at_its_path(tmp_path, monkeypatch):
+    """The run before removed its lock file between this run's open and lock: the lock is on a
+    file no other run can find, so it is taken again on a new file at the path."""
+    real = lock.filelock.lock_descriptor
+    calls = []
+
+    def removed_meanwhile(descriptor, blocking):
+        calls.append(descriptor)
+        taken = real(descriptor, blocking=blocking)
+        if len(calls) == 1:
+            os.unlink(tmp_path / RUN_LOCK_FILE)
+        return taken
+
+    monkeypatch.setattr(lock.filelock, "lock_descriptor", removed_meanwhile)
+    with lock.held(tmp_path) as run:
+        assert len(calls) == 2
+        assert lines(tmp_path) == [lock.FIRST_LINE, f"run {run.token}", f"pid {os.getpid()}", ""]
+        monkeypatch.undo()
+        with pytest.raises(GenMatrixError, match="another gen-matrix run"):  # the new file is held
+            with lock.held(tmp_path, wait=0):
+                pass
+
+
+def test_a_lock_file_that_cannot_be_removed_while_open_is_removed_once_closed(tmp_path, monkeypatch):
+    """As on Windows, which removes no open file: removed just after the lock is let go."""
+    real = os.unlink
+    tries = []
+
+    def windows(path, *args, **kwargs):
+        tries.append(path)
+        if len(tries) == 1:
+            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(lock.os, "unlink", windows)
+    with lock.held(tmp_path):
+        pass
+    assert len(tries) == 2
+    assert not (tmp_path / RUN_LOCK_FILE).exists()
+
+
+def test_a_lock_file_that_failed_to_go_otherwise_is_not_removed_once_let_go(tmp_path, monkeypatch):
+    """Once let go, another run may hold the file: only Windows' refusal of an open file is tried again."""
+    real = os.unlink
+    tries = []
+
+    def failing_once(path, *args, **kwargs):
+        tries.append(path)
+        if len(tries) == 1:
+            raise OSError(errno.EIO, os.strerror(errno.EIO))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(lock.os, "unlink", failing_once)
+    with lock.held(tmp_path):
+        pass
+    assert len(tries) == 1
+    assert (tmp_path / RUN_LOCK_FILE).exists()
