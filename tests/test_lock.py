@@ -441,6 +441,27 @@ def test_a_lock_file_that_cannot_be_removed_while_open_is_removed_once_closed(tm
     assert not (tmp_path / RUN_LOCK_FILE).exists()
 
 
+def test_a_lock_file_another_run_opened_meanwhile_is_left_to_it(tmp_path, monkeypatch):
+    """On Windows the removal after closing fails while another run has the file open: no error."""
+    def open_elsewhere(path, *args, **kwargs):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+    monkeypatch.setattr(lock.os, "unlink", open_elsewhere)
+    with lock.held(tmp_path):
+        pass
+    assert (tmp_path / RUN_LOCK_FILE).exists()
+
+
+def test_a_run_removes_its_lock_file_once_while_it_holds_it(tmp_path, monkeypatch):
+    """Never again after letting it go, when the file at the path may be another run's."""
+    real = os.unlink
+    tries = []
+    monkeypatch.setattr(lock.os, "unlink", lambda path: (tries.append(path), real(path)))
+    with lock.held(tmp_path):
+        pass
+    assert tries == [os.path.join(tmp_path, RUN_LOCK_FILE)]
+
+
 def test_a_lock_file_that_failed_to_go_otherwise_is_not_removed_once_let_go(tmp_path, monkeypatch):
     """Once let go, another run may hold the file: only Windows' refusal of an open file is tried again."""
     real = os.unlink
