@@ -423,22 +423,27 @@ def test_a_lock_file_removed_as_it_was_taken_is_taken_again_at_its_path(tmp_path
                 pass
 
 
-def test_a_lock_file_that_cannot_be_removed_while_open_is_removed_once_closed(tmp_path, monkeypatch):
-    """As on Windows, which removes no open file: removed just after the lock is let go."""
+@pytest.mark.parametrize("error, tries, removed", [
+    # as on Windows, which removes no open file: removed just after the lock is let go
+    (PermissionError(errno.EACCES, os.strerror(errno.EACCES)), 2, True),
+    # once let go, another run may hold the file: only Windows' refusal is tried again
+    (OSError(errno.EIO, os.strerror(errno.EIO)), 1, False),
+], ids=["open-on-windows", "other-error"])
+def test_a_lock_file_that_cannot_be_removed_while_held(tmp_path, monkeypatch, error, tries, removed):
     real = os.unlink
-    tries = []
+    calls = []
 
-    def windows(path, *args, **kwargs):
-        tries.append(path)
-        if len(tries) == 1:
-            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+    def failing_once(path, *args, **kwargs):
+        calls.append(path)
+        if len(calls) == 1:
+            raise error
         return real(path, *args, **kwargs)
 
-    monkeypatch.setattr(lock.os, "unlink", windows)
+    monkeypatch.setattr(lock.os, "unlink", failing_once)
     with lock.held(tmp_path):
         pass
-    assert len(tries) == 2
-    assert not (tmp_path / RUN_LOCK_FILE).exists()
+    assert len(calls) == tries
+    assert (tmp_path / RUN_LOCK_FILE).exists() is not removed
 
 
 def test_a_lock_file_another_run_opened_meanwhile_is_left_to_it(tmp_path, monkeypatch):
@@ -460,21 +465,3 @@ def test_a_run_removes_its_lock_file_once_while_it_holds_it(tmp_path, monkeypatc
     with lock.held(tmp_path):
         pass
     assert tries == [os.path.join(tmp_path, RUN_LOCK_FILE)]
-
-
-def test_a_lock_file_that_failed_to_go_otherwise_is_not_removed_once_let_go(tmp_path, monkeypatch):
-    """Once let go, another run may hold the file: only Windows' refusal of an open file is tried again."""
-    real = os.unlink
-    tries = []
-
-    def failing_once(path, *args, **kwargs):
-        tries.append(path)
-        if len(tries) == 1:
-            raise OSError(errno.EIO, os.strerror(errno.EIO))
-        return real(path, *args, **kwargs)
-
-    monkeypatch.setattr(lock.os, "unlink", failing_once)
-    with lock.held(tmp_path):
-        pass
-    assert len(tries) == 1
-    assert (tmp_path / RUN_LOCK_FILE).exists()
