@@ -21,6 +21,11 @@ from generator.errors import GenMatrixError, Location
 from generator.layout import RUN_LOCK_FILE, RUN_MARKER_FILE
 from generator.pipeline import lock
 
+# Windows' locks are mandatory: while a run holds the lock file, no other handle reads it.
+READ_WHILE_HELD = pytest.mark.skipif(sys.platform == "win32", reason="on Windows a held lock file cannot be read")
+POSIX = pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs, and links need a privilege, on Windows")
+
+
 OLD = "0123456789abcdef"
 OLDER = "fedcba9876543210"
 
@@ -40,6 +45,7 @@ def test_a_token_is_16_random_hex_digits():
     assert all(re.fullmatch("[0-9a-f]{16}", token) for token in tokens)
 
 
+@READ_WHILE_HELD
 def test_while_held_the_lock_file_names_the_run_and_its_process(tmp_path):
     with lock.held(tmp_path) as run:
         assert run.cut_short == ()
@@ -49,6 +55,7 @@ def test_while_held_the_lock_file_names_the_run_and_its_process(tmp_path):
     assert not (tmp_path / RUN_LOCK_FILE).exists()
 
 
+@READ_WHILE_HELD
 def test_a_run_inherits_the_tokens_of_runs_cut_short_and_removes_the_file_when_done(tmp_path):
     (tmp_path / RUN_LOCK_FILE).write_text(
         f"{lock.FIRST_LINE}\nrun {OLDER}\npid 12\nrun {OLD}\nrun {OLDER}\nrun ABCDEF0123456789\nrun {OLD}0\n")
@@ -82,6 +89,7 @@ def test_an_empty_lock_file_is_taken(tmp_path):
     assert not (tmp_path / RUN_LOCK_FILE).exists()
 
 
+@READ_WHILE_HELD
 def test_a_second_run_is_refused_and_named_by_the_holders_process(tmp_path):
     with lock.held(tmp_path) as first:
         with pytest.raises(GenMatrixError) as error:
@@ -130,7 +138,7 @@ def test_a_users_file_at_the_lock_path_is_refused_and_left_as_it_is(tmp_path, te
     assert lock.journal(tmp_path) == ()
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="Windows' locks are mandatory: a held file cannot be read")
+@READ_WHILE_HELD
 def test_a_users_file_at_the_lock_path_is_refused_while_another_holds_it(tmp_path):
     (tmp_path / RUN_LOCK_FILE).write_text("mine\n")
     descriptor = os.open(tmp_path / RUN_LOCK_FILE, os.O_RDWR)
@@ -143,7 +151,6 @@ def test_a_users_file_at_the_lock_path_is_refused_while_another_holds_it(tmp_pat
         os.close(descriptor)
 
 
-POSIX = pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs, and links need a privilege, on Windows")
 
 
 @pytest.mark.parametrize("make", [os.mkdir, pytest.param(lambda path: os.mkfifo(path), marks=POSIX),
@@ -189,6 +196,7 @@ def test_a_failed_write_removes_a_lock_file_it_made_and_keeps_one_it_found(tmp_p
     assert lock.journal(tmp_path) == (OLD,)
 
 
+@READ_WHILE_HELD
 def test_a_short_write_is_finished(tmp_path, monkeypatch):
     real = os.write
     monkeypatch.setattr(lock.os, "write", lambda fd, data: real(fd, bytes(data[:5])))
@@ -266,6 +274,7 @@ def test_a_lock_file_that_cannot_be_created_is_named(tmp_path, monkeypatch):
                               "gen-matrix writes the repository: run it where you may write")
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="Windows has no mode bits")
 def test_the_lock_file_is_readable_by_all_and_writable_by_its_owner(tmp_path):
     old = os.umask(0o022)
     try:
@@ -275,6 +284,7 @@ def test_the_lock_file_is_readable_by_all_and_writable_by_its_owner(tmp_path):
         os.umask(old)
 
 
+@POSIX
 def test_a_fifo_made_between_the_look_and_the_open_is_refused(tmp_path, monkeypatch):
     os.mkfifo(tmp_path / RUN_LOCK_FILE)
 
@@ -305,6 +315,11 @@ def finished(process) -> tuple[int, str, str]:
     return process.returncode, out, err
 
 
+# Windows has no fcntl and a lock of its own (LockFileEx): these show the marker lock elsewhere.
+NOT_WINDOWS = pytest.mark.skipif(sys.platform == "win32", reason="Windows locks open files without fcntl")
+
+
+@NOT_WINDOWS
 def test_the_library_has_no_lock_on_open_files_without_fcntl():
     """What the tests below stand on: filelock then answers ENOSYS, and this module falls back."""
     probe = ("import sys; sys.modules['fcntl'] = None\n"
@@ -327,6 +342,7 @@ def test_without_fcntl_generate_and_check_run_and_leave_no_lock(project, run):
     assert finished(without_fcntl("check", "--root", project))[0] == 0
 
 
+@NOT_WINDOWS
 def test_without_fcntl_a_second_run_waits_for_the_first_and_is_refused_by_its_process(project):
     holder = without_fcntl(project, code=HOLD_WITHOUT_FCNTL)
     try:
@@ -342,7 +358,7 @@ def test_without_fcntl_a_second_run_waits_for_the_first_and_is_refused_by_its_pr
     assert not (project / "BUILD_MATRIX.md").exists()
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX's")
+@NOT_WINDOWS
 def test_without_fcntl_the_marker_of_a_run_killed_with_9_is_taken_over(project, run):
     holder = without_fcntl(project, code=HOLD_WITHOUT_FCNTL)
     assert holder.stdout.readline() == "held\n"
@@ -388,6 +404,7 @@ def test_a_lock_file_that_cannot_be_read_while_held_is_waited_for_as_gen_matrixs
     assert problem(error)[1] == "another gen-matrix run is writing this repository"
 
 
+@READ_WHILE_HELD
 def test_a_second_run_takes_the_lock_when_the_first_lets_go_within_the_wait(tmp_path):
     import threading
 
@@ -400,6 +417,7 @@ def test_a_second_run_takes_the_lock_when_the_first_lets_go_within_the_wait(tmp_
     assert not (tmp_path / RUN_LOCK_FILE).exists()
 
 
+@READ_WHILE_HELD
 def test_a_lock_file_removed_as_it_was_taken_is_taken_again_at_its_path(tmp_path, monkeypatch):
     """The run before removed its lock file between this run's open and lock: the lock is on a
     file no other run can find, so it is taken again on a new file at the path."""
