@@ -127,6 +127,16 @@ class CI:
     # the pip requirement the workflow installs gen-matrix with; None: this release's
     gen_matrix: str | None = None
 
+    def placement(self, variant: "Variant") -> tuple[tuple[str, ...], bool]:
+        """(runner labels, GPU runner?) of a torch variant: on a GPU runner for its SM it is built
+        and smoke-tested there, on the device; else on the runner for its kind and system, or for its system."""
+        if variant.sm is not None:
+            for gpu in self.gpu_runners:
+                if gpu.system == variant.system and variant.sm.name in gpu.sms:
+                    return gpu.labels, True
+        by_kind = self.kind_runners.get(variant.kind, {})
+        return by_kind.get(variant.system, self.runners[variant.system]), False
+
 
 @dataclass(frozen=True)
 class Companions:

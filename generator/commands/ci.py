@@ -135,17 +135,6 @@ def matrix_json(jobs: tuple[Job, ...]) -> dict:
     return {"include": [job.as_json() for job in jobs]}
 
 
-def placement(ci: CI, variant: Variant) -> tuple[tuple[str, ...], bool]:
-    """(runner labels, GPU runner?) of a torch variant: on a GPU runner for its SM it is built
-    and smoke-tested there, on the device; else on the runner for its kind and system, or for its system."""
-    if variant.sm is not None:
-        for gpu in ci.gpu_runners:
-            if gpu.system == variant.system and variant.sm.name in gpu.sms:
-                return gpu.labels, True
-    by_kind = ci.kind_runners.get(variant.kind, {})
-    return by_kind.get(variant.system, ci.runners[variant.system]), False
-
-
 def changes_by_text(expansion: Expansion, now: dict[str, state.Entry],
                     before: dict[str, state.Entry] | None) -> dict[str, str]:
     """Variant -> BUILD or WRAPPER, for those whose build, metadata or wrapper identity
@@ -195,7 +184,7 @@ def select(expansion: Expansion, changes: dict[str, str], deleted: tuple[str, ..
     jobs = []
     for torch_name, group in sorted(changed.items()):
         torch = expansion.by_name[torch_name]
-        runner, gpu = placement(ci, torch)
+        runner, gpu = ci.placement(torch)
         builds = tuple(v.name for v in group)
         jobs.append(Job(torch_name, torch.system, runner, builds,
                         tuple(name for name in builds if changes[name] == WRAPPER),

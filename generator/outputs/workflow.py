@@ -10,7 +10,6 @@ from importlib import metadata
 
 from ..layout import FLOX_LOCK_FILE, HEADER, STATE_FILE
 from ..model import CI, Expansion
-from ..commands.ci import placement
 from ..templating import environment
 
 # The tag the workflow moves to a commit once every variant changed up to it is published:
@@ -25,7 +24,7 @@ LOCK_COMMAND = f"flox activate -- true && git add {FLOX_LOCK_FILE}"
 def shard_count(expansion: Expansion, size: int) -> int:
     """Build jobs the workflow needs so that every torch of the matrix fits, in shards of
     one runner each (`Selection.shards`): at least one."""
-    per_runner = Counter(placement(expansion.matrix.ci, v) for v in expansion.variants if not v.is_companion)
+    per_runner = Counter(expansion.matrix.ci.placement(v) for v in expansion.variants if not v.is_companion)
     return max(1, sum(math.ceil(count / size) for count in per_runner.values()))
 
 
