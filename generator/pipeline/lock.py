@@ -117,6 +117,10 @@ def _not_regular() -> GenMatrixError:
 
 def _open(root: Path, path: str) -> int:
     """A descriptor on the regular file at the lock's path, created when there is none."""
+    if not os.path.isdir(root):
+        raise GenMatrixError.at(Location(str(root)), "this is not a folder, but gen-matrix takes it for the repository"
+                                if os.path.lexists(root) else "the repository folder does not exist",
+                                "pass the repository with --root, or run from it")
     try:
         mode = os.lstat(path).st_mode
     except FileNotFoundError:
@@ -243,10 +247,7 @@ def held(root: Path, wait: float | None = None) -> Iterator[Run]:
         try:
             _write(descriptor, text)
         except OSError as error:
-            if not before:
-                with contextlib.suppress(OSError):
-                    os.unlink(path)
-            _release(descriptor)
+            _let_go(path, descriptor, remove=not before)
             raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot write the lock file: {error.strerror or error}",
                                     "free some space on the disk (or fix its permissions), then run gen-matrix "
                                     "again; nothing was written") from None
