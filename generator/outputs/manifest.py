@@ -90,7 +90,9 @@ def _key_line(text: str, table: str, key: str) -> int:
 
 
 def _table_line(text: str, table: str) -> int:
-    pattern = re.compile(rf"\s*(?:\[\[?\s*{re.escape(table)}\s*[].]|{re.escape(table)}\s*[.=])")
+    """The line where `table` is first written: its [table] header or its key; 0 when it cannot be told."""
+    name = rf"""(?:{re.escape(table)}|"{re.escape(table)}"|'{re.escape(table)}')"""
+    pattern = re.compile(rf"\s*(?:\[\[?\s*{name}\s*[].]|{name}\s*[.=])")
     return next((i for i, line in enumerate(LINES.findall(text), 1) if pattern.match(line)), 0)
 
 
@@ -121,8 +123,8 @@ def _set_hook(hook: Table, block: str, text: str) -> None:
     from tomlkit.items import String, StringType
 
     current = hook.get("on-activate")
-    if current is None:
-        hook["on-activate"] = tomlkit.string("\n" + block, literal=True, multiline=True)
+    if current is None:  # as a new manifest has it: the block from the line after the quotes
+        hook["on-activate"] = tomlkit.parse(f"x = '''\n{block}'''")["x"]
         return
     if not isinstance(current, String):
         _fail(_key_line(text, "hook", "on-activate"), "hook.on-activate is not a string",
@@ -130,9 +132,9 @@ def _set_hook(hook: Table, block: str, text: str) -> None:
     if current.type in (StringType.MLL, StringType.MLB):
         # Splice the text as written, so the user's escapes and layout stay as they are.
         raw = current.as_string()[3:-3]
-        # the string's first line is the line of its opening quotes
-        offset = text.find(current.as_string())
-        first = text.count("\n", 0, offset) + 1 if offset >= 0 else _key_line(text, "hook", "on-activate")
+        # The string opens on the line of its key; where that cannot be told (a key written
+        # with escapes), on the line where its text, as tomlkit keeps it, first appears.
+        first = _key_line(text, "hook", "on-activate") or text.count("\n", 0, text.find(current.as_string())) + 1
         new_raw = _hook_script(raw, block, lambda number: Location(MANIFEST_FILE, first + number - 1))
         if new_raw == raw:
             return
