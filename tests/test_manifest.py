@@ -353,6 +353,8 @@ def test_a_marker_problem_in_the_hook_names_the_markers_own_line(text, line):
     ("version = 1\n[options]\nx.y = 1\n[options.x]\nz = 1\n",
      f"{MANIFEST}: not valid TOML: Redefinition of an existing table\n"
      "  hint: write each key once per table; gen-matrix only updates a manifest it can read"),
+    ('version = 1\n[options]\nsystems = 5\n', f"{MANIFEST}:3: options.systems is not an array of strings\n"
+     '  hint: write it as systems = ["x86_64-linux", ...]; gen-matrix sets it to every platform a variant builds for'),
     ("version = 1\n[install\n", f"{MANIFEST}:2:8: not valid TOML: Unexpected character: '\\n' at line 2 col 8\n"
                                 "  hint: fix the TOML syntax; gen-matrix only updates a manifest it can read"),
 ])
@@ -380,3 +382,10 @@ def test_a_pointer_error_says_how_to_mend_it():
     assert str(error.value) == (
         ".flox/env.json:1: 'version' must be 1\n  hint: Flox reads this file to find the environment; write it as "
         '{"name": "pytorch-variants", "version": 1}, or delete it and gen-matrix recreates it')
+
+
+def test_a_number_too_long_to_read_in_the_pointer_is_named_at_its_line():
+    text = '\n{"name": "x",\n "version": 1,\n "size": ' + "9" * 5000 + '\n}\n'
+    with pytest.raises(GenMatrixError) as error:
+        manifest.pointer(text)
+    assert str(error.value).startswith(".flox/env.json:4: holds a number thousands of digits long\n  hint: ")

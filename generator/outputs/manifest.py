@@ -227,10 +227,9 @@ def pointer(text: str | None) -> str:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise _pointer_problem(error.lineno, error.colno, f"not valid JSON: {error.msg}") from None
-    except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+    except ValueError:  # Python refuses to read an integer of more than 4,300 digits, which holds this run
         found = re.search(r"[0-9]{1000}", text)
-        raise _pointer_problem(text.count("\n", 0, found.start()) + 1 if found else 1, 0,
-                               "holds a number thousands of digits long") from None
+        raise _pointer_problem(text.count("\n", 0, found.start()) + 1, 0, "holds a number thousands of digits long") from None
     except RecursionError:  # json nests by recursion; Flox's file is one flat object
         raise _pointer_problem(1, 0, "holds values nested thousands of levels deep") from None
     if not isinstance(data, dict):
