@@ -208,7 +208,7 @@ def update(text: str | None, expansion: Expansion) -> str:
     return new(wanted) if text is None else edited(text, wanted)
 
 
-def _pointer_problem(line: int, column: int, message: str) -> GenMatrixError:
+def _pointer_problem(line: int, message: str, column: int = 0) -> GenMatrixError:
     return GenMatrixError.at(
         Location(POINTER_FILE, line, column), message,
         f'Flox reads this file to find the environment; write it as {{"name": "{ENVIRONMENT_NAME}", "version": 1}}, '
@@ -226,20 +226,20 @@ def pointer(text: str | None) -> str:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise _pointer_problem(error.lineno, error.colno, f"not valid JSON: {error.msg}") from None
+        raise _pointer_problem(error.lineno, f"not valid JSON: {error.msg}", error.colno) from None
     except ValueError:  # Python refuses to read an integer of more than 4,300 digits, which holds this run
         found = re.search(r"[0-9]{1000}", text)
-        raise _pointer_problem(text.count("\n", 0, found.start()) + 1, 0, "holds a number thousands of digits long") from None
+        raise _pointer_problem(text.count("\n", 0, found.start()) + 1, "holds a number thousands of digits long") from None
     except RecursionError:  # json nests by recursion; Flox's file is one flat object
-        raise _pointer_problem(1, 0, "holds values nested thousands of levels deep") from None
+        raise _pointer_problem(1, "holds values nested thousands of levels deep") from None
     if not isinstance(data, dict):
-        raise _pointer_problem(1, 0, "is not a JSON object")
+        raise _pointer_problem(1, "is not a JSON object")
     name, version = data.get("name"), data.get("version")
     if not isinstance(name, str) or not name:
-        raise _pointer_problem(_json_key_line(text, "name"), 0, "'name' must be a non-empty string")
+        raise _pointer_problem(_json_key_line(text, "name"), "'name' must be a non-empty string")
     # Flox knows only version 1 of this file; `true == 1` in Python, so booleans are ruled out first.
     if isinstance(version, bool) or version != 1:
-        raise _pointer_problem(_json_key_line(text, "version"), 0, "'version' must be 1")
+        raise _pointer_problem(_json_key_line(text, "version"), "'version' must be 1")
     return text
 
 
