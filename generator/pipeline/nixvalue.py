@@ -46,7 +46,7 @@ def nix(value) -> str:
     if isinstance(value, int):
         if not -(2**63) <= value < 2**63:  # Nix integers are 64-bit; a larger one does not parse
             raise ValueError(f"{value} does not fit a Nix integer")
-        return str(value)
+        return f"({value})" if value < 0 else str(value)  # in a list, `1 -2` is a subtraction
     if isinstance(value, str):
         return _string(value)
     if isinstance(value, (list, tuple)):
