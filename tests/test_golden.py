@@ -57,3 +57,13 @@ def test_every_generated_file_starts_with_the_header(rendered):
         marker = layout.LIBRARY_MARKER if path.startswith(("nix/lib/", "nix/fixes/")) else layout.MARKER
         assert marker in "\n".join(text.splitlines()[:2]), path
 
+
+
+def test_a_value_a_template_was_not_given_stops_the_run_rather_than_writing_nothing():
+    """Markdown, scripts and the workflow: no Nix escaping to stop an undefined value there."""
+    import jinja2
+
+    from generator.templating import environment
+
+    with pytest.raises(jinja2.UndefinedError):
+        environment(False).get_template("readme-gpus.md.j2").render()
