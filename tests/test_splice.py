@@ -133,6 +133,12 @@ def problems(text: str, markers=docs.MARKERS, blocks=README_BLOCKS) -> str:
      "F:2: end marker 'two' without a begin marker\n  hint: add <!-- gen-matrix:begin two --> above it, or remove it"),
     ("<!-- gen-matrix:begin one -->\n<!-- gen-matrix:end one -->\n<!-- gen-matrix:begin one -->\n<!-- gen-matrix:end one -->\n",
      "F:3: a second block 'one' (the first begins at line 1)\n  hint: remove one of the two blocks"),
+    ("mine\n<!-- gen-matrix:begin two -->\nold\n",
+     "F:2: block 'two' has no end marker\n  hint: add <!-- gen-matrix:end two --> on a line of its own after the block"),
+    # every problem at once, not only the first
+    ("<!-- gen-matrix:end one -->\n<!-- gen-matrix:begin three -->\n<!-- gen-matrix:end three -->\n",
+     "F:1: end marker 'one' without a begin marker\n  hint: add <!-- gen-matrix:begin one --> above it, or remove it\n"
+     "F:2: unknown gen-matrix block 'three'\n  hint: blocks gen-matrix fills: one, two"),
 ])
 def test_each_marker_problem_says_what_to_write(text, shown):
     assert problems(text) == shown
