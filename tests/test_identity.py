@@ -120,3 +120,15 @@ def test_code_is_what_nix_reads_as_code_without_the_text_of_strings(source, code
     from generator.pipeline import nixtext
 
     assert nixtext.code(source) == code
+
+
+def test_the_identities_recorded_in_the_repository_are_those_the_code_computes():
+    """How an identity is hashed is part of every recorded one: a change to it (key order,
+    separators, a field's name) would rebuild every variant of every repository. The shipped
+    matrix.state.json was written by this code, so the identities computed now are its own."""
+    from conftest import expansion_of
+    from generator.pipeline import render, state
+
+    recorded = state.read(REPO).entries
+    planned = render.recipes(expansion_of(REPO), recorded, REPO)
+    assert {r.variant.name: r.entry for r in planned} == recorded
