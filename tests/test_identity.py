@@ -132,3 +132,18 @@ def test_the_identities_recorded_in_the_repository_are_those_the_code_computes()
     recorded = state.read(REPO).entries
     planned = render.recipes(expansion_of(REPO), recorded, REPO)
     assert {r.variant.name: r.entry for r in planned} == recorded
+
+
+def test_a_fix_without_its_file_is_named_with_where_to_write_it(tmp_path):
+    from conftest import expansion_of
+    from generator.errors import GenMatrixError
+
+    matrix = expansion_of(REPO).matrix
+    (tmp_path / "nix" / "fixes").mkdir(parents=True)
+    (tmp_path / "nix" / "fixes" / "here.nix").write_text("{ }\n")
+    identity.check_fixes(matrix, tmp_path, {"here", *identity.shipped_fixes()})  # gen-matrix's own, and the repository's
+    with pytest.raises(GenMatrixError) as error:
+        identity.check_fixes(matrix, tmp_path, {"here", "zz-mine", "aa-mine"})
+    assert str(error.value) == (
+        f"{matrix.file}: no file for the fix 'aa-mine': nix/fixes/aa-mine.nix\n  hint: write the fix there (a set with "
+        "config, overlay or torch, as gen-matrix's own fixes are), or remove its row under knowledge.fixes")
