@@ -147,3 +147,26 @@ def test_a_fix_without_its_file_is_named_with_where_to_write_it(tmp_path):
     assert str(error.value) == (
         f"{matrix.file}: no file for the fix 'aa-mine': nix/fixes/aa-mine.nix\n  hint: write the fix there (a set with "
         "config, overlay or torch, as gen-matrix's own fixes are), or remove its row under knowledge.fixes")
+
+
+def test_the_files_a_function_reaches_through_let_bindings_are_read_however_the_entry_is_written():
+    """The entry point read as Nix reads it: a binding without spaces around `=`, one whose
+    value is a bare path, a list, a set's first attribute right after its brace. The files
+    come in the order the function names them, which is the order they are hashed in."""
+    entry = """{ nixpkgs ? null }:
+let
+  first = import ./first.nix;
+  list = [ ./listed.nix ];
+  same = x: x == 1;
+  tight=import ./tight.nix;
+  bare=./bare.nix;
+in
+{torch = args: import ./torch.nix { inherit first tight same bare list; } args;
+  companion = args: import ./companion.nix { } args;
+  wrapper = import ./wrapper.nix;
+}
+"""
+    library = identity.Library.of({"lib/default.nix": entry})
+    assert library.functions == {
+        "torch": ("lib/torch.nix", "lib/first.nix", "lib/tight.nix", "lib/bare.nix", "lib/listed.nix"),
+        "companion": ("lib/companion.nix",), "wrapper": ("lib/wrapper.nix",)}
