@@ -160,13 +160,16 @@ let
   same = x: x == 1;
   tight=import ./tight.nix;
   bare=./bare.nix;
+  pins = import ../pins.nix;
 in
-{torch = args: import ./torch.nix { inherit first tight same bare list; } args;
-  companion = args: import ./companion.nix { } args;
+{torch = args: import ./torch.nix { inherit first tight same bare list pins; } args;
+  companion = args: import ./companion.nix { fixes = ../fixes; outside = ../../x.nix; } args;
   wrapper = import ./wrapper.nix;
 }
 """
     library = identity.Library.of({"lib/default.nix": entry})
     assert library.functions == {
-        "torch": ("lib/torch.nix", "lib/first.nix", "lib/tight.nix", "lib/bare.nix", "lib/listed.nix"),
+        "torch": ("lib/torch.nix", "lib/first.nix", "lib/tight.nix", "lib/bare.nix", "lib/listed.nix",
+                  "templates/pins.nix.j2"),
+        # nix/fixes is a folder, whose files are sources of the variants that use them
         "companion": ("lib/companion.nix",), "wrapper": ("lib/wrapper.nix",)}

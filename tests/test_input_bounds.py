@@ -249,6 +249,7 @@ def test_a_fix_file_that_is_not_utf8_is_a_located_error(project, run):
     result = run("--root", project)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "nix/fixes/mine.nix:2:8: the byte 0xe9 is not UTF-8 text" in result.stderr
+    assert "hint: write nix/fixes/mine.nix as UTF-8 Nix, or remove its fix" in result.stderr
     assert sorted(_files(project)) == ["matrix.yaml", "nix/fixes/mine.nix"]
 
 
