@@ -151,7 +151,8 @@ def test_a_fix_without_its_file_is_named_with_where_to_write_it(tmp_path):
 
 def test_the_files_a_function_reaches_through_let_bindings_are_read_however_the_entry_is_written():
     """The entry point read as Nix reads it: a binding without spaces around `=`, one whose
-    value is a bare path, a list, a set's first attribute right after its brace. The files
+    value is a bare path, a list or a let of its own, a set's first attribute right after its
+    brace. The files
     come in the order the function names them, which is the order they are hashed in."""
     entry = """{ nixpkgs ? null }:
 let
@@ -161,8 +162,9 @@ let
   tight=import ./tight.nix;
   bare=./bare.nix;
   pins = import ../pins.nix;
+  nested = let inner = ./nested.nix; in inner;
 in
-{torch = args: import ./torch.nix { inherit first tight same bare list pins; } args;
+{torch = args: import ./torch.nix { inherit first tight same bare list pins nested; } args;
   companion = args: import ./companion.nix { fixes = ../fixes; outside = ../../x.nix; } args;
   wrapper = import ./wrapper.nix;
 }
@@ -170,6 +172,6 @@ in
     library = identity.Library.of({"lib/default.nix": entry})
     assert library.functions == {
         "torch": ("lib/torch.nix", "lib/first.nix", "lib/tight.nix", "lib/bare.nix", "lib/listed.nix",
-                  "templates/pins.nix.j2"),
+                  "templates/pins.nix.j2", "lib/nested.nix"),
         # nix/fixes is a folder, whose files are sources of the variants that use them
         "companion": ("lib/companion.nix",), "wrapper": ("lib/wrapper.nix",)}
