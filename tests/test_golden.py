@@ -67,3 +67,14 @@ def test_a_value_a_template_was_not_given_stops_the_run_rather_than_writing_noth
 
     with pytest.raises(jinja2.UndefinedError):
         environment(False).get_template("readme-gpus.md.j2").render()
+
+
+def test_every_file_of_the_nix_library_is_written_as_it_is(rendered):
+    """A repository gets the whole library its recipes call: each Nix file of nix/lib and
+    nix/fixes, byte for byte, and nothing else under them."""
+    import os
+
+    shipped = {f"nix/{folder}/{name}" for folder in ("lib", "fixes") for name in os.listdir(REPO / "nix" / folder)
+               if name.endswith(".nix")}
+    library = {path: text for path, text in rendered.items() if path.startswith(("nix/lib/", "nix/fixes/"))}
+    assert library == {path: (REPO / path).read_bytes().decode("utf-8") for path in shipped}
