@@ -78,3 +78,17 @@ def test_every_file_of_the_nix_library_is_written_as_it_is(rendered):
                if name.endswith(".nix")}
     library = {path: text for path, text in rendered.items() if path.startswith(("nix/lib/", "nix/fixes/"))}
     assert library == {path: (REPO / path).read_bytes().decode("utf-8") for path in shipped}
+
+
+def test_a_torch_source_reaches_the_build_as_torch_nix_reads_it(tmp_path):
+    """torch.nix takes `inherit (source) owner repo rev hash`: those four, as the matrix has them."""
+    (tmp_path / "matrix.yaml").write_text(
+        'pytorch: {version: "2.8.0", source: {owner: me, repo: torch-fork, rev: v2.8.0-mine,\n'
+        '                                     hash: "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}}\n'
+        "nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n"
+        'cpu: {python: ["3.13"], isa: [avx2]}\n')
+    expansion = expansion_of(tmp_path)
+    (variant,) = expansion.variants
+    assert render.torch_build(expansion.matrix, variant)["source"] == {
+        "owner": "me", "repo": "torch-fork", "rev": "v2.8.0-mine",
+        "hash": "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}
