@@ -118,4 +118,6 @@ def test_a_description_field_a_variant_has_no_value_for_is_empty(tmp_path):
     assert described["cpu"] == ("cuda '' sm '' isa 'avx2' accelerator '' family '' gpus '' capability '' "
                                 "cpus '" + ", ".join(expansion.by_name["pytorch-python313-cpu-avx2"].isa.cpus) + "'")
     assert described["darwin"].startswith("cuda '' sm '' isa '' accelerator 'mps' family '' gpus '' capability '' cpus ''")
-    assert described["gpu"].startswith("cuda '12.8' sm 'sm90' isa 'avx2' accelerator '' family 'Hopper'")
+    assert described["gpu"].startswith("cuda '12.8' sm 'sm90' isa 'avx2' accelerator '' family 'Hopper' gpus '")
+    assert described["gpu"].endswith("' capability '9.0' cpus '" + ", ".join(
+        expansion.by_name["pytorch-python313-cuda12_8-sm90-avx2"].isa.cpus) + "'")

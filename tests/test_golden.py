@@ -92,3 +92,22 @@ def test_a_torch_source_reaches_the_build_as_torch_nix_reads_it(tmp_path):
     assert render.torch_build(expansion.matrix, variant)["source"] == {
         "owner": "me", "repo": "torch-fork", "rev": "v2.8.0-mine",
         "hash": "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}
+
+
+def test_a_pin_reaches_nix_pins_nix_as_pins_nix_reads_it(tmp_path):
+    """Config values as they are (a list as a list), each patch as the url and hash fetchpatch takes."""
+    (tmp_path / "matrix.yaml").write_text(
+        'pytorch: {version: "2.8.0"}\n'
+        "nixpkgs:\n  pins:\n"
+        "    - {name: mine, rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3,\n"
+        '       config: {names: [a, b], flag: false, text: xy, number: 3},\n'
+        '       patches: {magma: [{url: "https://example.org/m.patch", hash: "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}]}}\n'
+        'cpu: {python: ["3.13"], isa: [avx2]}\n')
+    expansion = expansion_of(tmp_path)
+    import json
+
+    assert json.loads(json.dumps(render.pin_data(expansion.matrix, "mine"))) == {
+        "rev": "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3", "sha256": None,
+        "config": {"names": ["a", "b"], "flag": False, "text": "xy", "number": 3},
+        "patches": {"magma": [{"url": "https://example.org/m.patch",
+                               "hash": "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}]}}
