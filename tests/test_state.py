@@ -279,3 +279,27 @@ def test_brackets_inside_strings_do_not_count_as_nesting():
     with pytest.raises(GenMatrixError) as error:
         state.parse(text, "matrix.state.json")
     assert problem(error)[0] == Location("matrix.state.json", 2, state.MAX_DEPTH)
+
+
+def test_a_state_file_that_is_not_utf8_says_how_to_restore_it(tmp_path):
+    (tmp_path / "matrix.state.json").write_bytes(b'{"variants": {"\xff": 1}}\n')
+    with pytest.raises(GenMatrixError) as error:
+        state.read(tmp_path)
+    where, message, hint = problem(error)
+    assert where.path == "matrix.state.json" and "UTF-8" in message and hint == RESTORE
+
+
+def test_an_entry_error_read_with_the_record_is_located_at_the_entry():
+    text = json.dumps({"variants": {"v": {"build": "b", "metadata": "m", "wrapper": 3, "revision": 0}}}, indent=2)
+    with pytest.raises(GenMatrixError) as error:
+        state.State.parse(text, "matrix.state.json")
+    assert problem(error)[:2] == (Location("matrix.state.json", 3),
+                                  "the entry for 'v' has a wrapper identity that is not text")
+
+
+def test_each_entry_has_lines_of_its_own_so_a_change_to_one_is_a_change_to_its_lines():
+    entries = {name: state.Entry("b" * 64, "m" * 64, "w" * 64, 1) for name in ("a", "b", "c")}
+    before = state.dump(entries, "header", {}).splitlines()
+    after = state.dump(dict(entries, b=state.Entry("b" * 64, "m" * 64, "w" * 64, 2)), "header", {}).splitlines()
+    assert len(before) == len(after) > 15
+    assert [(old, new) for old, new in zip(before, after) if old != new] == [('      "revision": 1', '      "revision": 2')]
