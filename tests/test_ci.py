@@ -775,3 +775,19 @@ def test_a_selection_that_is_not_one_of_this_matrix_is_refused(text, message):
         ci_.read_selection(SHIPPED, text, "selection.json")
     assert str(error.value) == (f"selection.json: {message}\n"
                                 "  hint: write it with `gen-matrix ci [--changed-since REF] > FILE` from this matrix")
+
+
+def test_the_full_plan_names_each_build_its_job_and_why_and_the_shards_have_their_runner(tmp_path):
+    gpu = next(v for v in SHIPPED.variants if v.kind == "gpu" and not v.is_companion)
+    selection = ci_.select(SHIPPED, {gpu.name: ci_.BUILD}, ("pytorch-gone",), ci_.TEXT)
+    ci_.write_plan(SHIPPED, selection, tmp_path / "plan" / "here", 256, compared_with="abc123")
+    plan = json.loads((tmp_path / "plan" / "here" / "plan.json").read_text())
+    (job,) = selection.jobs
+    assert {key: value for key, value in plan.items() if key not in ("estimated_minutes", "shards")} == {
+        "compared_with": "abc123", "selected_by": ci_.TEXT, "heavy_source": None, "jobs": 1,
+        "builds": [{"name": gpu.name, "job": gpu.name, "why": ci_.REASONS[ci_.BUILD], "metadata_only": False,
+                    "builds": "full"}],
+        "deleted": ["pytorch-gone"], "by_text": [], "not_evaluated": []}
+    assert plan["shards"] == [[job.as_json()]]
+    assert (tmp_path / "plan" / "here" / "github-output").read_text() == (
+        'shards=[0]\nshard_0={"runner":' + json.dumps(list(job.runner), separators=(",", ":")) + ',"gpu":false,"slots":[0]}\n')
