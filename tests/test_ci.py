@@ -740,3 +740,54 @@ def test_pre_commit_hook_runs_check_on_the_files_it_reads():
         assert files.search(path), path
     for path in ("tests/test_ci.py", "docs/matrix.yaml.md", "pyproject.toml"):
         assert not files.search(path), path
+
+
+def test_a_selection_reads_back_as_it_was_printed():
+    """The plan job prints the selection; the shard jobs read it back: every job's name,
+    system, runner, builds, metadata-only builds and GPU flag, what is deleted, how it was
+    selected and which recipes were compared by text."""
+    import dataclasses
+
+    gpu = next(v for v in SHIPPED.variants if v.kind == "gpu" and not v.is_companion)
+    cpu = next(v for v in SHIPPED.variants if v.kind == "cpu" and not v.is_companion)
+    companion = next(v for v in SHIPPED.variants if v.is_companion)
+    changes = {gpu.name: ci_.BUILD, cpu.name: ci_.WRAPPER, companion.name: ci_.WRAPPER}
+    selection = ci_.select(SHIPPED, changes, ("pytorch-gone",), ci_.DERIVATIONS, (cpu.name,))
+    # a job on a GPU runner of its SM, as a matrix with ci.gpu_runners places it
+    selection = dataclasses.replace(selection, jobs=(dataclasses.replace(selection.jobs[0], gpu=True), *selection.jobs[1:]))
+    back = ci_.read_selection(SHIPPED, json.dumps(selection.as_json()), "selection.json")
+    assert (back.jobs, back.deleted, back.selected_by, back.by_text) == \
+        (selection.jobs, ("pytorch-gone",), ci_.DERIVATIONS, (cpu.name,))
+
+
+@pytest.mark.parametrize("text, message", [
+    ("{", "not a selection printed by `gen-matrix ci`: Expecting property name enclosed in double quotes: "
+          "line 1 column 2 (char 1)"),
+    ('{"include": [], "deleted": []}', "not a selection printed by `gen-matrix ci`: 'selected_by'"),
+    ('{"include": [{"name": "pytorch-nowhere", "system": "x86_64-linux", "runner": ["r"], '
+     '"builds": "pytorch-nowhere", "metadata_only": "", "gpu": false}], "deleted": [], "selected_by": "every", '
+     '"by_text": []}', "'pytorch-nowhere' is not a variant of the matrix"),
+])
+def test_a_selection_that_is_not_one_of_this_matrix_is_refused(text, message):
+    from generator.errors import GenMatrixError
+
+    with pytest.raises(GenMatrixError) as error:
+        ci_.read_selection(SHIPPED, text, "selection.json")
+    assert str(error.value) == (f"selection.json: {message}\n"
+                                "  hint: write it with `gen-matrix ci [--changed-since REF] > FILE` from this matrix")
+
+
+def test_the_full_plan_names_each_build_its_job_and_why_and_the_shards_have_their_runner(tmp_path):
+    gpu = next(v for v in SHIPPED.variants if v.kind == "gpu" and not v.is_companion)
+    selection = ci_.select(SHIPPED, {gpu.name: ci_.BUILD}, ("pytorch-gone",), ci_.TEXT)
+    ci_.write_plan(SHIPPED, selection, tmp_path / "plan" / "here", 256, compared_with="abc123")
+    plan = json.loads((tmp_path / "plan" / "here" / "plan.json").read_text())
+    (job,) = selection.jobs
+    assert {key: value for key, value in plan.items() if key not in ("estimated_minutes", "shards")} == {
+        "compared_with": "abc123", "selected_by": ci_.TEXT, "heavy_source": None, "jobs": 1,
+        "builds": [{"name": gpu.name, "job": gpu.name, "why": ci_.REASONS[ci_.BUILD], "metadata_only": False,
+                    "builds": "full"}],
+        "deleted": ["pytorch-gone"], "by_text": [], "not_evaluated": []}
+    assert plan["shards"] == [[job.as_json()]]
+    assert (tmp_path / "plan" / "here" / "github-output").read_text() == (
+        'shards=[0]\nshard_0={"runner":' + json.dumps(list(job.runner), separators=(",", ":")) + ',"gpu":false,"slots":[0]}\n')

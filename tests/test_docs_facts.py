@@ -102,3 +102,22 @@ def test_a_torch_row_names_its_companions_and_a_companion_row_its_torch(expansio
     assert len(context["companions"]) == sum(v.is_companion for v in expansion.variants) == 6
 
 
+
+
+def test_a_description_field_a_variant_has_no_value_for_is_empty(tmp_path):
+    """A pattern may name any field: a CPU variant has no GPUs, a GPU variant no Apple GPU."""
+    fields = "cuda '{cuda}' sm '{sm}' isa '{isa}' accelerator '{accelerator}' family '{family}' gpus '{gpus}' " \
+             "capability '{capability}' cpus '{cpus}'"
+    (tmp_path / "matrix.yaml").write_text(
+        'pytorch: {version: "2.8.0"}\nnixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n'
+        'gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm90], isa: [avx2]}\ncpu: {python: ["3.13"], isa: [avx2]}\n'
+        'darwin: {python: ["3.13"], accelerator: [mps]}\n'
+        f'description: {{gpu: "{fields}", cpu: "{fields}", darwin: "{fields}"}}\n')
+    expansion = expansion_of(tmp_path)
+    described = {v.kind: render.describe(expansion, v) for v in expansion.variants}
+    assert described["cpu"] == ("cuda '' sm '' isa 'avx2' accelerator '' family '' gpus '' capability '' "
+                                "cpus '" + ", ".join(expansion.by_name["pytorch-python313-cpu-avx2"].isa.cpus) + "'")
+    assert described["darwin"].startswith("cuda '' sm '' isa '' accelerator 'mps' family '' gpus '' capability '' cpus ''")
+    assert described["gpu"].startswith("cuda '12.8' sm 'sm90' isa 'avx2' accelerator '' family 'Hopper' gpus '")
+    assert described["gpu"].endswith("' capability '9.0' cpus '" + ", ".join(
+        expansion.by_name["pytorch-python313-cuda12_8-sm90-avx2"].isa.cpus) + "'")

@@ -119,3 +119,18 @@ def test_nix_refuses_text_no_nix_string_can_hold():
     with pytest.raises(ValueError, match="Nix integer"):
         nix(2**63)
     assert nix(2**63 - 1) == "9223372036854775807"
+    with pytest.raises(ValueError, match="Nix integer"):
+        nix(-(2**63))
+
+
+@needs_nix
+def test_the_largest_integers_nix_reads_evaluate_back_to_themselves():
+    assert nix_eval(nix([2**63 - 1, -(2**63 - 1)])) == [2**63 - 1, -(2**63 - 1)]
+
+
+@needs_nix
+def test_every_kind_of_value_evaluates_back_to_itself():
+    """Attribute names Nix reads as syntax, or that are no plain name, are quoted; booleans,
+    null, numbers, lists and sets are written as Nix's own."""
+    value = {"plain": True, "no": False, "if": None, "a b": [1, -2, [], {}], "x-y'": {"in": "z", "9": ["$"]}, "": 0}
+    assert nix_eval(nix(value)) == value

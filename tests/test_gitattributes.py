@@ -62,3 +62,10 @@ def test_an_updated_file_is_updated_to_itself():
 HINT = f"keep one '{BEGIN}' line, then one '{END}' line below it, around gen-matrix's lines"
 
 
+
+
+def test_a_marker_problem_names_the_gitattributes_line():
+    with pytest.raises(GenMatrixError) as error:
+        gitattributes.update(f"*.png binary\n{gitattributes.BEGIN}\n/x text\n")
+    assert str(error.value) == (".gitattributes:2: block 'line endings' has no end marker\n"
+                                f"  hint: add {gitattributes.END} on a line of its own after the block")

@@ -120,3 +120,58 @@ def test_code_is_what_nix_reads_as_code_without_the_text_of_strings(source, code
     from generator.pipeline import nixtext
 
     assert nixtext.code(source) == code
+
+
+def test_the_identities_recorded_in_the_repository_are_those_the_code_computes():
+    """How an identity is hashed is part of every recorded one: a change to it (key order,
+    separators, a field's name) would rebuild every variant of every repository. The shipped
+    matrix.state.json was written by this code, so the identities computed now are its own."""
+    from conftest import expansion_of
+    from generator.pipeline import render, state
+
+    recorded = state.read(REPO).entries
+    planned = render.recipes(expansion_of(REPO), recorded, REPO)
+    assert {r.variant.name: r.entry for r in planned} == recorded
+
+
+def test_a_fix_without_its_file_is_named_with_where_to_write_it(tmp_path):
+    from conftest import expansion_of
+    from generator.errors import GenMatrixError
+
+    matrix = expansion_of(REPO).matrix
+    (tmp_path / "nix" / "fixes").mkdir(parents=True)
+    (tmp_path / "nix" / "fixes" / "here.nix").write_text("{ }\n")
+    identity.check_fixes(matrix, tmp_path, {"here", *identity.shipped_fixes()})  # gen-matrix's own, and the repository's
+    with pytest.raises(GenMatrixError) as error:
+        identity.check_fixes(matrix, tmp_path, {"here", "zz-mine", "aa-mine"})
+    assert str(error.value) == (
+        f"{matrix.file}: no file for the fix 'aa-mine': nix/fixes/aa-mine.nix\n  hint: write the fix there (a set with "
+        "config, overlay or torch, as gen-matrix's own fixes are), or remove its row under knowledge.fixes")
+
+
+def test_the_files_a_function_reaches_through_let_bindings_are_read_however_the_entry_is_written():
+    """The entry point read as Nix reads it: a binding without spaces around `=`, one whose
+    value is a bare path, a list or a let of its own, a set's first attribute right after its
+    brace. The files
+    come in the order the function names them, which is the order they are hashed in."""
+    entry = """{ nixpkgs ? null }:
+let
+  first = import ./first.nix;
+  list = [ ./listed.nix ];
+  same = x: x == 1;
+  tight=import ./tight.nix;
+  bare=./bare.nix;
+  pins = import ../pins.nix;
+  nested = let inner = ./nested.nix; in inner;
+in
+{torch = args: import ./torch.nix { inherit first tight same bare list pins nested; } args;
+  companion = args: import ./companion.nix { fixes = ../fixes; outside = ../../x.nix; } args;
+  wrapper = import ./wrapper.nix;
+}
+"""
+    library = identity.Library.of({"lib/default.nix": entry})
+    assert library.functions == {
+        "torch": ("lib/torch.nix", "lib/first.nix", "lib/tight.nix", "lib/bare.nix", "lib/listed.nix",
+                  "templates/pins.nix.j2", "lib/nested.nix"),
+        # nix/fixes is a folder, whose files are sources of the variants that use them
+        "companion": ("lib/companion.nix",), "wrapper": ("lib/wrapper.nix",)}

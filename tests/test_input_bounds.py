@@ -249,6 +249,7 @@ def test_a_fix_file_that_is_not_utf8_is_a_located_error(project, run):
     result = run("--root", project)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "nix/fixes/mine.nix:2:8: the byte 0xe9 is not UTF-8 text" in result.stderr
+    assert "hint: write nix/fixes/mine.nix as UTF-8 Nix, or remove its fix" in result.stderr
     assert sorted(_files(project)) == ["matrix.yaml", "nix/fixes/mine.nix"]
 
 
@@ -293,6 +294,9 @@ def test_a_number_of_5000_digits_in_the_flox_pointer_is_a_located_error(project,
       "write a whole number without quotes, e.g. 16"]),
     ('nixpkgs: {rev: ' + REV + ', config: {big: 9223372036854775808}}\n',
      ["nixpkgs.config.big must be at most 9223372036854775807"]),
+    # Nix reads a negative number as a minus before a positive one, which stops at 2**63 - 1
+    ('nixpkgs: {rev: ' + REV + ', config: {low: -9223372036854775808}}\n',
+     ["nixpkgs.config.low must be at least -9223372036854775807"]),
     ('nixpkgs: {rev: ' + REV + ', config: {names: [1]}}\n', ["nixpkgs.config.names[0] must be a string"]),
     ('nixpkgs: {rev: ' + REV + ', config: {nested: {a: 1}}}\n',
      ["nixpkgs.config.nested must be true or false or a whole number or a string or a list, not a mapping"]),

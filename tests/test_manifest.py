@@ -288,3 +288,104 @@ def test_malformed_environment_pointer_is_a_located_error(project, run, text, wh
     assert result.exit_code == 2
     assert f"{where}: {message}" in result.stderr and "hint: Flox reads this file" in result.stderr
     assert snapshot(project) == before
+
+
+# --- what gen-matrix writes into a manifest it edits, and the lines its errors name ---------
+
+def updated(text: str) -> str:
+    return manifest.update(text, expansion_of(REPO))
+
+
+def problem(text: str) -> str:
+    """The one problem `text` is refused for, as the user reads it."""
+    with pytest.raises(GenMatrixError) as error:
+        updated(text)
+    (found,) = error.value.problems
+    return str(found)
+
+
+def test_a_hook_table_without_on_activate_gets_the_hook_a_new_manifest_has():
+    block = manifest.Wanted.of(expansion_of(REPO)).block
+    text = updated("version = 1\n[hook]\n")
+    assert "[hook]\non-activate = '''\n" + block + "'''\n" in text
+    assert tomlkit.parse(text).unwrap()["hook"]["on-activate"] == block
+    assert f"on-activate = '''\n{block}'''\n" in updated(None)
+    assert updated(text) == text
+
+
+def test_a_single_line_hook_is_rewritten_as_a_multi_line_string():
+    text = updated('version = 1\n[hook]\non-activate = "echo hi"  # greet\n')
+    assert text.startswith('version = 1\n[hook]\non-activate = """echo hi\n# gen-matrix:begin builds\n')
+    assert updated(text) == text
+
+
+def test_a_marker_in_a_single_line_hook_is_named_at_the_hooks_line():
+    assert problem('version = 1\n\n[hook]\non-activate = "# gen-matrix:begin builds"\n').startswith(
+        f"{MANIFEST}:4: block 'builds' has no end marker\n  hint: add # gen-matrix:end builds")
+
+
+@pytest.mark.parametrize("text, line", [
+    # the same text in a string before the hook's: the hook's own line
+    ("[profile]\nbash = '''\n# gen-matrix:begin builds\n'''\n[hook]\non-activate = '''\n# gen-matrix:begin builds\n'''\n",
+     7),
+    # a blank first line counts
+    ("\n[hook]\non-activate = '''\n# gen-matrix:begin builds\n'''\n", 4),
+    # a key written with an escape: found by its text
+    ("\n[hook]\n\"on-activat\\u0065\" = '''\n\n# gen-matrix:begin builds\n'''\n", 5),
+    ('version = 1\nhook.on-activate = """\necho\n# gen-matrix:begin builds\n"""\n', 4),
+])
+def test_a_marker_problem_in_the_hook_names_the_markers_own_line(text, line):
+    assert problem(text).startswith(f"{MANIFEST}:{line}: block 'builds' has no end marker")
+
+
+@pytest.mark.parametrize("text, shown", [
+    # a key written quoted is found
+    ('version = 1\n"install" = 3\n', f"{MANIFEST}:2: 'install' is not a table"),
+    # a header indented below the table ends it: the key found after it is another table's
+    ('version = 1\n[hook]\n  [hook.on-activate]\n  x = 1\n  [vars]\n  on-activate = "x"\n',
+     f"{MANIFEST}:3: hook.on-activate is not a string\n  hint: write the hook as a multi-line string ''' ... '''"),
+    # where the line cannot be told, the file alone: never a wrong line
+    ('version = 1\n"inst\\u0061ll" = 3\n', f"{MANIFEST}: 'install' is not a table"),
+    ('[options]\n"syst\\u0065ms" = 5\n', f"{MANIFEST}: options.systems is not an array of strings"),
+    ('version = 1\n[options]\nfoo = 1\n"f\\u006fo" = 2\n',
+     f'{MANIFEST}: not valid TOML: Key "foo" already exists.\n'
+     "  hint: write each key once per table; gen-matrix only updates a manifest it can read"),
+    ("version = 1\n[options]\nx.y = 1\n[options.x]\nz = 1\n",
+     f"{MANIFEST}: not valid TOML: Redefinition of an existing table\n"
+     "  hint: write each key once per table; gen-matrix only updates a manifest it can read"),
+    ('version = 1\n[options]\nsystems = 5\n', f"{MANIFEST}:3: options.systems is not an array of strings\n"
+     '  hint: write it as systems = ["x86_64-linux", ...]; gen-matrix sets it to every platform a variant builds for'),
+    ("version = 1\n[install\n", f"{MANIFEST}:2:8: not valid TOML: Unexpected character: '\\n' at line 2 col 8\n"
+                                "  hint: fix the TOML syntax; gen-matrix only updates a manifest it can read"),
+])
+def test_a_manifest_error_names_the_right_line_or_none_and_says_what_to_do(text, shown):
+    assert problem(text).startswith(shown)
+
+
+def test_a_tool_whose_pkg_path_is_right_is_left_as_written():
+    text = "version = 1\n[install]\ngit.pkg-path = 'git'  # single quotes, mine\n"
+    assert updated(text).startswith(text)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("# mine\n", "# mine\nrun/\ncache/\nlib/\nlog/\n!env/\n"),  # no blank line put in
+    ("", "run/\ncache/\nlib/\nlog/\n!env/\n"),
+    ("run/\ncache/\nlib/\nlog/\n!env/", "run/\ncache/\nlib/\nlog/\n!env/"),  # nothing lacking: kept as it is
+])
+def test_the_lines_a_flox_gitignore_lacks_are_added_after_its_last(text, expected):
+    assert manifest.gitignore(text) == expected
+
+
+def test_a_pointer_error_says_how_to_mend_it():
+    with pytest.raises(GenMatrixError) as error:
+        manifest.pointer('{"name": "x"}')
+    assert str(error.value) == (
+        ".flox/env.json:1: 'version' must be 1\n  hint: Flox reads this file to find the environment; write it as "
+        '{"name": "pytorch-variants", "version": 1}, or delete it and gen-matrix recreates it')
+
+
+def test_a_number_too_long_to_read_in_the_pointer_is_named_at_its_line():
+    text = '\n{"name": "x",\n "version": 1,\n "size": ' + "9" * 5000 + '\n}\n'
+    with pytest.raises(GenMatrixError) as error:
+        manifest.pointer(text)
+    assert str(error.value).startswith(".flox/env.json:4: holds a number thousands of digits long\n  hint: ")

@@ -107,3 +107,58 @@ def test_every_line_outside_the_block_is_kept_and_the_block_replaced(kind, befor
     spliced, found = splice.splice(text, markers, {name: "new\n"}, lambda n: Location("f", n))
     assert spliced == "".join(before) + begin + "new\n" + end + "".join(after)
     assert found == {name}
+
+
+README_BLOCKS = {"one": "new\n", "two": "x\n"}
+
+
+def problems(text: str, markers=docs.MARKERS, blocks=README_BLOCKS) -> str:
+    """What the user reads when `text` cannot be spliced."""
+    with pytest.raises(GenMatrixError) as error:
+        splice.splice(text, markers, blocks, lambda number: Location("F", number))
+    return str(error.value)
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("<!-- gen-matrix:begin one->\n",
+     "F:1: malformed gen-matrix marker\n  hint: write it on a line of its own, as gen-matrix does: "
+     "<!-- gen-matrix:begin NAME --> or <!-- gen-matrix:end NAME -->"),
+    ("<!-- gen-matrix:begin three -->\n<!-- gen-matrix:end three -->\n",
+     "F:1: unknown gen-matrix block 'three'\n  hint: blocks gen-matrix fills: one, two"),
+    ("<!-- gen-matrix:begin one -->\n<!-- gen-matrix:begin two -->\n<!-- gen-matrix:end one -->\n",
+     "F:2: begin marker 'two' inside block 'one' opened at line 1\n  hint: close it first with <!-- gen-matrix:end one -->"),
+    ("<!-- gen-matrix:begin one -->\n<!-- gen-matrix:end two -->\n",
+     "F:2: end marker 'two' closes block 'one' opened at line 1\n  hint: write <!-- gen-matrix:end one -->"),
+    ("mine\n<!-- gen-matrix:end two -->\n",
+     "F:2: end marker 'two' without a begin marker\n  hint: add <!-- gen-matrix:begin two --> above it, or remove it"),
+    ("<!-- gen-matrix:begin one -->\n<!-- gen-matrix:end one -->\n<!-- gen-matrix:begin one -->\n<!-- gen-matrix:end one -->\n",
+     "F:3: a second block 'one' (the first begins at line 1)\n  hint: remove one of the two blocks"),
+    ("mine\n<!-- gen-matrix:begin two -->\nold\n",
+     "F:2: block 'two' has no end marker\n  hint: add <!-- gen-matrix:end two --> on a line of its own after the block"),
+    # every problem at once, not only the first
+    ("<!-- gen-matrix:end one -->\n<!-- gen-matrix:begin three -->\n<!-- gen-matrix:end three -->\n",
+     "F:1: end marker 'one' without a begin marker\n  hint: add <!-- gen-matrix:begin one --> above it, or remove it\n"
+     "F:2: unknown gen-matrix block 'three'\n  hint: blocks gen-matrix fills: one, two"),
+])
+def test_each_marker_problem_says_what_to_write(text, shown):
+    assert problems(text) == shown
+
+
+def test_a_malformed_marker_of_a_file_with_one_block_is_shown_as_it_should_be():
+    assert problems("# gen-matrix:begin  builds\n", manifest.MARKERS, {"builds": ""}) == (
+        "F:1: malformed gen-matrix marker\n"
+        "  hint: write it as gen-matrix does: # gen-matrix:begin builds or # gen-matrix:end builds")
+
+
+@pytest.mark.parametrize("text, old", [
+    # the line after a fence is no longer code
+    ("```\nexample\n```\n<!-- gen-matrix:begin one -->\nold\n<!-- gen-matrix:end one -->\n", "old\n"),
+    # Windows line endings: the closing fence still closes
+    ("```\r\n<!-- gen-matrix:begin one -->\r\n```\r\n<!-- gen-matrix:begin one -->\r\nold\r\n<!-- gen-matrix:end one -->\r\n",
+     "old\r\n"),
+    # an old Mac line ending (a lone CR) inside a line moves no line of the fence
+    ("mine\rstill mine\n```\n<!-- gen-matrix:begin one -->\n```\n<!-- gen-matrix:begin one -->\nold\n"
+     "<!-- gen-matrix:end one -->\n", "old\n"),
+])
+def test_a_block_after_a_fenced_example_is_filled_and_the_example_kept(text, old):
+    assert readme(text) == text.replace(old, "new\n")

@@ -227,17 +227,44 @@ def test_a_record_naming_another_file_is_refused_at_its_line(path, what):
 def test_a_path_written_without_escapes_is_located_at_the_file():
     """json.dumps escapes é: a record that writes it raw is not found by its text, and the
     error names the file without a line rather than a wrong one."""
-    text = json.dumps({"files": {"\n\nnix/é.nix": DIGEST}}, ensure_ascii=False)
+    text = json.dumps({"variants": {}, "files": {"\n\nnix/é.nix": DIGEST}}, ensure_ascii=False)
     with pytest.raises(GenMatrixError) as error:
         state.State.parse(text, "matrix.state.json")
-    assert problem(error)[0] == Location("matrix.state.json")
+    assert problem(error)[:2] == (Location("matrix.state.json"),
+                                  'the \'files\' record holds "\\n\\nnix/\\u00e9.nix", which is not a file gen-matrix writes')
 
 
 def test_a_bad_record_read_from_a_repository_names_the_state_file(tmp_path):
-    (tmp_path / "matrix.state.json").write_text(json.dumps({"files": {"matrix.yaml": DIGEST}}))
+    (tmp_path / "matrix.state.json").write_text(json.dumps({"variants": {}, "files": {"matrix.yaml": DIGEST}}))
     with pytest.raises(GenMatrixError) as error:
         state.read(tmp_path)
-    assert problem(error)[0].path == "matrix.state.json"
+    assert problem(error)[:2] == (Location("matrix.state.json", 1, 28),
+                                  "the 'files' record holds \"matrix.yaml\", which is not a file gen-matrix writes")
+
+
+@pytest.mark.parametrize("files", [[".flox/pkgs/a.nix"], {"nix/pins.nix": 3}, {"nix/pins.nix": None}, "x"])
+def test_a_record_that_is_not_paths_to_digests_is_refused(files):
+    with pytest.raises(GenMatrixError) as error:
+        state.State.parse(json.dumps({"variants": {}, "files": files}), "matrix.state.json")
+    assert problem(error) == (Location("matrix.state.json"), "the 'files' record is not a mapping of paths to digests",
+                              RESTORE)
+
+
+def test_a_recorded_file_without_its_digest_is_refused_at_its_line():
+    text = json.dumps({"variants": {}, "files": {"nix/pins.nix": DIGEST, ".flox/pkgs/a.nix": "abc"}}, indent=2)
+    with pytest.raises(GenMatrixError) as error:
+        state.State.parse(text, "matrix.state.json")
+    assert problem(error) == (Location("matrix.state.json", 5, 5),
+                              "the 'files' record holds \".flox/pkgs/a.nix\", which is recorded without a SHA-256 digest",
+                              RESTORE)
+
+
+@pytest.mark.parametrize("length, shown", [(120, "x" * 120), (121, "x" * 120 + "...")])
+def test_a_long_path_in_the_record_is_shown_cut_at_120_characters(length, shown):
+    text = json.dumps({"variants": {}, "files": {"x" * length: DIGEST}})
+    with pytest.raises(GenMatrixError) as error:
+        state.State.parse(text, "matrix.state.json")
+    assert problem(error)[1] == f"the 'files' record holds \"{shown}\", which is not a file gen-matrix writes"
 
 
 def test_a_state_file_that_is_not_json_is_named_when_read_from_a_repository(tmp_path):
@@ -252,3 +279,27 @@ def test_brackets_inside_strings_do_not_count_as_nesting():
     with pytest.raises(GenMatrixError) as error:
         state.parse(text, "matrix.state.json")
     assert problem(error)[0] == Location("matrix.state.json", 2, state.MAX_DEPTH)
+
+
+def test_a_state_file_that_is_not_utf8_says_how_to_restore_it(tmp_path):
+    (tmp_path / "matrix.state.json").write_bytes(b'{"variants": {"\xff": 1}}\n')
+    with pytest.raises(GenMatrixError) as error:
+        state.read(tmp_path)
+    where, message, hint = problem(error)
+    assert where.path == "matrix.state.json" and "UTF-8" in message and hint == RESTORE
+
+
+def test_an_entry_error_read_with_the_record_is_located_at_the_entry():
+    text = json.dumps({"variants": {"v": {"build": "b", "metadata": "m", "wrapper": 3, "revision": 0}}}, indent=2)
+    with pytest.raises(GenMatrixError) as error:
+        state.State.parse(text, "matrix.state.json")
+    assert problem(error)[:2] == (Location("matrix.state.json", 3),
+                                  "the entry for 'v' has a wrapper identity that is not text")
+
+
+def test_each_entry_has_lines_of_its_own_so_a_change_to_one_is_a_change_to_its_lines():
+    entries = {name: state.Entry("b" * 64, "m" * 64, "w" * 64, 1) for name in ("a", "b", "c")}
+    before = state.dump(entries, "header", {}).splitlines()
+    after = state.dump(dict(entries, b=state.Entry("b" * 64, "m" * 64, "w" * 64, 2)), "header", {}).splitlines()
+    assert len(before) == len(after) > 15
+    assert [(old, new) for old, new in zip(before, after) if old != new] == [('      "revision": 1', '      "revision": 2')]

@@ -82,7 +82,7 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
         sms.append({
             "name": sm.name, "capability": sm.capability, "family": sm.family, "gpus": list(sm.gpus),
             "min_cuda": sm.min_cuda, "max_cuda": sm.max_cuda, "cudas": [c.name for c in cudas],
-            "driver": cudas[0].driver, "windows_driver": cudas[0].driver_for("Windows"), "jetson": sm.jetson, "hosts": list(sm.hosts), "cudnn": sm.cudnn,
+            "driver": cudas[0].driver, "windows_driver": cudas[0].driver_for("Windows"), "jetson": sm.jetson, "cudnn": sm.cudnn,
             "variants": len(group),
         })
     isas = []
@@ -152,7 +152,6 @@ def _guide(by_kind: Mapping[str, list[Variant]], isas: list[dict]) -> dict:
     return {
         "darwin": [v.name for v in by_kind.get("darwin", ())],
         "cpu": bool(by_kind.get("cpu")),
-        "gpu": bool(by_kind.get("gpu")),
         "gpu_query": " ".join(GPU_QUERY),
         "cpu_flags_command": CPU_FLAGS_COMMAND,
         # highest rank first: the first ISA whose flags a CPU shows is the one to take

@@ -90,7 +90,9 @@ def _key_line(text: str, table: str, key: str) -> int:
 
 
 def _table_line(text: str, table: str) -> int:
-    pattern = re.compile(rf"\s*(?:\[\[?\s*{re.escape(table)}\s*[].]|{re.escape(table)}\s*[.=])")
+    """The line where `table` is first written: its [table] header or its key; 0 when it cannot be told."""
+    name = rf"""(?:{re.escape(table)}|"{re.escape(table)}"|'{re.escape(table)}')"""
+    pattern = re.compile(rf"\s*(?:\[\[?\s*{name}\s*[].]|{name}\s*[.=])")
     return next((i for i, line in enumerate(LINES.findall(text), 1) if pattern.match(line)), 0)
 
 
@@ -121,8 +123,8 @@ def _set_hook(hook: Table, block: str, text: str) -> None:
     from tomlkit.items import String, StringType
 
     current = hook.get("on-activate")
-    if current is None:
-        hook["on-activate"] = tomlkit.string("\n" + block, literal=True, multiline=True)
+    if current is None:  # as a new manifest has it: the block from the line after the quotes
+        hook["on-activate"] = tomlkit.parse(f"x = '''\n{block}'''")["x"]
         return
     if not isinstance(current, String):
         _fail(_key_line(text, "hook", "on-activate"), "hook.on-activate is not a string",
@@ -130,9 +132,9 @@ def _set_hook(hook: Table, block: str, text: str) -> None:
     if current.type in (StringType.MLL, StringType.MLB):
         # Splice the text as written, so the user's escapes and layout stay as they are.
         raw = current.as_string()[3:-3]
-        # the string's first line is the line of its opening quotes
-        offset = text.find(current.as_string())
-        first = text.count("\n", 0, offset) + 1 if offset >= 0 else _key_line(text, "hook", "on-activate")
+        # The string opens on the line of its key; where that cannot be told (a key written
+        # with escapes), on the line where its text, as tomlkit keeps it, first appears.
+        first = _key_line(text, "hook", "on-activate") or text.count("\n", 0, text.find(current.as_string())) + 1
         new_raw = _hook_script(raw, block, lambda number: Location(MANIFEST_FILE, first + number - 1))
         if new_raw == raw:
             return
@@ -206,7 +208,7 @@ def update(text: str | None, expansion: Expansion) -> str:
     return new(wanted) if text is None else edited(text, wanted)
 
 
-def _pointer_problem(line: int, column: int, message: str) -> GenMatrixError:
+def _pointer_problem(line: int, message: str, column: int = 0) -> GenMatrixError:
     return GenMatrixError.at(
         Location(POINTER_FILE, line, column), message,
         f'Flox reads this file to find the environment; write it as {{"name": "{ENVIRONMENT_NAME}", "version": 1}}, '
@@ -224,21 +226,20 @@ def pointer(text: str | None) -> str:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise _pointer_problem(error.lineno, error.colno, f"not valid JSON: {error.msg}") from None
-    except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+        raise _pointer_problem(error.lineno, f"not valid JSON: {error.msg}", error.colno) from None
+    except ValueError:  # Python refuses to read an integer of more than 4,300 digits, which holds this run
         found = re.search(r"[0-9]{1000}", text)
-        raise _pointer_problem(text.count("\n", 0, found.start()) + 1 if found else 1, 0,
-                               "holds a number thousands of digits long") from None
+        raise _pointer_problem(text.count("\n", 0, found.start()) + 1, "holds a number thousands of digits long") from None
     except RecursionError:  # json nests by recursion; Flox's file is one flat object
-        raise _pointer_problem(1, 0, "holds values nested thousands of levels deep") from None
+        raise _pointer_problem(1, "holds values nested thousands of levels deep") from None
     if not isinstance(data, dict):
-        raise _pointer_problem(1, 0, "is not a JSON object")
+        raise _pointer_problem(1, "is not a JSON object")
     name, version = data.get("name"), data.get("version")
     if not isinstance(name, str) or not name:
-        raise _pointer_problem(_json_key_line(text, "name"), 0, "'name' must be a non-empty string")
+        raise _pointer_problem(_json_key_line(text, "name"), "'name' must be a non-empty string")
     # Flox knows only version 1 of this file; `true == 1` in Python, so booleans are ruled out first.
     if isinstance(version, bool) or version != 1:
-        raise _pointer_problem(_json_key_line(text, "version"), 0, "'version' must be 1")
+        raise _pointer_problem(_json_key_line(text, "version"), "'version' must be 1")
     return text
 
 

@@ -34,11 +34,12 @@ class Markers:
     end: str
     name: str = ""
 
-    def parse(self, line: str) -> tuple[str, str] | None:
+    def parse(self, line: str) -> tuple[bool, str] | None:
+        """(whether it begins a block, the block's name) of a marker line; None for another line."""
         found = self.line.match(line)
         if found is None:
             return None
-        return "begin" if found["begin"] is not None else "end", found.groupdict().get("name") or self.name
+        return found["begin"] is not None, found.groupdict().get("name") or self.name
 
 
 def code_lines(text: str) -> frozenset[int]:
@@ -77,9 +78,8 @@ def splice(text: str, markers: Markers, blocks: Mapping[str, str], where: Callab
             if opened is None:
                 out.append(line)
             continue
-        action, name = marker
-        begin, end = markers.begin.format(name=name), markers.end.format(name=name)
-        if action == "begin":
+        begins, name = marker
+        if begins:
             if opened is not None:
                 problems.append(Problem(where(number),
                                         f"begin marker '{name}' inside block '{opened[0]}' opened at line "
@@ -99,7 +99,7 @@ def splice(text: str, markers: Markers, blocks: Mapping[str, str], where: Callab
             continue
         if opened is None:
             problems.append(Problem(where(number), f"end marker '{name}' without a begin marker",
-                                    f"add {begin} above it, or remove it"))
+                                    f"add {markers.begin.format(name=name)} above it, or remove it"))
             out.append(line)
             continue
         if name != opened[0]:

@@ -78,15 +78,15 @@ def _bindings(text: str) -> dict[str, str]:
 def _reached(path: str, source: str) -> str | None:
     """The identity source that path literal `path`, written in library file `source`, names;
     None for a folder (nix/fixes: a variant's fixes are sources of its own)."""
-    target = Path(source).parent.joinpath(path).as_posix()
+    target = Path(source).parent.joinpath(path).as_posix()  # without its "." and empty parts
     parts = []
     for part in target.split("/"):
-        if part == "..":
-            if not parts:  # above nix/: nothing gen-matrix writes
-                return None
-            parts.pop()
-        elif part not in ("", "."):
+        if part != "..":
             parts.append(part)
+        elif not parts:  # above nix/: nothing gen-matrix writes
+            return None
+        else:
+            parts.pop()
     target = "/".join(parts)
     if target.startswith("lib/") and target.endswith(".nix"):
         return target
@@ -114,7 +114,7 @@ class Library:
         bindings_text, body = _let(code)
         bindings = _bindings(bindings_text)
         functions = {name: tuple(cls._names(value, bindings, ())) for name, value in
-                     _bindings(body.strip().removeprefix("{").removesuffix("}")).items()}
+                     _bindings(body.strip().removeprefix("{")).items()}  # the closing } follows the last ;
         return cls(imports, functions)
 
     @staticmethod

@@ -44,16 +44,18 @@ def nix(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
-        if not -(2**63) <= value < 2**63:  # Nix integers are 64-bit; a larger one does not parse
+        # Nix integers are 64-bit, and a negative one is a minus before a positive literal:
+        # -2**63 does not parse, nor does anything past 2**63 - 1 either way.
+        if not -(2**63) < value < 2**63:
             raise ValueError(f"{value} does not fit a Nix integer")
-        return str(value)
+        return f"({value})" if value < 0 else str(value)  # in a list, `1 -2` is a subtraction
     if isinstance(value, str):
         return _string(value)
     if isinstance(value, (list, tuple)):
-        return "[ " + "".join(nix(v) + " " for v in value) + "]" if value else "[ ]"
+        return "[ " + "".join(nix(v) + " " for v in value) + "]"
     if isinstance(value, dict):
         body = "".join(f"{attr(str(k))} = {nix(v)}; " for k, v in sorted(value.items()))
-        return "{ " + body + "}" if value else "{ }"
+        return "{ " + body + "}"
     raise TypeError(f"no Nix literal for {type(value).__name__}")
 
 

@@ -134,7 +134,7 @@ def pin_data(matrix: Matrix, name: str) -> dict:
     """A pin as nix/pins.nix holds it."""
     pin = next(p for p in matrix.pins if p.name == name)
     return {"rev": pin.rev, "sha256": pin.sha256,
-            "config": {key: list(value) if isinstance(value, tuple) else value for key, value in pin.config.items()},
+            "config": dict(pin.config),  # a list is a tuple here, which nix() and JSON write as a list
             "patches": {attr_: [{"url": p.url, "hash": p.hash} for p in patches] for attr_, patches in pin.patches}}
 
 

@@ -73,9 +73,9 @@ def _json(text: str, file: str):
     except json.JSONDecodeError as error:
         raise GenMatrixError.at(Location(file, error.lineno, error.colno), f"not valid JSON: {error.msg}",
                                 _restore()) from None
-    except ValueError:  # Python refuses to read an integer of more than 4,300 digits
+    except ValueError:  # Python refuses to read an integer of more than 4,300 digits, which holds this run
         found = re.search(r"[0-9]{1000}", text)
-        raise GenMatrixError.at(Location.of_offset(file, text, found.start()) if found else Location(file),
+        raise GenMatrixError.at(Location.of_offset(file, text, found.start()),
                                 "a number here is thousands of digits long", _restore()) from None
     except RecursionError:  # json nests by recursion: a few thousand brackets exhaust it
         offset = _too_deep(text)
