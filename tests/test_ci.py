@@ -216,6 +216,8 @@ def test_the_summary_counts_and_names_the_first_of_each_group_and_stays_small(bi
     assert len(summary.encode()) < 8_000
     found = json.loads((tmp_path / "plan" / "plan.json").read_text())
     assert sorted(entry["name"] for entry in found["builds"]) == everything
+    for written in (tmp_path / "plan").iterdir():
+        assert b"\r" not in written.read_bytes(), f"{written.name}: LF line endings on every system"
 
 
 @needs_git
