@@ -86,7 +86,8 @@ def probe(python: Path, name: str, companions: tuple[str, ...] = ()) -> dict:
     with tempfile.TemporaryDirectory(prefix="gen-matrix-smoke-") as folder:
         try:
             result = subprocess.run([str(python), "-c", PROBE.read_text(encoding="utf-8"), *companions], cwd=folder,
-                                    capture_output=True, text=True, timeout=PROBE_TIMEOUT_S)
+                                    capture_output=True, encoding="utf-8", errors="replace",
+                                    timeout=PROBE_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             return {"failed": f"the probe ran past {PROBE_TIMEOUT_S} s"}
         except OSError as error:
