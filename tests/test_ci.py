@@ -20,7 +20,7 @@ from generator.pipeline import state
 from generator.layout import WORKFLOW_FILE, locate
 from generator.outputs import workflow as workflow_
 
-from conftest import FAKE_NIXPKGS, REPO, SYNTHETIC, expansion_of, needs_nix, nix_eval
+from conftest import FAKE_NIXPKGS, REPO, SYNTHETIC, expansion_of, needs_nix, needs_posix, nix_eval
 
 GIT = shutil.which("git")
 needs_git = pytest.mark.skipif(GIT is None, reason="git not found: --changed-since reads the history with it")
@@ -580,6 +580,7 @@ def test_the_workflow_installs_the_gen_matrix_it_was_generated_with(tmp_path, ru
     ('[project]\nname = "something-else"\n', "gen-matrix==9.9"),  # a repository of its own
     (None, "gen-matrix==9.9"),  # a matrix repository made by `gen-matrix init`: no pyproject
 ])
+@needs_posix("the step runs with bash and a stand-in python written as a #!/usr/bin/env bash script")
 def test_the_install_step_picks_the_checkout_only_in_the_gen_matrix_repository(tmp_path, pyproject, installed):
     install = steps(workflow(REPO)["jobs"]["plan"])["Install gen-matrix"]
     if pyproject is not None:

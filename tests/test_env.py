@@ -14,11 +14,17 @@ from hypothesis import strategies as st
 
 from generator.commands import buildenv
 
-from conftest import REPO
+from conftest import REPO, needs_posix
 
 MATRIX = REPO / "matrix.yaml"
 BASH = shutil.which("bash")
-needs_bash = pytest.mark.skipif(BASH is None, reason="bash not found")
+
+
+def needs_bash(test):
+    """The bash script, run with stand-in tools: #!/bin/sh scripts and links to the system's
+    own, on a PATH of their own."""
+    return needs_posix("stand-in tools written as #!/bin/sh scripts")(
+        pytest.mark.skipif(BASH is None, reason="bash not found")(test))
 
 
 GOLDEN = REPO / "tests" / "golden" / "env"
