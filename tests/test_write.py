@@ -170,7 +170,7 @@ def test_a_repository_reached_through_a_link_is_no_link_on_the_path(tmp_path):
     put(real, RECIPE, OURS)
     put(real, OTHER, OURS)
     record(real, {RECIPE: OURS, OTHER: OURS})
-    (tmp_path / "link").symlink_to(real)
+    (tmp_path / "link").symlink_to(real, target_is_directory=True)
     plan = write.plan(tmp_path / "link", {RECIPE: OURS}, state.read(tmp_path / "link").files, cut_short=())
     assert plan.remove == (OTHER,) and plan.kept == ()
     write.apply(plan, TOKEN)
@@ -190,7 +190,7 @@ def test_a_recorded_fix_file_the_matrix_reads_is_kept(tmp_path):
 def test_a_recorded_file_behind_a_link_is_kept(tmp_path):
     put(tmp_path, "elsewhere/a.nix", OURS)
     (tmp_path / ".flox").mkdir()
-    (tmp_path / ".flox/pkgs").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / ".flox/pkgs").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
     record(tmp_path, {RECIPE: OURS})
     plan = write.plan(tmp_path, {}, state.read(tmp_path).files, cut_short=())
     assert plan.remove == ()
@@ -224,7 +224,7 @@ def test_a_stray_recipe_too_big_to_read_is_named(tmp_path, monkeypatch):
 def test_a_stray_recipe_is_not_looked_for_through_a_link(tmp_path):
     put(tmp_path, "elsewhere/b.nix", OURS)
     (tmp_path / ".flox").mkdir()
-    (tmp_path / ".flox/pkgs").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / ".flox/pkgs").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
     assert write.plan(tmp_path, {"nix/pins.nix": OURS}, state.read(tmp_path).files, cut_short=()).kept == ()
 
 
@@ -232,7 +232,7 @@ def test_a_stray_recipe_is_not_looked_for_through_a_link(tmp_path):
 @pytest.mark.parametrize("outputs", [{RECIPE: OURS}, {".flox/pkgs/sub/a.nix": OURS}])
 def test_a_linked_folder_on_an_outputs_path_is_an_error(tmp_path, outputs):
     (tmp_path / "elsewhere").mkdir()
-    (tmp_path / ".flox").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / ".flox").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
     with pytest.raises(GenMatrixError) as error:
         write.plan(tmp_path, outputs, state.read(tmp_path).files, cut_short=())
     assert (".flox", "this folder is a symbolic link; gen-matrix never writes through one") in messages(error)
@@ -318,7 +318,8 @@ def test_apply_removes_leftovers_then_writes(tmp_path):
     put(tmp_path, f".flox/pkgs/.a.nix.gen-matrix-{TOKEN}.tmp", "part")
     put(tmp_path, f".flox/.pkgs.gen-matrix-{TOKEN}.tmp/a.nix", "part")
     put(tmp_path, "outside.nix", "kept")
-    (tmp_path / f".flox/.nix.gen-matrix-{TOKEN}.tmp").symlink_to(tmp_path)  # a link: removed as a link
+    # a link: removed as a link
+    (tmp_path / f".flox/.nix.gen-matrix-{TOKEN}.tmp").symlink_to(tmp_path, target_is_directory=True)
     plan = write.plan(tmp_path, {RECIPE: OURS, ".flox/nix": "x"}, state.read(tmp_path).files, cut_short=(TOKEN,))
     write.apply(plan, "f" * 16)
     assert tree(tmp_path) == {RECIPE: OURS.encode(), ".flox/nix": b"x", "outside.nix": b"kept"}
@@ -572,7 +573,7 @@ def test_every_path_problem_is_named_at_once_with_what_to_do(tmp_path):
 @needs_symlinks
 def test_the_folder_problems_say_what_to_do(tmp_path):
     (tmp_path / "elsewhere").mkdir()
-    (tmp_path / ".flox").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / ".flox").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
     put(tmp_path, "nix", "a file\n")
     with pytest.raises(GenMatrixError) as error:
         write.plan(tmp_path, {RECIPE: OURS, "nix/pins.nix": OURS}, state.read(tmp_path).files, cut_short=())
