@@ -212,7 +212,7 @@ def test_the_metadata_revision_of_the_build_must_be_the_recipes(tmp_path):
     (tmp_path / ".metadata-rev").write_text("3\n")
     assert smoke.metadata(tmp_path, 3).state == "PASS"
     assert (smoke.metadata(tmp_path, 4).state, smoke.metadata(tmp_path, 4).detail) == (
-        "FAIL", f"{tmp_path}/.metadata-rev is 3; the recipe's revision is 4")
+        "FAIL", f"{tmp_path / '.metadata-rev'} is 3; the recipe's revision is 4")
     empty = tmp_path / "empty"
     empty.mkdir()
     assert smoke.metadata(empty, 0).state == "FAIL"
