@@ -301,6 +301,14 @@ def test_a_selection_is_read_back_for_shards_summary_and_names(repo, run, tmp_pa
     assert result.exit_code == 2 and "not a selection printed by `gen-matrix ci`" in result.stderr
 
 
+def test_a_selection_nested_thousands_deep_is_an_error_not_a_traceback(project, run):
+    saved = project / "selection.json"
+    saved.write_text("[" * 100_000 + "]" * 100_000)
+    result = run("ci", "--root", project, "--selection", saved)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "not a selection printed by `gen-matrix ci`: nested thousands of levels deep" in result.stderr
+
+
 @needs_nix
 def test_a_tarballs_store_path_does_not_depend_on_the_hash_given_for_it(tmp_path):
     """What the fix above rests on: fetchTarball names the unpacked tree by its content

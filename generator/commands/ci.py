@@ -124,6 +124,9 @@ def read_selection(expansion: Expansion, text: str, file: str) -> Selection:
         selection = Selection(jobs, tuple(data["deleted"]), data["selected_by"], tuple(data["by_text"]))
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise GenMatrixError.at(where, f"not a selection printed by `gen-matrix ci`: {error}", hint) from None
+    except RecursionError:  # json nests by recursion: thousands of brackets exhaust it
+        raise GenMatrixError.at(where, "not a selection printed by `gen-matrix ci`: nested thousands of levels deep",
+                                hint) from None
     unknown = sorted(set(selection.builds) - set(expansion.by_name))
     if unknown:
         raise GenMatrixError.at(where, f"'{unknown[0]}' is not a variant of the matrix", hint)
