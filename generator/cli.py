@@ -534,7 +534,7 @@ def adopt(path, write_, pytorch_version, nixpkgs_rev) -> None:
             if target.exists():
                 raise GenMatrixError.at(adopt_.Location(str(target)), "a matrix is already there",
                                         "move it aside to adopt the recipes again")
-            target.write_text(result.text, encoding="utf-8")
+            target.write_text(result.text, encoding="utf-8", newline="")
     except GenMatrixError as error:
         _fail(error)
     click.echo(adopt_.report(result), nl=False)

@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -62,6 +63,33 @@ def pytest_addoption(parser):
 def update_golden(request) -> bool:
     return request.config.getoption("--update-golden")
 
+
+# What only a POSIX system (Linux, macOS) has: FIFOs, file modes, kill -9, /dev/zero, stand-in
+# tools written as #!/bin/sh scripts and found through a ":"-separated PATH. A test that needs
+# one of them says which, and is skipped on Windows with that reason.
+POSIX = os.name == "posix"
+
+
+def needs_posix(why: str) -> pytest.MarkDecorator:
+    return pytest.mark.skipif(not POSIX, reason=f"needs a POSIX system (Linux or macOS): {why}")
+
+
+def _can_symlink() -> bool:
+    """Whether this user may make symbolic links here: Windows allows it only to an
+    administrator or in developer mode."""
+    with tempfile.TemporaryDirectory() as folder:
+        link = Path(folder) / "link"
+        try:
+            link.symlink_to(folder, target_is_directory=True)
+        except (OSError, NotImplementedError):
+            return False
+        return link.is_symlink()
+
+
+needs_symlinks = pytest.mark.skipif(
+    not _can_symlink(),
+    reason="this user cannot make symbolic links (Windows: run as an administrator or turn on developer mode)",
+)
 
 NIX_INSTANTIATE = shutil.which("nix-instantiate")
 needs_nix = pytest.mark.skipif(

@@ -20,7 +20,7 @@ from generator.pipeline import state
 from generator.layout import WORKFLOW_FILE, locate
 from generator.outputs import workflow as workflow_
 
-from conftest import FAKE_NIXPKGS, REPO, SYNTHETIC, expansion_of, needs_nix, nix_eval
+from conftest import FAKE_NIXPKGS, REPO, SYNTHETIC, expansion_of, needs_nix, needs_posix, nix_eval
 
 GIT = shutil.which("git")
 needs_git = pytest.mark.skipif(GIT is None, reason="git not found: --changed-since reads the history with it")
@@ -216,6 +216,8 @@ def test_the_summary_counts_and_names_the_first_of_each_group_and_stays_small(bi
     assert len(summary.encode()) < 8_000
     found = json.loads((tmp_path / "plan" / "plan.json").read_text())
     assert sorted(entry["name"] for entry in found["builds"]) == everything
+    for written in (tmp_path / "plan").iterdir():
+        assert b"\r" not in written.read_bytes(), f"{written.name}: LF line endings on every system"
 
 
 @needs_git
@@ -297,6 +299,14 @@ def test_a_selection_is_read_back_for_shards_summary_and_names(repo, run, tmp_pa
     saved.write_text('{"include": [{"name": "pytorch-gone"}]}')
     result = run("ci", "--root", repo, "--selection", saved)
     assert result.exit_code == 2 and "not a selection printed by `gen-matrix ci`" in result.stderr
+
+
+def test_a_selection_nested_thousands_deep_is_an_error_not_a_traceback(project, run):
+    saved = project / "selection.json"
+    saved.write_text("[" * 100_000 + "]" * 100_000)
+    result = run("ci", "--root", project, "--selection", saved)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "not a selection printed by `gen-matrix ci`: nested thousands of levels deep" in result.stderr
 
 
 @needs_nix
@@ -578,6 +588,7 @@ def test_the_workflow_installs_the_gen_matrix_it_was_generated_with(tmp_path, ru
     ('[project]\nname = "something-else"\n', "gen-matrix==9.9"),  # a repository of its own
     (None, "gen-matrix==9.9"),  # a matrix repository made by `gen-matrix init`: no pyproject
 ])
+@needs_posix("the step runs with bash and a stand-in python written as a #!/usr/bin/env bash script")
 def test_the_install_step_picks_the_checkout_only_in_the_gen_matrix_repository(tmp_path, pyproject, installed):
     install = steps(workflow(REPO)["jobs"]["plan"])["Install gen-matrix"]
     if pyproject is not None:

@@ -13,7 +13,7 @@ import pytest
 from generator.commands import detect
 from generator.commands.host import Gpu
 
-from conftest import REPO, expansion_of
+from conftest import REPO, expansion_of, needs_posix
 
 HOSTS = Path(__file__).parent / "fixtures" / "hosts"
 MATRIX = REPO / "matrix.yaml"
@@ -329,6 +329,7 @@ def test_real_nvidia_smi_names_are_known(name):
     assert {found.name for found, _ in matches} == {REAL_NAMES[name]}
 
 
+@needs_posix("a stand-in nvidia-smi written as a #!/bin/sh script")
 def test_a_failing_nvidia_smi_warns_with_its_error_and_recommends_nothing(run, monkeypatch, tmp_path):
     said = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."
     fake = tmp_path / "nvidia-smi"

@@ -195,3 +195,10 @@ def test_nvml_where_installed_lists_the_gpus_before_nvidia_smi(monkeypatch):
 def test_without_nvidia_ml_py_nvml_gives_way_to_nvidia_smi(monkeypatch):
     monkeypatch.setitem(sys.modules, "pynvml", None)
     assert host.read_nvml() is None
+
+
+def test_a_command_that_prints_bytes_that_are_not_utf8_is_read_not_a_traceback():
+    # nvidia-smi on a Windows host in another code page, say: what is not UTF-8 is replaced
+    printer = "import sys; sys.stdout.buffer.write(b'NVIDIA \\xff\\xfe, 8.6\\n'); sys.stderr.buffer.write(b'\\x81')"
+    status, output = host.run_command((sys.executable, "-c", printer))
+    assert status == 0 and output == "NVIDIA \ufffd\ufffd, 8.6\n\ufffd"

@@ -36,7 +36,7 @@ def test_init_then_check_passes_and_a_second_init_refuses(tmp_path):
     made = invoke("init", str(root), "--example", "pytorch-2.8")
     assert made.exit_code == 0, made.output
     for path in ("matrix.yaml", "README.md", MANIFEST_FILE, WORKFLOW_FILE, ".flox/env.json"):
-        assert (root / path).is_file(), path
+        assert b"\r" not in (root / path).read_bytes(), f"{path}: LF line endings on every system"
     if shutil.which("git"):
         assert (root / ".git").exists()
     readme = (root / "README.md").read_text()

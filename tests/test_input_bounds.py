@@ -13,12 +13,13 @@ import pytest
 
 from generator import layout
 
-from conftest import NIX_INSTANTIATE, REPO, needs_nix
+from conftest import NIX_INSTANTIATE, REPO, needs_nix, needs_posix
 
 REV = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"
 CPU = 'cpu: {python: ["3.13"], isa: [avx2]}\n'
 
 
+@needs_posix("FIFOs (os.mkfifo)")
 def test_a_fifo_as_the_matrix_is_an_error_not_a_hang(tmp_path):
     fifo = tmp_path / "matrix.yaml"
     os.mkfifo(fifo)
@@ -28,8 +29,12 @@ def test_a_fifo_as_the_matrix_is_an_error_not_a_hang(tmp_path):
     assert "matrix.yaml: not a regular file" in result.stderr
 
 
-def test_a_device_as_the_matrix_is_an_error_not_an_endless_read(tmp_path, run):
-    result = run("--matrix", "/dev/zero", "--root", tmp_path)
+@pytest.mark.parametrize("device", [
+    pytest.param("/dev/zero", marks=needs_posix("/dev/zero")),
+    os.devnull,  # NUL on Windows
+])
+def test_a_device_as_the_matrix_is_an_error_not_an_endless_read(tmp_path, run, device):
+    result = run("--matrix", device, "--root", tmp_path)
     assert result.exit_code == 2 and "not a regular file" in result.stderr
 
 
@@ -39,6 +44,7 @@ def test_a_huge_matrix_is_refused_before_it_is_read_whole(tmp_path, run):
     assert result.exit_code == 2 and "matrix.yaml: the file is larger than 16 MiB" in result.stderr
 
 
+@needs_posix("FIFOs (os.mkfifo)")
 def test_a_fifo_as_the_readme_is_an_error_not_a_hang(project, run):
     os.mkfifo(project / "README.md")
     outcome = {}
@@ -323,12 +329,17 @@ def test_a_huge_file_where_an_output_goes_is_refused_unread(project, run, monkey
 
 
 @pytest.mark.parametrize("option", ["--cpuinfo", "--nvidia-smi-output"])
-def test_a_captured_output_that_is_a_fifo_or_huge_is_an_error_not_a_hang(project, run, option):
+@needs_posix("FIFOs (os.mkfifo)")
+def test_a_captured_output_that_is_a_fifo_is_an_error_not_a_hang(project, run, option):
     fifo = project / "captured"
     os.mkfifo(fifo)
     result = run("detect", option, fifo, "--uname", "Linux x86_64", "--root", project)
     assert result.exit_code == 2 and "not a regular file" in result.stderr
-    fifo.unlink()
-    fifo.write_bytes(b"x" * (17 * 1024 * 1024))
-    result = run("detect", option, fifo, "--uname", "Linux x86_64", "--root", project)
+
+
+@pytest.mark.parametrize("option", ["--cpuinfo", "--nvidia-smi-output"])
+def test_a_captured_output_that_is_huge_is_an_error_not_read_whole(project, run, option):
+    huge = project / "captured"
+    huge.write_bytes(b"x" * (17 * 1024 * 1024))
+    result = run("detect", option, huge, "--uname", "Linux x86_64", "--root", project)
     assert result.exit_code == 2 and "the file is larger than 16 MiB" in result.stderr

@@ -13,6 +13,8 @@ import pytest
 from generator.errors import GenMatrixError, Location, Problem
 from generator.pipeline import load
 
+from conftest import needs_posix
+
 
 def problem(error: pytest.ExceptionInfo) -> tuple[Location, str, str]:
     (only,) = error.value.problems
@@ -194,7 +196,10 @@ def test_a_file_of_exactly_the_limit_is_read_and_one_byte_more_is_refused(tmp_pa
     assert problem(error)[2] == "move it"
 
 
-@pytest.mark.parametrize("make", [os.mkdir, os.mkfifo])
+@pytest.mark.parametrize("make", [
+    pytest.param(os.mkdir, id="folder"),
+    pytest.param(lambda path: os.mkfifo(path), id="fifo", marks=needs_posix("FIFOs (os.mkfifo)")),
+])
 def test_something_other_than_a_regular_file_is_refused(tmp_path, make):
     make(tmp_path / "f")
     with pytest.raises(GenMatrixError) as error:
@@ -206,6 +211,7 @@ def test_something_other_than_a_regular_file_is_refused(tmp_path, make):
     assert problem(error)[2] == "do this"
 
 
+@needs_posix("ENOTDIR for a path through a file (Windows says the path is not found)")
 def test_a_file_inside_a_file_cannot_be_read_and_says_why(tmp_path):
     (tmp_path / "f").write_text("")
     with pytest.raises(GenMatrixError) as error:

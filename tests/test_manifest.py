@@ -13,7 +13,7 @@ import tomlkit
 from generator.outputs import manifest
 from generator.errors import GenMatrixError
 
-from conftest import REPO, expansion_of
+from conftest import REPO, expansion_of, needs_posix
 
 MANIFEST = ".flox/env/manifest.toml"
 
@@ -63,7 +63,12 @@ def test_created_when_absent(project, run):
     assert data["version"] == 1
     assert data["options"]["systems"] == ["aarch64-darwin", "aarch64-linux", "x86_64-linux"]
     assert {name: entry["pkg-path"] for name, entry in data["install"].items()} == dict(manifest.BUILD_TOOLS)
-    # The hook, run as Flox runs it at activation, names every recipe.
+
+
+@needs_posix("the hook runs in bash, as Flox runs it on Linux and macOS")
+def test_the_hook_run_as_flox_runs_it_names_every_recipe(project, run):
+    generate(run, project)
+    data = tomlkit.parse((project / MANIFEST).read_text()).unwrap()
     script = data["hook"]["on-activate"] + '\nprintf "%s" "$GEN_MATRIX_BUILDS"'
     shown = subprocess.run(["bash", "-c", script], env={"FLOX_ENV_PROJECT": str(project), "PATH": os.environ["PATH"]},
                            capture_output=True, text=True, check=True).stdout
@@ -272,7 +277,8 @@ def test_check_reports_a_missing_environment_pointer(project, run):
 
 
 @pytest.mark.parametrize("text, where, message", [
-    ('{"name": "x",\n "version": 1,\n}\n', f"{POINTER}:3:1", "not valid JSON"),
+    # a missing comma: every Python's json places it alike (3.13 places a trailing comma otherwise)
+    ('{"name": "x"\n "version": 1\n}\n', f"{POINTER}:2:2", "not valid JSON"),
     ('["pytorch-variants", 1]\n', f"{POINTER}:1", "is not a JSON object"),
     ('{\n  "version": 1\n}\n', f"{POINTER}:1", "'name' must be a non-empty string"),
     ('{\n  "name": 7,\n  "version": 1\n}\n', f"{POINTER}:2", "'name' must be a non-empty string"),

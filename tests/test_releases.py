@@ -5,6 +5,8 @@ The release rows reach back to 1.12, the toolkit rows to CUDA 10.2, the SM rows 
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from generator import knowledge
@@ -23,14 +25,14 @@ def test_pytorch_28_with_cuda_131_is_a_warning_its_source_cannot_build_it(projec
     result = run("--root", with_cuda(project, '["12.8", "13.1"]'))
     assert result.exit_code == 0
     assert ("warning: matrix.yaml:32:18: PyTorch 2.8's source does not build with CUDA 13.1 (it takes CUDA <13.0)"
-            in result.stderr.replace(str(project) + "/", ""))
+            in result.stderr.replace(str(project) + os.sep, ""))
 
 
 def test_a_cuda_only_the_wheels_leave_out_is_a_note_not_a_warning(project, run):
     # PyTorch 2.9's wheels are built for CUDA 12.6 and 12.8 (13.0 experimental), not 12.9; its source builds with it
     result = run("--root", with_cuda(project, '["12.8", "12.9"]', "2.9.1"))
     assert result.exit_code == 0, result.output
-    stderr = result.stderr.replace(str(project) + "/", "")
+    stderr = result.stderr.replace(str(project) + os.sep, "")
     assert ("note: matrix.yaml:32:18: PyTorch 2.9's own wheels are built for CUDA 12.6, 12.8 (experimental: 13.0), "
             "not 12.9: a build from source with it is untested upstream") in stderr
     assert "warning" not in stderr

@@ -15,7 +15,7 @@ import pytest
 
 from generator.commands import host, listing, smoke
 
-from conftest import REPO, expansion_of
+from conftest import REPO, expansion_of, needs_posix
 
 HOSTS = Path(__file__).parent / "fixtures" / "hosts"
 MATRIX = REPO / "matrix.yaml"
@@ -212,7 +212,7 @@ def test_the_metadata_revision_of_the_build_must_be_the_recipes(tmp_path):
     (tmp_path / ".metadata-rev").write_text("3\n")
     assert smoke.metadata(tmp_path, 3).state == "PASS"
     assert (smoke.metadata(tmp_path, 4).state, smoke.metadata(tmp_path, 4).detail) == (
-        "FAIL", f"{tmp_path}/.metadata-rev is 3; the recipe's revision is 4")
+        "FAIL", f"{tmp_path / '.metadata-rev'} is 3; the recipe's revision is 4")
     empty = tmp_path / "empty"
     empty.mkdir()
     assert smoke.metadata(empty, 0).state == "FAIL"
@@ -252,8 +252,11 @@ def test_missing_interpreter_is_invalid_input_saying_how_to_get_one(run, tmp_pat
     (tmp_path / "matrix.yaml").write_text(MATRIX.read_text())
     result = run("smoke", "--root", tmp_path, "pytorch-python313-cpu-avx2")
     assert result.exit_code == 2
-    assert "python-pytorch-python313-cpu-avx2/bin/python: no such interpreter" in result.stderr
+    assert f"{Path('python-pytorch-python313-cpu-avx2', 'bin', 'python')}: no such interpreter" in result.stderr
     assert "flox build pytorch-python313-cpu-avx2" in result.stderr
+
+
+needs_sh = needs_posix("a stand-in interpreter written as a #!/bin/sh script")
 
 
 def script(path: Path, text: str) -> Path:
@@ -262,6 +265,7 @@ def script(path: Path, text: str) -> Path:
     return path
 
 
+@needs_sh
 def test_an_interpreter_that_dies_fails_clearly(run, tmp_path):
     python = script(tmp_path / "python", """\
         #!/bin/sh
@@ -273,6 +277,7 @@ def test_an_interpreter_that_dies_fails_clearly(run, tmp_path):
     assert "FAIL  torch  the interpreter exited with status 139: Segmentation fault (core dumped)" in result.stdout
 
 
+@needs_sh
 def test_a_python_without_torch_fails_the_import(run, tmp_path):
     # the base interpreter without site-packages cannot import torch
     base = Path(sys.base_prefix) / "bin" / f"python{sys.version_info.major}.{sys.version_info.minor}"
@@ -404,6 +409,7 @@ def test_real_torch_with_the_default_dispatch_is_judged_by_what_this_cpu_runs(ru
 
 @needs_torch
 @needs_qemu
+@needs_sh
 def test_on_a_cpu_without_avx512_the_kernels_check_says_it_cannot_tell(run, tmp_path, monkeypatch):
     # the wheel's AVX-512 kernels cannot show on a Haswell: neither PASS nor FAIL, exit 0
     monkeypatch.delenv("ATEN_CPU_CAPABILITY", raising=False)
@@ -441,6 +447,7 @@ def gpu_matrix(tmp_path: Path) -> str:
         + "-cuda12_8-sm90-avx512"
 
 
+@needs_sh
 def test_a_builder_without_the_isa_checks_the_build_from_its_files(run, tmp_path):
     name = gpu_matrix(tmp_path)
     avx2_only = HOSTS / "ryzen5950x-rtx3090" / "cpuinfo"
@@ -455,6 +462,7 @@ def test_a_builder_without_the_isa_checks_the_build_from_its_files(run, tmp_path
     assert "PASS  version  torch/version.py says 2.8.0; the variant is PyTorch 2.8.0" in lines(result)
 
 
+@needs_sh
 def test_a_builder_without_the_isa_still_fails_a_wrong_build(run, tmp_path):
     name = gpu_matrix(tmp_path)
     avx2_only = HOSTS / "ryzen5950x-rtx3090" / "cpuinfo"
@@ -465,6 +473,7 @@ def test_a_builder_without_the_isa_still_fails_a_wrong_build(run, tmp_path):
     assert "FAIL  cuda     torch/version.py says CUDA 12.6; the variant is CUDA 12.8" in lines(result)
 
 
+@needs_sh
 def test_a_crash_is_a_failure_where_the_cpu_has_the_isa_or_off_a_builder(run, tmp_path):
     name = gpu_matrix(tmp_path)
     python = crashing_torch(tmp_path)

@@ -123,6 +123,15 @@ def test_nesting_too_deep_is_located_where_it_passes_the_limit():
     assert hint == RESTORE
 
 
+def test_nesting_past_the_limit_but_short_of_any_recursion_limit_is_refused_all_the_same():
+    text = '{"variants": {"v": {"build": ' + "[" * 100 + "]" * 100 + ', "metadata": "m", "revision": 0}}}'
+    with pytest.raises(GenMatrixError) as error:
+        state.parse(text, "matrix.state.json")
+    # three mappings deep, the 62nd bracket opens level 65 (columns count from 1)
+    assert problem(error)[:2] == (Location("matrix.state.json", 1, len('{"variants": {"v": {"build": ') + 62),
+                                  f"values are nested more than {state.MAX_DEPTH} levels deep here")
+
+
 def test_nesting_too_deep_after_many_entries_is_located_where_it_is():
     """Each entry opens and closes a level: the error points at the deep value, not the 64th entry."""
     variants = {f"v{i}": {"build": "b[{", "metadata": "m\\\"{", "revision": 0} for i in range(100)}

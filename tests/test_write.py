@@ -20,6 +20,8 @@ from generator.layout import HEADER, LIBRARY_MARKER, MARKER, RUN_LOCK_FILE, STAT
 from generator.pipeline import state, lock, write
 from generator.pipeline.write import Merged
 
+from conftest import needs_posix, needs_symlinks
+
 RECIPE = ".flox/pkgs/a.nix"
 OTHER = ".flox/pkgs/b.nix"
 TOKEN = "0123456789abcdef"
@@ -34,7 +36,10 @@ def sha(text: str | bytes) -> str:
 def put(root: Path, relative: str, text: str | bytes) -> Path:
     path = root / relative
     path.parent.mkdir(parents=True, exist_ok=True)
-    (path.write_bytes if isinstance(text, bytes) else path.write_text)(text)
+    if isinstance(text, bytes):
+        path.write_bytes(text)
+    else:
+        path.write_text(text, encoding="utf-8", newline="")  # as given: no CRLF on Windows
     return path
 
 
@@ -158,13 +163,14 @@ def test_a_recorded_file_no_longer_generated_is_removed_only_as_written(tmp_path
     assert not plan.current
 
 
+@needs_symlinks
 def test_a_repository_reached_through_a_link_is_no_link_on_the_path(tmp_path):
     """macOS's /tmp is a link to /private/tmp: the root's own path is not gen-matrix's to judge."""
     real = tmp_path / "real"
     put(real, RECIPE, OURS)
     put(real, OTHER, OURS)
     record(real, {RECIPE: OURS, OTHER: OURS})
-    (tmp_path / "link").symlink_to(real)
+    (tmp_path / "link").symlink_to(real, target_is_directory=True)
     plan = write.plan(tmp_path / "link", {RECIPE: OURS}, state.read(tmp_path / "link").files, cut_short=())
     assert plan.remove == (OTHER,) and plan.kept == ()
     write.apply(plan, TOKEN)
@@ -180,10 +186,11 @@ def test_a_recorded_fix_file_the_matrix_reads_is_kept(tmp_path):
                                  "(a fix file); kept", "nothing to do: it is yours now"),)
 
 
+@needs_symlinks
 def test_a_recorded_file_behind_a_link_is_kept(tmp_path):
     put(tmp_path, "elsewhere/a.nix", OURS)
     (tmp_path / ".flox").mkdir()
-    (tmp_path / ".flox/pkgs").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / ".flox/pkgs").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
     record(tmp_path, {RECIPE: OURS})
     plan = write.plan(tmp_path, {}, state.read(tmp_path).files, cut_short=())
     assert plan.remove == ()
@@ -213,17 +220,19 @@ def test_a_stray_recipe_too_big_to_read_is_named(tmp_path, monkeypatch):
     assert [str(p.where) for p in error.value.problems] == [".flox/pkgs/big.nix"]
 
 
+@needs_symlinks
 def test_a_stray_recipe_is_not_looked_for_through_a_link(tmp_path):
     put(tmp_path, "elsewhere/b.nix", OURS)
     (tmp_path / ".flox").mkdir()
-    (tmp_path / ".flox/pkgs").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / ".flox/pkgs").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
     assert write.plan(tmp_path, {"nix/pins.nix": OURS}, state.read(tmp_path).files, cut_short=()).kept == ()
 
 
+@needs_symlinks
 @pytest.mark.parametrize("outputs", [{RECIPE: OURS}, {".flox/pkgs/sub/a.nix": OURS}])
 def test_a_linked_folder_on_an_outputs_path_is_an_error(tmp_path, outputs):
     (tmp_path / "elsewhere").mkdir()
-    (tmp_path / ".flox").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / ".flox").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
     with pytest.raises(GenMatrixError) as error:
         write.plan(tmp_path, outputs, state.read(tmp_path).files, cut_short=())
     assert (".flox", "this folder is a symbolic link; gen-matrix never writes through one") in messages(error)
@@ -237,6 +246,7 @@ def test_a_file_where_an_output_folder_goes_is_an_error(tmp_path):
     assert messages(error) == [(".flox", "this is a file, but gen-matrix writes into it as a folder")]
 
 
+@needs_symlinks
 def test_a_linked_output_file_is_an_error(tmp_path):
     put(tmp_path, "target.nix", OURS)
     (tmp_path / ".flox/pkgs").mkdir(parents=True)
@@ -246,6 +256,7 @@ def test_a_linked_output_file_is_an_error(tmp_path):
     assert messages(error) == [(RECIPE, "this is a symbolic link; gen-matrix never writes through one")]
 
 
+@needs_symlinks
 def test_a_linked_readme_whose_tables_are_current_is_left_as_it_is(tmp_path):
     put(tmp_path, "docs/README.md", "tables\n")
     (tmp_path / "README.md").symlink_to("docs/README.md")
@@ -302,11 +313,13 @@ def test_without_tokens_given_the_lock_files_journal_is_read(tmp_path):
     assert plan.leftovers == (f".flox/pkgs/.a.nix.gen-matrix-{TOKEN}.tmp",) and not plan.current
 
 
+@needs_symlinks
 def test_apply_removes_leftovers_then_writes(tmp_path):
     put(tmp_path, f".flox/pkgs/.a.nix.gen-matrix-{TOKEN}.tmp", "part")
     put(tmp_path, f".flox/.pkgs.gen-matrix-{TOKEN}.tmp/a.nix", "part")
     put(tmp_path, "outside.nix", "kept")
-    (tmp_path / f".flox/.nix.gen-matrix-{TOKEN}.tmp").symlink_to(tmp_path)  # a link: removed as a link
+    # a link: removed as a link
+    (tmp_path / f".flox/.nix.gen-matrix-{TOKEN}.tmp").symlink_to(tmp_path, target_is_directory=True)
     plan = write.plan(tmp_path, {RECIPE: OURS, ".flox/nix": "x"}, state.read(tmp_path).files, cut_short=(TOKEN,))
     write.apply(plan, "f" * 16)
     assert tree(tmp_path) == {RECIPE: OURS.encode(), ".flox/nix": b"x", "outside.nix": b"kept"}
@@ -334,6 +347,7 @@ def test_apply_writes_utf8_text_exactly(tmp_path):
     assert (tmp_path / "c.txt").read_bytes() == text.encode("utf-8")
 
 
+@needs_posix("file modes (chmod)")
 def test_new_files_are_readable_by_all_and_not_executable(tmp_path):
     old = os.umask(0o022)
     try:
@@ -356,6 +370,7 @@ def test_apply_writes_a_changed_file_under_the_runs_token(tmp_path, monkeypatch)
     assert seen == [f".a.txt.gen-matrix-{TOKEN}.tmp"]
 
 
+@needs_posix("file modes (chmod)")
 def test_apply_keeps_a_files_mode(tmp_path):
     path = put(tmp_path, "run.sh", "old")
     path.chmod(0o751)
@@ -537,6 +552,7 @@ def hints(error: pytest.ExceptionInfo) -> dict[str, str]:
     return {str(p.where): p.hint for p in error.value.problems}
 
 
+@needs_symlinks
 def test_every_path_problem_is_named_at_once_with_what_to_do(tmp_path):
     put(tmp_path, "target.nix", OURS)
     (tmp_path / ".flox/pkgs").mkdir(parents=True)
@@ -554,9 +570,10 @@ def test_every_path_problem_is_named_at_once_with_what_to_do(tmp_path):
     }
 
 
+@needs_symlinks
 def test_the_folder_problems_say_what_to_do(tmp_path):
     (tmp_path / "elsewhere").mkdir()
-    (tmp_path / ".flox").symlink_to(tmp_path / "elsewhere")
+    (tmp_path / ".flox").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
     put(tmp_path, "nix", "a file\n")
     with pytest.raises(GenMatrixError) as error:
         write.plan(tmp_path, {RECIPE: OURS, "nix/pins.nix": OURS}, state.read(tmp_path).files, cut_short=())

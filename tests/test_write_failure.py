@@ -16,6 +16,8 @@ from generator import run as generator_run
 from generator.layout import locate
 from generator.pipeline import state, write
 
+from conftest import needs_posix
+
 
 def files(root) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
@@ -140,6 +142,7 @@ def read_only(folder):
         subprocess.run([chattr, "-i", str(folder)], check=True)
 
 
+@needs_posix("a read-only folder (by its mode, or chattr +i for root)")
 def test_a_read_only_tree_is_reported_not_crashed(changed, run):
     root, old, new = changed
     with read_only(root / ".flox/pkgs") as message:

@@ -129,7 +129,7 @@ def evaluate(folder: Path, names: list[str], knowledge: Knowledge) -> dict:
         return subprocess.run(
             ["nix-instantiate", "--eval", "--strict", "--json", "--readonly-mode", str(EVALUATOR),
              "--argstr", "request", json.dumps(dict(request, recipes=files))],
-            capture_output=True, text=True, check=False)
+            capture_output=True, encoding="utf-8", errors="replace", check=False)
 
     done = run(names)
     if done.returncode == 0:
@@ -275,7 +275,7 @@ def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
     if nixpkgs["config"].get("allowBroken"):
         fixes.add("allow-broken-cuda13")
     magma = nixpkgs.get("magma") or {}
-    fix_texts = {path.stem: path.read_text() for path in (LIBRARY / "fixes").glob("*.nix")}
+    fix_texts = {path.stem: path.read_text(encoding="utf-8") for path in (LIBRARY / "fixes").glob("*.nix")}
     for patch in (magma.get("attrs") or {}).get("patches") or []:
         known = [stem_ for stem_, body in fix_texts.items()
                  if patch.get("hash") and patch["hash"] in body or patch.get("url") and patch["url"] in body]

@@ -124,6 +124,9 @@ def read_selection(expansion: Expansion, text: str, file: str) -> Selection:
         selection = Selection(jobs, tuple(data["deleted"]), data["selected_by"], tuple(data["by_text"]))
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise GenMatrixError.at(where, f"not a selection printed by `gen-matrix ci`: {error}", hint) from None
+    except RecursionError:  # json nests by recursion: thousands of brackets exhaust it
+        raise GenMatrixError.at(where, "not a selection printed by `gen-matrix ci`: nested thousands of levels deep",
+                                hint) from None
     unknown = sorted(set(selection.builds) - set(expansion.by_name))
     if unknown:
         raise GenMatrixError.at(where, f"'{unknown[0]}' is not a variant of the matrix", hint)
@@ -352,19 +355,21 @@ def write_plan(expansion: Expansion, selection: Selection, folder: Path, size: i
     nothing is selected or evaluated twice."""
     import json
 
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / "github-output").write_text(github_output(selection, size), encoding="utf-8")
-    (folder / "summary.md").write_text(summary(expansion, selection, organisation, compared_with), encoding="utf-8")
-    (folder / "plan.json").write_text(
-        json.dumps(plan_json(expansion, selection, size, organisation, compared_with), indent=1) + "\n",
-        encoding="utf-8")
     results = selection.evaluated
     evaluated = "".join(eval_command.line(result) + "\n" for result in results)
     if results:
         evaluated += eval_command.report(eval_command.counts(results)) + "\n"
-    (folder / "eval.txt").write_text(evaluated, encoding="utf-8")
-    (folder / "eval-errors.txt").write_text(
-        "".join(eval_command.line(result) + "\n" for result in results if not result.ok), encoding="utf-8")
+    files = {
+        "github-output": github_output(selection, size),
+        "summary.md": summary(expansion, selection, organisation, compared_with),
+        "plan.json": json.dumps(plan_json(expansion, selection, size, organisation, compared_with), indent=1) + "\n",
+        "eval.txt": evaluated,
+        "eval-errors.txt": "".join(eval_command.line(result) + "\n" for result in results if not result.ok),
+    }
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        # newline="": LF on every system, as GitHub's runners and the tests read them
+        (folder / name).write_text(text, encoding="utf-8", newline="")
 
 
 def _git(root: Path, where: Location, *args: str, text: bool = True) -> subprocess.CompletedProcess:

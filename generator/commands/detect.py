@@ -333,7 +333,7 @@ def for_python(expansion: Expansion, interpreter: Path) -> tuple[Expansion, str 
     reason to show; where the matrix has none for it, the expansion whole and why."""
     try:
         done = subprocess.run([str(interpreter), "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                              capture_output=True, text=True, timeout=60)
+                              capture_output=True, encoding="utf-8", errors="replace", timeout=60)
     except (OSError, subprocess.TimeoutExpired) as error:
         raise GenMatrixError.at(Location(str(interpreter)), f"cannot run it: {getattr(error, 'strerror', None) or error}",
                                 "give --python the path of a Python interpreter") from None

@@ -166,7 +166,7 @@ def parse_nvidia_smi(text: str, where: str = "nvidia-smi") -> tuple[Gpu, ...]:
 def run_command(argv: tuple[str, ...]) -> tuple[int, str]:
     """Run a command; (127, message) when it is not installed."""
     try:
-        result = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        result = subprocess.run(argv, capture_output=True, encoding="utf-8", errors="replace", timeout=60)
     except FileNotFoundError:
         return 127, f"{argv[0]} not found"
     except (OSError, subprocess.TimeoutExpired) as error:
@@ -269,7 +269,7 @@ def gather(*, uname: str | None = None, cpuinfo: Path | None = None, nvidia_smi_
     if cpu is None and cpu_flags is not None:
         cpu = parse_cpu_flags(cpu_flags, machine)
     if cpu is None and system == "Linux" and proc_cpuinfo.exists():
-        cpu = parse_cpuinfo(proc_cpuinfo.read_text(errors="replace"), str(proc_cpuinfo))
+        cpu = parse_cpuinfo(proc_cpuinfo.read_text(encoding="utf-8", errors="replace"), str(proc_cpuinfo))
     elif cpu is None and uname is None and machine in ("x86_64", "aarch64"):
         cpu = live_cpu(machine)  # this machine, without /proc/cpuinfo
     if cpu is not None and cpu.arch != machine:

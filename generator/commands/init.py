@@ -93,12 +93,12 @@ def create(root: Path, matrix_text: str) -> Project:
     root.mkdir(parents=True, exist_ok=True)
     if not _in_git(root) and shutil.which("git"):
         subprocess.run(["git", "init", "-q", str(root)], check=True)
-    (root / MATRIX_FILE).write_text(matrix_text, encoding="utf-8")
+    (root / MATRIX_FILE).write_text(matrix_text, encoding="utf-8", newline="")
     readme = root / README_FILE
     if not readme.exists():
         text = new_environment({}).get_template("init-readme.md.j2").render(
             title=root.resolve().name, blocks=docs.readme_blocks())
-        readme.write_text(text, encoding="utf-8")
+        readme.write_text(text, encoding="utf-8", newline="")
     return Project(root, root / MATRIX_FILE)
 
 

@@ -86,7 +86,8 @@ def probe(python: Path, name: str, companions: tuple[str, ...] = ()) -> dict:
     with tempfile.TemporaryDirectory(prefix="gen-matrix-smoke-") as folder:
         try:
             result = subprocess.run([str(python), "-c", PROBE.read_text(encoding="utf-8"), *companions], cwd=folder,
-                                    capture_output=True, text=True, timeout=PROBE_TIMEOUT_S)
+                                    capture_output=True, encoding="utf-8", errors="replace",
+                                    timeout=PROBE_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             return {"failed": f"the probe ran past {PROBE_TIMEOUT_S} s"}
         except OSError as error:
@@ -230,13 +231,13 @@ def _companions(facts: dict, modules: tuple[str, ...]) -> list[Check]:
 
 def metadata(result: Path, revision: int) -> Check:
     """The published wrapper carries the recipe's metadata revision (wrapper.nix writes it)."""
+    path = result / ".metadata-rev"  # named as the system writes paths
     try:
-        found = (result / ".metadata-rev").read_text(encoding="utf-8", errors="replace").strip()
+        found = path.read_text(encoding="utf-8", errors="replace").strip()
     except OSError as error:
-        return Check("metadata", FAIL, f"{result}/.metadata-rev cannot be read ({error.strerror or error}): "
+        return Check("metadata", FAIL, f"{path} cannot be read ({error.strerror or error}): "
                                        "this is not a build of a gen-matrix recipe")
-    return _verdict("metadata", found == str(revision),
-                    f"{result}/.metadata-rev is {found}; the recipe's revision is {revision}")
+    return _verdict("metadata", found == str(revision), f"{path} is {found}; the recipe's revision is {revision}")
 
 
 def lacking(variant: Variant, host: Host) -> tuple[str, ...]:

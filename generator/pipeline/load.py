@@ -198,16 +198,21 @@ _OPEN = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
 def read_bytes(path: Path, name: str, limit: int = MAX_BYTES, hint: str = "") -> bytes | None:
     """The bytes of the regular file at `path`, at most `limit` of them; None when there is no
     file. Anything else (a folder, a FIFO, a device, a file too big) is a located error."""
+    def not_regular() -> GenMatrixError:
+        return GenMatrixError.at(Location(name), "not a regular file (a folder, a FIFO or a device)",
+                                 hint or "gen-matrix reads only regular files here")
+
     try:
         descriptor = os.open(path, _OPEN)
     except FileNotFoundError:
         return None
     except OSError as error:
+        if os.path.isdir(path):  # Windows opens no folder: "permission denied", where POSIX gives a descriptor
+            raise not_regular() from None
         raise GenMatrixError.at(Location(name), f"cannot read the file: {error.strerror or error}", hint) from None
     try:
         if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise GenMatrixError.at(Location(name), "not a regular file (a folder, a FIFO or a device)",
-                                    hint or "gen-matrix reads only regular files here")
+            raise not_regular()
         with os.fdopen(descriptor, "rb", closefd=False) as handle:
             data = handle.read(limit + 1)
     except OSError as error:

@@ -69,7 +69,7 @@ def _restore() -> str:
 def _json(text: str, file: str):
     """The state file's JSON, or a located error."""
     try:
-        return json.loads(text)
+        data = json.loads(text)
     except json.JSONDecodeError as error:
         raise GenMatrixError.at(Location(file, error.lineno, error.colno), f"not valid JSON: {error.msg}",
                                 _restore()) from None
@@ -78,9 +78,29 @@ def _json(text: str, file: str):
         raise GenMatrixError.at(Location.of_offset(file, text, found.start()),
                                 "a number here is thousands of digits long", _restore()) from None
     except RecursionError:  # json nests by recursion: a few thousand brackets exhaust it
-        offset = _too_deep(text)
-        raise GenMatrixError.at(Location.of_offset(file, text, offset),
-                                f"values are nested more than {MAX_DEPTH} levels deep here", _restore()) from None
+        raise _nested_too_deep(text, file) from None
+    # How deep json reads before its recursion gives out depends on the Python (3.11: not 1,000
+    # levels; 3.13: more than 5,000): the limit is the same whichever Python reads the file.
+    if _nests_deeper_than_the_limit(data):
+        raise _nested_too_deep(text, file)
+    return data
+
+
+def _nested_too_deep(text: str, file: str) -> GenMatrixError:
+    return GenMatrixError.at(Location.of_offset(file, text, _too_deep(text)),
+                             f"values are nested more than {MAX_DEPTH} levels deep here", _restore())
+
+
+def _nests_deeper_than_the_limit(data) -> bool:
+    """Whether the JSON value `data` holds a list or mapping MAX_DEPTH + 1 levels down (the
+    outermost is level 1); level by level, without recursion."""
+    level = [data] if isinstance(data, (dict, list)) else []
+    for _ in range(MAX_DEPTH):
+        level = [child for value in level for child in (value.values() if isinstance(value, dict) else value)
+                 if isinstance(child, (dict, list))]
+        if not level:
+            return False
+    return True
 
 
 def parse(text: str, file: str) -> dict[str, Entry]:

@@ -403,7 +403,7 @@ def report(plan: Plan) -> str:
     differ only in their line endings, named together with what to do about them."""
     chunks, crlf = [], []
     for relative in plan.write:
-        old = _regular(os.path.join(plan.root, relative))
+        old = _regular(str(plan.root / relative))  # named in an error by the system's own path
         new = plan.outputs[relative]
         if old is None:
             chunks.append(f"missing: {relative}\n")
