@@ -490,3 +490,27 @@ def test_a_run_removes_its_lock_file_once_while_it_holds_it(tmp_path, monkeypatc
     with lock.held(tmp_path):
         pass
     assert tries == [os.path.join(tmp_path, RUN_LOCK_FILE)]
+
+
+def test_a_lock_path_that_cannot_be_looked_at_is_named(tmp_path, monkeypatch):
+    def refuse(path):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+
+    monkeypatch.setattr(lock.os, "lstat", refuse)
+    with pytest.raises(GenMatrixError) as error:
+        with lock.held(tmp_path):
+            pass
+    assert problem(error) == (Location(RUN_LOCK_FILE), f"cannot read the lock file: {os.strerror(errno.EACCES)}",
+                              "move it away, then run gen-matrix again")
+
+
+def test_a_repository_folder_removed_before_the_lock_file_is_made_is_named(tmp_path, monkeypatch):
+    def gone(*args):
+        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT))
+
+    monkeypatch.setattr(lock.os, "open", gone)
+    with pytest.raises(GenMatrixError) as error:
+        with lock.held(tmp_path):
+            pass
+    assert problem(error) == (Location(str(tmp_path)), "the repository folder does not exist",
+                              "pass the repository with --root, or run from it")
