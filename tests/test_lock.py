@@ -21,9 +21,10 @@ from generator.errors import GenMatrixError, Location
 from generator.layout import RUN_LOCK_FILE, RUN_MARKER_FILE
 from generator.pipeline import lock
 
+from conftest import needs_posix, needs_symlinks
+
 # Windows' locks are mandatory: while a run holds the lock file, no other handle reads it.
 READ_WHILE_HELD = pytest.mark.skipif(sys.platform == "win32", reason="on Windows a held lock file cannot be read")
-POSIX = pytest.mark.skipif(sys.platform == "win32", reason="no FIFOs, and links need a privilege, on Windows")
 
 
 OLD = "0123456789abcdef"
@@ -158,8 +159,8 @@ def test_a_users_file_at_the_lock_path_is_refused_while_another_holds_it(tmp_pat
 
 
 
-@pytest.mark.parametrize("make", [os.mkdir, pytest.param(lambda path: os.mkfifo(path), marks=POSIX),
-                                  pytest.param(lambda path: os.symlink("elsewhere", path), marks=POSIX)],
+@pytest.mark.parametrize("make", [os.mkdir, pytest.param(lambda path: os.mkfifo(path), marks=needs_posix("FIFOs")),
+                                  pytest.param(lambda path: os.symlink("elsewhere", path), marks=needs_symlinks)],
                          ids=["folder", "fifo", "link"])
 def test_something_other_than_a_regular_file_at_the_lock_path_is_refused(tmp_path, make):
     make(tmp_path / RUN_LOCK_FILE)
@@ -280,7 +281,7 @@ def test_a_lock_file_that_cannot_be_created_is_named(tmp_path, monkeypatch):
                               "gen-matrix writes the repository: run it where you may write")
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="Windows has no mode bits")
+@needs_posix("file modes")
 def test_the_lock_file_is_readable_by_all_and_writable_by_its_owner(tmp_path):
     old = os.umask(0o022)
     try:
@@ -290,7 +291,7 @@ def test_the_lock_file_is_readable_by_all_and_writable_by_its_owner(tmp_path):
         os.umask(old)
 
 
-@POSIX
+@needs_posix("FIFOs")
 def test_a_fifo_made_between_the_look_and_the_open_is_refused(tmp_path, monkeypatch):
     os.mkfifo(tmp_path / RUN_LOCK_FILE)
 
