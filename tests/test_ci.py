@@ -791,3 +791,93 @@ def test_the_full_plan_names_each_build_its_job_and_why_and_the_shards_have_thei
     assert plan["shards"] == [[job.as_json()]]
     assert (tmp_path / "plan" / "here" / "github-output").read_text() == (
         'shards=[0]\nshard_0={"runner":' + json.dumps(list(job.runner), separators=(",", ":")) + ',"gpu":false,"slots":[0]}\n')
+
+
+TORCH = "pytorch-python313-"
+GPU_ = TORCH + "cuda12_8-"
+# Of the shipped matrix: three GPU and two CPU torches whose heavy build changed, three
+# companions (two beside their torch, one alone), two GPU torches whose wrapper alone changed.
+MIXED = {GPU_ + "sm61-avx": ci_.BUILD, GPU_ + "sm100-avx": ci_.BUILD, GPU_ + "sm100-avx2": ci_.BUILD,
+         TORCH + "cpu-armv8_2": ci_.BUILD, TORCH + "cpu-avx2": ci_.BUILD,
+         "torchaudio-python313-cuda12_8-sm61-avx": ci_.BUILD, "torchvision-python313-cuda12_8-sm61-avx": ci_.BUILD,
+         "torchvision-python313-cuda12_8-sm75-avx": ci_.BUILD,
+         GPU_ + "sm100-armv9": ci_.WRAPPER, GPU_ + "sm100-avx512": ci_.WRAPPER}
+
+
+def summary_head(text: str) -> str:
+    """The summary above its table of build costs."""
+    head, found, _ = text.partition("\n| kind | minutes per build |")
+    assert found, text
+    return head
+
+
+def test_the_summary_counts_torches_companions_wrapper_only_builds_and_deleted_ones_and_names_them(tmp_path):
+    selection = ci_.select(SHIPPED, MIXED, ("pytorch-gone-b", "pytorch-gone-a"), ci_.TEXT)
+    # 8 jobs: sm61-avx with its two companions, the sm75-avx torchvision alone, and one per other torch
+    assert summary_head(ci_.summary(SHIPPED, selection, "acme", "v1.2")) == f"""\
+### Plan of this run
+
+Compared with v1.2.
+
+Selected by text identity: the build identities in matrix.state.json at the base revision and now,
+without evaluating the recipes (the offline comparison).
+
+| builds | count |
+|---|---|
+| torch, gpu | 3 |
+| torch, cpu | 2 |
+| torch, darwin | 0 |
+| companions (torchvision, torchaudio), after their torch in its job | 3 |
+| wrapper only (metadata changed, the heavy build did not) | 2 |
+| no longer in the matrix (not built, not unpublished) | 2 |
+| jobs | 8 |
+
+**Estimated build time: 12.6 runner-hours.** This is an estimate: the
+sum of each build's minutes in knowledge.build_costs.
+2 metadata-only build(s) fetch their unchanged heavy build from the Flox catalog of
+acme, in the closure of the wrapper published there, and build only the wrapper.
+
+| group | count | first names |
+|---|---|---|
+| companions | 3 | torchaudio-python313-cuda12_8-sm61-avx torchvision-python313-cuda12_8-sm61-avx \
+torchvision-python313-cuda12_8-sm75-avx |
+| no longer in the matrix | 2 | pytorch-gone-a pytorch-gone-b |
+| torch, cpu | 2 | {TORCH}cpu-armv8_2 {TORCH}cpu-avx2 |
+| torch, gpu | 3 | {GPU_}sm100-avx {GPU_}sm100-avx2 {GPU_}sm61-avx |
+| wrapper only | 2 | {GPU_}sm100-armv9 {GPU_}sm100-avx512 |
+"""
+    # 3 GPU torches of 180 minutes, 2 CPU ones of 60, 3 companions of 30, 2 wrappers of 3
+    assert ci_.plan_json(SHIPPED, selection, 256, "acme")["estimated_minutes"] == 3 * 180 + 2 * 60 + 3 * 30 + 2 * 3
+
+
+def test_without_a_source_for_heavy_builds_wrapper_only_changes_count_as_torch_builds_and_the_summary_says_how_to_set_one():
+    selection = ci_.select(SHIPPED, MIXED, (), ci_.TEXT)
+    assert summary_head(ci_.summary(SHIPPED, selection)) == f"""\
+### Plan of this run
+
+Selected by text identity: the build identities in matrix.state.json at the base revision and now,
+without evaluating the recipes (the offline comparison).
+
+| builds | count |
+|---|---|
+| torch, gpu | 5 |
+| torch, cpu | 2 |
+| torch, darwin | 0 |
+| companions (torchvision, torchaudio), after their torch in its job | 3 |
+| wrapper only (metadata changed, the heavy build did not) | 0 |
+| no longer in the matrix (not built, not unpublished) | 0 |
+| jobs | 8 |
+
+**Estimated build time: 18.5 runner-hours.** This is an estimate: the
+sum of each build's minutes in knowledge.build_costs.
+**No source for the heavy builds of 2 metadata-only build(s):** no Flox organisation
+(repository variable FLOX_ORG or ci.organisation) and no binary cache (ci.cache) is set, so
+they compile their heavy build again, and the estimate counts them as full builds.
+
+| group | count | first names |
+|---|---|---|
+| companions | 3 | torchaudio-python313-cuda12_8-sm61-avx torchvision-python313-cuda12_8-sm61-avx \
+torchvision-python313-cuda12_8-sm75-avx |
+| torch, cpu | 2 | {TORCH}cpu-armv8_2 {TORCH}cpu-avx2 |
+| torch, gpu | 5 | {GPU_}sm100-armv9 {GPU_}sm100-avx {GPU_}sm100-avx2 {GPU_}sm100-avx512 {GPU_}sm61-avx |
+"""
