@@ -881,3 +881,69 @@ torchvision-python313-cuda12_8-sm75-avx |
 | torch, cpu | 2 | {TORCH}cpu-armv8_2 {TORCH}cpu-avx2 |
 | torch, gpu | 5 | {GPU_}sm100-armv9 {GPU_}sm100-avx {GPU_}sm100-avx2 {GPU_}sm100-avx512 {GPU_}sm61-avx |
 """
+
+
+def evaluated(changes: dict, *failing: str) -> tuple:
+    """The evaluation of the changed recipes as `--by derivations` hands it on:
+    each recipe's derivations, or for those named in `failing` Nix's error."""
+    from generator.commands import eval as eval_command
+
+    return tuple(eval_command.Result(name, eval_command.kind_of(SHIPPED.by_name[name]), None, None,
+                                     f"attribute 'cudnn' missing in {name}.nix")
+                 if name in failing else
+                 eval_command.Result(name, eval_command.kind_of(SHIPPED.by_name[name]),
+                                     f"/nix/store/{index:032d}-{name}.drv",
+                                     f"/nix/store/{index + 100:032d}-heavy.drv"
+                                     if name.startswith(TORCH) else f"/nix/store/{index + 200:032d}-companion.drv",
+                                     None)
+                 for index, name in enumerate(sorted(changes)))
+
+
+def test_the_plan_folder_holds_the_evaluation_its_errors_and_the_summary_and_may_exist_already(tmp_path):
+    import dataclasses
+
+    broken = (TORCH + "cpu-avx2", "torchvision-python313-cuda12_8-sm75-avx")
+    results = evaluated(MIXED, *broken)
+    selection = dataclasses.replace(ci_.select(SHIPPED, MIXED, (), ci_.DERIVATIONS), evaluated=results)
+    (tmp_path / "old").write_text("kept\n")
+    ci_.write_plan(SHIPPED, selection, tmp_path, 256, "acme", compared_with="0123abc")
+    assert (tmp_path / "old").read_text() == "kept\n"
+    lines = (tmp_path / "eval.txt").read_text().splitlines(keepends=True)
+    assert len(lines) == len(MIXED) + 1
+    for line, result in zip(lines, results):
+        assert line == (f"{result.name}  error: attribute 'cudnn' missing in {result.name}.nix\n" if result.name in broken
+                        else f"{result.name}  {result.heavy_drv}  {result.drv}\n")
+    # 7 torches, 5 of which evaluated, each to its own heavy build
+    assert lines[-1] == "gen-matrix: 10 recipes, 8 evaluated, 2 failed, 6 distinct torch builds\n"
+    assert (tmp_path / "eval-errors.txt").read_text() == "".join(
+        f"{name}  error: attribute 'cudnn' missing in {name}.nix\n" for name in broken)
+    summary = (tmp_path / "summary.md").read_text()
+    assert summary.startswith("### Plan of this run\n\nCompared with 0123abc.\n\nSelected by derivations: ")
+    assert "\n**2 recipe(s) do not evaluate: nothing is built.** First:\n\n" + "".join(
+        f"- `{name}`: attribute 'cudnn' missing in {name}.nix\n" for name in broken) in summary
+    plan = (tmp_path / "plan.json").read_text()
+    # one key a line, indented by one space, as `jq` and a reader of the artifact take it
+    assert plan.startswith('{\n "compared_with": "0123abc",\n "selected_by": "derivations",\n')
+    assert plan.endswith('\n  }\n ]\n}\n')
+    assert json.loads(plan)["not_evaluated"] == [
+        {"name": name, "error": f"attribute 'cudnn' missing in {name}.nix"} for name in broken]
+
+
+def test_without_an_evaluation_the_evaluation_files_are_empty(tmp_path):
+    ci_.write_plan(SHIPPED, ci_.select(SHIPPED, MIXED, (), ci_.TEXT), tmp_path / "a" / "b", 256)
+    assert (tmp_path / "a" / "b" / "eval.txt").read_text() == ""
+    assert (tmp_path / "a" / "b" / "eval-errors.txt").read_text() == ""
+    assert "do not evaluate" not in (tmp_path / "a" / "b" / "summary.md").read_text()
+
+
+def test_the_summary_names_the_first_recipes_that_do_not_evaluate_and_counts_them_all():
+    import dataclasses
+
+    failing = sorted(v.name for v in SHIPPED.variants if v.kind == "gpu")
+    changes = dict.fromkeys(failing, ci_.UNEVALUATED)
+    selection = dataclasses.replace(ci_.select(SHIPPED, changes, (), ci_.DERIVATIONS),
+                                    evaluated=evaluated(changes, *failing))
+    summary = ci_.summary(SHIPPED, selection)
+    assert f"\n**{len(failing)} recipe(s) do not evaluate: nothing is built.** First:\n\n" in summary
+    shown = [name for name in failing if f"- `{name}`: attribute 'cudnn' missing in {name}.nix\n" in summary]
+    assert shown == failing[:ci_.FIRST_NAMES] and len(failing) > ci_.FIRST_NAMES
