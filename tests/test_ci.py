@@ -947,3 +947,29 @@ def test_the_summary_names_the_first_recipes_that_do_not_evaluate_and_counts_the
     assert f"\n**{len(failing)} recipe(s) do not evaluate: nothing is built.** First:\n\n" in summary
     shown = [name for name in failing if f"- `{name}`: attribute 'cudnn' missing in {name}.nix\n" in summary]
     assert shown == failing[:ci_.FIRST_NAMES] and len(failing) > ci_.FIRST_NAMES
+
+
+def test_the_plan_folder_is_utf_8_whatever_the_runners_locale(tmp_path):
+    """A Nix error or a branch name may be non-ASCII; a runner in the C locale, without
+    Python's UTF-8 mode, still writes the summary and the evaluation files, as UTF-8."""
+    import os
+
+    script = f"""
+import dataclasses, pathlib, sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from conftest import REPO, expansion_of
+from generator.commands import ci, eval as eval_command
+shipped = expansion_of(REPO)
+name = {GPU_ + "sm61-avx"!r}
+failed = eval_command.Result(name, "gpu", None, None, {"attribute ‘cudnn’ missing"!a})
+selection = dataclasses.replace(ci.select(shipped, {{name: ci.BUILD}}, (), ci.DERIVATIONS), evaluated=(failed,))
+ci.write_plan(shipped, selection, pathlib.Path(sys.argv[1]), 256, compared_with={"über"!a})
+"""  # ASCII itself (`!a`): the C locale reads the command line as ASCII
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    line = f"{GPU_}sm61-avx  error: attribute ‘cudnn’ missing\n"
+    assert (tmp_path / "eval-errors.txt").read_text(encoding="utf-8") == line
+    assert (tmp_path / "eval.txt").read_text(encoding="utf-8").startswith(line)
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert "Compared with über." in summary and f"- `{GPU_}sm61-avx`: attribute ‘cudnn’ missing\n" in summary
