@@ -140,7 +140,7 @@ def test_a_torch_and_its_companions_are_one_job_torch_first(run):
 @needs_git
 def test_nothing_changed_selects_nothing(repo, run):
     assert ci(run, repo, "--changed-since", "HEAD") == {"include": [], "deleted": [], "selected_by": "text",
-                                                       "by_text": []}
+                                                       "by_text": [], "why": {}}
     assert ci(run, repo, "--changed-since", "HEAD", "--shards") == []
 
 
@@ -294,6 +294,14 @@ def test_a_selection_is_read_back_for_shards_summary_and_names(repo, run, tmp_pa
             run("ci", "--root", repo, "--changed-since", "HEAD", option).stdout
     listed = run("ci", "--root", repo, "--selection", saved, "--names").stdout.split()
     assert sorted(listed) == variant_names(repo, on_sm("sm61"))
+    # the plan of a selection read back says why each was selected, as the selection did
+    edit(repo, override_sm("sm90", gpus=["H100", "H200", "GH200", "H20"]))
+    generate(run, repo)
+    saved.write_text(run("ci", "--root", repo, "--changed-since", "HEAD").stdout)
+    read_back = plan_of(run, repo, tmp_path / "read-back", "--selection", saved, "--organisation", "acme")
+    assert read_back == plan_of(run, repo, tmp_path / "made", "--changed-since", "HEAD", "--organisation", "acme")
+    assert {entry["why"] for entry in read_back["builds"] if entry["metadata_only"]} == {ci_.REASONS[ci_.WRAPPER]}
+    assert {entry["why"] for entry in read_back["builds"] if not entry["metadata_only"]} == {ci_.REASONS[ci_.BUILD]}
     saved.write_text('{"include": [{"name": "pytorch-gone"}]}')
     result = run("ci", "--root", repo, "--selection", saved)
     assert result.exit_code == 2 and "not a selection printed by `gen-matrix ci`" in result.stderr
@@ -756,17 +764,19 @@ def test_a_selection_reads_back_as_it_was_printed():
     # a job on a GPU runner of its SM, as a matrix with ci.gpu_runners places it
     selection = dataclasses.replace(selection, jobs=(dataclasses.replace(selection.jobs[0], gpu=True), *selection.jobs[1:]))
     back = ci_.read_selection(SHIPPED, json.dumps(selection.as_json()), "selection.json")
-    assert (back.jobs, back.deleted, back.selected_by, back.by_text) == \
-        (selection.jobs, ("pytorch-gone",), ci_.DERIVATIONS, (cpu.name,))
+    assert (back.jobs, back.deleted, back.selected_by, back.by_text, dict(back.why)) == \
+        (selection.jobs, ("pytorch-gone",), ci_.DERIVATIONS, (cpu.name,), changes)
 
 
 @pytest.mark.parametrize("text, message", [
     ("{", "not a selection printed by `gen-matrix ci`: Expecting property name enclosed in double quotes: "
           "line 1 column 2 (char 1)"),
-    ('{"include": [], "deleted": []}', "not a selection printed by `gen-matrix ci`: 'selected_by'"),
+    ('{"include": [], "deleted": [], "why": {}}', "not a selection printed by `gen-matrix ci`: 'selected_by'"),
+    ('{"include": [], "deleted": [], "selected_by": "text", "by_text": [], "why": {"pytorch-gone": "because"}}',
+     "not a selection printed by `gen-matrix ci`: 'because' is not a reason for a build"),
     ('{"include": [{"name": "pytorch-nowhere", "system": "x86_64-linux", "runner": ["r"], '
      '"builds": "pytorch-nowhere", "metadata_only": "", "gpu": false}], "deleted": [], "selected_by": "every", '
-     '"by_text": []}', "'pytorch-nowhere' is not a variant of the matrix"),
+     '"by_text": [], "why": {"pytorch-nowhere": "build"}}', "'pytorch-nowhere' is not a variant of the matrix"),
 ])
 def test_a_selection_that_is_not_one_of_this_matrix_is_refused(text, message):
     from generator.errors import GenMatrixError
