@@ -774,6 +774,9 @@ def test_a_selection_reads_back_as_it_was_printed():
     ('{"include": [], "deleted": [], "why": {}}', "not a selection printed by `gen-matrix ci`: 'selected_by'"),
     ('{"include": [], "deleted": [], "selected_by": "text", "by_text": [], "why": {"pytorch-gone": "because"}}',
      "not a selection printed by `gen-matrix ci`: 'because' is not a reason for a build"),
+    ('{"include": [{"name": "pytorch-a", "system": "x86_64-linux", "runner": ["r"], "builds": "pytorch-a pytorch-b", '
+     '"metadata_only": "", "gpu": false}], "deleted": [], "selected_by": "text", "by_text": [], '
+     '"why": {"pytorch-a": "build"}}', "not a selection printed by `gen-matrix ci`: no reason given for 'pytorch-b'"),
     ('{"include": [{"name": "pytorch-nowhere", "system": "x86_64-linux", "runner": ["r"], '
      '"builds": "pytorch-nowhere", "metadata_only": "", "gpu": false}], "deleted": [], "selected_by": "every", '
      '"by_text": [], "why": {"pytorch-nowhere": "build"}}', "'pytorch-nowhere' is not a variant of the matrix"),

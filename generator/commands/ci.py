@@ -126,6 +126,9 @@ def read_selection(expansion: Expansion, text: str, file: str) -> Selection:
         strange = sorted(reason for reason in why.values() if reason not in REASONS)
         if strange:
             raise ValueError(f"{strange[0]!r} is not a reason for a build")
+        unexplained = sorted(name for job in jobs for name in job.builds if name not in why)
+        if unexplained:
+            raise ValueError(f"no reason given for '{unexplained[0]}'")
         selection = Selection(jobs, tuple(data["deleted"]), data["selected_by"], tuple(data["by_text"]),
                               MappingProxyType(why))
     except (ValueError, KeyError, TypeError, AttributeError) as error:
