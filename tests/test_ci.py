@@ -270,6 +270,25 @@ def test_by_derivations_a_recipe_that_did_not_evaluate_at_the_revision_falls_bac
 
 @needs_git
 @needs_nix
+def test_by_derivations_a_build_changed_at_the_revision_is_selected_though_its_text_identity_is_not(repo, run,
+                                                                                                     tmp_path):
+    torch = repo / "nix/lib/torch.nix"
+    text = torch.read_text()
+    torch.write_text(text.replace("  built = configured.overrideAttrs (finalAttrs: old: {\n",
+                                  "  built = configured.overrideAttrs (finalAttrs: old: {\n    edited = true;\n", 1))
+    assert torch.read_text() != text
+    commit(repo, "An attribute more in every torch build, the state file as it was")
+    generate(run, repo)  # writes the library back
+    assert ci(run, repo, "--changed-since", "HEAD")["include"] == []  # the state file is the same
+    found = plan_of(run, repo, tmp_path / "plan", "--changed-since", "HEAD", "--by", "derivations",
+                    "--nixpkgs", FAKE_NIXPKGS)
+    assert sorted(entry["name"] for entry in found["builds"]) == variant_names(repo)
+    assert {(entry["why"], entry["metadata_only"]) for entry in found["builds"]} == {(ci_.REASONS[ci_.BUILD], False)}
+    assert (found["selected_by"], found["by_text"]) == ("derivations", [])
+
+
+@needs_git
+@needs_nix
 def test_by_derivations_a_recipe_that_does_not_evaluate_now_is_selected(repo, run, tmp_path):
     refusing = tmp_path / "refusing"
     refusing.mkdir()
@@ -348,6 +367,20 @@ def test_a_revision_without_a_state_file_makes_every_variant_new(project, run):
     document = ci(run, project, "--changed-since", "HEAD")
     assert names(document) == variant_names(project)
     assert metadata_only(document) == []
+
+
+@needs_git
+@needs_nix
+def test_by_derivations_a_revision_without_recipes_makes_every_variant_new(project, run):
+    git(project, "init", "-q", "-b", "main")
+    git(project, "config", "user.name", "Test")
+    git(project, "config", "user.email", "test@example.invalid")
+    commit(project, "Only the matrix")
+    assert not (project / ".flox/pkgs").exists()
+    generate(run, project)
+    document = by_derivations(run, project, "HEAD")
+    assert document["why"] == dict.fromkeys(variant_names(project), ci_.NEW)
+    assert names(document) == variant_names(project) and document["by_text"] == []
 
 
 @needs_git
@@ -986,3 +1019,30 @@ ci.write_plan(shipped, selection, pathlib.Path(sys.argv[1]), 256, compared_with=
     assert (tmp_path / "eval.txt").read_text(encoding="utf-8").startswith(line)
     summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
     assert "Compared with über." in summary and f"- `{GPU_}sm61-avx`: attribute ‘cudnn’ missing\n" in summary
+
+
+def test_by_derivations_each_variant_is_selected_for_what_its_derivations_say():
+    """New where the revision had no state for it; not evaluated where it fails now; by its
+    text identity where it failed at the revision; a build or its wrapper alone where the
+    heavy drvPath or only the wrapper's changed; nothing where neither did."""
+    from generator.commands import eval as eval_command
+
+    def result(name, heavy="same", drv="same", error=None):
+        kind = eval_command.kind_of(SHIPPED.by_name[name])
+        if error:
+            return eval_command.Result(name, kind, None, None, error)
+        return eval_command.Result(name, kind, f"/nix/store/{drv}-{name}.drv", f"/nix/store/{heavy}-{name}.drv", None)
+
+    names_ = sorted(SHIPPED.by_name)
+    new, failing, was_failing, was_missing, heavy, wrapper = names_[:6]
+    before = dict.fromkeys(name for name in names_ if name != new)
+    now_drvs = {name: result(name) for name in names_}
+    now_drvs[failing] = result(failing, error="boom")
+    now_drvs[heavy] = result(heavy, heavy="other")
+    now_drvs[wrapper] = result(wrapper, drv="other")
+    before_drvs = {name: result(name) for name in names_ if name != was_missing}
+    before_drvs[was_failing] = result(was_failing, error=eval_command.NOT_EVALUATED)
+    changes, fallback = ci_.changes_by_derivations(SHIPPED, {was_failing: ci_.WRAPPER}, before, now_drvs, before_drvs)
+    assert changes == {new: ci_.NEW, failing: ci_.UNEVALUATED, was_failing: ci_.WRAPPER, heavy: ci_.BUILD,
+                       wrapper: ci_.WRAPPER}
+    assert fallback == tuple(sorted((was_failing, was_missing)))
