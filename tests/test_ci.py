@@ -140,7 +140,7 @@ def test_a_torch_and_its_companions_are_one_job_torch_first(run):
 @needs_git
 def test_nothing_changed_selects_nothing(repo, run):
     assert ci(run, repo, "--changed-since", "HEAD") == {"include": [], "deleted": [], "selected_by": "text",
-                                                       "by_text": []}
+                                                       "by_text": [], "why": {}}
     assert ci(run, repo, "--changed-since", "HEAD", "--shards") == []
 
 
@@ -272,6 +272,25 @@ def test_by_derivations_a_recipe_that_did_not_evaluate_at_the_revision_falls_bac
 
 @needs_git
 @needs_nix
+def test_by_derivations_a_build_changed_at_the_revision_is_selected_though_its_text_identity_is_not(repo, run,
+                                                                                                     tmp_path):
+    torch = repo / "nix/lib/torch.nix"
+    text = torch.read_text()
+    torch.write_text(text.replace("  built = configured.overrideAttrs (finalAttrs: old: {\n",
+                                  "  built = configured.overrideAttrs (finalAttrs: old: {\n    edited = true;\n", 1))
+    assert torch.read_text() != text
+    commit(repo, "An attribute more in every torch build, the state file as it was")
+    generate(run, repo)  # writes the library back
+    assert ci(run, repo, "--changed-since", "HEAD")["include"] == []  # the state file is the same
+    found = plan_of(run, repo, tmp_path / "plan", "--changed-since", "HEAD", "--by", "derivations",
+                    "--nixpkgs", FAKE_NIXPKGS)
+    assert sorted(entry["name"] for entry in found["builds"]) == variant_names(repo)
+    assert {(entry["why"], entry["metadata_only"]) for entry in found["builds"]} == {(ci_.REASONS[ci_.BUILD], False)}
+    assert (found["selected_by"], found["by_text"]) == ("derivations", [])
+
+
+@needs_git
+@needs_nix
 def test_by_derivations_a_recipe_that_does_not_evaluate_now_is_selected(repo, run, tmp_path):
     refusing = tmp_path / "refusing"
     refusing.mkdir()
@@ -296,6 +315,14 @@ def test_a_selection_is_read_back_for_shards_summary_and_names(repo, run, tmp_pa
             run("ci", "--root", repo, "--changed-since", "HEAD", option).stdout
     listed = run("ci", "--root", repo, "--selection", saved, "--names").stdout.split()
     assert sorted(listed) == variant_names(repo, on_sm("sm61"))
+    # the plan of a selection read back says why each was selected, as the selection did
+    edit(repo, override_sm("sm90", gpus=["H100", "H200", "GH200", "H20"]))
+    generate(run, repo)
+    saved.write_text(run("ci", "--root", repo, "--changed-since", "HEAD").stdout)
+    read_back = plan_of(run, repo, tmp_path / "read-back", "--selection", saved, "--organisation", "acme")
+    assert read_back == plan_of(run, repo, tmp_path / "made", "--changed-since", "HEAD", "--organisation", "acme")
+    assert {entry["why"] for entry in read_back["builds"] if entry["metadata_only"]} == {ci_.REASONS[ci_.WRAPPER]}
+    assert {entry["why"] for entry in read_back["builds"] if not entry["metadata_only"]} == {ci_.REASONS[ci_.BUILD]}
     saved.write_text('{"include": [{"name": "pytorch-gone"}]}')
     result = run("ci", "--root", repo, "--selection", saved)
     assert result.exit_code == 2 and "not a selection printed by `gen-matrix ci`" in result.stderr
@@ -350,6 +377,20 @@ def test_a_revision_without_a_state_file_makes_every_variant_new(project, run):
     document = ci(run, project, "--changed-since", "HEAD")
     assert names(document) == variant_names(project)
     assert metadata_only(document) == []
+
+
+@needs_git
+@needs_nix
+def test_by_derivations_a_revision_without_recipes_makes_every_variant_new(project, run):
+    git(project, "init", "-q", "-b", "main")
+    git(project, "config", "user.name", "Test")
+    git(project, "config", "user.email", "test@example.invalid")
+    commit(project, "Only the matrix")
+    assert not (project / ".flox/pkgs").exists()
+    generate(run, project)
+    document = by_derivations(run, project, "HEAD")
+    assert document["why"] == dict.fromkeys(variant_names(project), ci_.NEW)
+    assert names(document) == variant_names(project) and document["by_text"] == []
 
 
 @needs_git
@@ -767,17 +808,22 @@ def test_a_selection_reads_back_as_it_was_printed():
     # a job on a GPU runner of its SM, as a matrix with ci.gpu_runners places it
     selection = dataclasses.replace(selection, jobs=(dataclasses.replace(selection.jobs[0], gpu=True), *selection.jobs[1:]))
     back = ci_.read_selection(SHIPPED, json.dumps(selection.as_json()), "selection.json")
-    assert (back.jobs, back.deleted, back.selected_by, back.by_text) == \
-        (selection.jobs, ("pytorch-gone",), ci_.DERIVATIONS, (cpu.name,))
+    assert (back.jobs, back.deleted, back.selected_by, back.by_text, dict(back.why)) == \
+        (selection.jobs, ("pytorch-gone",), ci_.DERIVATIONS, (cpu.name,), changes)
 
 
 @pytest.mark.parametrize("text, message", [
     ("{", "not a selection printed by `gen-matrix ci`: Expecting property name enclosed in double quotes: "
           "line 1 column 2 (char 1)"),
-    ('{"include": [], "deleted": []}', "not a selection printed by `gen-matrix ci`: 'selected_by'"),
+    ('{"include": [], "deleted": [], "why": {}}', "not a selection printed by `gen-matrix ci`: 'selected_by'"),
+    ('{"include": [], "deleted": [], "selected_by": "text", "by_text": [], "why": {"pytorch-gone": "because"}}',
+     "not a selection printed by `gen-matrix ci`: 'because' is not a reason for a build"),
+    ('{"include": [{"name": "pytorch-a", "system": "x86_64-linux", "runner": ["r"], "builds": "pytorch-a pytorch-b", '
+     '"metadata_only": "", "gpu": false}], "deleted": [], "selected_by": "text", "by_text": [], '
+     '"why": {"pytorch-a": "build"}}', "not a selection printed by `gen-matrix ci`: no reason given for 'pytorch-b'"),
     ('{"include": [{"name": "pytorch-nowhere", "system": "x86_64-linux", "runner": ["r"], '
      '"builds": "pytorch-nowhere", "metadata_only": "", "gpu": false}], "deleted": [], "selected_by": "every", '
-     '"by_text": []}', "'pytorch-nowhere' is not a variant of the matrix"),
+     '"by_text": [], "why": {"pytorch-nowhere": "build"}}', "'pytorch-nowhere' is not a variant of the matrix"),
 ])
 def test_a_selection_that_is_not_one_of_this_matrix_is_refused(text, message):
     from generator.errors import GenMatrixError
@@ -802,3 +848,212 @@ def test_the_full_plan_names_each_build_its_job_and_why_and_the_shards_have_thei
     assert plan["shards"] == [[job.as_json()]]
     assert (tmp_path / "plan" / "here" / "github-output").read_text() == (
         'shards=[0]\nshard_0={"runner":' + json.dumps(list(job.runner), separators=(",", ":")) + ',"gpu":false,"slots":[0]}\n')
+
+
+TORCH = "pytorch-python313-"
+GPU_ = TORCH + "cuda12_8-"
+# Of the shipped matrix: three GPU and two CPU torches whose heavy build changed, three
+# companions (two beside their torch, one alone), two GPU torches whose wrapper alone changed.
+MIXED = {GPU_ + "sm61-avx": ci_.BUILD, GPU_ + "sm100-avx": ci_.BUILD, GPU_ + "sm100-avx2": ci_.BUILD,
+         TORCH + "cpu-armv8_2": ci_.BUILD, TORCH + "cpu-avx2": ci_.BUILD,
+         "torchaudio-python313-cuda12_8-sm61-avx": ci_.BUILD, "torchvision-python313-cuda12_8-sm61-avx": ci_.BUILD,
+         "torchvision-python313-cuda12_8-sm75-avx": ci_.BUILD,
+         GPU_ + "sm100-armv9": ci_.WRAPPER, GPU_ + "sm100-avx512": ci_.WRAPPER}
+
+
+def summary_head(text: str) -> str:
+    """The summary above its table of build costs."""
+    head, found, _ = text.partition("\n| kind | minutes per build |")
+    assert found, text
+    return head
+
+
+def test_the_summary_counts_torches_companions_wrapper_only_builds_and_deleted_ones_and_names_them(tmp_path):
+    selection = ci_.select(SHIPPED, MIXED, ("pytorch-gone-b", "pytorch-gone-a"), ci_.TEXT)
+    # 8 jobs: sm61-avx with its two companions, the sm75-avx torchvision alone, and one per other torch
+    assert summary_head(ci_.summary(SHIPPED, selection, "acme", "v1.2")) == f"""\
+### Plan of this run
+
+Compared with v1.2.
+
+Selected by text identity: the build identities in matrix.state.json at the base revision and now,
+without evaluating the recipes (the offline comparison).
+
+| builds | count |
+|---|---|
+| torch, gpu | 3 |
+| torch, cpu | 2 |
+| torch, darwin | 0 |
+| companions (torchvision, torchaudio), after their torch in its job | 3 |
+| wrapper only (metadata changed, the heavy build did not) | 2 |
+| no longer in the matrix (not built, not unpublished) | 2 |
+| jobs | 8 |
+
+**Estimated build time: 12.6 runner-hours.** This is an estimate: the
+sum of each build's minutes in knowledge.build_costs.
+2 metadata-only build(s) fetch their unchanged heavy build from the Flox catalog of
+acme, in the closure of the wrapper published there, and build only the wrapper.
+
+| group | count | first names |
+|---|---|---|
+| companions | 3 | torchaudio-python313-cuda12_8-sm61-avx torchvision-python313-cuda12_8-sm61-avx \
+torchvision-python313-cuda12_8-sm75-avx |
+| no longer in the matrix | 2 | pytorch-gone-a pytorch-gone-b |
+| torch, cpu | 2 | {TORCH}cpu-armv8_2 {TORCH}cpu-avx2 |
+| torch, gpu | 3 | {GPU_}sm100-avx {GPU_}sm100-avx2 {GPU_}sm61-avx |
+| wrapper only | 2 | {GPU_}sm100-armv9 {GPU_}sm100-avx512 |
+"""
+    # 3 GPU torches of 180 minutes, 2 CPU ones of 60, 3 companions of 30, 2 wrappers of 3
+    assert ci_.plan_json(SHIPPED, selection, 256, "acme")["estimated_minutes"] == 3 * 180 + 2 * 60 + 3 * 30 + 2 * 3
+
+
+def test_without_a_source_for_heavy_builds_wrapper_only_changes_count_as_torch_builds_and_the_summary_says_how_to_set_one():
+    selection = ci_.select(SHIPPED, MIXED, (), ci_.TEXT)
+    assert summary_head(ci_.summary(SHIPPED, selection)) == f"""\
+### Plan of this run
+
+Selected by text identity: the build identities in matrix.state.json at the base revision and now,
+without evaluating the recipes (the offline comparison).
+
+| builds | count |
+|---|---|
+| torch, gpu | 5 |
+| torch, cpu | 2 |
+| torch, darwin | 0 |
+| companions (torchvision, torchaudio), after their torch in its job | 3 |
+| wrapper only (metadata changed, the heavy build did not) | 0 |
+| no longer in the matrix (not built, not unpublished) | 0 |
+| jobs | 8 |
+
+**Estimated build time: 18.5 runner-hours.** This is an estimate: the
+sum of each build's minutes in knowledge.build_costs.
+**No source for the heavy builds of 2 metadata-only build(s):** no Flox organisation
+(repository variable FLOX_ORG or ci.organisation) and no binary cache (ci.cache) is set, so
+they compile their heavy build again, and the estimate counts them as full builds.
+
+| group | count | first names |
+|---|---|---|
+| companions | 3 | torchaudio-python313-cuda12_8-sm61-avx torchvision-python313-cuda12_8-sm61-avx \
+torchvision-python313-cuda12_8-sm75-avx |
+| torch, cpu | 2 | {TORCH}cpu-armv8_2 {TORCH}cpu-avx2 |
+| torch, gpu | 5 | {GPU_}sm100-armv9 {GPU_}sm100-avx {GPU_}sm100-avx2 {GPU_}sm100-avx512 {GPU_}sm61-avx |
+"""
+
+
+def evaluated(changes: dict, *failing: str) -> tuple:
+    """The evaluation of the changed recipes as `--by derivations` hands it on:
+    each recipe's derivations, or for those named in `failing` Nix's error."""
+    from generator.commands import eval as eval_command
+
+    return tuple(eval_command.Result(name, eval_command.kind_of(SHIPPED.by_name[name]), None, None,
+                                     f"attribute 'cudnn' missing in {name}.nix")
+                 if name in failing else
+                 eval_command.Result(name, eval_command.kind_of(SHIPPED.by_name[name]),
+                                     f"/nix/store/{index:032d}-{name}.drv",
+                                     f"/nix/store/{index + 100:032d}-heavy.drv"
+                                     if name.startswith(TORCH) else f"/nix/store/{index + 200:032d}-companion.drv",
+                                     None)
+                 for index, name in enumerate(sorted(changes)))
+
+
+def test_the_plan_folder_holds_the_evaluation_its_errors_and_the_summary_and_may_exist_already(tmp_path):
+    import dataclasses
+
+    broken = (TORCH + "cpu-avx2", "torchvision-python313-cuda12_8-sm75-avx")
+    results = evaluated(MIXED, *broken)
+    selection = dataclasses.replace(ci_.select(SHIPPED, MIXED, (), ci_.DERIVATIONS), evaluated=results)
+    (tmp_path / "old").write_text("kept\n")
+    ci_.write_plan(SHIPPED, selection, tmp_path, 256, "acme", compared_with="0123abc")
+    assert (tmp_path / "old").read_text() == "kept\n"
+    lines = (tmp_path / "eval.txt").read_text().splitlines(keepends=True)
+    assert len(lines) == len(MIXED) + 1
+    for line, result in zip(lines, results):
+        assert line == (f"{result.name}  error: attribute 'cudnn' missing in {result.name}.nix\n" if result.name in broken
+                        else f"{result.name}  {result.heavy_drv}  {result.drv}\n")
+    # 7 torches, 5 of which evaluated, each to its own heavy build
+    assert lines[-1] == "gen-matrix: 10 recipes, 8 evaluated, 2 failed, 6 distinct torch builds\n"
+    assert (tmp_path / "eval-errors.txt").read_text() == "".join(
+        f"{name}  error: attribute 'cudnn' missing in {name}.nix\n" for name in broken)
+    summary = (tmp_path / "summary.md").read_text()
+    assert summary.startswith("### Plan of this run\n\nCompared with 0123abc.\n\nSelected by derivations: ")
+    assert "\n**2 recipe(s) do not evaluate: nothing is built.** First:\n\n" + "".join(
+        f"- `{name}`: attribute 'cudnn' missing in {name}.nix\n" for name in broken) in summary
+    plan = (tmp_path / "plan.json").read_text()
+    # one key a line, indented by one space, as `jq` and a reader of the artifact take it
+    assert plan.startswith('{\n "compared_with": "0123abc",\n "selected_by": "derivations",\n')
+    assert plan.endswith('\n  }\n ]\n}\n')
+    assert json.loads(plan)["not_evaluated"] == [
+        {"name": name, "error": f"attribute 'cudnn' missing in {name}.nix"} for name in broken]
+
+
+def test_without_an_evaluation_the_evaluation_files_are_empty(tmp_path):
+    ci_.write_plan(SHIPPED, ci_.select(SHIPPED, MIXED, (), ci_.TEXT), tmp_path / "a" / "b", 256)
+    assert (tmp_path / "a" / "b" / "eval.txt").read_text() == ""
+    assert (tmp_path / "a" / "b" / "eval-errors.txt").read_text() == ""
+    assert "do not evaluate" not in (tmp_path / "a" / "b" / "summary.md").read_text()
+
+
+def test_the_summary_names_the_first_recipes_that_do_not_evaluate_and_counts_them_all():
+    import dataclasses
+
+    failing = sorted(v.name for v in SHIPPED.variants if v.kind == "gpu")
+    changes = dict.fromkeys(failing, ci_.UNEVALUATED)
+    selection = dataclasses.replace(ci_.select(SHIPPED, changes, (), ci_.DERIVATIONS),
+                                    evaluated=evaluated(changes, *failing))
+    summary = ci_.summary(SHIPPED, selection)
+    assert f"\n**{len(failing)} recipe(s) do not evaluate: nothing is built.** First:\n\n" in summary
+    shown = [name for name in failing if f"- `{name}`: attribute 'cudnn' missing in {name}.nix\n" in summary]
+    assert shown == failing[:ci_.FIRST_NAMES] and len(failing) > ci_.FIRST_NAMES
+
+
+def test_the_plan_folder_is_utf_8_whatever_the_runners_locale(tmp_path):
+    """A Nix error or a branch name may be non-ASCII; a runner in the C locale, without
+    Python's UTF-8 mode, still writes the summary and the evaluation files, as UTF-8."""
+    import os
+
+    script = f"""
+import dataclasses, pathlib, sys
+sys.path.insert(0, {str(Path(__file__).parent)!r})
+from conftest import REPO, expansion_of
+from generator.commands import ci, eval as eval_command
+shipped = expansion_of(REPO)
+name = {GPU_ + "sm61-avx"!r}
+failed = eval_command.Result(name, "gpu", None, None, {"attribute ‘cudnn’ missing"!a})
+selection = dataclasses.replace(ci.select(shipped, {{name: ci.BUILD}}, (), ci.DERIVATIONS), evaluated=(failed,))
+ci.write_plan(shipped, selection, pathlib.Path(sys.argv[1]), 256, compared_with={"über"!a})
+"""  # ASCII itself (`!a`): the C locale reads the command line as ASCII
+    env = {**os.environ, "LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path)], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    line = f"{GPU_}sm61-avx  error: attribute ‘cudnn’ missing\n"
+    assert (tmp_path / "eval-errors.txt").read_text(encoding="utf-8") == line
+    assert (tmp_path / "eval.txt").read_text(encoding="utf-8").startswith(line)
+    summary = (tmp_path / "summary.md").read_text(encoding="utf-8")
+    assert "Compared with über." in summary and f"- `{GPU_}sm61-avx`: attribute ‘cudnn’ missing\n" in summary
+
+
+def test_by_derivations_each_variant_is_selected_for_what_its_derivations_say():
+    """New where the revision had no state for it; not evaluated where it fails now; by its
+    text identity where it failed at the revision; a build or its wrapper alone where the
+    heavy drvPath or only the wrapper's changed; nothing where neither did."""
+    from generator.commands import eval as eval_command
+
+    def result(name, heavy="same", drv="same", error=None):
+        kind = eval_command.kind_of(SHIPPED.by_name[name])
+        if error:
+            return eval_command.Result(name, kind, None, None, error)
+        return eval_command.Result(name, kind, f"/nix/store/{drv}-{name}.drv", f"/nix/store/{heavy}-{name}.drv", None)
+
+    names_ = sorted(SHIPPED.by_name)
+    new, failing, was_failing, was_missing, heavy, wrapper = names_[:6]
+    before = dict.fromkeys(name for name in names_ if name != new)
+    now_drvs = {name: result(name) for name in names_}
+    now_drvs[failing] = result(failing, error="boom")
+    now_drvs[heavy] = result(heavy, heavy="other")
+    now_drvs[wrapper] = result(wrapper, drv="other")
+    before_drvs = {name: result(name) for name in names_ if name != was_missing}
+    before_drvs[was_failing] = result(was_failing, error=eval_command.NOT_EVALUATED)
+    changes, fallback = ci_.changes_by_derivations(SHIPPED, {was_failing: ci_.WRAPPER}, before, now_drvs, before_drvs)
+    assert changes == {new: ci_.NEW, failing: ci_.UNEVALUATED, was_failing: ci_.WRAPPER, heavy: ci_.BUILD,
+                       wrapper: ci_.WRAPPER}
+    assert fallback == tuple(sorted((was_failing, was_missing)))

@@ -107,7 +107,8 @@ class Selection:
 
     def as_json(self) -> dict:
         return {"include": [job.as_json() for job in self.jobs], "deleted": list(self.deleted),
-                "selected_by": self.selected_by, "by_text": list(self.by_text)}
+                "selected_by": self.selected_by, "by_text": list(self.by_text),
+                "why": dict(sorted(self.why.items()))}
 
 
 def read_selection(expansion: Expansion, text: str, file: str) -> Selection:
@@ -121,7 +122,15 @@ def read_selection(expansion: Expansion, text: str, file: str) -> Selection:
         jobs = tuple(Job(entry["name"], entry["system"], tuple(entry["runner"]), tuple(entry["builds"].split()),
                          tuple(entry["metadata_only"].split()), bool(entry["gpu"]))
                      for entry in data["include"])
-        selection = Selection(jobs, tuple(data["deleted"]), data["selected_by"], tuple(data["by_text"]))
+        why = {str(name): reason for name, reason in data["why"].items()}
+        strange = sorted(reason for reason in why.values() if reason not in REASONS)
+        if strange:
+            raise ValueError(f"{strange[0]!r} is not a reason for a build")
+        unexplained = sorted(name for job in jobs for name in job.builds if name not in why)
+        if unexplained:
+            raise ValueError(f"no reason given for '{unexplained[0]}'")
+        selection = Selection(jobs, tuple(data["deleted"]), data["selected_by"], tuple(data["by_text"]),
+                              MappingProxyType(why))
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise GenMatrixError.at(where, f"not a selection printed by `gen-matrix ci`: {error}", hint) from None
     except RecursionError:  # json nests by recursion: thousands of brackets exhaust it
