@@ -269,18 +269,6 @@ def test_a_repository_path_that_is_a_file_is_named(tmp_path):
                               "pass the repository with --root, or run from it")
 
 
-def test_a_lock_file_that_cannot_be_created_is_named(tmp_path, monkeypatch):
-    def refuse(*args):
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
-
-    monkeypatch.setattr(lock.os, "open", refuse)
-    with pytest.raises(GenMatrixError) as error:
-        with lock.held(tmp_path):
-            pass
-    assert problem(error) == (Location(RUN_LOCK_FILE), f"cannot create the lock file: {os.strerror(errno.EACCES)}",
-                              "gen-matrix writes the repository: run it where you may write")
-
-
 @needs_posix("file modes")
 def test_the_lock_file_is_readable_by_all_and_writable_by_its_owner(tmp_path):
     old = os.umask(0o022)
@@ -376,21 +364,6 @@ def test_without_fcntl_the_marker_of_a_run_killed_with_9_is_taken_over(project, 
     assert (code, err) == (0, "")
     assert not (project / RUN_MARKER_FILE).exists() and not (project / RUN_LOCK_FILE).exists()
     assert run("check", "--root", project).exit_code == 0
-
-
-def test_a_file_system_without_locks_is_named_and_the_file_is_let_go(tmp_path, monkeypatch):
-    def refused(descriptor, blocking):
-        raise OSError(errno.ENOLCK, os.strerror(errno.ENOLCK))
-
-    monkeypatch.setattr(lock.filelock, "lock_descriptor", refused)
-    with pytest.raises(GenMatrixError) as error:
-        with lock.held(tmp_path):
-            pass
-    assert problem(error) == (Location(RUN_LOCK_FILE), f"cannot lock the file: {os.strerror(errno.ENOLCK)}",
-                              "gen-matrix needs a file system with file locks for its run lock")
-    monkeypatch.undo()
-    with lock.held(tmp_path, wait=0):  # the descriptor was closed: nothing of this process holds the file
-        pass
 
 
 def test_a_lock_file_that_cannot_be_read_while_held_is_waited_for_as_gen_matrixs(tmp_path, monkeypatch):
@@ -493,25 +466,31 @@ def test_a_run_removes_its_lock_file_once_while_it_holds_it(tmp_path, monkeypatc
     assert tries == [os.path.join(tmp_path, RUN_LOCK_FILE)]
 
 
-def test_a_lock_path_that_cannot_be_looked_at_is_named(tmp_path, monkeypatch):
-    def refuse(path):
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
+EACCES, ENOENT, ENOLCK = (OSError(code, os.strerror(code)) for code in (errno.EACCES, errno.ENOENT, errno.ENOLCK))
 
-    monkeypatch.setattr(lock.os, "lstat", refuse)
-    with pytest.raises(GenMatrixError) as error:
+
+@pytest.mark.parametrize("where, name, error, expected", [
+    (os, "lstat", PermissionError(*EACCES.args), (RUN_LOCK_FILE, f"cannot read the lock file: {EACCES.strerror}",
+                                                  "move it away, then run gen-matrix again")),
+    (os, "open", PermissionError(*EACCES.args), (RUN_LOCK_FILE, f"cannot create the lock file: {EACCES.strerror}",
+                                                 "gen-matrix writes the repository: run it where you may write")),
+    # the repository folder removed between the look and the open
+    (os, "open", FileNotFoundError(*ENOENT.args), (None, "the repository folder does not exist",
+                                                   "pass the repository with --root, or run from it")),
+    (filelock, "lock_descriptor", ENOLCK, (RUN_LOCK_FILE, f"cannot lock the file: {ENOLCK.strerror}",
+                                           "gen-matrix needs a file system with file locks for its run lock")),
+], ids=["look", "create", "folder-gone", "lock"])
+def test_a_step_the_system_refuses_is_named_and_leaves_nothing_held(tmp_path, monkeypatch, where, name, error,
+                                                                     expected):
+    def refused(*args, **kwargs):
+        raise error
+
+    monkeypatch.setattr(where, name, refused)
+    with pytest.raises(GenMatrixError) as raised:
         with lock.held(tmp_path):
             pass
-    assert problem(error) == (Location(RUN_LOCK_FILE), f"cannot read the lock file: {os.strerror(errno.EACCES)}",
-                              "move it away, then run gen-matrix again")
-
-
-def test_a_repository_folder_removed_before_the_lock_file_is_made_is_named(tmp_path, monkeypatch):
-    def gone(*args):
-        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT))
-
-    monkeypatch.setattr(lock.os, "open", gone)
-    with pytest.raises(GenMatrixError) as error:
-        with lock.held(tmp_path):
-            pass
-    assert problem(error) == (Location(str(tmp_path)), "the repository folder does not exist",
-                              "pass the repository with --root, or run from it")
+    path, message, hint = expected
+    assert problem(raised) == (Location(path or str(tmp_path)), message, hint)
+    monkeypatch.undo()
+    with lock.held(tmp_path, wait=0):  # no descriptor of this process holds the file
+        pass
