@@ -333,7 +333,9 @@ def test_a_selection_nested_thousands_deep_is_an_error_not_a_traceback(project, 
     saved.write_text("[" * 100_000 + "]" * 100_000)
     result = run("ci", "--root", project, "--selection", saved)
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert "not a selection printed by `gen-matrix ci`: nested thousands of levels deep" in result.stderr
+    assert result.stderr.splitlines() == [
+        f"error: {saved}: not a selection printed by `gen-matrix ci`: nested thousands of levels deep",
+        "  hint: write it with `gen-matrix ci [--changed-since REF] > FILE` from this matrix"]
 
 
 @needs_nix
