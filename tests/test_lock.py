@@ -7,6 +7,7 @@ as a second run would be: these tests need no second process.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import re
@@ -34,6 +35,17 @@ OLDER = "fedcba9876543210"
 def put(path, text: str) -> None:
     """A file's text as gen-matrix writes its lock file: LF line endings on every system."""
     path.write_bytes(text.encode())
+
+
+@contextlib.contextmanager
+def another_holder(root):
+    """The lock file held, as another run holds it: through a descriptor of its own."""
+    descriptor = os.open(root / RUN_LOCK_FILE, os.O_RDWR | os.O_CREAT)
+    try:
+        assert filelock.lock_descriptor(descriptor, blocking=False)
+        yield
+    finally:
+        os.close(descriptor)
 
 
 def lines(root) -> list[str]:
@@ -117,14 +129,9 @@ def test_without_a_wait_a_second_run_waits_the_default_time(tmp_path, monkeypatc
 
 def test_a_lock_held_by_an_unnamed_process_says_so_without_a_number(tmp_path):
     put(tmp_path / RUN_LOCK_FILE, f"{lock.FIRST_LINE}\n")
-    descriptor = os.open(tmp_path / RUN_LOCK_FILE, os.O_RDWR)
-    try:
-        assert filelock.lock_descriptor(descriptor, blocking=False)
-        with pytest.raises(GenMatrixError) as error:
-            with lock.held(tmp_path, wait=0):
-                pass
-    finally:
-        os.close(descriptor)
+    with another_holder(tmp_path), pytest.raises(GenMatrixError) as error:
+        with lock.held(tmp_path, wait=0):
+            pass
     assert problem(error)[1] == "another gen-matrix run is writing this repository"
     assert (tmp_path / RUN_LOCK_FILE).read_text() == f"{lock.FIRST_LINE}\n"
 
@@ -147,14 +154,9 @@ def test_a_users_file_at_the_lock_path_is_refused_and_left_as_it_is(tmp_path, te
 @READ_WHILE_HELD
 def test_a_users_file_at_the_lock_path_is_refused_while_another_holds_it(tmp_path):
     put(tmp_path / RUN_LOCK_FILE, "mine\n")
-    descriptor = os.open(tmp_path / RUN_LOCK_FILE, os.O_RDWR)
-    try:
-        assert filelock.lock_descriptor(descriptor, blocking=False)
-        with pytest.raises(GenMatrixError, match="this file is not gen-matrix's run lock"):
-            with lock.held(tmp_path, wait=10):
-                pass
-    finally:
-        os.close(descriptor)
+    with another_holder(tmp_path), pytest.raises(GenMatrixError, match="this file is not gen-matrix's run lock"):
+        with lock.held(tmp_path, wait=10):
+            pass
 
 
 
@@ -368,19 +370,13 @@ def test_without_fcntl_the_marker_of_a_run_killed_with_9_is_taken_over(project, 
 
 def test_a_lock_file_that_cannot_be_read_while_held_is_waited_for_as_gen_matrixs(tmp_path, monkeypatch):
     """As on Windows, where another process's lock makes the held file unreadable."""
-    descriptor = os.open(tmp_path / RUN_LOCK_FILE, os.O_RDWR | os.O_CREAT)
-    try:
-        assert filelock.lock_descriptor(descriptor, blocking=False)
+    def unreadable(*args):
+        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
 
-        def unreadable(*args):
-            raise PermissionError(errno.EACCES, os.strerror(errno.EACCES))
-
+    with another_holder(tmp_path), pytest.raises(GenMatrixError) as error:
         monkeypatch.setattr(lock.os, "read", unreadable)
-        with pytest.raises(GenMatrixError) as error:
-            with lock.held(tmp_path, wait=0.2):
-                pass
-    finally:
-        os.close(descriptor)
+        with lock.held(tmp_path, wait=0.2):
+            pass
     assert problem(error)[1] == "another gen-matrix run is writing this repository"
 
 
