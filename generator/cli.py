@@ -77,6 +77,13 @@ def _expansion(project: layout.Project):
     return expansion
 
 
+def _warn_unpinned(project: layout.Project, expansion) -> None:
+    """Where nothing pins the repository's gen-matrix, say so: its workflow cannot run."""
+    from . import pin, run
+
+    _warn([warning for warning in [pin.unknown_warning(run.source(project, expansion), project.display)] if warning])
+
+
 def _plan(project: layout.Project, expansion, cut_short=None, adoptable=frozenset()):
     """How the tree differs from what the matrix generates."""
     from . import run
@@ -107,6 +114,7 @@ def generate(project: layout.Project, adopt) -> None:
     for relative in plan.adopted:
         click.echo(f"adopted {relative}: gen-matrix's replaces the hand-written one (`git show HEAD:{relative}`)")
     _warn(plan.kept)
+    _warn_unpinned(project, expansion)
     click.echo(f"gen-matrix: {len(expansion.variants)} variants; {len(plan.write)} written, "
                f"{len(plan.unchanged)} unchanged, {len(plan.remove)} removed"
                + (f", {len(plan.kept)} kept" if plan.kept else ""))
@@ -424,9 +432,12 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
                    "their heavy build (empty: none, unless ci.cache has a substituter).")
 @click.option("--compared-with", "compared_with", default=None, metavar="TEXT",
               help="What the selection was compared with, in words, for the summary and plan.json.")
+@click.option("--time-limit", "time_limit", type=click.FloatRange(min=0), default=None, metavar="MINUTES",
+              help="With --by derivations: evaluate for at most MINUTES; the recipes not evaluated by then are "
+                   "compared by their text identity, and the summary and plan.json name them.")
 @project_options
 def ci(project: layout.Project, since, by, nixpkgs, selection_file, shard_size, shard, list_shards, summary,
-       list_names, plan_dir, organisation, compared_with) -> None:
+       list_names, plan_dir, organisation, compared_with, time_limit) -> None:
     """Print the GitHub Actions build matrix as JSON: every variant, or those changed since REF.
 
     Variants whose metadata alone changed are marked metadata_only; variants in the state at
@@ -439,6 +450,8 @@ def ci(project: layout.Project, since, by, nixpkgs, selection_file, shard_size, 
         raise click.UsageError("--shard, --shards, --summary, --names and --plan exclude each other")
     if selection_file is not None and (since is not None or by != "text"):
         raise click.UsageError("--selection reads a selection made before: leave out --changed-since and --by")
+    if time_limit is not None and by != "derivations":
+        raise click.UsageError("--time-limit bounds the evaluation of --by derivations: give both")
     expansion = run.expansion(project)
     _warn(expansion.warnings)
     if selection_file is not None:
@@ -448,7 +461,7 @@ def ci(project: layout.Project, since, by, nixpkgs, selection_file, shard_size, 
                                        selection_file)
     else:
         now = {recipe.variant.name: recipe.entry for recipe in run.recipes(project, expansion)}
-        selection = ci_.selection(expansion, project.root, now, since, by, nixpkgs)
+        selection = ci_.selection(expansion, project.root, now, since, by, nixpkgs, time_limit)
     size = shard_size or expansion.matrix.ci.shard_size
     shards = selection.shards(size)
     if plan_dir is not None:

@@ -31,6 +31,9 @@ POINTER_FILE = ".flox/env.json"
 FLOX_LOCK_FILE = ".flox/env/manifest.lock"  # Flox writes it; the workflow checks it is committed and current
 FLOX_GITIGNORE_FILE = ".flox/.gitignore"
 WORKFLOW_FILE = ".github/workflows/flox-variants.yml"
+# The build job of that workflow, a reusable workflow it calls once per shard: GitHub runs at
+# most 256 jobs of one matrix, and a matrix of calls to a matrix reaches 256 x 256.
+WORKFLOW_BUILD_FILE = ".github/workflows/flox-variants-build.yml"
 ATTRIBUTES_FILE = ".gitattributes"
 # Held by a run that writes, so that two never interleave.
 RUN_LOCK_FILE = ".gen-matrix.lock"

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Callable
 
+from . import pin
 from .outputs import docs, gitattributes, manifest, workflow
 from .pipeline import expand, identity, load, render, state, validate, write
 from .layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, FLOX_GITIGNORE_FILE, HEADER, MANIFEST_FILE,
@@ -46,6 +47,11 @@ def inputs(result: Expansion) -> frozenset[str]:
     return frozenset(f"nix/fixes/{stem}.nix" for stem in stems - shipped)
 
 
+def source(project: Project, result: Expansion) -> pin.Source:
+    """The gen-matrix the repository's Flox environment and workflow run."""
+    return pin.of(project.root, result.matrix.ci.gen_matrix)
+
+
 def outputs(project: Project, result: Expansion, previous: state.State) -> dict[str, str]:
     """Every output by path: the files gen-matrix owns whole, recorded with their digests in
     the state file, and the files of the user's it owns parts of (`write.Merged`).
@@ -54,7 +60,8 @@ def outputs(project: Project, result: Expansion, previous: state.State) -> dict[
     files = render.files(result, planned)
     context = docs.facts(result, planned)
     files[BUILD_MATRIX_FILE] = docs.build_matrix(context)
-    files[WORKFLOW_FILE] = workflow.render(result)
+    runs = source(project, result)
+    files.update(workflow.render(result, runs))
     files[STATE_FILE] = state.dump({r.variant.name: r.entry for r in planned}, HEADER,
                                    {path: text for path, text in files.items() if path != STATE_FILE})
     root = project.root
@@ -62,7 +69,7 @@ def outputs(project: Project, result: Expansion, previous: state.State) -> dict[
     if readme is not None:
         files[README_FILE] = merged(readme, lambda text: docs.readme(text, context))
     files[MANIFEST_FILE] = merged(_current(root / MANIFEST_FILE, MANIFEST_FILE),
-                                  lambda text: manifest.update(text, result))
+                                  lambda text: manifest.update(text, result, runs))
     files[POINTER_FILE] = merged(_current(root / POINTER_FILE, POINTER_FILE), manifest.pointer)
     files[ATTRIBUTES_FILE] = merged(_current(root / ATTRIBUTES_FILE, ATTRIBUTES_FILE), gitattributes.update)
     files[FLOX_GITIGNORE_FILE] = merged(_current(root / FLOX_GITIGNORE_FILE, FLOX_GITIGNORE_FILE), manifest.gitignore)

@@ -24,6 +24,7 @@ import io
 import subprocess
 import tarfile
 import tempfile
+import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import MappingProxyType
@@ -90,6 +91,9 @@ class Selection:
     # by DERIVATIONS: every recipe as evaluated now, in name order, which the plan hands on
     # so that nothing evaluates it again
     evaluated: tuple[eval_command.Result, ...] = ()
+    # by DERIVATIONS: the recipes not evaluated, now or at the revision, in the time allowed
+    # (they are among `by_text`)
+    out_of_time: tuple[str, ...] = ()
 
     def shards(self, size: int) -> tuple[tuple[Job, ...], ...]:
         """The jobs in shards of at most `size`, each on one runner (its labels, GPU or not),
@@ -172,6 +176,10 @@ def changes_by_derivations(expansion: Expansion, by_text: dict[str, str], before
         new, old = now_drvs.get(name), before_drvs.get(name)
         if name not in before:
             changes[name] = NEW
+        elif new is not None and _out_of_time(new):  # not evaluated in the time allowed: by text
+            fallback.append(name)
+            if name in by_text:
+                changes[name] = by_text[name]
         elif new is None or not new.ok:
             changes[name] = UNEVALUATED  # selected: the plan names its error and stops before any build
         elif old is None or not old.ok:
@@ -205,9 +213,10 @@ def select(expansion: Expansion, changes: dict[str, str], deleted: tuple[str, ..
 
 
 def selection(expansion: Expansion, root: Path, now: dict[str, state.Entry], since: str | None,
-              by: str = TEXT, nixpkgs: tuple[str, ...] = ()) -> Selection:
+              by: str = TEXT, nixpkgs: tuple[str, ...] = (), minutes: float | None = None) -> Selection:
     """What a run builds: every variant without `since`; else what changed since it, by
-    the text identities or (`by` DERIVATIONS) by the derivations."""
+    the text identities or (`by` DERIVATIONS) by the derivations, evaluating for at most
+    `minutes` (None: until done)."""
     if since is None:
         return select(expansion, changes_by_text(expansion, now, None))
     before = committed_state(root, since)
@@ -215,23 +224,59 @@ def selection(expansion: Expansion, root: Path, now: dict[str, state.Entry], sin
     by_text = changes_by_text(expansion, now, before)
     if by == TEXT:
         return select(expansion, by_text, deleted, TEXT)
+    deadline = None if minutes is None else time.monotonic() + minutes * 60
     program = eval_command.nix_instantiate("--by derivations")
     sets = eval_command.package_sets(expansion.matrix, nixpkgs)
     variants = tuple(sorted(expansion.variants, key=lambda v: v.name))
-    now_drvs = _by_name(eval_command.evaluate(eval_command.targets(expansion, root, variants, sets), program))
+    now_drvs = _by_name(eval_command.evaluate(eval_command.targets(expansion, root, variants, sets), program,
+                                              deadline=deadline))
     with tempfile.TemporaryDirectory(prefix="gen-matrix-") as folder:
         tree = Path(folder)
-        found = [v for v in variants if v.name in before]
+        found = [v for v in variants if v.name in before and not _out_of_time(now_drvs[v.name])]
         if _tree_at(root, since, tree):
             found = [v for v in found if (tree / PKGS_DIR / f"{v.name}.nix").is_file()]
-            # only whether each evaluates there matters, not why one does not
-            before_drvs = _by_name(eval_command.evaluate(
-                eval_command.targets(expansion, tree, tuple(found), sets), program, messages=False))
+            # What evaluates from the same files as now evaluates to the same derivations:
+            # only the others are evaluated at the revision. Only whether each evaluates
+            # there matters, not why one does not.
+            same = _same_files(expansion, root, tree, found)
+            before_drvs = {v.name: now_drvs[v.name] for v in found if v.name in same}
+            before_drvs.update(_by_name(eval_command.evaluate(
+                eval_command.targets(expansion, tree, tuple(v for v in found if v.name not in same), sets), program,
+                messages=False, deadline=deadline)))
         else:
             before_drvs = {}
     changes, fallback = changes_by_derivations(expansion, by_text, before, now_drvs, before_drvs)
     return replace(select(expansion, changes, deleted, DERIVATIONS, fallback),
-                   evaluated=tuple(now_drvs[v.name] for v in variants if v.name in now_drvs))
+                   evaluated=tuple(now_drvs[v.name] for v in variants if not _out_of_time(now_drvs[v.name])),
+                   out_of_time=tuple(sorted(name for name, result in {**before_drvs, **now_drvs}.items()
+                                            if _out_of_time(result))))
+
+
+def _out_of_time(result: eval_command.Result) -> bool:
+    return result.error == eval_command.OUT_OF_TIME
+
+
+def _same_files(expansion: Expansion, root: Path, tree: Path, variants: list[Variant]) -> set[str]:
+    """The variants whose recipe (and a companion's torch's recipe) and whose Nix library
+    (nix/, with the pins and the fixes) are byte for byte the same now and in `tree`."""
+    def files(base: Path) -> dict[str, bytes]:
+        folder = base / "nix"
+        return {path.relative_to(base).as_posix(): path.read_bytes()
+                for path in sorted(folder.rglob("*")) if path.is_file()} if folder.is_dir() else {}
+
+    if files(root) != files(tree):
+        return set()
+
+    def recipe(base: Path, name: str) -> bytes | None:
+        path = base / PKGS_DIR / f"{name}.nix"
+        return path.read_bytes() if path.is_file() else None
+
+    same = set()
+    for variant in variants:
+        names = (variant.name,) + ((variant.torch,) if variant.torch else ())
+        if all(recipe(root, name) is not None and recipe(root, name) == recipe(tree, name) for name in names):
+            same.add(variant.name)
+    return same
 
 
 def _by_name(results: tuple[eval_command.Result, ...]) -> dict[str, eval_command.Result]:
@@ -318,7 +363,8 @@ def summary(expansion: Expansion, selection: Selection, organisation: str | None
     return environment(False).get_template("ci-summary.md.j2").render(
         plan=plan(expansion, selection, organisation), costs=[costs[kind] for kind in KINDS + ("companion", "wrapper")],
         jobs=len(selection.jobs), selected_by=selection.selected_by, by_text=selection.by_text[:FIRST_NAMES],
-        by_text_count=len(selection.by_text), first=FIRST_NAMES, organisation=organisation,
+        by_text_count=len(selection.by_text), out_of_time=selection.out_of_time[:FIRST_NAMES],
+        out_of_time_count=len(selection.out_of_time), first=FIRST_NAMES, organisation=organisation,
         compared_with=compared_with, organisation_variable=ci.organisation_variable,
         cache=ci.cache)
 
@@ -336,23 +382,35 @@ def plan_json(expansion: Expansion, selection: Selection, size: int, organisatio
             "heavy_source": found.source, "estimated_minutes": found.minutes,
             "jobs": len(selection.jobs), "builds": builds, "deleted": list(selection.deleted),
             "shards": [[job.as_json() for job in jobs] for jobs in selection.shards(size)],
-            "by_text": list(selection.by_text),
+            "by_text": list(selection.by_text), "out_of_time": list(selection.out_of_time),
             "not_evaluated": [{"name": name, "error": error} for name, error in found.unevaluated]}
 
 
+# GitHub runs at most 256 jobs of one matrix: the build job's matrix of shards, and each
+# shard's matrix of torches.
+MAX_SHARDS = 256
+
+
 def github_output(selection: Selection, size: int) -> str:
-    """The plan job's outputs, as lines for $GITHUB_OUTPUT: the indices of the non-empty
-    shards, and for each its runner and its slots, one per job (at most `size`, GitHub's
-    256). GitHub takes at most 1 MB of outputs from one job, counted as UTF-16: a shard costs
-    about 1 kB here whatever its jobs build, and each job reads its builds from the plan's
-    JSON (`plan_json`'s "shards", by shard and slot)."""
+    """The plan job's outputs, as lines for $GITHUB_OUTPUT: whether anything builds, and the
+    build job's matrix, one entry per non-empty shard with its runner and its slots, one per
+    job (at most `size`, GitHub's 256). GitHub takes at most 1 MB of outputs from one job,
+    counted as UTF-16: a shard costs at most about 1 kB here whatever its jobs build, and each
+    job reads its builds from the plan's JSON (`plan_json`'s "shards", by shard and slot)."""
     import json
 
     shards = selection.shards(size)
-    lines = [f"shards={json.dumps(list(range(len(shards))))}"]
-    lines += [f"shard_{index}=" + json.dumps({"runner": list(jobs[0].runner), "gpu": jobs[0].gpu,
-                                              "slots": list(range(len(jobs)))}, separators=(",", ":"))
-              for index, jobs in enumerate(shards)]
+    if len(shards) > MAX_SHARDS:
+        raise GenMatrixError.at(
+            Location("--shard-size" if size < 256 else "matrix.yaml"),
+            f"the selection needs {len(shards)} shards of at most {size} torch builds, and a run holds at most "
+            f"{MAX_SHARDS}: {len(selection.jobs)} torch builds in one run",
+            "raise ci.shard_size to 256 where it is lower, or build part of the matrix first "
+            "(workflow_dispatch with changed-since, or fewer variants per push)")
+    include = [{"shard": index, "runner": list(jobs[0].runner), "gpu": jobs[0].gpu,
+                "slots": list(range(len(jobs)))} for index, jobs in enumerate(shards)]
+    lines = [f"build={'true' if shards else 'false'}",
+             "shards=" + json.dumps({"include": include}, separators=(",", ":"))]
     return "".join(line + "\n" for line in lines)
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import re
 
 from ..errors import Location
-from ..layout import ATTRIBUTES_FILE, BUILD_MATRIX_FILE, PINS_FILE, PKGS_DIR, STATE_FILE, WORKFLOW_FILE
+from ..layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, PINS_FILE, PKGS_DIR, STATE_FILE, WORKFLOW_BUILD_FILE,
+                      WORKFLOW_FILE)
 from . import splice
 
 BEGIN = "# >>> gen-matrix: the files it generates keep LF line endings (lines up to <<< are rewritten)"
@@ -24,7 +25,7 @@ MARKERS = splice.Markers(
     re.compile(r"^# (?:>>>|<<<) gen-matrix"), BEGIN, END, name="line endings")
 # Patterns, not one line a file: git matches every path against every line.
 PATTERNS = (f"/{PKGS_DIR}/*.nix", "/nix/lib/*.nix", "/nix/fixes/*.nix", f"/{PINS_FILE}",
-            f"/{STATE_FILE}", f"/{BUILD_MATRIX_FILE}", f"/{WORKFLOW_FILE}")
+            f"/{STATE_FILE}", f"/{BUILD_MATRIX_FILE}", f"/{WORKFLOW_FILE}", f"/{WORKFLOW_BUILD_FILE}")
 
 
 def block() -> str:

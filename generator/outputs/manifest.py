@@ -24,6 +24,7 @@ from . import splice
 from .splice import LINES
 from ..errors import GenMatrixError, Location
 from ..model import Expansion
+from ..pin import Source
 from ..layout import MANIFEST_FILE, POINTER_FILE
 from ..templating import environment
 
@@ -40,33 +41,43 @@ MARKERS = splice.Markers(re.compile(r"^\s*# gen-matrix:(?:(?P<begin>begin)|(?P<e
                          re.compile(r"^\s*# gen-matrix:"), "# gen-matrix:begin {name}", "# gen-matrix:end {name}",
                          name="builds")
 
-# What regenerating the recipes takes: gen-matrix's Python and libraries, and git (Flox
-# builds only tracked files).
-BUILD_TOOLS = (
-    ("git", "git"),
-    ("python3", "python313"),
-    ("click", "python313Packages.click"),
-    ("jinja2", "python313Packages.jinja2"),
-    ("jsonschema", "python313Packages.jsonschema"),
-    ("pyyaml", "python313Packages.pyyaml"),
-    ("tomlkit", "python313Packages.tomlkit"),
+# What regenerating the recipes takes in gen-matrix's own checkout: its Python and libraries,
+# and git (Flox builds only tracked files).
+CHECKOUT_TOOLS = (
+    ("git", "pkg-path", "git"),
+    ("python3", "pkg-path", "python313"),
+    ("click", "pkg-path", "python313Packages.click"),
+    ("jinja2", "pkg-path", "python313Packages.jinja2"),
+    ("jsonschema", "pkg-path", "python313Packages.jsonschema"),
+    ("pyyaml", "pkg-path", "python313Packages.pyyaml"),
+    ("tomlkit", "pkg-path", "python313Packages.tomlkit"),
 )
+# Elsewhere: git, and gen-matrix itself from its pinned flake (pin.py), which the lock fixes.
+GIT = ("git", "pkg-path", "git")
+GEN_MATRIX = "gen-matrix"
+# How Flox names where an [install] entry comes from; an entry has one of them.
+DESCRIPTORS = ("pkg-path", "flake", "store-path")
 
 
 @dataclass(frozen=True)
 class Wanted:
     """What gen-matrix's parts of the manifest hold."""
 
-    tools: tuple[tuple[str, str], ...]  # (name in [install], its pkg-path)
+    tools: tuple[tuple[str, str, str], ...]  # (name in [install], its descriptor, its value)
     systems: list[str]
     block: str  # the marked block in hook.on-activate
+    source: Source  # the gen-matrix the environment gives
 
     @classmethod
-    def of(cls, expansion: Expansion) -> Wanted:
+    def of(cls, expansion: Expansion, source: Source) -> Wanted:
         # The hook reads the builds from .flox/pkgs/ when it runs: a list written here would
         # change the manifest, and stale its lock, with every variant added or removed.
-        return cls(BUILD_TOOLS, sorted({platform for v in expansion.variants for platform in v.platforms}),
-                   environment(False).get_template("manifest-hook.sh.j2").render())
+        if source.checkout:
+            tools = CHECKOUT_TOOLS
+        else:
+            tools = (GIT,) + (((GEN_MATRIX, "flake", source.flake),) if source.flake else ())
+        return cls(tools, sorted({platform for v in expansion.variants for platform in v.platforms}),
+                   environment(False).get_template("manifest-hook.sh.j2").render(), source)
 
 
 def _key_line(text: str, table: str, key: str) -> int:
@@ -172,17 +183,20 @@ def edited(text: str, wanted: Wanted) -> str:
                                 "write each key once per table; gen-matrix only updates a manifest it can read") from None
 
     install = _table(document, "install", text)
-    for name, pkg_path in wanted.tools:
+    for name, descriptor, value in wanted.tools:
         entry = install.get(name)
         if entry is not None and not isinstance(entry, dict):
             _fail(_key_line(text, "install", name), f"install.{name} is not a table",
-                  f'write it as {name}.pkg-path = "{pkg_path}"; gen-matrix keeps its pkg-path current')
-        if isinstance(entry, dict) and entry.get("pkg-path") == pkg_path:
+                  f'write it as {name}.{descriptor} = "{value}"; gen-matrix keeps its {descriptor} current')
+        if isinstance(entry, dict) and entry.get(descriptor) == value:
             continue
         if isinstance(entry, dict):
-            entry["pkg-path"] = pkg_path
+            for other in DESCRIPTORS:  # Flox takes one source per entry
+                if other != descriptor and other in entry:
+                    del entry[other]
+            entry[descriptor] = value
         else:
-            install[tomlkit.key([name, "pkg-path"])] = pkg_path
+            install[tomlkit.key([name, descriptor])] = value
 
     options = _table(document, "options", text)
     current = options.get("systems", [])
@@ -199,12 +213,12 @@ def edited(text: str, wanted: Wanted) -> str:
 def new(wanted: Wanted) -> str:
     """A manifest of gen-matrix's parts alone: what `edited` makes of the template without them."""
     return environment(False).get_template("manifest.toml.j2").render(
-        tools=wanted.tools, systems=wanted.systems, block=wanted.block)
+        tools=wanted.tools, systems=wanted.systems, block=wanted.block, source=wanted.source)
 
 
-def update(text: str | None, expansion: Expansion) -> str:
+def update(text: str | None, expansion: Expansion, source: Source) -> str:
     """The manifest with gen-matrix's parts current; a new one when `text` is None."""
-    wanted = Wanted.of(expansion)
+    wanted = Wanted.of(expansion, source)
     return new(wanted) if text is None else edited(text, wanted)
 
 

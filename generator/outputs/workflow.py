@@ -1,15 +1,14 @@
 """The GitHub Actions workflow that builds and publishes the variants, rendered from
-templates/flox-variants.yml.j2 with the `ci:` settings of the matrix. `gen-matrix ci`
-(generator/commands/ci.py) is what its jobs run to choose what to build."""
+templates/flox-variants.yml.j2 and the build workflow it calls, flox-variants-build.yml.j2,
+with the `ci:` settings of the matrix. `gen-matrix ci` (generator/commands/ci.py) is what its
+jobs run to choose what to build; its output is the build job's matrix, so neither file
+grows with the matrix."""
 
 from __future__ import annotations
 
-import math
-from collections import Counter
-from importlib import metadata
-
-from ..layout import FLOX_LOCK_FILE, HEADER, STATE_FILE
+from ..layout import FLOX_LOCK_FILE, HEADER, MANIFEST_FILE, STATE_FILE, WORKFLOW_BUILD_FILE, WORKFLOW_FILE
 from ..model import CI, Expansion
+from ..pin import Source
 from ..templating import environment
 
 # The tag the workflow moves to a commit once every variant changed up to it is published:
@@ -21,30 +20,13 @@ PLAN_ARTIFACT = "gen-matrix-plan"
 LOCK_COMMAND = f"flox activate -- true && git add {FLOX_LOCK_FILE}"
 
 
-def shard_count(expansion: Expansion, size: int) -> int:
-    """Build jobs the workflow needs so that every torch of the matrix fits, in shards of
-    one runner each (`Selection.shards`): at least one."""
-    per_runner = Counter(expansion.matrix.ci.placement(v) for v in expansion.variants if not v.is_companion)
-    return max(1, sum(math.ceil(count / size) for count in per_runner.values()))
-
-
-def workflow_context(expansion: Expansion) -> dict:
-    """What templates/flox-variants.yml.j2 is given: one build job per shard the matrix can fill."""
+def workflow_context(expansion: Expansion, source: Source) -> dict:
+    """What the workflow's two templates are given: the same whatever the number of variants,
+    as the plan's output is the build job's matrix."""
     ci = expansion.matrix.ci
-    shards = [
-        {
-            "index": index,
-            "output": f"shard_{index}",
-            "output_value": f"${{{{ steps.select.outputs.shard_{index} }}}}",
-            "condition": f"contains(fromJSON(needs.plan.outputs.shards), {index})",
-            "runner": f"${{{{ fromJSON(needs.plan.outputs.shard_{index}).runner }}}}",
-            "slots": f"${{{{ fromJSON(needs.plan.outputs.shard_{index}).slots }}}}",
-        }
-        for index in range(shard_count(expansion, ci.shard_size))
-    ]
     return {
         "ci": ci,
-        "shards": shards,
+        "source": source,
         "organisation_from_variable": f"${{{{ vars.{ci.organisation_variable} }}}}",
         "organisation_default": ci.organisation or "",
         "cache": ci.cache,
@@ -56,14 +38,10 @@ def workflow_context(expansion: Expansion) -> dict:
         "lock_file": FLOX_LOCK_FILE,
         "lock_command": LOCK_COMMAND,
         "plan_artifact": PLAN_ARTIFACT,
-        "gen_matrix": ci.gen_matrix or default_requirement(),
+        "manifest_file": MANIFEST_FILE,
+        "workflow_file": WORKFLOW_FILE,
+        "build_file": WORKFLOW_BUILD_FILE,
     }
-
-
-def default_requirement() -> str:
-    """The pip requirement of the gen-matrix that is running: the same release, so that the
-    workflow's `gen-matrix check` compares with what generated the files."""
-    return f"gen-matrix=={metadata.version('gen-matrix')}"
 
 
 def _nix_config(ci: CI) -> str:
@@ -76,7 +54,10 @@ def _nix_config(ci: CI) -> str:
     return "\n".join(lines)
 
 
-def render(expansion: Expansion) -> str:
-    """The workflow's text: one build job per shard the matrix can fill."""
-    return environment(False).get_template("flox-variants.yml.j2").render(
-        header=f"# {HEADER}", **workflow_context(expansion))
+def render(expansion: Expansion, source: Source) -> dict[str, str]:
+    """The workflow and the build workflow it calls, by path."""
+    context = workflow_context(expansion, source)
+    env = environment(False)
+    return {path: env.get_template(template).render(header=f"# {HEADER}", **context)
+            for path, template in ((WORKFLOW_FILE, "flox-variants.yml.j2"),
+                                   (WORKFLOW_BUILD_FILE, "flox-variants-build.yml.j2"))}

@@ -1,0 +1,122 @@
+"""Where a matrix repository's gen-matrix comes from.
+
+A repository pins its gen-matrix as it pins any dependency: `ci.gen_matrix` names a flake
+reference fixed to a commit, which the Flox environment installs (and its lock records the
+exact build), and which the workflow runs through that environment. Nothing is installed by
+a bare name from a package index.
+
+Where the matrix does not say, the default is the source the running gen-matrix was made
+from, when it knows one that a runner can fetch: a release carries `release.json`, written by
+the project's release workflow at the commit it built; a gen-matrix pip installed from git
+carries the commit in its PEP 610 record (direct_url.json). A gen-matrix installed from a
+local folder or file knows none, and says so.
+
+In gen-matrix's own source tree (its pyproject.toml names the project) the workflow installs
+the checkout itself: the generator of that very commit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from importlib import metadata
+from pathlib import Path
+
+from .errors import GenMatrixError, Location
+from .layout import PACKAGE
+
+PROJECT = "gen-matrix"
+# Written by .github/workflows/release.yml into the package it builds.
+RELEASE_FILE = PACKAGE / "release.json"
+COMMIT = re.compile(r"[0-9a-f]{40}")
+# What ci.gen_matrix may be: a flake reference that fixes a commit. The schema holds the
+# same pattern (matrix.schema.json, ci.gen_matrix); tests/test_pin.py keeps them equal.
+FLAKE_PIN = re.compile(
+    r"^(?:(?:github|gitlab|sourcehut):[A-Za-z0-9_.~-]+/[A-Za-z0-9_.-]+/[0-9a-f]{40}"
+    r"|git\+https://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9_.~-]+)+\?(?:ref=[A-Za-z0-9_./-]+&)?rev=[0-9a-f]{40})$")
+_GITHUB = re.compile(r"^https://github\.com/(?P<repo>[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+?)(?:\.git)?/?$")
+_HTTPS_GIT = re.compile(r"^https://[A-Za-z0-9.-]+(?::[0-9]+)?(?:/[A-Za-z0-9_.~-]+)+$")
+
+
+@dataclass(frozen=True)
+class Source:
+    """The gen-matrix a repository's Flox environment and workflow run."""
+
+    flake: str | None  # the pinned flake reference; None in the checkout, or where none is known
+    checkout: bool  # gen-matrix's own source tree: the workflow installs the checkout
+    origin: str  # where it was taken from, for messages and the files' comments
+
+
+def is_checkout(root: Path) -> bool:
+    """Whether `root` is gen-matrix's own source tree: its pyproject.toml names the project."""
+    import tomlkit
+    from tomlkit.exceptions import TOMLKitError
+
+    try:
+        project = tomlkit.parse((root / "pyproject.toml").read_text(encoding="utf-8")).get("project", {})
+        return project.get("name") == PROJECT
+    except (OSError, UnicodeDecodeError, TOMLKitError, AttributeError):
+        return False
+
+
+def of(root: Path, configured: str | None) -> Source:
+    """The gen-matrix of the repository at `root`: the checkout, ci.gen_matrix, or the default."""
+    if is_checkout(root):
+        return Source(None, True, "this checkout of gen-matrix")
+    if configured is not None:
+        return Source(configured, False, "ci.gen_matrix")
+    flake, origin = default()
+    return Source(flake, False, origin)
+
+
+def default() -> tuple[str | None, str]:
+    """The flake reference of the running gen-matrix's own source, and where it was read;
+    (None, why) where it knows none a runner could fetch."""
+    release = _release()
+    if release is not None:
+        return release, f"the release's {RELEASE_FILE.name}"
+    try:
+        record = metadata.distribution(PROJECT).read_text("direct_url.json")
+    except metadata.PackageNotFoundError:
+        return None, "gen-matrix is not installed as a package"
+    if record is None:
+        return None, "this gen-matrix came from a package index without a record of its source commit"
+    try:
+        data = json.loads(record)
+        url, vcs = data["url"], data.get("vcs_info")
+    except (ValueError, KeyError, TypeError):
+        return None, "its installation record (direct_url.json) cannot be read"
+    if isinstance(vcs, dict) and vcs.get("vcs") == "git" and COMMIT.fullmatch(str(vcs.get("commit_id", ""))):
+        on_github = _GITHUB.match(url)
+        if on_github:
+            return f"github:{on_github['repo']}/{vcs['commit_id']}", "the git commit it was installed from"
+        if _HTTPS_GIT.match(url):
+            return f"git+{url}?rev={vcs['commit_id']}", "the git commit it was installed from"
+    return None, f"this gen-matrix was installed from {url}, which a CI runner cannot fetch"
+
+
+def _release() -> str | None:
+    if not RELEASE_FILE.is_file():
+        return None
+    where = Location(str(RELEASE_FILE))
+    try:
+        data = json.loads(RELEASE_FILE.read_text(encoding="utf-8"))
+        repository, rev = data["repository"], data["rev"]
+    except (OSError, ValueError, KeyError, TypeError):
+        raise GenMatrixError.at(where, "not a release record of gen-matrix's release workflow",
+                                "reinstall gen-matrix; the file names the repository and commit a release was built from") from None
+    if not (isinstance(repository, str) and re.fullmatch(r"[A-Za-z0-9_.-]+/[A-Za-z0-9_.-]+", repository)
+            and isinstance(rev, str) and COMMIT.fullmatch(rev)):
+        raise GenMatrixError.at(where, "the release record names no repository and 40-hex commit",
+                                "reinstall gen-matrix")
+    return f"github:{repository}/{rev}"
+
+
+def unknown_warning(source: Source, matrix: str) -> str | None:
+    """The warning for a repository whose gen-matrix nothing pins: its workflow stops at its first step."""
+    if source.checkout or source.flake is not None:
+        return None
+    return (f"{matrix}: ci.gen_matrix is not set and {source.origin}: the Flox environment and the workflow "
+            "cannot install this gen-matrix, and the workflow stops before it checks or builds anything; set ci.gen_matrix to a "
+            "flake reference pinned to a commit, such as github:OWNER/gen-matrix/<40-hex commit>")
