@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -10,6 +11,7 @@ import subprocess
 import pytest
 import tomlkit
 
+from generator import pin
 from generator.outputs import manifest
 from generator.errors import GenMatrixError
 
@@ -51,18 +53,61 @@ cuda-detection = false
 """
 
 
+# gen-matrix's own checkout: the manifest gives the tools `python -m generator` needs.
+CHECKOUT = pin.of(REPO, None)
+FLAKE = "github:acme/gen-matrix/" + "0123456789abcdef" * 2 + "01234567"
+
+
 def generate(run, root):
     result = run("--root", root)
     assert result.exit_code == 0, result.output
     return result
 
 
-def test_created_when_absent(project, run):
-    generate(run, project)
-    data = tomlkit.parse((project / MANIFEST).read_text()).unwrap()
+@pytest.fixture
+def pinned(project):
+    """A matrix repository whose matrix pins its gen-matrix (ci.gen_matrix)."""
+    matrix = project / "matrix.yaml"
+    text = matrix.read_text(encoding="utf-8")
+    assert text.count("\nci:\n") == 1
+    matrix.write_text(text.replace("\nci:\n", f"\nci:\n  gen_matrix: {FLAKE}\n"), encoding="utf-8")
+    return project
+
+
+def test_created_when_absent(pinned, run):
+    generate(run, pinned)
+    text = (pinned / MANIFEST).read_text()
+    data = tomlkit.parse(text).unwrap()
     assert data["version"] == 1
     assert data["options"]["systems"] == ["aarch64-darwin", "aarch64-linux", "x86_64-linux"]
-    assert {name: entry["pkg-path"] for name, entry in data["install"].items()} == dict(manifest.BUILD_TOOLS)
+    # git, and the pinned gen-matrix, which `flox activate -- gen-matrix` runs
+    assert data["install"] == {"git": {"pkg-path": "git"}, "gen-matrix": {"flake": FLAKE}}
+    assert "python -m generator" not in text and "`flox activate -- gen-matrix` runs" in text
+
+
+def test_the_checkout_of_gen_matrix_gets_the_tools_that_run_it_from_source():
+    data = tomlkit.parse(manifest.update(None, expansion_of(REPO), CHECKOUT)).unwrap()
+    assert {name: entry["pkg-path"] for name, entry in data["install"].items()} == {
+        name: value for name, _, value in manifest.CHECKOUT_TOOLS}
+    assert "gen-matrix" not in data["install"]
+
+
+def test_without_a_pin_the_manifest_has_no_gen_matrix_and_generate_says_why(project, run):
+    """An editable install of gen-matrix (as this test suite runs) records no commit a runner can fetch."""
+    assert pin.default()[0] is None
+    result = generate(run, project)
+    data = tomlkit.parse((project / MANIFEST).read_text()).unwrap()
+    assert data["install"] == {"git": {"pkg-path": "git"}}
+    assert f"warning: {project / 'matrix.yaml'}: ci.gen_matrix is not set" in result.stderr
+    assert "holds no gen-matrix yet: set ci.gen_matrix" in (project / MANIFEST).read_text()
+
+
+def test_a_pin_replaces_the_source_an_entry_had(pinned, run):
+    path = pinned / MANIFEST
+    path.parent.mkdir(parents=True)
+    path.write_text('version = 1\n[install]\ngen-matrix.pkg-path = "python3Packages.gen-matrix"  # mine\n')
+    generate(run, pinned)
+    assert tomlkit.parse(path.read_text()).unwrap()["install"]["gen-matrix"] == {"flake": FLAKE}
 
 
 @needs_posix("the hook runs in bash, as Flox runs it on Linux and macOS")
@@ -109,7 +154,8 @@ def test_a_users_flox_gitignore_is_kept_with_the_lines_it_lacks_added(project, r
     assert run("check", "--root", project).exit_code == 0
 
 
-def test_users_parts_kept_byte_for_byte(project, run):
+def test_users_parts_kept_byte_for_byte(pinned, run):
+    project = pinned
     path = project / MANIFEST
     path.parent.mkdir(parents=True)
     path.write_text(USER_MANIFEST)
@@ -118,7 +164,7 @@ def test_users_parts_kept_byte_for_byte(project, run):
     # Everything outside the owned values is as the user wrote it.
     for kept in ('# My environment: keep this comment.\nversion = 1\n\n[install]\n# tools I like\n'
                  'ripgrep.pkg-path = "ripgrep"   # fast grep\n',
-                 'python3.pkg-path = "python313" # gen-matrix owns this one\ngit = { pkg-path = "git", priority = 3 }\n',
+                 'python3.pkg-path = "python311" # gen-matrix owns this one\ngit = { pkg-path = "git", priority = 3 }\n',
                  '\n[vars]\nGREETING = "hello"\n\n[hook]\n',
                  "on-activate = '''\n  echo \"$GREETING\"   # mine, before\n# gen-matrix:begin builds\n",
                  "# gen-matrix:end builds\n  echo done   # mine, after\n'''\n\n[profile]\nbash = '''\n"
@@ -127,7 +173,8 @@ def test_users_parts_kept_byte_for_byte(project, run):
         assert kept in text
     assert "stale" not in text
     data = tomlkit.parse(text).unwrap()
-    assert data["install"]["python3"]["pkg-path"] == "python313"
+    assert data["install"]["python3"]["pkg-path"] == "python311"  # gen-matrix's only in its own checkout
+    assert data["install"]["gen-matrix"] == {"flake": FLAKE}
     assert data["install"]["git"] == {"pkg-path": "git", "priority": 3}
     assert data["install"]["ripgrep"]["pkg-path"] == "ripgrep"
     assert data["options"]["systems"] == ["aarch64-darwin", "aarch64-linux", "x86_64-linux"]
@@ -177,7 +224,7 @@ def test_invalid_toml_is_a_located_error(project, run):
 
 def test_shipped_manifest_is_current():
     text = (REPO / MANIFEST).read_text()
-    assert manifest.update(text, expansion_of(REPO)) == text
+    assert manifest.update(text, expansion_of(REPO), CHECKOUT) == text
 
 
 @pytest.mark.parametrize("text, line, message", [
@@ -188,13 +235,13 @@ def test_shipped_manifest_is_current():
 ])
 def test_manifest_gen_matrix_cannot_update_is_a_located_error(text, line, message):
     with pytest.raises(GenMatrixError) as error:
-        manifest.update(text, expansion_of(REPO))
+        manifest.update(text, expansion_of(REPO), CHECKOUT)
     problem = error.value.problems[0]
     assert (problem.where.path, problem.where.line, problem.message) == (MANIFEST, line, message)
 
 
 def test_single_line_hook_becomes_multi_line_with_the_block():
-    text = manifest.update('version = 1\n[hook]\non-activate = "echo hi"\n', expansion_of(REPO))
+    text = manifest.update('version = 1\n[hook]\non-activate = "echo hi"\n', expansion_of(REPO), CHECKOUT)
     hook = tomlkit.parse(text).unwrap()["hook"]["on-activate"]
     assert hook.startswith("echo hi\n# gen-matrix:begin builds\n") and hook.endswith("# gen-matrix:end builds\n")
 
@@ -202,13 +249,15 @@ def test_single_line_hook_becomes_multi_line_with_the_block():
 def test_a_new_manifest_is_what_tomlkit_makes_of_the_template():
     """A tree without a manifest gets one from the template alone, without tomlkit: the same
     text as editing the bare template with tomlkit gives."""
-    empty = manifest.new(manifest.Wanted((), [], ""))
-    wanted = manifest.Wanted.of(expansion_of(REPO))
+    empty = manifest.new(manifest.Wanted((), [], "", CHECKOUT))
+    wanted = manifest.Wanted.of(expansion_of(REPO), CHECKOUT)
     stale = wanted.block.replace("pytorch-python313-darwin-mps\n", "")
-    for case in (wanted, manifest.Wanted(manifest.BUILD_TOOLS, ["x86_64-linux"], stale),
-                 manifest.Wanted(manifest.BUILD_TOOLS[:1], [], stale)):
-        assert manifest.new(case) == manifest.edited(empty, case)
-    assert manifest.update(None, expansion_of(REPO)) == (REPO / MANIFEST).read_text()
+    elsewhere = pin.Source(FLAKE, False, "ci.gen_matrix")
+    for case in (wanted, manifest.Wanted(manifest.CHECKOUT_TOOLS, ["x86_64-linux"], stale, CHECKOUT),
+                 manifest.Wanted(manifest.CHECKOUT_TOOLS[:1], [], stale, CHECKOUT),
+                 manifest.Wanted.of(expansion_of(REPO), elsewhere)):
+        assert manifest.new(case) == manifest.edited(manifest.new(dataclasses.replace(case, tools=())), case)
+    assert manifest.update(None, expansion_of(REPO), CHECKOUT) == (REPO / MANIFEST).read_text()
 
 
 def snapshot(root):
@@ -217,9 +266,9 @@ def snapshot(root):
 
 @pytest.mark.parametrize("text, line, message", [
     ('version = 1\n\n[install]\ngit = "git"\n', 4, "install.git is not a table"),
-    ('version = 1\n[install]\n# git and more\nripgrep.pkg-path = "ripgrep"\n"python3" = 3\n', 5,
-     "install.python3 is not a table"),
-    ("version = 1\n[[install.click]]\npkg-path = 'x'\n", 2, "install.click is not a table"),
+    ('version = 1\n[install]\n# git and more\nripgrep.pkg-path = "ripgrep"\n"gen-matrix" = 3\n', 5,
+     "install.gen-matrix is not a table"),
+    ("version = 1\n[[install.gen-matrix]]\npkg-path = 'x'\n", 2, "install.gen-matrix is not a table"),
     ("version = 1\n[[install]]\nx = 1\n", 2, "'install' is not a table"),
     ('version = 1\noptions = "all"\n', 2, "'options' is not a table"),
     ("version = 1\n\n[options]\nsystems = 5\n", 4, "options.systems is not an array of strings"),
@@ -230,7 +279,8 @@ def snapshot(root):
     ("version = 1\n[hook.on-activate]\nx = 1\n", 2, "hook.on-activate is not a string"),
     ("version = 1\n[options]\nfoo = 1\n'foo' = 2\n", 4, 'not valid TOML: Key "foo" already exists.'),
 ])
-def test_manifest_gen_matrix_cannot_read_is_a_located_error_through_the_cli(project, run, text, line, message):
+def test_manifest_gen_matrix_cannot_read_is_a_located_error_through_the_cli(pinned, run, text, line, message):
+    project = pinned
     path = project / MANIFEST
     path.parent.mkdir(parents=True)
     path.write_text(text)
@@ -299,7 +349,7 @@ def test_malformed_environment_pointer_is_a_located_error(project, run, text, wh
 # --- what gen-matrix writes into a manifest it edits, and the lines its errors name ---------
 
 def updated(text: str) -> str:
-    return manifest.update(text, expansion_of(REPO))
+    return manifest.update(text, expansion_of(REPO), CHECKOUT)
 
 
 def problem(text: str) -> str:
@@ -311,7 +361,7 @@ def problem(text: str) -> str:
 
 
 def test_a_hook_table_without_on_activate_gets_the_hook_a_new_manifest_has():
-    block = manifest.Wanted.of(expansion_of(REPO)).block
+    block = manifest.Wanted.of(expansion_of(REPO), CHECKOUT).block
     text = updated("version = 1\n[hook]\n")
     assert "[hook]\non-activate = '''\n" + block + "'''\n" in text
     assert tomlkit.parse(text).unwrap()["hook"]["on-activate"] == block
