@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import collections
 import json
 import re
 import shutil
 import subprocess
 import sys
+from unittest import mock
 from pathlib import Path
 
 import pytest
@@ -17,8 +19,7 @@ from hypothesis import strategies as st
 from generator.commands import ci as ci_
 from generator import run as generator_run
 from generator.pipeline import state
-from generator.layout import WORKFLOW_FILE, locate
-from generator.outputs import workflow as workflow_
+from generator.layout import WORKFLOW_BUILD_FILE, WORKFLOW_FILE, locate
 
 from conftest import FAKE_NIXPKGS, REPO, SYNTHETIC, expansion_of, needs_nix, needs_posix, nix_eval
 
@@ -43,9 +44,10 @@ def commit(root: Path, message: str) -> None:
     git(root, "commit", "-q", "-m", message)
 
 
-def generate(run, root: Path) -> None:
+def generate(run, root: Path):
     result = run("generate", "--root", root)
     assert result.exit_code == 0, result.output
+    return result
 
 
 def ci(run, root: Path, *args: str):
@@ -98,6 +100,16 @@ def repo(project, run) -> Path:
 
 def workflow(root: Path) -> dict:
     return yaml.safe_load((root / WORKFLOW_FILE).read_text())
+
+
+def build_job(root: Path) -> dict:
+    """The job of the build workflow, which the workflow's build job calls once per shard."""
+    return yaml.safe_load((root / WORKFLOW_BUILD_FILE).read_text())["jobs"]["build"]
+
+
+def every_step(root: Path) -> list[dict]:
+    """The steps of both workflow files."""
+    return [step for job in workflow(root)["jobs"].values() for step in job.get("steps", ())] + build_job(root)["steps"]
 
 
 def steps(job: dict) -> dict:
@@ -474,7 +486,9 @@ def test_selection_is_exactly_what_differs_and_shards_partition_it(how, gone, si
     assert sorted(job.name for shard in shards for job in shard) == [job.name for job in selection.jobs]
     assert all(0 < len(shard) <= size for shard in shards)
     assert all(len({(job.runner, job.gpu) for job in shard}) == 1 for shard in shards)  # one runner a shard
-    assert len(shards) <= workflow_.shard_count(SHIPPED, size)
+    # no more shards than the whole matrix, each runner's torches in shards of `size`, would fill
+    per_runner = collections.Counter(SHIPPED.matrix.ci.placement(v) for v in SHIPPED.variants if not v.is_companion)
+    assert len(shards) <= sum(-(-count // size) for count in per_runner.values())
 
 
 # --- sharding ----------------------------------------------------------------------------
@@ -511,31 +525,38 @@ def test_300_variants_make_2_shards_of_at_most_256(big, run):
     assert set(ci(run, big, "--shard", "0")) == {"include"}  # every other key would be a matrix axis
 
 
-def test_the_workflow_has_one_build_job_per_shard(big, run):
+def test_the_build_job_is_one_matrix_of_calls_to_the_build_workflow(big, run):
     jobs = workflow(big)["jobs"]
-    assert sorted(jobs) == ["build-0", "build-1", "mark-published", "plan"]
-    assert jobs["mark-published"]["needs"] == ["plan", "build-0", "build-1"]
-    for k in (0, 1):
-        assert jobs[f"build-{k}"]["strategy"]["matrix"] == {"slot": f"${{{{ fromJSON(needs.plan.outputs.shard_{k}).slots }}}}"}
-        assert jobs[f"build-{k}"]["runs-on"] == f"${{{{ fromJSON(needs.plan.outputs.shard_{k}).runner }}}}"
-        assert jobs[f"build-{k}"]["if"] == f"contains(fromJSON(needs.plan.outputs.shards), {k})"
-        assert f"shard_{k}" in jobs["plan"]["outputs"]
+    assert sorted(jobs) == ["build", "mark-published", "plan"]
+    assert jobs["mark-published"]["needs"] == ["plan", "build"]
+    build = jobs["build"]
+    assert build["uses"] == "./" + WORKFLOW_BUILD_FILE
+    assert build["if"] == "needs.plan.outputs.build == 'true'"
+    assert build["strategy"]["matrix"] == "${{ fromJSON(needs.plan.outputs.shards) }}"
+    assert build["with"] == {"shard": "${{ matrix.shard }}", "runner": "${{ toJSON(matrix.runner) }}",
+                             "slots": "${{ toJSON(matrix.slots) }}",
+                             "publish": "${{ needs.plan.outputs.publish == 'true' }}"}
+    called = build_job(big)
+    assert called["runs-on"] == "${{ fromJSON(inputs.runner) }}"
+    assert called["strategy"]["matrix"] == {"slot": "${{ fromJSON(inputs.slots) }}"}
+    assert sorted(jobs["plan"]["outputs"]) == ["build", "move_marker", "publish", "shards"]
     # one gen-matrix run selects for every shard; its outputs are what the shards read
     select = steps(jobs["plan"])["Select the variants whose build inputs changed"]["run"]
     assert len(re.findall(r"^\s*gen-matrix ", select, re.M)) == 1 and "--plan" in select and "--shard" not in select
     plan = big / "plan"
     assert run("ci", "--root", big, "--plan", plan).exit_code == 0
     lines = dict(line.split("=", 1) for line in (plan / "github-output").read_text().splitlines())
-    assert sorted(lines) == ["shard_0", "shard_1", "shards"]
-    assert json.loads(lines["shards"]) == ci(run, big, "--shards")
-    # each output holds a shard's runner and slots; each slot's job is in the plan's JSON
+    assert sorted(lines) == ["build", "shards"] and lines["build"] == "true"
+    matrix = json.loads(lines["shards"])["include"]
+    assert [entry["shard"] for entry in matrix] == ci(run, big, "--shards") == [0, 1]
+    # each entry holds a shard's runner and slots; each slot's job is in the plan's JSON
     shards = json.loads((plan / "plan.json").read_text())["shards"]
     for k in (0, 1):
         jobs = ci(run, big, "--shard", str(k))["include"]
-        assert json.loads(lines[f"shard_{k}"]) == {"runner": jobs[0]["runner"], "gpu": jobs[0]["gpu"],
-                                                   "slots": list(range(len(jobs)))}
+        assert matrix[k] == {"shard": k, "runner": jobs[0]["runner"], "gpu": jobs[0]["gpu"],
+                             "slots": list(range(len(jobs)))}
         assert shards[k] == jobs
-    assert len(lines["shard_0"]) < 2_000  # 256 jobs: the slots and the runner, whatever they build
+    assert len(lines["shards"]) < 4_000  # 300 jobs: the slots and the runners, whatever they build
 
 
 def test_shard_size_from_the_command_line_and_from_the_matrix(big, run):
@@ -543,7 +564,10 @@ def test_shard_size_from_the_command_line_and_from_the_matrix(big, run):
     (big / "matrix.yaml").write_text(SYNTHETIC + "ci: {shard_size: 50}\n")
     generate(run, big)
     assert ci(run, big, "--shards") == [0, 1, 2, 3, 4, 5]
-    assert sum(1 for job in workflow(big)["jobs"] if job.startswith("build-")) == 6
+    plan = big / "plan"
+    assert run("ci", "--root", big, "--plan", plan).exit_code == 0
+    outputs = dict(line.split("=", 1) for line in (plan / "github-output").read_text().splitlines())
+    assert [len(entry["slots"]) for entry in json.loads(outputs["shards"])["include"]] == [50] * 6
 
 
 def test_shard_and_shards_exclude_each_other(big, run):
@@ -574,7 +598,7 @@ ci:
     document = workflow(tmp_path)
     assert document[True]["push"]["branches"] == ["trunk"]  # PyYAML reads the key `on` as true
     assert document["jobs"]["plan"]["runs-on"] == ["self-hosted", "small"]
-    build = document["jobs"]["build-0"]
+    build = build_job(tmp_path)
     assert build["timeout-minutes"] == 2880
     assert build["strategy"]["fail-fast"] is False
     # build.jobs caps the compile jobs through the builder's cores, not through the recipes
@@ -601,7 +625,7 @@ ci:
         "Stop where a selected recipe does not evaluate, before anything builds") == len(plan) - 1
     assert "gen-matrix" not in steps(document["jobs"]["plan"])[plan[-1]]["run"]
     assert "eval-errors.txt" in steps(document["jobs"]["plan"])[plan[-1]]["run"]
-    assert build["needs"] == "plan"
+    assert document["jobs"]["build"]["needs"] == "plan"
 
     entries = {entry["name"]: entry for entry in ci(run, tmp_path)["include"]}
     on_gpu = {name for name, entry in entries.items() if entry["gpu"]}
@@ -612,42 +636,107 @@ ci:
         {("self-hosted", "linux", "x64", "pytorch-builder")}
 
 
-def test_the_workflow_installs_the_gen_matrix_it_was_generated_with(tmp_path, run):
-    (tmp_path / "matrix.yaml").write_text(SYNTHETIC)
-    generate(run, tmp_path)
-    for job in ("plan", "build-0"):
-        install = steps(workflow(tmp_path)["jobs"][job])["Install gen-matrix"]
-        assert install["env"]["GEN_MATRIX_REQUIREMENT"] == workflow_.default_requirement()
-        assert re.fullmatch(r"gen-matrix==\S+", install["env"]["GEN_MATRIX_REQUIREMENT"])
-    wanted = "gen-matrix @ git+https://example.org/acme/gen-matrix@v0.1.0"
-    (tmp_path / "matrix.yaml").write_text(SYNTHETIC + f"ci: {{gen_matrix: '{wanted}'}}\n")
-    generate(run, tmp_path)
-    install = steps(workflow(tmp_path)["jobs"]["plan"])["Install gen-matrix"]
-    assert install["env"]["GEN_MATRIX_REQUIREMENT"] == wanted
+PINNED = "github:acme/gen-matrix/" + "0123456789abcdef" * 2 + "01234567"
 
 
-@pytest.mark.parametrize("pyproject, installed", [
-    ('[project]\nname = "gen-matrix"\n', "."),  # the gen-matrix repository: this commit's generator
-    ('[project]\nname = "something-else"\n', "gen-matrix==9.9"),  # a repository of its own
-    (None, "gen-matrix==9.9"),  # a matrix repository made by `gen-matrix init`: no pyproject
+def test_a_matrix_repository_runs_the_gen_matrix_its_flox_environment_pins(tmp_path, run):
+    """Both files put the Flox environment's gen-matrix (ci.gen_matrix, fixed by its lock) on
+    PATH before any step runs it; nothing is installed by a name from a package index."""
+    (tmp_path / "matrix.yaml").write_text(SYNTHETIC + f"ci: {{gen_matrix: '{PINNED}'}}\n")
+    generate(run, tmp_path)
+    for job in (workflow(tmp_path)["jobs"]["plan"], build_job(tmp_path)):
+        names_ = [step.get("name") for step in job["steps"]]
+        put = names_.index("Put the pinned gen-matrix on PATH")
+        assert names_.index("Put Nix's commands on PATH, with the CA bundle its downloads need") < put
+        first = min(i for i, step in enumerate(job["steps"])
+                    if re.search(r"^\s*(gen-matrix |.*\bdo gen-matrix |\s+gen-matrix smoke)", step.get("run", ""), re.M))
+        assert put < first
+        assert "flox activate -- bash -c 'command -v gen-matrix'" in job["steps"][put]["run"]
+    assert not any("pip install" in step.get("run", "") for step in every_step(tmp_path))
+    assert not any("setup-python" in step.get("uses", "") for step in workflow(tmp_path)["jobs"]["plan"]["steps"])
+    manifest = (tmp_path / ".flox/env/manifest.toml").read_text()
+    assert f'gen-matrix.flake = "{PINNED}"' in manifest
+
+
+@needs_posix("the step runs with bash and stand-ins for flox and gen-matrix")
+def test_the_pinned_gen_matrix_step_puts_the_environments_program_on_path(tmp_path, run):
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "matrix.yaml").write_text(SYNTHETIC + f"ci: {{gen_matrix: '{PINNED}'}}\n")
+    generate(run, repo)
+    step = steps(build_job(repo))["Put the pinned gen-matrix on PATH"]
+    store = tmp_path / "store" / "bin"
+    store.mkdir(parents=True)
+    (store / "gen-matrix").write_text("#!/bin/sh\necho pinned\n")
+    (store / "gen-matrix").chmod(0o755)
+    env_bin = tmp_path / "env" / "bin"
+    env_bin.mkdir(parents=True)
+    (env_bin / "gen-matrix").symlink_to(store / "gen-matrix")
+    shims = tmp_path / "shims"
+    shims.mkdir()
+    # flox activate -- CMD: runs CMD with the environment's bin first on PATH, after a message
+    (shims / "flox").write_text(f"""#!/usr/bin/env bash
+[ "$1" = activate ] && [ "$2" = -- ] || exit 64
+shift 2
+echo "activating" >&2
+PATH="{env_bin}:$PATH" "$@"
+""")
+    (shims / "flox").chmod(0o755)
+    github_path = tmp_path / "github-path"
+    env = {"PATH": f"{shims}:/usr/bin:/bin", "GITHUB_PATH": str(github_path), **step["env"]}
+    done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=repo, capture_output=True, text=True, env=env)
+    assert done.returncode == 0, done.stderr
+    assert github_path.read_text() == f"{store}\n"  # the store path, not the environment's link
+    (env_bin / "gen-matrix").unlink()
+    done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=repo, capture_output=True, text=True, env=env)
+    assert done.returncode == 1 and "::error file=.flox/env/manifest.toml::the Flox environment gives no gen-matrix" in done.stdout
+
+
+@pytest.mark.parametrize("pyproject, checkout", [
+    ('[project]\nname = "gen-matrix"\n', True),  # the gen-matrix repository: this commit's generator
+    ('[project]\nname = "something-else"\n', False),  # a repository of its own
+    (None, False),  # a matrix repository made by `gen-matrix init`: no pyproject
 ])
-@needs_posix("the step runs with bash and a stand-in python written as a #!/usr/bin/env bash script")
-def test_the_install_step_picks_the_checkout_only_in_the_gen_matrix_repository(tmp_path, pyproject, installed):
-    install = steps(workflow(REPO)["jobs"]["plan"])["Install gen-matrix"]
+def test_only_gen_matrix_s_own_checkout_installs_itself(tmp_path, run, pyproject, checkout):
+    (tmp_path / "matrix.yaml").write_text(SYNTHETIC + f"ci: {{gen_matrix: '{PINNED}'}}\n")
     if pyproject is not None:
         (tmp_path / "pyproject.toml").write_text(pyproject)
-    shim = tmp_path / "bin"
-    shim.mkdir()
-    # `python` runs the real interpreter, except `python -m pip install X`, which records X
-    (shim / "python").write_text(f"""#!/usr/bin/env bash
-if [ "$1 $2 $3" = "-m pip install" ]; then echo "$4" > "{tmp_path}/installed"; exit 0; fi
-exec {sys.executable} "$@"
-""")
-    (shim / "python").chmod(0o755)
-    done = subprocess.run(["bash", "-e", "-c", install["run"]], cwd=tmp_path, capture_output=True, text=True,
-                          env={"PATH": f"{shim}:/usr/bin:/bin", "GEN_MATRIX_REQUIREMENT": "gen-matrix==9.9"})
-    assert done.returncode == 0, done.stderr
-    assert (tmp_path / "installed").read_text().strip() == installed
+    generate(run, tmp_path)
+    for job in (workflow(tmp_path)["jobs"]["plan"], build_job(tmp_path)):
+        named = steps(job)
+        assert ("Install gen-matrix from this checkout" in named) is checkout
+        assert ("Put the pinned gen-matrix on PATH" in named) is not checkout
+        if checkout:
+            assert named["Install gen-matrix from this checkout"]["run"] == "python -m pip install ."
+
+
+def test_where_nothing_pins_gen_matrix_the_workflow_stops_first_and_says_what_to_set(tmp_path, run):
+    (tmp_path / "matrix.yaml").write_text(SYNTHETIC)
+    result = generate(run, tmp_path)
+    assert "ci.gen_matrix is not set" in result.stderr
+    plan = workflow(tmp_path)["jobs"]["plan"]["steps"]
+    stop = next(i for i, step in enumerate(plan) if step.get("name") == "Stop, as nothing pins gen-matrix")
+    assert stop < next(i for i, step in enumerate(plan) if step.get("run") == "gen-matrix check")
+    done = subprocess.run(["bash", "-e", "-c", plan[stop]["run"]], capture_output=True, text=True)
+    assert done.returncode == 1 and "set ci.gen_matrix to a flake reference pinned to a commit" in done.stdout
+
+
+# The steps that publish, push, or fetch the organisation's own builds: the only ones a secret reaches.
+SECRET_STEPS = {"Fetch the unchanged heavy builds from the organisation's catalog", "Publish to the Flox catalog",
+                "Push what was built to the binary cache"}
+
+
+@pytest.mark.parametrize("cache", ["", CACHIX, ATTIC, S3])
+def test_no_secret_reaches_a_step_that_installs_or_runs_gen_matrix_or_the_build(tmp_path, run, cache):
+    (tmp_path / "matrix.yaml").write_text(SYNTHETIC + f"ci:\n  gen_matrix: '{PINNED}'\n" + cache)
+    generate(run, tmp_path)
+    given = [step.get("name") for step in every_step(tmp_path) if "secrets." in json.dumps(step)]
+    assert set(given) <= SECRET_STEPS and "Publish to the Flox catalog" in given
+    for step in every_step(tmp_path):
+        assert "secrets." not in step.get("run", "")  # only through env:, and only the steps above
+    caller = workflow(tmp_path)["jobs"]
+    assert [name for name, job in caller.items() if "secrets" in json.dumps(job)] == ["build"]
+    assert all("${{ secrets." in value for value in caller["build"]["secrets"].values())
 
 
 def test_runners_per_kind_come_before_runners_per_system(tmp_path, run):
@@ -672,13 +761,14 @@ def test_shipped_workflow_builds_on_pull_requests_and_publishes_on_main_without_
     assert document[True]["push"]["branches"] == ["main"]
     assert document["concurrency"]["cancel-in-progress"] == "${{ github.event_name == 'pull_request' }}"
     assert document["concurrency"]["group"] == "${{ github.workflow }}-${{ github.ref }}"
-    plan, build = document["jobs"]["plan"], document["jobs"]["build-0"]
+    plan, build = document["jobs"]["plan"], build_job(REPO)
     assert steps(plan)["actions/checkout@v4"]["with"]["fetch-depth"] == 0
     assert "gen-matrix check" in [step.get("run") for step in plan["steps"]]
     assert steps(build)["actions/checkout@v4"]["with"]["fetch-depth"] == 0
     assert "flox/install-flox-action@v2" in steps(build)
-    assert build["runs-on"] == "${{ fromJSON(needs.plan.outputs.shard_0).runner }}"
-    assert steps(build)["Publish to the Flox catalog"]["if"] == "needs.plan.outputs.publish == 'true'"
+    assert build["runs-on"] == "${{ fromJSON(inputs.runner) }}"
+    assert steps(build)["Publish to the Flox catalog"]["if"] == "inputs.publish"
+    assert yaml.safe_load((REPO / WORKFLOW_BUILD_FILE).read_text())[True] == {"workflow_call": mock.ANY}
     assert document["jobs"]["mark-published"]["permissions"] == {"contents": "write"}
     assert document["permissions"] == {"contents": "read"}
     assert "Smoke test on the GPU" not in steps(build)  # the shipped matrix names no GPU runner
@@ -717,8 +807,8 @@ def actionlint(root: Path) -> subprocess.CompletedProcess:
     found = {name: shutil.which(name, path=str(BIN)) or shutil.which(name) for name in ("actionlint", "shellcheck")}
     missing = [name for name, path in found.items() if path is None]
     assert not missing, f"{', '.join(missing)} not found: install the test extra (pip install -e '.[test]')"
-    return subprocess.run([found["actionlint"], "-no-color", "-shellcheck", found["shellcheck"], WORKFLOW_FILE],
-                          cwd=root, capture_output=True, text=True)
+    return subprocess.run([found["actionlint"], "-no-color", "-shellcheck", found["shellcheck"], WORKFLOW_FILE,
+                           WORKFLOW_BUILD_FILE], cwd=root, capture_output=True, text=True)
 
 
 def test_shipped_workflow_passes_actionlint_with_shellcheck():
@@ -728,7 +818,7 @@ def test_shipped_workflow_passes_actionlint_with_shellcheck():
 
 @pytest.mark.parametrize("schema", ["vendor.github-workflows", "custom.github-workflows-require-timeout"])
 def test_shipped_workflow_matches_the_github_workflow_schema(schema):
-    result = subprocess.run([tool("check-jsonschema"), "--builtin-schema", schema, WORKFLOW_FILE],
+    result = subprocess.run([tool("check-jsonschema"), "--builtin-schema", schema, WORKFLOW_FILE, WORKFLOW_BUILD_FILE],
                             cwd=REPO, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
 
@@ -743,23 +833,22 @@ def test_sharded_workflow_with_a_gpu_runner_and_a_cache_passes_actionlint_with_s
     result = actionlint(tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     # 270 torches on the builders' runner in 3 shards, the 30 of sm90 on the GPU runner in one
-    assert len([job for job in workflow(tmp_path)["jobs"] if job.startswith("build-")]) == 4
+    assert ci(run, tmp_path, "--shards") == [0, 1, 2, 3]
 
 
 @pytest.mark.parametrize("schema", ["vendor.github-workflows", "custom.github-workflows-require-timeout"])
 def test_a_300_variant_workflow_passes_actionlint_and_the_github_workflow_schema(big, schema):
     result = actionlint(big)
     assert result.returncode == 0, result.stdout + result.stderr
-    result = subprocess.run([tool("check-jsonschema"), "--builtin-schema", schema, WORKFLOW_FILE],
+    result = subprocess.run([tool("check-jsonschema"), "--builtin-schema", schema, WORKFLOW_FILE, WORKFLOW_BUILD_FILE],
                             cwd=big, capture_output=True, text=True)
     assert result.returncode == 0, result.stdout + result.stderr
-    assert len([job for job in workflow(big)["jobs"] if job.startswith("build-")]) == 2
 
 
 def test_a_cache_reaches_the_build_jobs(tmp_path, run):
     (tmp_path / "matrix.yaml").write_text(SYNTHETIC + "ci:\n" + CACHIX)
     generate(run, tmp_path)
-    build = workflow(tmp_path)["jobs"]["build-0"]
+    build = build_job(tmp_path)
     assert steps(build)["Build"]["env"]["NIX_CONFIG"] == (
         "extra-substituters = https://acme.cachix.org\n"
         "extra-trusted-public-keys = acme.cachix.org-1:AAAA")
@@ -846,10 +935,11 @@ def test_the_full_plan_names_each_build_its_job_and_why_and_the_shards_have_thei
         "compared_with": "abc123", "selected_by": ci_.TEXT, "heavy_source": None, "jobs": 1,
         "builds": [{"name": gpu.name, "job": gpu.name, "why": ci_.REASONS[ci_.BUILD], "metadata_only": False,
                     "builds": "full"}],
-        "deleted": ["pytorch-gone"], "by_text": [], "not_evaluated": []}
+        "deleted": ["pytorch-gone"], "by_text": [], "out_of_time": [], "not_evaluated": []}
     assert plan["shards"] == [[job.as_json()]]
     assert (tmp_path / "plan" / "here" / "github-output").read_text() == (
-        'shards=[0]\nshard_0={"runner":' + json.dumps(list(job.runner), separators=(",", ":")) + ',"gpu":false,"slots":[0]}\n')
+        'build=true\nshards={"include":[{"shard":0,"runner":' + json.dumps(list(job.runner), separators=(",", ":"))
+        + ',"gpu":false,"slots":[0]}]}\n')
 
 
 TORCH = "pytorch-python313-"

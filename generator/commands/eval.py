@@ -22,6 +22,7 @@ import re
 import shutil
 import subprocess
 import tempfile
+import time
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -132,12 +133,16 @@ def nix_instantiate(where: str = "gen-matrix eval") -> str:
 
 # What a failure says where its message was not asked for (messages=False).
 NOT_EVALUATED = "did not evaluate"
+# What a target left when the time allowed ran out says: it was not evaluated, which says
+# nothing of whether it evaluates.
+OUT_OF_TIME = "not evaluated: the time allowed for evaluation ran out"
 
 
 def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None,
-             messages: bool = True) -> tuple[Result, ...]:
+             messages: bool = True, deadline: float | None = None) -> tuple[Result, ...]:
     """Every target's derivations or error, in the order given. Without `messages`, a
-    failure tryEval caught is not evaluated again for its message."""
+    failure tryEval caught is not evaluated again for its message. Past `deadline` (a
+    time.monotonic() value) nothing more is evaluated: what is left gets OUT_OF_TIME."""
     groups: dict[tuple[str | None, str, str], list[Target]] = {}
     for target in found:
         groups.setdefault((target.nixpkgs, target.pin if target.nixpkgs is None else "", target.system),
@@ -148,7 +153,11 @@ def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None,
     with ThreadPoolExecutor(max_workers=workers) as pool:
         while rounds:
             following: list[tuple[Target, ...]] = []
-            for chunk, (outcome, error) in zip(rounds, pool.map(lambda chunk: _run(chunk, program), rounds)):
+            for chunk, (outcome, error) in zip(rounds, pool.map(lambda chunk: _run(chunk, program, deadline), rounds)):
+                if error == OUT_OF_TIME:
+                    for target in chunk:
+                        done[target.name] = Result(target.name, target.kind, None, None, OUT_OF_TIME)
+                    continue
                 failed = next((index for index, target in enumerate(chunk) if target.name not in outcome), None)
                 if error is not None and failed is not None:  # at the first recipe it did not trace
                     target = chunk[failed]
@@ -170,7 +179,7 @@ def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None,
     return tuple(done[target.name] for target in found)
 
 
-def _run(chunk: tuple[Target, ...], program: str) -> tuple[dict, str | None]:
+def _run(chunk: tuple[Target, ...], program: str, deadline: float | None = None) -> tuple[dict, str | None]:
     """One nix-instantiate over `chunk`: name -> derivations (None where tryEval caught a
     failure) of the recipes it evaluated, and the error line where the process failed. A
     chunk of one recipe is evaluated without tryEval, so that its failure comes with Nix's
@@ -183,8 +192,14 @@ def _run(chunk: tuple[Target, ...], program: str) -> tuple[dict, str | None]:
         file.write_text(json.dumps(spec), encoding="utf-8")
         command = [program, "--eval", "--strict", "--json", str(EVAL_NIX), "--argstr", "spec", str(file),
                    "--arg", "catch", "false" if len(chunk) == 1 else "true", "--option", "system", first.system]
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            return {}, OUT_OF_TIME
         try:
-            done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", errors="replace")
+            done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", errors="replace",
+                                  timeout=left)
+        except subprocess.TimeoutExpired:
+            return {}, OUT_OF_TIME
         except OSError as error:
             return {}, f"cannot run {program}: {error.strerror or error}"
     traced = {}
