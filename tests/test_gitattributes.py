@@ -17,6 +17,7 @@ BLOCK = (f"{BEGIN}\n"
          "/matrix.state.json text eol=lf\n"
          "/BUILD_MATRIX.md text eol=lf\n"
          "/.github/workflows/flox-variants.yml text eol=lf\n"
+         "/.github/workflows/flox-variants-build.yml text eol=lf\n"
          f"{END}\n")
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator import layout
+from generator import layout, pin
 from generator.outputs import docs, workflow
 from generator.pipeline import render
 
@@ -36,7 +36,7 @@ def rendered() -> dict[str, str]:
     planned = render.recipes(expansion, {}, REPO)
     files = render.files(expansion, planned)
     files[layout.BUILD_MATRIX_FILE] = docs.build_matrix(docs.facts(expansion, planned))
-    files[layout.WORKFLOW_FILE] = workflow.render(expansion)
+    files.update(workflow.render(expansion, pin.of(REPO, None)))
     return files
 
 

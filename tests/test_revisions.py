@@ -90,10 +90,10 @@ def test_the_number_of_compile_jobs_changes_no_build(project, run):
     generate(run, project)
     before, recipes = entries(project), {p: p.read_bytes() for p in (project / ".flox/pkgs").glob("*.nix")}
     edit(project, "jobs: 32", "jobs: 16")
-    assert "2 written" in generate(run, project)  # the workflow, and its digest in the state file
+    assert "2 written" in generate(run, project)  # the build workflow, and its digest in the state file
     assert entries(project) == before
     assert {p: p.read_bytes() for p in (project / ".flox/pkgs").glob("*.nix")} == recipes
-    assert 'JOBS: "16"' in (project / layout.WORKFLOW_FILE).read_text()
+    assert 'JOBS: "16"' in (project / layout.WORKFLOW_BUILD_FILE).read_text()
 
 
 def test_build_and_metadata_change_together_needs_no_bump(project, run):
