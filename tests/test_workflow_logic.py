@@ -24,6 +24,7 @@ pytestmark = [pytest.mark.skipif(shutil.which("git") is None or shutil.which("ba
                                  reason="the workflow's scripts need git and bash"), needs_nix]
 
 MARKER = "gen-matrix-published"
+PINNED = "github:acme/gen-matrix/" + "0123456789abcdef" * 2 + "01234567"
 LOCK = ".flox/env/manifest.lock"
 # Three CUDA torches, one CPU torch, and two companions of the sm75 torch.
 MATRIX = """\
@@ -64,10 +65,12 @@ class Project:
         for key, value in (("user.name", "Dev"), ("user.email", "dev@example.invalid")):
             git(self.work, "config", key, value)
         git(self.work, "remote", "add", "origin", str(self.origin))
-        (self.work / "matrix.yaml").write_text(matrix)
+        data = yaml.safe_load(matrix)
+        data.setdefault("ci", {}).setdefault("gen_matrix", PINNED)  # as `gen-matrix init` writes it
+        (self.work / "matrix.yaml").write_text(yaml.safe_dump(data, sort_keys=False))
         self.generate()
-        (self.work / LOCK).write_text('{"lockfile-version": 1}\n')  # as `flox activate` writes it
         self.harness = Harness(tmp_path / "ci", self.origin)
+        self.harness.lock(self.work)  # `flox activate`, as `gen-matrix init` tells the user to
 
     def generate(self) -> None:
         result = self.run("--root", self.work)
@@ -103,7 +106,7 @@ def assert_each_torch_built_once(run: Run) -> None:
     assert all(count == 1 for count in counts.values()), counts
     built_in: dict[str, list[str]] = {}  # job -> builds, in order
     for line in run.log:
-        found = re.fullmatch(r"(build-\d+ \[\S+\]): flox build (\S+)", line)
+        found = re.fullmatch(r"(build \[\S+\] / build \[\S+\]): flox build (\S+)", line)
         if found:
             built_in.setdefault(found[1], []).append(found[2])
     assert sum(map(len, built_in.values())) == len(run.builds())
@@ -178,7 +181,7 @@ def test_a_manual_dispatch_with_changed_since_publishes_that_range_and_leaves_th
     # sm75 again: Flox exits 0 for a build it already has, and that is a success
     assert sorted(set(later.publishes())) == sorted(SM75 + SM90)
     assert any("is already published for this revision" in line for line in later.log)
-    assert later.results["build-0"] == "success"
+    assert later.results["build"] == "success"
     assert project.harness.tag(MARKER) == head
 
 
@@ -214,8 +217,8 @@ def test_a_dispatch_on_another_branch_leaves_mains_run_alone(project):
 def assert_each_build_smoke_tested_then_published(run: Run) -> None:
     """Every build is smoke-tested, once, after it was built and before anything of its job is published."""
     assert sorted(run.smokes()) == sorted(run.builds())
-    for job in {re.fullmatch(r"(build-\d+ \[\S+\]): .*", line)[1] for line in run.log
-                if re.fullmatch(r"build-\d+ \[\S+\]: flox build \S+", line)}:
+    for job in {re.fullmatch(r"(build \[\S+\] / build \[\S+\]): .*", line)[1] for line in run.log
+                if re.fullmatch(r"build \[\S+\] / build \[\S+\]: flox build \S+", line)}:
         calls = [line.split(": ", 1)[1] for line in run.log if line.startswith(job + ": ")]
         smoked = [index for index, call in enumerate(calls) if call.startswith("gen-matrix smoke ")]
         published = [index for index, call in enumerate(calls) if call.startswith("flox publish ")]
@@ -320,7 +323,7 @@ def test_a_failed_publish_leaves_the_marker_and_a_retry_publishes_what_it_missed
     failed = project.harness.run("push", head, env={"STUB_FAIL_PUBLISH": SM90[0]})
     assert failed.results["mark-published"] == "skipped" and project.harness.tag(MARKER) == published
     # the failure said "already": the exit status, not the words, failed the job
-    assert failed.results["build-0"] == "failure"
+    assert failed.results["build"] == "failure"
     assert any("already closed" in line for line in failed.log)
     retried = project.harness.run("push", head)
     assert sorted(retried.publishes()) == sorted(SM86 + SM90)
@@ -348,6 +351,7 @@ def test_a_missing_lock_stops_the_run_with_the_command_to_run(project):
 def test_with_a_cache_every_build_is_pushed_once_after_its_job_built_it(tmp_path, run):
     project = Project(tmp_path, run, MATRIX + """\
 ci:
+  gen_matrix: "github:acme/gen-matrix/0123456789abcdef0123456789abcdef01234567"
   cache: {type: cachix, substituter: "https://acme.cachix.org", public_key: "acme.cachix.org-1:AAAA",
           name: acme, secret: CACHIX_AUTH_TOKEN}
 """)
@@ -366,7 +370,8 @@ def test_more_than_256_variants_are_built_once_and_published_across_two_shards(t
     project = Project(tmp_path, run, SYNTHETIC)
     head = project.commit("300 variants")
     done = project.harness.run("push", head)
-    assert done.results["build-0"] == done.results["build-1"] == "success"
+    assert done.results["build"] == "success"
+    assert len({line.split(" / ")[0] for line in done.log if line.startswith("build [")}) == 2  # two shards
     assert len(done.builds()) == 300
     assert_each_torch_built_once(done)
     assert sorted(done.publishes()) == sorted(done.builds()) == project.harness.published()

@@ -11,14 +11,19 @@ the Python of a build is a folder outside the checkout); so is `gen-matrix smoke
 that it was handed that Python and that link, and fails for the build named in
 STUB_FAIL_SMOKE. git, the rest of gen-matrix and nix-instantiate are real: the plan
 evaluates the recipes, against the test package set (GEN_MATRIX_NIXPKGS), as the pins
-cannot be fetched here. Steps that only install tools (`uses:` actions, pip) are not run:
-the stubs and gen-matrix are on PATH already; actions/upload-artifact and download-artifact
-are, as copies under the harness's folder. Each job has a temporary folder of its own
-(RUNNER_TEMP), and what a step writes to $GITHUB_ENV reaches the steps after it.
+cannot be fetched here. `flox activate` locks the manifest (the stand-in's lock is its
+digest) and gives gen-matrix only where the manifest installs it from a flake reference
+pinned to a commit. Steps that only install tools (`uses:` actions, and `pip install .` in
+gen-matrix's own checkout) are not run; actions/upload-artifact and download-artifact are,
+as copies under the harness's folder. A job that calls a workflow of the repository
+(`uses: ./.github/workflows/FILE`) runs that workflow's jobs with its `with:` as typed
+inputs and its `secrets:`. Each job has a temporary folder of its own (RUNNER_TEMP); what a
+step writes to $GITHUB_ENV reaches the steps after it (and the `env` context), and what it
+writes to $GITHUB_PATH comes first on their PATH.
 
 The `${{ }}` expressions the workflow uses are evaluated by a small evaluator of GitHub's
 expression syntax: contexts, literals, ==, !=, &&, ||, !, and the functions contains,
-fromJSON, always and success.
+fromJSON, toJSON, always and success.
 """
 
 from __future__ import annotations
@@ -57,7 +62,19 @@ FLOX_STUB = r"""#!/usr/bin/env bash
 echo "flox $*" >> "$STUB_CALLS"
 case "$1" in
   activate)
-    if [ -n "${STUB_RELOCK:-}" ]; then echo "$STUB_RELOCK" > .flox/env/manifest.lock; fi ;;
+    # Flox locks a manifest whose lock is missing or stale; the stand-in's lock is the
+    # manifest's digest (or STUB_RELOCK, a lock Flox would write anew).
+    manifest=.flox/env/manifest.toml lock=.flox/env/manifest.lock
+    test -f "$manifest" || { echo "error: no Flox environment here" >&2; exit 1; }
+    wanted="${STUB_RELOCK:-{\"lockfile-version\": 1, \"manifest\": \"$(sha256sum < "$manifest" | cut -d' ' -f1)\"\}}"
+    [ "$(cat "$lock" 2>/dev/null)" = "$wanted" ] || printf '%s\n' "$wanted" > "$lock"
+    # The environment gives gen-matrix only where the manifest installs it from a flake
+    # reference pinned to a commit; it is the harness's gen-matrix (beside this stand-in).
+    bin="$STUB_STORE/flox-environment/bin"
+    mkdir -p "$bin" && rm -f "$bin/gen-matrix"
+    flake=$(sed -n 's/^gen-matrix\.flake = "\(.*\)"$/\1/p' "$manifest")
+    if [[ "$flake" =~ (/|rev=)[0-9a-f]{40}$ ]]; then ln -s "$(dirname "$0")/gen-matrix" "$bin/gen-matrix"; fi
+    if [ "${2:-}" = -- ]; then shift 2; PATH="$bin:$PATH" "$@"; fi ;;
   init)
     mkdir -p "$3/.flox" ;;
   install)
@@ -234,6 +251,8 @@ def evaluate(text: str, context: dict):
     def call(name: str, arguments: list):
         if name == "fromJSON":
             return json.loads(arguments[0])
+        if name == "toJSON":
+            return json.dumps(arguments[0])
         if name == "contains":
             haystack, needle = arguments
             if isinstance(haystack, list):
@@ -261,6 +280,11 @@ def matrix_entries(matrix, context: dict) -> list[dict]:
     axes = {key: evaluate(re.fullmatch(r"\$\{\{(.*)\}\}", value)[1], context) if isinstance(value, str) else value
             for key, value in matrix.items()}
     return [dict(zip(axes, values)) for values in itertools.product(*axes.values())]
+
+
+def _names(entry: dict) -> str:
+    """A matrix entry as a job's label shows it: its scalar values (a shard's index, a slot)."""
+    return " ".join(str(value) for value in entry.values() if not isinstance(value, (list, dict, bool)))
 
 
 def truthy(value) -> bool:
@@ -341,6 +365,11 @@ class Harness:
         self.catalog.write_text("")
         self.runs = 0
 
+    def lock(self, work: Path) -> None:
+        """Lock the Flox environment of a working copy, as `flox activate` does there."""
+        subprocess.run([str(self.bin / "flox"), "activate", "--", "true"], cwd=work, check=True,
+                       env=dict(os.environ, STUB_CALLS=os.devnull, STUB_STORE=str(self.store)))
+
     def published(self) -> list[str]:
         """Every variant in the catalog (the stub's), sorted, once each."""
         return sorted({line.split()[0] for line in self.catalog.read_text().splitlines()})
@@ -396,12 +425,12 @@ class Harness:
         run.log.append(f"== {event} at {short}" + (f" ({json.dumps(inputs)})" if inputs else "")
                        + (f", cancelled after {cancel_after} build job(s)" if cancel_after is not None else ""))
         outputs: dict[str, dict] = {}
-        finished = 0
+        self.finished = 0  # build jobs run, for cancel_after
         for job_id, job in workflow["jobs"].items():
             needs = job.get("needs", [])
             needs = [needs] if isinstance(needs, str) else needs
             context["needs"] = {need: {"result": run.results[need], "outputs": outputs.get(need, {})} for need in needs}
-            cancelled = cancel_after is not None and finished >= cancel_after and job_id.startswith("build-")
+            cancelled = cancel_after is not None and self.finished >= cancel_after and job_id.startswith("build")
             upstream_ok = all(run.results[need] == "success" for need in needs)
             status_aware = "always()" in str(job.get("if", ""))
             if (not upstream_ok or cancelled) and not status_aware:
@@ -412,23 +441,52 @@ class Harness:
                 run.results[job_id] = "skipped"
                 run.log.append(f"{job_id}: skipped (if: {' '.join(str(job['if']).split())})")
                 continue
-            entries = matrix_entries(job.get("strategy", {}).get("matrix"), context)
             results = []
-            for entry in entries:
-                if cancel_after is not None and finished >= cancel_after and job_id.startswith("build-"):
-                    results.append("cancelled")
-                    run.log.append(f"{job_id} [{entry.get('name')}]: cancelled")
-                    continue
+            for entry in matrix_entries(job.get("strategy", {}).get("matrix"), context):
                 context["matrix"] = entry
-                label = f"{job_id} [{' '.join(str(value) for value in entry.values())}]" if entry else job_id
-                results.append(self._job(job_id, label, job, sha, context, base_env, outputs, run, calls))
-                if job_id.startswith("build-"):
-                    finished += 1
+                label = f"{job_id} [{_names(entry)}]" if entry else job_id
+                if "uses" in job:  # a reusable workflow of the repository, called with its inputs
+                    results += self._call(label, job, sha, context, base_env, run, calls, cancel_after)
+                elif cancel_after is not None and self.finished >= cancel_after and job_id.startswith("build"):
+                    results.append("cancelled")
+                    run.log.append(f"{label}: cancelled")
+                else:
+                    results.append(self._job(job_id, label, job, sha, context, base_env, outputs, run, calls))
+                    self.finished += job_id.startswith("build")
             result = ("failure" if "failure" in results else "cancelled" if "cancelled" in results else "success")
             run.results[job_id] = result
             context.pop("matrix", None)
         run.calls = calls.read_text().splitlines()
         return run
+
+    def _call(self, label, job, sha, context, base_env, run: Run, calls: Path, cancel_after) -> list[str]:
+        """The jobs of the workflow `job` calls (`uses: ./.github/workflows/FILE`), with its
+        `with:` as inputs, typed as the called workflow declares them, and its `secrets:`."""
+        path = job["uses"].removeprefix("./")
+        text = subprocess.run(["git", "show", f"{sha}:{path}"], cwd=self.origin, check=True,
+                              capture_output=True, text=True).stdout
+        called = yaml.safe_load(text)
+        declared = called[True]["workflow_call"]
+        inputs = {}
+        for key, value in job.get("with", {}).items():
+            kind, given = declared["inputs"][key]["type"], substitute(value, context)
+            inputs[key] = int(given) if kind == "number" else given == "true" if kind == "boolean" else given
+        secrets = {key: substitute(value, context) for key, value in job.get("secrets", {}).items()}
+        assert set(secrets) <= set(declared.get("secrets", {})), f"{path} declares no secret {set(secrets)}"
+        inner = dict(context, inputs=inputs, secrets=secrets, needs={})
+        results = []
+        for job_id, called_job in called["jobs"].items():
+            for entry in matrix_entries(called_job.get("strategy", {}).get("matrix"), inner):
+                inner["matrix"] = entry
+                inner_label = f"{label} / {job_id} [{_names(entry)}]"
+                if cancel_after is not None and self.finished >= cancel_after:
+                    results.append("cancelled")
+                    run.log.append(f"{inner_label}: cancelled")
+                    continue
+                results.append(self._job(f"{job_id}-{inputs.get('shard', '')}", inner_label, called_job, sha, inner,
+                                         base_env, {}, run, calls))
+                self.finished += 1
+        return results
 
     def _job(self, job_id, label, job, sha, context, base_env, outputs, run: Run, calls: Path) -> str:
         entry = "-".join(str(value) for value in context.get("matrix", {}).values())
@@ -441,7 +499,11 @@ class Harness:
         job_env = where.parent / f"{where.name}.env"
         summary = where.parent / f"{where.name}.summary"
         base_env = dict(base_env, STUB_LOCAL_STORE=str(where.parent / f"{where.name}.nix-store"))
+        github_path = where.parent / f"{where.name}.path"
         for step in job["steps"]:
+            # the env context: what earlier steps wrote to $GITHUB_ENV (one NAME=VALUE a line)
+            context["env"] = dict(line.split("=", 1) for line in job_env.read_text().splitlines()
+                                  if "=" in line) if job_env.exists() else {}
             if not condition(step.get("if"), context):
                 continue
             if str(step.get("uses", "")).startswith("actions/upload-artifact@"):
@@ -472,8 +534,11 @@ class Harness:
             output = where.parent / f"{where.name}.output"
             output.write_text("")
             env = dict(base_env, GITHUB_OUTPUT=str(output), GITHUB_STEP_SUMMARY=str(summary),
-                       GITHUB_PATH=str(where.parent / f"{where.name}.path"),
-                       GITHUB_ENV=str(job_env), RUNNER_TEMP=str(temp))
+                       GITHUB_PATH=str(github_path), GITHUB_ENV=str(job_env), RUNNER_TEMP=str(temp))
+            # what earlier steps added to $GITHUB_PATH comes first, the latest first, as on a runner
+            if github_path.exists():
+                added = [line for line in github_path.read_text().splitlines() if line]
+                env["PATH"] = os.pathsep.join([*reversed(added), env["PATH"]])
             # what earlier steps wrote to $GITHUB_ENV (one NAME=VALUE a line), under the step's own env
             if job_env.exists():
                 env.update(line.split("=", 1) for line in job_env.read_text().splitlines() if "=" in line)
