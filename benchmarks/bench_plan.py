@@ -12,25 +12,32 @@ the process's peak memory (VmHWM):
             and metadata-only builds): the committed state read back with git and compared
 
 Both select by text identity (`--by text`, the default): what gen-matrix itself does. The
-plan job selects `--by derivations`, which adds nix-instantiate's evaluation of every recipe
-at the base revision and now; that cost is Nix's, depends on the pins, and is measured
-against the test package set by benchmarks/bench_eval.py.
+plan job selects `--by derivations`, as the third figure does, once (it takes minutes):
+
+  derivations  `gen-matrix ci --changed-since HEAD~1 --by derivations --time-limit 20 --plan
+            DIR`, as the plan job runs it, against the test package set of the synthetic
+            matrix's pin (tests/nix/nixpkgs-6a030d5): every recipe evaluated now, and at the
+            base revision only those whose files differ there; what the 20 minutes do not
+            reach is compared by its text identity, and counted
 
 Printed for the largest outputs (`every`): the shards, the largest shard output and all the
 plan job's outputs together, in UTF-16 as GitHub counts them (GitHub: 1 MB of outputs per
-job, 50 MB per run), the step summary (GitHub: 1 MiB), the plan's JSON (an artifact) and
-the workflow file. With --actionlint,
+job, 50 MB per run), the step summary (GitHub: 1 MiB), the plan's JSON (an artifact), and
+the two workflow files with the longest `run:` script of either. With --actionlint,
 the generated workflow is also checked with actionlint and shellcheck (tests/test_ci.py's
 way), and the time that took is printed.
 
 Budgets, printed as met or not: at 50,000 variants the plan takes at most 180 s; it grows
 linearly (the time per variant at the largest size at most twice that at the smallest);
 the plan job's outputs together under 1 MB, the summary under 1 MiB, shards of at most 256
-jobs.
+jobs, at most 256 shards; each workflow file under 500,000 bytes (GitHub starts no run of a
+larger one) and every `run:` script under 18,000 characters (one of about 20,000 made
+GitHub refuse a workflow); `--by derivations` within the plan job's 30 minutes.
 
 Usage:
   python benchmarks/bench_plan.py                   # 2,000, 10,000 and 50,000 variants
   python benchmarks/bench_plan.py --sizes 2000 --runs 5 --actionlint
+  python benchmarks/bench_plan.py --sizes 2000 10000 --no-derivations
 """
 
 from __future__ import annotations
@@ -54,6 +61,10 @@ from bench import REPO, gen_matrix, measure, synthetic_matrix  # noqa: E402
 MB, MIB = 1_000_000, 1024 * 1024
 BUDGET_SECONDS = 180.0
 BIN = Path(sys.executable).parent
+WORKFLOW_BYTES, RUN_CHARACTERS = 500_000, 18_000
+PLAN_JOB_SECONDS = 30 * 60
+WORKFLOWS = (".github/workflows/flox-variants.yml", ".github/workflows/flox-variants-build.yml")
+PACKAGE_SET = REPO / "tests" / "nix" / "nixpkgs-6a030d5"  # the synthetic matrix's pin
 
 
 def git(root: Path, *args: str) -> None:
@@ -89,8 +100,11 @@ def sizes_of(folder: Path, root: Path) -> dict:
     for line in (folder / "github-output").read_text().splitlines():
         key, value = line.split("=", 1)
         outputs[key] = len(value.encode("utf-16-le"))  # as GitHub counts an output's size
-    shards = [json.loads(line.split("=", 1)[1]) for line in (folder / "github-output").read_text().splitlines()
-              if line.startswith("shard_")]
+    shards = next(json.loads(line.split("=", 1)[1])["include"]
+                  for line in (folder / "github-output").read_text().splitlines() if line.startswith("shards="))
+    documents = [yaml.safe_load((root / path).read_text()) for path in WORKFLOWS]
+    scripts = [step["run"] for document in documents for job in document["jobs"].values()
+               for step in job.get("steps", ()) if "run" in step]
     return {
         "shards": len(shards),
         "largest_shard_jobs": max((len(shard["slots"]) for shard in shards), default=0),
@@ -98,7 +112,8 @@ def sizes_of(folder: Path, root: Path) -> dict:
         "outputs_bytes": sum(outputs.values()),
         "summary_bytes": (folder / "summary.md").stat().st_size,
         "plan_json_bytes": (folder / "plan.json").stat().st_size,
-        "workflow_bytes": (root / ".github" / "workflows" / "flox-variants.yml").stat().st_size,
+        "workflow_bytes": max((root / path).stat().st_size for path in WORKFLOWS),
+        "longest_run_characters": max(len(script) for script in scripts),
         "builds": len(json.loads((folder / "plan.json").read_text())["builds"]),
     }
 
@@ -108,12 +123,23 @@ def actionlint(root: Path) -> tuple[bool, float, str]:
     if None in found.values():
         return False, 0.0, "actionlint or shellcheck not found: pip install -e '.[test]'"
     start = time.perf_counter()
-    done = subprocess.run([found["actionlint"], "-no-color", "-shellcheck", found["shellcheck"],
-                           ".github/workflows/flox-variants.yml"], cwd=root, capture_output=True, text=True)
+    done = subprocess.run([found["actionlint"], "-no-color", "-shellcheck", found["shellcheck"], *WORKFLOWS],
+                          cwd=root, capture_output=True, text=True)
     return done.returncode == 0, time.perf_counter() - start, (done.stdout + done.stderr)[-2000:]
 
 
-def bench(target: int, runs: int, work: Path, lint: bool) -> dict:
+def derivations(root: Path, work: Path) -> dict:
+    """One plan as the plan job makes it, by derivations, against the test package set."""
+    folder = work / "derivations"
+    seconds, peak, _ = measure(gen_matrix("ci", "--root", str(root), "--changed-since", "HEAD~1", "--by", "derivations",
+                                          "--nixpkgs", f"default={PACKAGE_SET}", "--time-limit", "20",
+                                          "--plan", str(folder), "--organisation", "acme"))
+    plan = json.loads((folder / "plan.json").read_text())
+    return {"seconds": seconds, "peak_mib": peak, "builds": len(plan["builds"]), "out_of_time": len(plan["out_of_time"]),
+            "by_text": len(plan["by_text"]), "not_evaluated": len(plan["not_evaluated"])}
+
+
+def bench(target: int, runs: int, work: Path, lint: bool, by_derivations: bool = True) -> dict:
     root, variants = repository(target, work)
     result: dict = {"variants": variants, "runs": runs}
     for name, since in (("every", ()), ("changed", ("--changed-since", "HEAD~1"))):
@@ -124,6 +150,8 @@ def bench(target: int, runs: int, work: Path, lint: bool) -> dict:
                                               "--organisation", "acme"))[:2])
         result[name] = {"seconds": statistics.median(s for s, _ in samples), "peak_mib": max(m for _, m in samples),
                         "runs_seconds": [s for s, _ in samples], **sizes_of(work / f"{name}0", root)}
+    if by_derivations:
+        result["derivations"] = derivations(root, work)
     if lint:
         ok, seconds, output = actionlint(root)
         result["actionlint"] = {"passed": ok, "seconds": seconds, "output": "" if ok else output}
@@ -140,7 +168,12 @@ def print_result(result: dict) -> None:
         print(f"  {name:8} {row['seconds']:8.2f} {row['peak_mib']:9.0f} {row['builds']:7} {row['shards']:7} "
               f"{row['largest_output_bytes']:>13,} B {row['outputs_bytes']:>10,} B {row['summary_bytes']:>7,} B "
               f"{row['plan_json_bytes']:>8,} B")
-    print(f"  workflow file {result['every']['workflow_bytes']:,} B")
+    print(f"  largest workflow file {result['every']['workflow_bytes']:,} B, longest run: script "
+          f"{result['every']['longest_run_characters']:,} characters")
+    if "derivations" in result:
+        row = result["derivations"]
+        print(f"  by derivations (--time-limit 20): {row['seconds']:.1f} s, peak {row['peak_mib']:.0f} MiB, "
+              f"{row['builds']} builds, {row['out_of_time']} not evaluated in time, {row['by_text']} by text")
     if "actionlint" in result:
         lint = result["actionlint"]
         print(f"  actionlint with shellcheck: {'passed' if lint['passed'] else 'FAILED'} in {lint['seconds']:.1f} s")
@@ -157,6 +190,15 @@ def budgets(results: list[dict]) -> list[tuple[str, str, bool]]:
         found.append((f"{n} variants, summary <= 1 MiB", f"{every['summary_bytes']:,} B", every["summary_bytes"] <= MIB))
         found.append((f"{n} variants, shards of <= 256 jobs", f"{every['largest_shard_jobs']}",
                       every["largest_shard_jobs"] <= 256))
+        found.append((f"{n} variants, <= 256 shards", f"{every['shards']}", every["shards"] <= 256))
+        found.append((f"{n} variants, each workflow file < {WORKFLOW_BYTES:,} B", f"{every['workflow_bytes']:,} B",
+                      every["workflow_bytes"] < WORKFLOW_BYTES))
+        found.append((f"{n} variants, every run: script < {RUN_CHARACTERS:,} characters",
+                      f"{every['longest_run_characters']:,}", every["longest_run_characters"] < RUN_CHARACTERS))
+        if "derivations" in result:
+            seconds = result["derivations"]["seconds"]
+            found.append((f"{n} variants, --by derivations within the plan job's 30 minutes", f"{seconds:.0f} s",
+                          seconds < PLAN_JOB_SECONDS))
         if "actionlint" in result:
             found.append((f"{n} variants, actionlint with shellcheck", "passed" if result["actionlint"]["passed"]
                           else "failed", result["actionlint"]["passed"]))
@@ -181,6 +223,8 @@ def main() -> None:
                         help="synthetic matrices of at least these many variants")
     parser.add_argument("--runs", type=int, default=3, help="runs of each figure")
     parser.add_argument("--actionlint", action="store_true", help="also check each generated workflow with actionlint")
+    parser.add_argument("--no-derivations", dest="derivations", action="store_false",
+                        help="leave out the plan by derivations (minutes at 10,000 variants and more)")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--dir", type=Path, help="where the trees are written [default: the system's temporary folder]")
     args = parser.parse_args()
@@ -189,7 +233,7 @@ def main() -> None:
         for i, size in enumerate(args.sizes):
             work = Path(folder) / f"synthetic{i}"
             work.mkdir()
-            results.append(bench(size, args.runs, work, args.actionlint))
+            results.append(bench(size, args.runs, work, args.actionlint, args.derivations))
             print_result(results[-1])
             print(flush=True)
     print("budgets")
