@@ -81,7 +81,7 @@ def default() -> tuple[str | None, str]:
     except metadata.PackageNotFoundError:
         return None, "gen-matrix is not installed as a package"
     if record is None:
-        return None, "this gen-matrix came from a package index without a record of its source commit"
+        return None, "this gen-matrix records no source commit (no release record, no installation record of one)"
     try:
         data = json.loads(record)
         url, vcs = data["url"], data.get("vcs_info")
