@@ -359,12 +359,3 @@ def test_the_secrets_named_are_those_the_matrix_s_workflow_reads():
     workflow_reads = set(re.findall(r"secrets\.(\w+)", (REPO / "templates" / "flox-variants.yml.j2").read_text()))
     assert "FLOX_FLOXHUB_TOKEN" in workflow_reads
 
-
-def test_adopt_write_never_writes_through_a_link(tmp_path):
-    folder = tmp_path / "recipes"
-    (folder / ".flox" / "pkgs").mkdir(parents=True)
-    outside = tmp_path / "outside.yaml"
-    (folder / "matrix.yaml").symlink_to(outside)
-    result = invoke("adopt", str(folder), "--write", "--pytorch-version", "2.8.0")
-    assert result.exit_code == 2 and "Traceback" not in result.output
-    assert not outside.exists()

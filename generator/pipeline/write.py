@@ -130,14 +130,9 @@ def _kind(path: str) -> str:
 
 
 def in_the_way(root: Path, relative: str, shown: str = "") -> Problem | None:
-    """What stands where a new file or folder `relative` of `root` would go: a link or a file
-    where one of its folders goes, or anything at all at `relative` itself, even a link that
-    points nowhere. gen-matrix writes a new path over none of them, nor through one."""
-    parts = relative.split("/")
-    for count in range(1, len(parts)):
-        problem = _folder_problem(root, "/".join(parts[:count]), shown)
-        if problem:
-            return problem
+    """What stands where a new file or folder `relative` of `root` would go, in a folder the
+    caller found real: anything at all, even a link that points nowhere. gen-matrix writes a
+    new path over none of them, nor through one."""
     path = os.path.join(root, relative)
     if not os.path.lexists(path):
         return None
