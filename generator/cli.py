@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import click
 
 from . import layout
 from .commands.buildenv import SHELLS
-from .errors import GenMatrixError
+from .errors import GenMatrixError, Location
 from .model import KIND_CHOICES
 
 EXIT_DRIFT = 1
@@ -230,7 +231,7 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu
     from .commands import detect as detect_, host
     from . import run
 
-    expansion = run.expansion(project)
+    expansion, read = run.expansion_or_example(project)
     gpus, source = None, ""
     if no_gpu:
         gpus, source = (), "no GPU asked about: --no-gpu"
@@ -247,7 +248,7 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu
     if python_warning:
         result = dataclasses.replace(result, warnings=result.warnings + (python_warning,))
     if as_json:
-        click.echo(json.dumps(detect_.as_json(result), indent=2))
+        click.echo(json.dumps({**detect_.as_json(result), "matrix": read}, indent=2))
     else:
         click.echo(result.variant.name if result.variant else "no variant of the matrix fits this host")
         if chosen_python:
@@ -257,6 +258,7 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu
         if result.variant:
             click.echo(f"  build: {detect_.build_command(result)}")
         _warn(result.warnings)
+        click.echo(f"matrix: {read}", err=True)
     if result.variant is None:
         sys.exit(EXIT_DRIFT)
 
@@ -393,6 +395,10 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
         raise click.UsageError("give a variant NAME of the matrix, or the axes of a build: --gpu, --cuda, --pytorch, "
                                "--python, --isa, or --detect")
     if name is not None:
+        if not project.matrix_given and not os.path.lexists(project.matrix_path):
+            raise GenMatrixError.at(Location(project.display), f"no matrix here, so no variant named {name!r}",
+                                    "run in the folder of your matrix or give --matrix FILE; without a matrix, "
+                                    "describe the build with --gpu, --cuda, --pytorch, --python, --isa or --detect")
         expansion = run.expansion(project)
         variant = listing.find(expansion, name, project.display)
         target = buildenv.target_of(expansion.matrix, variant, shell, wheel)
@@ -510,16 +516,17 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
              if value is not None}
     if name is not None and (given or kind or pytorch):
         raise click.UsageError("give a variant NAME or axis options, not both")
-    expansion = run.expansion(project, allow_empty=True)
+    expansion, read = run.expansion_or_example(project, allow_empty=True)
     _warn(expansion.warnings, expansion.notes)
     result = (explain_.by_name(expansion, name) if name is not None
               else explain_.by_values(expansion, given, kind, pytorch))
     if pytorch is not None:
         result = dataclasses.replace(result, pytorch=explain_.for_pytorch(expansion, pytorch, given))
     if as_json:
-        click.echo(json.dumps(explain_.as_json(result), indent=2))
+        click.echo(json.dumps({**explain_.as_json(result), "matrix": read}, indent=2))
     else:
         click.echo(explain_.text(result), nl=False)
+        click.echo(f"matrix: {read}", err=True)
 
 
 
@@ -543,11 +550,13 @@ def adopt(path, write_, pytorch_version, nixpkgs_rev) -> None:
         result = adopt_.adopt(Path(path), pytorch_version, nixpkgs_rev)
         root = adopt_.repository_root(Path(path))
         if write_:
+            from .pipeline import write
+
             target = root / adopt_.MATRIX_FILE
-            if target.exists():
+            if os.path.isfile(target) and not os.path.islink(target):
                 raise GenMatrixError.at(adopt_.Location(str(target)), "a matrix is already there",
                                         "move it aside to adopt the recipes again")
-            target.write_text(result.text, encoding="utf-8", newline="")
+            write.create_new(target, result.text, str(target))
     except GenMatrixError as error:
         _fail(error)
     click.echo(adopt_.report(result), nl=False)
@@ -562,41 +571,66 @@ def adopt(path, write_, pytorch_version, nixpkgs_rev) -> None:
 @click.option("--detect", "for_host", is_flag=True,
               help="A matrix for this machine alone: the variant `detect` recommends, and its neighbours.")
 @click.option("--nvidia-smi-output", type=click.Path(dir_okay=False), metavar="FILE",
-              help="With --detect: captured nvidia-smi output instead of running it.")
+              help="Captured nvidia-smi output instead of running it (for --detect and the first build suggested).")
 @click.option("--cpuinfo", type=click.Path(dir_okay=False), metavar="FILE",
-              help="With --detect: a captured /proc/cpuinfo instead of this machine's.")
-@click.option("--uname", metavar="TEXT", help='With --detect: what `uname -sm` prints, e.g. "Darwin arm64".')
+              help="A captured /proc/cpuinfo instead of this machine's.")
+@click.option("--uname", metavar="TEXT", help='What `uname -sm` prints, e.g. "Darwin arm64" [default: this machine].')
 def init(directory, example, for_host, nvidia_smi_output, cpuinfo, uname) -> None:
-    """Create a matrix repository in DIRECTORY: matrix.yaml, git, the Flox environment, the
-    workflow and a README with the generated tables; then generate the recipes.
+    """Create a matrix repository in DIRECTORY: matrix.yaml, the Flox environment, the
+    workflow and a README with the generated tables, generated and committed to git on the
+    branch the workflow publishes from.
 
-    Refuses a folder that already holds a matrix.
+    The repository is made beside DIRECTORY and moved into place only when all of it was
+    made: a failure leaves nothing behind. Into a folder that exists, only paths it does not
+    hold yet are moved, and named; a path already there is an error. Refuses a folder that
+    already holds a matrix or a git repository.
     """
     from .commands import host, init as init_
-    from . import run
     from .pipeline import lock, write
 
     if example and for_host:
         raise click.UsageError("--example and --detect exclude each other")
     root = Path(directory)
     try:
+        init_.require_git()
         init_.refuse_existing(root)
         base = example or init_.examples()[-1]
+        text = None if for_host else init_.example_text(base)
+        captured = dict(uname=uname, cpuinfo=Path(cpuinfo) if cpuinfo else None,
+                        nvidia_smi_output=Path(nvidia_smi_output) if nvidia_smi_output else None)
+        try:
+            machine = host.gather(**captured)
+        except GenMatrixError as error:
+            if for_host or any(captured.values()):
+                raise
+            machine = init_.this_machine(error)  # only the first build suggested needs more
         if for_host:
-            machine = host.gather(uname=uname, cpuinfo=Path(cpuinfo) if cpuinfo else None,
-                                  nvidia_smi_output=Path(nvidia_smi_output) if nvidia_smi_output else None)
-            text, name = init_.detected_text(machine, base)
-        else:
-            text, name = init_.example_text(base), None
-        project = init_.create(root, text)
-        expansion = _expansion(project)
-        with lock.held(project.root) as this_run:
-            plan = _plan(project, expansion, this_run.cut_short)
-            write.apply(plan, this_run.token)
+            text, _ = init_.detected_text(machine, base)
+        with init_.staged(root) as stage:
+            project, expansion = init_.create(stage, text)
+            _warn(expansion.warnings, expansion.notes)
+            with lock.held(project.root) as this_run:
+                plan = _plan(project, expansion, this_run.cut_short)
+                write.apply(plan, this_run.token)
+            fallback = init_.commit(stage.folder, expansion.matrix.ci.main_branch,
+                                    f"A matrix of PyTorch builds, from gen-matrix's example {base}"
+                                    + (" for this machine" if for_host else ""))
+            first_run = init_.first_run(expansion, project)
+            moved = stage.place()
     except GenMatrixError as error:
         _fail(error)
-    name = name or expansion.variants[0].name
-    click.echo(f"gen-matrix init: {root} holds {len(expansion.variants)} variants; {len(plan.write)} files written")
+    shown = init_.shown(root)
+    click.echo(f"gen-matrix init: {shown} holds {len(expansion.variants)} variants; {len(plan.write)} files "
+               f"written and committed on {expansion.matrix.ci.main_branch}")
+    if moved:
+        click.echo(f"moved into the existing folder, beside what it held: {' '.join(moved)}")
+    if fallback:
+        _warn((), (init_.amend_hint(root),))
+    click.echo(f"first CI run: {first_run.jobs} build jobs, one per torch variant ({first_run.torches})"
+               + (f" with its {first_run.companions} companions" if first_run.companions else "")
+               + f"; about {first_run.hours:.1f} build-hours (estimated from knowledge.build_costs; "
+               "`gen-matrix ci --summary` itemises it)")
+    name, why = init_.first_build(expansion, machine)
     click.echo("next:")
-    for step in init_.next_steps(name, expansion.matrix.ci.organisation_variable):
+    for step in init_.next_steps(name and name.name, why, expansion):
         click.echo(f"  {step}")

@@ -48,6 +48,7 @@ TREE_INPUTS = (STATE_FILE, README_FILE, MANIFEST_FILE, POINTER_FILE, FLOX_GITIGN
 class Project:
     root: Path
     matrix_path: Path
+    matrix_given: bool = False  # named by --matrix, so it must exist; else the default in the root
 
     @property
     def display(self) -> str:
@@ -62,4 +63,4 @@ class Project:
 def locate(matrix: str | None, root: str | None) -> Project:
     root_path = Path(root) if root else (Path(matrix).parent if matrix else Path.cwd())
     matrix_path = Path(matrix) if matrix else root_path / "matrix.yaml"
-    return Project(root_path, matrix_path)
+    return Project(root_path, matrix_path, matrix is not None)

@@ -5,6 +5,7 @@ take their revisions from its identities, and the write plan its record of writt
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Callable
 
@@ -19,6 +20,19 @@ from .model import Expansion
 def expansion(project: Project, allow_empty: bool = False) -> Expansion:
     doc = load.read(project.matrix_path, project.display)
     return expand.expand(validate.validate(doc), allow_empty)
+
+
+def expansion_or_example(project: Project, allow_empty: bool = False) -> tuple[Expansion, str]:
+    """The project's matrix, or where it has none and none was named with --matrix, the newest
+    shipped example, for the commands that answer without a repository (detect, explain);
+    and which matrix that is, in words."""
+    if project.matrix_given or os.path.lexists(project.matrix_path):
+        return expansion(project, allow_empty), project.display
+    from .commands import init
+
+    name = init.examples()[-1]
+    doc = load.read(init.EXAMPLES / name / init.MATRIX_FILE, f"{name}/{init.MATRIX_FILE}")
+    return expand.expand(validate.validate(doc), allow_empty), f"no matrix.yaml here: the shipped example {name}"
 
 
 def _current(path: Path, name: str) -> str | None:

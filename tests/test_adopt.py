@@ -303,3 +303,19 @@ def test_generate_adopt_takes_over_only_recipes_git_holds_unchanged(folder):
     assert adopted == sorted(f".flox/pkgs/{name}.nix" for name in NAMES)
     assert generate(folder).exit_code == 0  # gen-matrix's own now
     assert CliRunner().invoke(main, ["check", "--root", str(folder)]).exit_code == 0
+
+
+@pytest.mark.parametrize("kind", ["dangling link", "link to a file", "fifo"])
+def test_write_never_writes_over_or_through_anything_at_matrix_yaml(folder, tmp_path, kind):
+    outside = tmp_path / "outside.yaml"
+    target = folder / "matrix.yaml"
+    if kind == "fifo":
+        os.mkfifo(target)
+    else:
+        if kind == "link to a file":
+            outside.write_text("mine\n")
+        target.symlink_to(outside)
+    result = run(str(folder), "--pytorch-version", "2.8.0", "--write")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"error: {target}: " in result.output and "is already here" in result.output
+    assert not outside.exists() or outside.read_text() == "mine\n"

@@ -1,10 +1,13 @@
-"""`gen-matrix init`: a new matrix repository that `check` finds current, from an example or
-for a captured host."""
+"""`gen-matrix init`: a new matrix repository, committed to git, that `check` finds current,
+from an example or for a captured host; made beside its place and moved in whole, so that a
+failure leaves nothing behind and nothing of the user's is written over or through."""
 
 from __future__ import annotations
 
-import shutil
-from pathlib import Path
+import json
+import os
+import re
+import subprocess
 
 import pytest
 from click.testing import CliRunner
@@ -13,8 +16,10 @@ from conftest import REPO
 from generator.cli import main
 from generator.commands import init
 from generator.layout import MANIFEST_FILE, WORKFLOW_FILE
+from generator.pipeline import expand, load, validate
 
 HOSTS = REPO / "tests" / "fixtures" / "hosts"
+H100 = "xeon8480-h100"
 
 
 def invoke(*args):
@@ -31,26 +36,71 @@ def host_options(name: str) -> list[str]:
     return options
 
 
-def test_init_then_check_passes_and_a_second_init_refuses(tmp_path):
+def git(root, *args) -> str:
+    return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, check=True).stdout
+
+
+def tree(folder) -> dict[str, str]:
+    """Every path under `folder`, with what it is (and a file's text, a link's target)."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        relative = str(path.relative_to(folder))
+        if path.is_symlink():
+            found[relative] = "-> " + os.readlink(path)
+        elif path.is_file():
+            found[relative] = path.read_bytes().decode("utf-8", "replace")
+        else:
+            found[relative] = "folder" if path.is_dir() else "other"
+    return found
+
+
+def steps(output: str) -> list[str]:
+    lines = output.splitlines()
+    return [line.strip() for line in lines[lines.index("next:") + 1:]]
+
+
+def test_init_commits_a_repository_check_finds_current_and_a_second_init_refuses(tmp_path):
     root = tmp_path / "builds"
-    made = invoke("init", str(root), "--example", "pytorch-2.8")
+    made = invoke("init", str(root), "--example", "pytorch-2.8", *host_options(H100))
     assert made.exit_code == 0, made.output
     for path in ("matrix.yaml", "README.md", MANIFEST_FILE, WORKFLOW_FILE, ".flox/env.json"):
         assert b"\r" not in (root / path).read_bytes(), f"{path}: LF line endings on every system"
-    if shutil.which("git"):
-        assert (root / ".git").exists()
     readme = (root / "README.md").read_text()
-    assert "<!-- gen-matrix:begin variants -->\n| kind |" in readme
+    assert readme.startswith("# builds\n") and "<!-- gen-matrix:begin variants -->\n| kind |" in readme
     assert "$schema=" not in (root / "matrix.yaml").read_text()
-    lines = made.output.splitlines()
-    steps = lines[lines.index("next:") + 1:]
-    assert steps[0].startswith("  flox build pytorch-python") and "manifest.lock" in steps[1]
-    assert "FLOX_FLOXHUB_TOKEN" in steps[2] and "FLOX_ORG" in steps[2]
+    # one commit, on the branch the workflow publishes from, holding every file init wrote
+    assert git(root, "symbolic-ref", "HEAD").strip() == "refs/heads/main"
+    assert len(git(root, "rev-list", "--all").split()) == 1
+    assert git(root, "status", "--porcelain", "--ignored") == ""
+    committed = set(git(root, "ls-files").split())
+    assert {"matrix.yaml", "README.md", WORKFLOW_FILE, MANIFEST_FILE, "matrix.state.json"} <= committed
+    assert committed == {p for p, kind in tree(root).items() if kind != "folder" and not p.startswith(".git/")}
     assert invoke("check", "--root", str(root)).exit_code == 0
+    assert sorted(os.listdir(tmp_path)) == ["builds"], "no temporary folder is left beside it"
     matrix = (root / "matrix.yaml").read_bytes()
-    again = invoke("init", str(root), "--example", "pytorch-2.9")
+    again = invoke("init", str(root), "--example", "pytorch-2.9", *host_options(H100))
     assert again.exit_code == 2 and "already holds a matrix" in again.output
     assert (root / "matrix.yaml").read_bytes() == matrix
+
+
+def test_without_a_git_identity_the_commit_names_the_fallback_and_how_to_amend(tmp_path):
+    # conftest leaves git no settings: no user.name, no user.email
+    root = tmp_path / "builds"
+    made = invoke("init", str(root), *host_options(H100))
+    assert made.exit_code == 0, made.output
+    assert git(root, "log", "-1", "--format=%an <%ae>").strip() == f"{init.FALLBACK_NAME} <{init.FALLBACK_EMAIL}>"
+    assert f"git -C {root} commit --amend --reset-author --no-edit" in made.output
+
+
+def test_the_user_s_git_identity_makes_the_commit(tmp_path, monkeypatch):
+    settings = tmp_path / "gitconfig"
+    settings.write_text("[user]\n\tname = Ada Lovelace\n\temail = ada@example.org\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(settings))
+    root = tmp_path / "builds"
+    made = invoke("init", str(root), *host_options(H100))
+    assert made.exit_code == 0, made.output
+    assert git(root, "log", "-1", "--format=%an <%ae> %cn").strip() == "Ada Lovelace <ada@example.org> Ada Lovelace"
+    assert "--reset-author" not in made.output
 
 
 def test_the_default_example_is_the_newest():
@@ -60,7 +110,184 @@ def test_the_default_example_is_the_newest():
 def test_an_unknown_example_writes_nothing(tmp_path):
     result = invoke("init", str(tmp_path / "x"), "--example", "pytorch-1.0")
     assert result.exit_code == 2 and "pytorch-2.10" in result.output
-    assert not (tmp_path / "x").exists()
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_failing_git_commit_leaves_nothing_behind(tmp_path, monkeypatch):
+    # real git, told to sign with a program that fails: the commit, the last step, fails
+    settings = tmp_path / "gitconfig"
+    settings.write_text("[commit]\n\tgpgsign = true\n[gpg]\n\tprogram = false\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(settings))
+    parent = tmp_path / "work"
+    parent.mkdir()
+    result = invoke("init", str(parent / "builds"), *host_options(H100))
+    assert result.exit_code == 2 and "git commit" in result.output and "Traceback" not in result.output
+    assert os.listdir(parent) == []
+
+
+def test_an_interrupt_after_the_commit_leaves_nothing_behind(tmp_path, monkeypatch):
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(init, "first_run", interrupted)  # after generate and commit, before the move
+    existing = tmp_path / "existing"
+    existing.mkdir()
+    (existing / "notes.txt").write_text("mine\n")
+    for root in (tmp_path / "new", existing):
+        before = tree(tmp_path)
+        result = CliRunner().invoke(main, ["init", str(root), *host_options(H100)])
+        assert result.exit_code == 1 and "Aborted" in result.output
+        assert tree(tmp_path) == before
+
+
+def test_without_git_init_says_so_and_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path / "no-programs"))
+    result = invoke("init", str(tmp_path / "builds"), *host_options(H100))
+    assert result.exit_code == 2 and "git is not installed" in result.output
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("name", ["--bare", "--separate-git-dir=elsewhere", "--template=elsewhere", "-q"])
+def test_a_folder_named_like_a_git_option_is_a_folder(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    made = invoke("init", *host_options(H100), "--", name)
+    assert made.exit_code == 0, made.output
+    assert os.listdir(tmp_path) == [name]
+    root = tmp_path / name
+    assert (root / ".git").is_dir() and (root / "matrix.yaml").is_file()
+    assert git(root, "rev-parse", "--is-bare-repository").strip() == "false"
+    assert git(root, "rev-parse", "--show-toplevel").strip() == str(root)
+
+
+def test_into_an_existing_folder_only_new_paths_move_in_and_are_named(tmp_path):
+    root = tmp_path / "builds"
+    (root / ".github" / "workflows").mkdir(parents=True)
+    (root / ".github" / "workflows" / "lint.yml").write_text("name: lint\n")
+    (root / "LICENSE").write_text("MIT\n")
+    before = tree(root)
+    made = invoke("init", str(root), *host_options(H100))
+    assert made.exit_code == 0, made.output
+    after = tree(root)
+    assert {path: after[path] for path in before} == before, "the user's files are as they were"
+    moved = re.search(r"^moved into the existing folder, beside what it held: (.*)$", made.output, re.M)[1].split()
+    assert ".github/workflows/flox-variants.yml" in moved and ".github" not in moved and ".git" in moved
+    assert set(moved) == {path.split("/")[0] if not path.startswith(".github/") else path
+                          for path in set(after) - set(before) if "/" not in path or path.startswith(".github/w")}
+    assert git(root, "status", "--porcelain").split() == ["??", ".github/workflows/lint.yml", "??", "LICENSE"]
+    assert invoke("check", "--root", str(root)).exit_code == 0
+    assert os.listdir(tmp_path) == ["builds"]
+
+
+@pytest.mark.parametrize("kind", ["file", "dangling link", "fifo", "folder"])
+@pytest.mark.parametrize("path", ["README.md", "matrix.yaml", ".github/workflows/flox-variants.yml"])
+def test_anything_where_init_writes_is_refused_and_nothing_is_written(tmp_path, kind, path):
+    root = tmp_path / "builds"
+    outside = tmp_path / "outside"
+    spot = root / path
+    spot.parent.mkdir(parents=True)
+    if kind == "file":
+        spot.write_text("mine\n")
+    elif kind == "dangling link":
+        spot.symlink_to(outside)
+    elif kind == "fifo":
+        os.mkfifo(spot)
+    else:
+        spot.mkdir()
+    before = tree(tmp_path)
+    result = invoke("init", str(root), *host_options(H100))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"error: {root}/{path}:" in result.output
+    assert tree(tmp_path) == before and not outside.exists()
+
+
+@pytest.mark.parametrize("folder", [".github", ".flox", "nix"])
+def test_a_linked_folder_where_init_writes_is_refused(tmp_path, folder):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    root = tmp_path / "builds"
+    root.mkdir()
+    (root / folder).symlink_to(outside)
+    result = invoke("init", str(root), *host_options(H100))
+    assert result.exit_code == 2 and f"{root}/{folder}: a symbolic link is already here" in result.output
+    assert os.listdir(outside) == [] and sorted(os.listdir(root)) == [folder]
+
+
+def test_a_git_repository_is_refused_before_anything_is_made(tmp_path):
+    root = tmp_path / "clone"
+    root.mkdir()
+    git(root, "init", "-q")
+    before = tree(tmp_path)
+    result = invoke("init", str(root), *host_options(H100))
+    assert result.exit_code == 2 and "is a git repository already" in result.output
+    assert tree(tmp_path) == before
+
+
+def test_a_move_that_fails_part_way_moves_back_what_it_moved(tmp_path, monkeypatch):
+    root = tmp_path / "builds"
+    root.mkdir()
+    (root / "notes.txt").write_text("mine\n")
+    before = tree(tmp_path)
+    rename, moved = os.rename, []
+
+    def failing(source, target):
+        if str(target).startswith(str(root) + "/") and ".gen-matrix-init-" not in str(target):
+            moved.append(target)
+            if len(moved) == 3:
+                raise PermissionError(13, "Permission denied")
+        rename(source, target)
+
+    monkeypatch.setattr(os, "rename", failing)
+    result = invoke("init", str(root), *host_options(H100))
+    assert result.exit_code == 2 and "cannot move this new path in: Permission denied" in result.output
+    assert tree(tmp_path) == before
+
+
+@pytest.mark.parametrize("case", ["a file", "no parent", "a parent that is a file", "a dangling link"])
+def test_a_folder_that_cannot_be_made_is_an_error(tmp_path, case):
+    (tmp_path / "file").write_text("x\n")
+    (tmp_path / "link").symlink_to(tmp_path / "nowhere")
+    target = {"a file": "file", "no parent": "missing/builds", "a parent that is a file": "file/builds",
+              "a dangling link": "link"}[case]
+    before = tree(tmp_path)
+    result = invoke("init", str(tmp_path / target), *host_options(H100))
+    assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+    assert tree(tmp_path) == before
+
+
+def test_a_parent_that_refuses_a_new_folder_is_an_error(tmp_path, monkeypatch):
+    def refused(path, *args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(os, "mkdir", refused)  # as an unwritable parent answers, whoever runs the tests
+    result = invoke("init", str(tmp_path / "builds"), *host_options(H100))
+    assert result.exit_code == 2
+    assert f"error: {tmp_path}: cannot create a folder here: Permission denied" in result.output
+
+
+@pytest.mark.parametrize("name", ["two words", "new\nline", "caf\u00e9", os.fsdecode(b"bad\xffbyte"), "-"])
+def test_odd_folder_names_make_a_repository(tmp_path, monkeypatch, name):
+    monkeypatch.chdir(tmp_path)
+    made = invoke("init", *host_options(H100), "--", name)
+    assert made.exit_code == 0, made.output
+    assert (tmp_path / name / "matrix.yaml").is_file()
+    assert invoke("check", "--root", str(tmp_path / name)).exit_code == 0
+
+
+@pytest.mark.parametrize("captured, text", [("cpuinfo", ""), ("cpuinfo", "\x00\xff garbage"),
+                                            ("nvidia-smi-output", "\x00\xff,garbage,1,2,3"),
+                                            ("cpuinfo", None), ("nvidia-smi-output", None)])
+def test_detect_with_odd_captured_files_is_a_located_error(tmp_path, captured, text):
+    path = tmp_path / "captured"
+    if text is None:
+        os.mkfifo(path)
+    else:
+        path.write_bytes(text.encode("utf-8", "surrogateescape") if isinstance(text, str) else text)
+    options = ["--uname", "Linux x86_64", "--cpuinfo", str(HOSTS / H100 / "cpuinfo"),
+               "--nvidia-smi-output", str(HOSTS / H100 / "nvidia-smi.csv")]
+    options[options.index(f"--{captured}") + 1] = str(path)
+    result = invoke("init", str(tmp_path / "builds"), "--detect", *options)
+    assert result.exit_code == 2 and f"error: {path}" in result.output and "Traceback" not in result.output
+    assert not (tmp_path / "builds").exists()
 
 
 @pytest.mark.parametrize("host", ["xeon8480-h100", "i7-2600k-gtx1070", "epyc9654-nogpu", "macbook-m3",
@@ -73,8 +300,62 @@ def test_detect_gives_a_matrix_holding_the_recommended_variant(tmp_path, host):
     name = wanted.output.splitlines()[0]
     made = invoke("init", str(root), "--detect", *options)
     assert made.exit_code == 0, made.output
-    assert f"flox build {name}" in made.output
+    assert steps(made.output)[0].startswith(f"flox build {name}   # the variant `gen-matrix detect` recommends")
     names = invoke("list", "--root", str(root)).output.split()
     assert name in names and len(names) <= 3
     assert invoke("detect", "--root", str(root), *options).output.splitlines()[0] == name
     assert invoke("check", "--root", str(root)).exit_code == 0
+
+
+@pytest.mark.parametrize("host, system", [("macbook-m3", "aarch64-darwin"), ("graviton4-nogpu", "aarch64-linux"),
+                                          ("epyc9654-nogpu", "x86_64-linux")])
+def test_the_first_build_suggested_is_one_of_this_machine_s_system(tmp_path, host, system):
+    root = tmp_path / "builds"
+    no_gpu = tmp_path / "nvidia-smi.csv"
+    no_gpu.write_text("No devices were found\n")
+    made = invoke("init", str(root), "--example", "pytorch-2.8", *host_options(host), "--nvidia-smi-output", str(no_gpu))
+    assert made.exit_code == 0, made.output
+    name = re.fullmatch(r"flox build (\S+)   # .*", steps(made.output)[0])[1]
+    shown = json.loads(invoke("show", name, "--json", "--root", str(root)).output)
+    assert shown["platforms"] == [system]
+
+
+def test_a_machine_no_variant_is_for_is_told_so_instead_of_a_build(tmp_path):
+    made = invoke("init", str(tmp_path / "builds"), "--uname", "Darwin x86_64")
+    assert made.exit_code == 0, made.output
+    first = steps(made.output)[0]
+    assert "flox build" not in made.output
+    assert first.startswith("# no variant of the matrix is for x86_64-darwin, this machine's system")
+    assert "aarch64-darwin, aarch64-linux, x86_64-linux" in first
+
+
+@pytest.mark.parametrize("example", ["pytorch-2.8", "pytorch-2.10"])
+def test_the_first_ci_run_is_what_ci_summary_plans(tmp_path, example):
+    root = tmp_path / "builds"
+    made = invoke("init", str(root), "--example", example, *host_options(H100))
+    assert made.exit_code == 0, made.output
+    summary = invoke("ci", "--summary", "--root", str(root)).output
+    jobs = re.search(r"^\| jobs \| (\d+) \|$", summary, re.M)[1]
+    hours = re.search(r"Estimated build time: ([\d.]+) runner-hours", summary)[1]
+    line = next(line for line in made.output.splitlines() if line.startswith("first CI run:"))
+    assert line.startswith(f"first CI run: {jobs} build jobs, one per torch variant ({jobs})")
+    assert f"about {hours} build-hours" in line
+    assert len(git(root, "ls-files", ".flox/pkgs").split()) == len(invoke("list", "--root", str(root)).output.split())
+
+
+def test_the_secrets_named_are_those_the_matrix_s_workflow_reads():
+    def secrets(ci: str) -> tuple[str, ...]:
+        text = init.example_text("pytorch-2.8") + ci
+        return init.secrets(expand.expand(validate.validate(load.parse(text, "matrix.yaml"))))
+
+    plain = secrets("")
+    assert [line.split("   #")[0] for line in plain] == ["gh secret set FLOX_FLOXHUB_TOKEN",
+                                                          "gh variable set FLOX_ORG --body ORG"]
+    cached = secrets("ci:\n  organisation_variable: ACME_ORG\n  organisation: acme\n"
+                     "  cache: {type: attic, substituter: 'https://attic.example/acme', name: acme, "
+                     "secret: ATTIC_TOKEN}\n")
+    assert cached[1].startswith("gh variable set ACME_ORG --body ORG   # optional: ci.organisation (acme)")
+    assert cached[2].startswith("gh secret set ATTIC_TOKEN   # the attic token")
+    workflow_reads = set(re.findall(r"secrets\.(\w+)", (REPO / "templates" / "flox-variants.yml.j2").read_text()))
+    assert "FLOX_FLOXHUB_TOKEN" in workflow_reads
+

@@ -2,17 +2,25 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import platform
+import posixpath
 import re
+import shlex
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 import yaml
 
-from ..errors import GenMatrixError, Location
-from ..layout import MANIFEST_FILE, PACKAGE, README_FILE, TEMPLATES, Project
+from ..errors import GenMatrixError, Location, Problem, printable
+from ..layout import PACKAGE, README_FILE, Project
+from ..model import KINDS, Expansion, Variant
 from ..outputs import docs
-from ..pipeline import expand, load, validate
+from ..pipeline import expand, load, lock, validate, write
 from ..templating import new_environment
 
 EXAMPLES = PACKAGE / "examples"
@@ -20,6 +28,8 @@ if not EXAMPLES.is_dir():  # a source checkout: examples/ beside generator/
     EXAMPLES = PACKAGE.parent / "examples"
 MATRIX_FILE = "matrix.yaml"
 _SCHEMA_LINE = "# yaml-language-server: $schema="
+# The author of the first commit where git knows no one: named, so that it is plain to amend.
+FALLBACK_NAME, FALLBACK_EMAIL = "gen-matrix init", "gen-matrix-init@localhost"
 
 
 def examples() -> tuple[str, ...]:
@@ -79,38 +89,263 @@ def detected_text(host, base_name: str) -> tuple[str, str]:
     return header + yaml.safe_dump(matrix, sort_keys=False, default_flow_style=None, width=100), variant.name
 
 
+def shown(root: Path | str) -> str:
+    """A path as messages name it: as given, its control characters escaped, and bytes that
+    are not UTF-8 (a name from another system) shown as U+FFFD, which any terminal prints."""
+    return printable(os.fsdecode(root).encode("utf-8", "surrogateescape").decode("utf-8", "replace"))
+
+
+def require_git() -> None:
+    """The repository is a git repository: the workflow reads its history, Flox its files."""
+    if shutil.which("git") is None:
+        raise GenMatrixError.at(Location("git"), "git is not installed (no `git` on PATH)",
+                                "install git, which the repository, its workflow and Flox need, then run "
+                                "`gen-matrix init` again")
+
+
 def refuse_existing(root: Path) -> None:
-    if (root / MATRIX_FILE).exists():
-        raise GenMatrixError.at(Location(str(root / MATRIX_FILE)), "this folder already holds a matrix",
+    matrix = root / MATRIX_FILE
+    if os.path.isfile(matrix) and not os.path.islink(matrix):
+        raise GenMatrixError.at(Location(os.path.join(shown(root), MATRIX_FILE)), "this folder already holds a matrix",
                                 "run `gen-matrix` there to regenerate it, or init another folder")
+    if os.path.isdir(root):
+        if os.path.lexists(root / ".git"):
+            raise GenMatrixError.at(Location(os.path.join(shown(root), ".git")),
+                                    "this folder is a git repository already; init makes a new one, with its first "
+                                    "commit", "init a new folder, then push it to your remote from there "
+                                    "(`git remote add origin URL && git push -u origin main`)")
+        problem = write.in_the_way(root, MATRIX_FILE, shown(root))
+        if problem:
+            raise GenMatrixError([problem])
 
 
-def create(root: Path, matrix_text: str) -> Project:
-    """The repository's own files: matrix.yaml, a README with the generated blocks, git.
-    Checked before anything is written: a matrix that does not validate writes nothing."""
-    refuse_existing(root)
-    expand.expand(validate.validate(load.parse(matrix_text, MATRIX_FILE)))
-    root.mkdir(parents=True, exist_ok=True)
-    if not _in_git(root) and shutil.which("git"):
-        subprocess.run(["git", "init", "-q", str(root)], check=True)
-    (root / MATRIX_FILE).write_text(matrix_text, encoding="utf-8", newline="")
-    readme = root / README_FILE
-    if not readme.exists():
-        text = new_environment({}).get_template("init-readme.md.j2").render(
-            title=root.resolve().name, blocks=docs.readme_blocks())
-        readme.write_text(text, encoding="utf-8", newline="")
-    return Project(root, root / MATRIX_FILE)
+def nix_system(machine) -> str:
+    """The Nix system of a host, as variants name theirs: x86_64-linux, aarch64-darwin."""
+    return f"{machine.machine}-{machine.system.lower()}"
 
 
-def _in_git(root: Path) -> bool:
-    return any((folder / ".git").exists() for folder in (root.resolve(), *root.resolve().parents))
+def this_machine(error: GenMatrixError):
+    """This machine by its system and architecture alone, where reading the rest failed
+    (a /proc/cpuinfo gen-matrix cannot read): enough to say which variants it can build."""
+    from . import host
+
+    return host.Host(platform.system(), host.machine_name(platform.machine()), None, (),
+                     f"not read: {error.problems[0]}")
 
 
-def next_steps(name: str, organisation_variable: str) -> tuple[str, ...]:
-    """Build one variant, lock the Flox environment, and what publishing from CI needs."""
+@dataclass(frozen=True)
+class Stage:
+    """The folder a new repository is made in, beside where it goes (or, for a folder that
+    exists, inside it), so that it moves into place by renames on one file system."""
+
+    root: Path  # where the repository goes
+    folder: Path  # where it is made
+    existing: bool  # whether `root` is a folder already, which keeps all it holds
+
+    @property
+    def title(self) -> str:
+        return shown(os.path.basename(os.path.abspath(self.root)))
+
+    def place(self) -> tuple[str, ...]:
+        """Move the repository into place: the folder whole where there was none; into a
+        folder that exists, only the paths it does not hold yet, which are returned. A path
+        already there (a file, a link even to nowhere, a FIFO), or a link or a file where a
+        folder goes, is an error before anything moves: nothing of the user's is written
+        over or through."""
+        if not self.existing:
+            try:
+                os.rename(self.folder, self.root)
+            except OSError as error:
+                raise GenMatrixError.at(Location(shown(self.root)), f"cannot move the new repository here: "
+                                        f"{error.strerror or error}", "init a folder that does not exist, "
+                                        "or an existing one") from None
+            return ()
+        moves, problems = _new_paths(self.folder, self.root, "", shown(self.root))
+        if problems:
+            raise GenMatrixError(problems)
+        moved: list[str] = []
+        try:
+            for relative in moves:
+                os.rename(self.folder / relative, self.root / relative)
+                moved.append(relative)
+        except BaseException as error:
+            for relative in reversed(moved):  # back where they were made, which is then removed
+                os.rename(self.root / relative, self.folder / relative)
+            if isinstance(error, OSError):
+                raise GenMatrixError.at(Location(os.path.join(shown(self.root), relative)),
+                                        f"cannot move this new path in: {error.strerror or error}",
+                                        "nothing was moved in; fix the cause (permissions), then run "
+                                        "`gen-matrix init` again") from None
+            raise
+        return tuple(moves)
+
+
+def _new_paths(made: Path, root: Path, under: str, named: str) -> tuple[list[str], list[Problem]]:
+    """The outermost paths under `made` that `root` does not hold, into folders both hold;
+    and what stands in the way of the others."""
+    moves, problems = [], []
+    for entry in sorted(os.listdir(made / under)):
+        relative = posixpath.join(under, entry)
+        target = root / relative
+        if os.path.isdir(target) and not os.path.islink(target) and (made / relative).is_dir():
+            found, stopped = _new_paths(made, root, relative, named)
+            moves += found
+            problems += stopped
+            continue
+        problem = write.in_the_way(root, relative, named)
+        if problem is None:
+            moves.append(relative)
+        else:
+            problems.append(problem)
+    return moves, problems
+
+
+@contextlib.contextmanager
+def staged(root: Path) -> Iterator[Stage]:
+    """A Stage for `root`, removed with all it holds unless its repository was placed; a
+    failure (an invalid matrix, git, Ctrl-C) leaves nothing behind, in `root` or beside it."""
+    existing = os.path.isdir(root)
+    if os.path.islink(root) and not existing:
+        raise GenMatrixError.at(Location(shown(root)), "this is a symbolic link that points nowhere",
+                                "remove it, or name another folder")
+    parent = root if existing else Path(os.path.dirname(os.path.abspath(root)))
+    if not existing and not os.path.isdir(parent):
+        raise GenMatrixError.at(Location(shown(root)), "the folder this one goes in does not exist",
+                                "create it first (`mkdir -p`), or name a folder in one that exists")
+    name = os.path.basename(os.path.abspath(root)) or "repository"
+    # mkdir, not mkdtemp: the folder keeps the mode the umask gives, as the repository's
+    folder = parent / f".{name}.gen-matrix-init-{lock.new_token()}"
+    try:
+        os.mkdir(folder)
+    except OSError as error:
+        raise GenMatrixError.at(Location(shown(root) if existing else shown(parent)),
+                                f"cannot create a folder here: {error.strerror or error}",
+                                "init a folder where you may write") from None
+    try:
+        yield Stage(root, folder, existing)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)  # gone already where the repository was placed whole
+
+
+def create(stage: Stage, matrix_text: str) -> tuple[Project, Expansion]:
+    """The repository's own files in the new folder: matrix.yaml and a README for the
+    generated blocks; and the matrix's expansion, whose messages name the file where it
+    goes. Checked before anything is written: a matrix that does not validate writes nothing."""
+    where = os.path.join(shown(stage.root), MATRIX_FILE)
+    expansion = expand.expand(validate.validate(load.parse(matrix_text, where)))
+    folder = stage.folder
+    (folder / MATRIX_FILE).write_text(matrix_text, encoding="utf-8", newline="")
+    text = new_environment({}).get_template("init-readme.md.j2").render(title=stage.title, blocks=docs.readme_blocks())
+    (folder / README_FILE).write_text(text, encoding="utf-8", newline="")
+    return Project(folder, folder / MATRIX_FILE), expansion
+
+
+def _git(folder: Path, *args: str) -> str:
+    """Run git in `folder` (never given a folder name: one could read as an option)."""
+    try:
+        done = subprocess.run(["git", *args], cwd=folder, capture_output=True, encoding="utf-8", errors="replace")
+    except OSError as error:
+        raise GenMatrixError.at(Location("git"), f"cannot run git: {error.strerror or error}",
+                                "install git, then run `gen-matrix init` again") from None
+    if done.returncode != 0:
+        said = " ".join((done.stderr or done.stdout).split()) or "nothing"
+        command = next(arg for arg in args if not arg.startswith("-") and "=" not in arg)
+        raise GenMatrixError.at(Location(f"git {command}"), f"failed with exit status {done.returncode}: {said}",
+                                "fix what git says, then run `gen-matrix init` again; nothing was written")
+    return done.stdout
+
+
+def _identity_configured(folder: Path) -> bool:
+    """Whether git knows who commits from its settings or environment, rather than guessing
+    from the machine's user and host names."""
+    try:
+        for ident in ("GIT_AUTHOR_IDENT", "GIT_COMMITTER_IDENT"):
+            _git(folder, "-c", "user.useConfigOnly=true", "var", ident)
+    except GenMatrixError:
+        return False
+    return True
+
+
+def commit(folder: Path, branch: str, message: str) -> bool:
+    """Make `folder` a git repository whose first commit, on `branch`, holds every file in it.
+    HEAD is set by symbolic-ref, which every git has (`git init -b` came in 2.28). Returns
+    whether the fallback identity made the commit (git knows no one here)."""
+    _git(folder, "init", "-q")
+    _git(folder, "symbolic-ref", "HEAD", f"refs/heads/{branch}")
+    _git(folder, "add", "--all")
+    fallback = not _identity_configured(folder)
+    identity = ("-c", f"user.name={FALLBACK_NAME}", "-c", f"user.email={FALLBACK_EMAIL}") if fallback else ()
+    # --no-verify: the hooks of the user's git template are for their own commits, not this one
+    _git(folder, *identity, "commit", "-q", "--no-verify", "-m", message)
+    return fallback
+
+
+def amend_hint(root: Path) -> str:
+    return (f"git knows no identity here (user.name, user.email): the first commit is by {FALLBACK_NAME} "
+            f"<{FALLBACK_EMAIL}>; set yours with `git config --global user.name NAME` and `git config --global "
+            f"user.email EMAIL`, then `git -C {shlex.quote(shown(root))} commit --amend --reset-author --no-edit`")
+
+
+def first_build(expansion: Expansion, machine) -> tuple[Variant | None, str]:
+    """The variant to build first, and why: one of this machine's Nix system, since Nix builds
+    only for the system it runs on; the one `detect` recommends where it is in the matrix."""
+    from . import detect
+
+    system = nix_system(machine)
+    recommended = detect.recommend(machine, expansion).variant
+    if recommended is not None and recommended.system == system:
+        return recommended, "the variant `gen-matrix detect` recommends for this machine"
+    ours = sorted((v for v in expansion.variants if not v.is_companion and v.system == system), key=lambda v: v.name)
+    if ours:
+        return ours[0], f"one for {system}, this machine's system; `gen-matrix detect` recommends none here"
+    systems = sorted({v.system for v in expansion.variants})
+    return None, (f"no variant of the matrix is for {system}, this machine's system, and Nix builds only for the "
+                  f"system it runs on: build on a machine of {', '.join(systems)}")
+
+
+@dataclass(frozen=True)
+class FirstRun:
+    """What the workflow's first run builds: every variant, a job per torch."""
+
+    jobs: int
+    torches: int
+    companions: int
+    hours: float
+
+
+def first_run(expansion: Expansion, project: Project) -> FirstRun:
+    from . import ci
+    from .. import run
+
+    now = {recipe.variant.name: recipe.entry for recipe in run.recipes(project, expansion)}
+    selection = ci.selection(expansion, project.root, now, None)
+    plan = ci.plan(expansion, selection)
+    return FirstRun(len(selection.jobs), sum(plan.torches[kind] for kind in KINDS), plan.companions,
+                    plan.minutes / 60)
+
+
+def secrets(expansion: Expansion) -> tuple[str, ...]:
+    """The `gh` commands that give the workflow what it reads from the repository's settings."""
+    ci = expansion.matrix.ci
+    organisation = (f"   # optional: ci.organisation ({ci.organisation}) is used where it is unset" if ci.organisation
+                    else "   # the Flox organisation to publish to")
+    lines = ["gh secret set FLOX_FLOXHUB_TOKEN   # a FloxHub token: the workflow publishes with it",
+             f"gh variable set {ci.organisation_variable} --body ORG{organisation}"]
+    cache = ci.cache
+    if cache is not None and cache.secret:
+        what = "the Nix secret key that signs what is pushed" if cache.type == "s3" else f"the {cache.type} token"
+        lines.append(f"gh secret set {cache.secret}   # {what} for the binary cache (ci.cache)")
+    return tuple(lines)
+
+
+def next_steps(name: str | None, why: str, expansion: Expansion) -> tuple[str, ...]:
+    """Build one variant, lock the Flox environment, push, and what publishing from CI needs."""
+    branch = expansion.matrix.ci.main_branch
+    build = f"flox build {name}   # {why}" if name else f"# {why}"
     return (
-        f"flox build {name}",
-        "flox activate -- true && git add .flox/env/manifest.lock   # the lock `flox publish` needs, once",
-        f"gh secret set FLOX_FLOXHUB_TOKEN && gh variable set {organisation_variable} --body ORG   "
-        "# a FloxHub token, and the organisation to publish to",
+        build,
+        "flox activate -- true && git add .flox/env/manifest.lock && git commit -m 'Lock the Flox environment'"
+        "   # the lock `flox publish` needs, once",
+        f"git remote add origin URL && git push -u origin {branch}   # pushes to {branch} build and publish",
+        *secrets(expansion),
     )

@@ -105,6 +105,56 @@ def _linked(root: Path, relative: str) -> str | None:
     return None
 
 
+def _folder_problem(root: Path, folder: str, shown: str = "") -> Problem | None:
+    """What keeps gen-matrix from writing into `folder` of `root`: a symbolic link, or a file,
+    standing where it goes. `shown`: how messages name `root` (nothing: by relative paths)."""
+    path = os.path.join(root, folder)
+    if os.path.islink(path):
+        return Problem(Location(posixpath.join(shown, folder)),
+                       "this folder is a symbolic link; gen-matrix never writes through one",
+                       "replace the link by a real folder (or remove it), then run gen-matrix again")
+    if os.path.lexists(path) and not os.path.isdir(path):
+        return Problem(Location(posixpath.join(shown, folder)), "this is a file, but gen-matrix writes into it as a folder",
+                       "move the file away, then run gen-matrix again")
+    return None
+
+
+def _kind(path: str) -> str:
+    """What stands at `path`, in words, without following a link."""
+    mode = os.lstat(path).st_mode
+    for test, words in ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISDIR, "a folder"), (stat.S_ISREG, "a file"),
+                        (stat.S_ISFIFO, "a FIFO"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return words
+    return "a device"
+
+
+def in_the_way(root: Path, relative: str, shown: str = "") -> Problem | None:
+    """What stands where a new file or folder `relative` of `root` would go, in a folder the
+    caller found real: anything at all, even a link that points nowhere. gen-matrix writes a
+    new path over none of them, nor through one."""
+    path = os.path.join(root, relative)
+    if not os.path.lexists(path):
+        return None
+    return Problem(Location(posixpath.join(shown, relative)),
+                   f"{_kind(path)} is already here, and gen-matrix writes only a new one here, never over one or "
+                   "through a link", "move it away, then run the command again")
+
+
+def create_new(path: Path, text: str, shown: str) -> None:
+    """Write `text` to a new file at `path`: never over anything already there (a link, even
+    one that points nowhere, a FIFO, a device), and no file left where writing fails.
+    `shown`: how messages name `path`."""
+    try:
+        _create(str(path), text)
+    except FileExistsError:
+        raise GenMatrixError.at(Location(shown), f"{_kind(str(path))} is already here, and gen-matrix writes only a "
+                                "new file here", "move it away, then run the command again") from None
+    except OSError as error:
+        raise GenMatrixError.at(Location(shown), f"cannot write this file: {error.strerror or error}",
+                                "fix the cause (permissions, disk space), then run the command again") from None
+
+
 def _folders(outputs) -> list[str]:
     """Every folder the outputs go into, with the folders above them."""
     folders = set()
@@ -154,15 +204,7 @@ def plan(root: Path, outputs: dict[str, str], record: dict[str, str] | None,
     which are never removed; `adoptable`: files without gen-matrix's header it may replace
     all the same (hand-written files git holds unchanged, which `generate --adopt` takes
     over)."""
-    problems = []
-    for folder in _folders(outputs):
-        path = os.path.join(root, folder)
-        if os.path.islink(path):
-            problems.append(Problem(Location(folder), "this folder is a symbolic link; gen-matrix never writes through one",
-                                    "replace the link by a real folder (or remove it), then run gen-matrix again"))
-        elif os.path.lexists(path) and not os.path.isdir(path):
-            problems.append(Problem(Location(folder), "this is a file, but gen-matrix writes into it as a folder",
-                                    "move the file away, then run gen-matrix again"))
+    problems = [problem for problem in (_folder_problem(root, folder) for folder in _folders(outputs)) if problem]
     if problems:
         raise GenMatrixError(problems)
     write, unchanged, adopted = [], [], []
