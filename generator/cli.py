@@ -575,7 +575,11 @@ def adopt(path, write_, pytorch_version, nixpkgs_rev) -> None:
 @click.option("--cpuinfo", type=click.Path(dir_okay=False), metavar="FILE",
               help="A captured /proc/cpuinfo instead of this machine's.")
 @click.option("--uname", metavar="TEXT", help='What `uname -sm` prints, e.g. "Darwin arm64" [default: this machine].')
-def init(directory, example, for_host, nvidia_smi_output, cpuinfo, uname) -> None:
+@click.option("--gen-matrix", "gen_matrix", metavar="FLAKE",
+              help="The gen-matrix the repository's Flox environment and workflow run, as ci.gen_matrix: a flake "
+                   "reference pinned to a commit, e.g. github:OWNER/gen-matrix/<commit> [default: the commit this "
+                   "gen-matrix was built from, where it records one].")
+def init(directory, example, for_host, nvidia_smi_output, cpuinfo, uname, gen_matrix) -> None:
     """Create a matrix repository in DIRECTORY: matrix.yaml, the Flox environment, the
     workflow and a README with the generated tables, generated and committed to git on the
     branch the workflow publishes from.
@@ -585,6 +589,7 @@ def init(directory, example, for_host, nvidia_smi_output, cpuinfo, uname) -> Non
     hold yet are moved, and named; a path already there is an error. Refuses a folder that
     already holds a matrix or a git repository.
     """
+    from . import pin, run
     from .commands import host, init as init_
     from .pipeline import lock, write
 
@@ -606,6 +611,7 @@ def init(directory, example, for_host, nvidia_smi_output, cpuinfo, uname) -> Non
             machine = init_.this_machine(error)  # only the first build suggested needs more
         if for_host:
             text, _ = init_.detected_text(machine, base)
+        text = init_.pinned(text, gen_matrix)
         with init_.staged(root) as stage:
             project, expansion = init_.create(stage, text)
             _warn(expansion.warnings, expansion.notes)
@@ -620,6 +626,8 @@ def init(directory, example, for_host, nvidia_smi_output, cpuinfo, uname) -> Non
     except GenMatrixError as error:
         _fail(error)
     shown = init_.shown(root)
+    _warn([warning for warning in [pin.unknown_warning(run.source(project, expansion), os.path.join(shown, "matrix.yaml"))]
+           if warning])
     click.echo(f"gen-matrix init: {shown} holds {len(expansion.variants)} variants; {len(plan.write)} files "
                f"written and committed on {expansion.matrix.ci.main_branch}")
     if moved:

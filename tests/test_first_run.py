@@ -50,7 +50,7 @@ def installed(tmp_path_factory) -> Path:
             shutil.copy2(REPO / relative, source / relative)
     (source / "generator" / "release.json").write_text(json.dumps(RELEASE))  # as .github/workflows/release.yml does
     dist = work / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation", "-w", str(dist),
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dist),
                     str(source)], check=True, capture_output=True)
     (wheel,) = dist.glob("gen_matrix-*.whl")
     environment = work / "venv"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import platform
 import posixpath
@@ -16,6 +17,7 @@ from typing import Iterator
 
 import yaml
 
+from .. import pin
 from ..errors import GenMatrixError, Location, Problem, printable
 from ..layout import PACKAGE, README_FILE, Project
 from ..model import KINDS, Expansion, Variant
@@ -225,6 +227,32 @@ def staged(root: Path) -> Iterator[Stage]:
         yield Stage(root, folder, existing)
     finally:
         shutil.rmtree(folder, ignore_errors=True)  # gone already where the repository was placed whole
+
+
+def pinned(text: str, flake: str | None) -> str:
+    """The matrix text with ci.gen_matrix set, so that the repository's Flox environment and
+    workflow run a gen-matrix pinned to a commit: `flake` (--gen-matrix), else the commit
+    this gen-matrix was built from. Unchanged where the matrix sets one already, or where
+    neither is known (generate then warns)."""
+    if flake is not None and not pin.FLAKE_PIN.match(flake):
+        raise GenMatrixError.at(Location("--gen-matrix"), f"{printable(flake)!r} is not a flake reference pinned to a commit",
+                                "give github:OWNER/REPO/<40-hex commit> or git+https://HOST/PATH?rev=<40-hex commit>")
+    data = load.parse(text, MATRIX_FILE).data
+    ci = data.get("ci")
+    if isinstance(ci, dict) and "gen_matrix" in ci:
+        return text
+    flake = flake or pin.default()[0]
+    if flake is None:
+        return text
+    line = (f"  # the gen-matrix the Flox environment installs and the workflow runs, pinned to a commit\n"
+            f"  gen_matrix: {json.dumps(flake)}\n")
+    if ci is None:
+        return text.rstrip("\n") + "\n\nci:\n" + line
+    block = re.search(r"^ci:[ \t]*(#.*)?\n", text, re.M)
+    if not isinstance(ci, dict) or block is None:
+        raise GenMatrixError.at(Location(MATRIX_FILE), "ci: is not a block of keys gen-matrix can add gen_matrix to",
+                                "write ci: as a block, one key a line")
+    return text[:block.end()] + line + text[block.end():]
 
 
 def create(stage: Stage, matrix_text: str) -> tuple[Project, Expansion]:
