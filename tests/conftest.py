@@ -23,6 +23,15 @@ FAKE_FOR_SYSTEM = {
     "aarch64-linux": REPO / "tests" / "nix" / "nixpkgs-aarch64-linux",
     "aarch64-darwin": REPO / "tests" / "nix" / "nixpkgs-aarch64-darwin",
 }
+def wrapped_package_set(folder: Path, body: str) -> Path:
+    """A package set in `folder` that wraps the test one (`fake`) with `body`, a function of
+    its arguments. The test set is copied in: evaluation reads a package set's own folder only."""
+    folder.mkdir()
+    shutil.copytree(FAKE_NIXPKGS, folder / "fake")
+    (folder / "default.nix").write_text(f"args: let fake = import ./fake; in {body}\n")
+    return folder
+
+
 # The tests' own matrix: a frozen copy of the shipped one, so that a change to matrix.yaml
 # changes only the tests about the shipped matrix (those that read REPO / "matrix.yaml").
 FIXTURE_MATRIX = REPO / "tests" / "fixtures" / "matrix.yaml"

@@ -21,7 +21,7 @@ from generator import run as generator_run
 from generator.pipeline import state
 from generator.layout import WORKFLOW_BUILD_FILE, WORKFLOW_FILE, locate
 
-from conftest import FAKE_NIXPKGS, REPO, SYNTHETIC, expansion_of, needs_nix, needs_posix, nix_eval
+from conftest import FAKE_NIXPKGS, REPO, SYNTHETIC, expansion_of, needs_nix, needs_posix, nix_eval, wrapped_package_set
 
 GIT = shutil.which("git")
 needs_git = pytest.mark.skipif(GIT is None, reason="git not found: --changed-since reads the history with it")
@@ -304,10 +304,8 @@ def test_by_derivations_a_build_changed_at_the_revision_is_selected_though_its_t
 @needs_git
 @needs_nix
 def test_by_derivations_a_recipe_that_does_not_evaluate_now_is_selected(repo, run, tmp_path):
-    refusing = tmp_path / "refusing"
-    refusing.mkdir()
-    (refusing / "default.nix").write_text(
-        f"args: if args.config.cudaSupport or false then throw \"no CUDA here\" else import {FAKE_NIXPKGS} args\n")
+    refusing = wrapped_package_set(tmp_path / "refusing",
+                                'if args.config.cudaSupport or false then throw "no CUDA here" else fake args')
     document = by_derivations(run, repo, "HEAD", refusing)
     expansion = expansion_of(repo)
     with_cuda = sorted(v.name for v in expansion.variants if (expansion.by_name[v.torch] if v.torch else v).cuda)

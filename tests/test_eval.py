@@ -12,7 +12,7 @@ import pytest
 
 from generator.commands import eval as eval_command
 
-from conftest import FAKE_NIXPKGS, NIX_INSTANTIATE, REPO, drv_paths, expansion_of, needs_nix
+from conftest import FAKE_NIXPKGS, NIX_INSTANTIATE, REPO, drv_paths, expansion_of, needs_nix, wrapped_package_set
 
 
 def generated(project: Path, run) -> Path:
@@ -28,10 +28,7 @@ def lines(output: str) -> dict[str, str]:
 
 def package_set(tmp_path: Path, body: str) -> Path:
     """A package set that wraps the test one (`fake`) with `body`, a function of its arguments."""
-    folder = tmp_path / "nixpkgs"
-    folder.mkdir()
-    (folder / "default.nix").write_text(f"args: let fake = import {FAKE_NIXPKGS}; in {body}\n")
-    return folder
+    return wrapped_package_set(tmp_path / "nixpkgs", body)
 
 
 @needs_nix
@@ -122,7 +119,7 @@ def test_one_process_per_package_set_and_system(counted, run):
     systems = {v.system for v in expansion_of(REPO).variants}
     processes = counted.read_text().splitlines()
     assert len(processes) == len(systems) == 3
-    assert sorted(line.rsplit("system ", 1)[1] for line in processes) == sorted(systems)
+    assert sorted(line.split("--option system ", 1)[1].split()[0] for line in processes) == sorted(systems)
 
 
 @needs_nix

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import FAKE_NIXPKGS, SYNTHETIC, needs_nix
+from conftest import FAKE_NIXPKGS, SYNTHETIC, needs_nix, wrapped_package_set
 from workflow_harness import Harness, Run
 
 pytestmark = [pytest.mark.skipif(shutil.which("git") is None or shutil.which("bash") is None,
@@ -296,10 +296,8 @@ def test_a_failed_smoke_test_publishes_nothing_of_its_job_and_leaves_the_marker(
 
 
 def test_a_recipe_that_does_not_evaluate_fails_the_plan_and_nothing_builds(project, tmp_path):
-    broken = tmp_path / "broken"
-    broken.mkdir()
-    (broken / "default.nix").write_text(
-        f"args: if args.config.cudaSupport or false then throw \"no CUDA here\" else import {FAKE_NIXPKGS} args\n")
+    broken = wrapped_package_set(tmp_path / "broken",
+                                'if args.config.cudaSupport or false then throw "no CUDA here" else fake args')
     again = project.commit("sm86 without cuDNN", sm_build("sm86", False))
     failed = project.harness.run("push", again, env={"GEN_MATRIX_NIXPKGS": str(broken)})
     assert failed.results["plan"] == "failure" and failed.builds() == [] and failed.publishes() == []

@@ -10,7 +10,8 @@
 #   nix-instantiate --eval --strict --json adopt.nix --argstr request '{"dir": ..., "recipes": [...], ...}'
 #
 # request: dir (the recipes' folder), recipes (file names in it), cuda (the CUDA releases
-# the knowledge table knows, "12.8"), python (its Python versions, "3.13").
+# the knowledge table knows, "12.8"), python (its Python versions, "3.13"), impure (the
+# open and close of the mark that stands for a value the recipe does not write).
 { request }:
 let
   inherit (builtins)
@@ -142,10 +143,27 @@ let
   # set, <nixpkgs> is the set the environment would give, and every other file (a companion
   # importing its torch's recipe) is read the same way.
   fetchTarball = args: { __adoptedTarball = if isAttrs args then args else { url = args; }; };
-  scope = {
-    builtins = builtins // { inherit fetchTarball; };
+  # What is not written in the recipe (the machine's environment, system, clock, a file's
+  # text) never reaches it: each gives a mark instead, which adopt names in its report and
+  # leaves out of the matrix. The evaluation is restricted besides (sandbox.py): a recipe
+  # that gets the real builtins (scopedImport { }) reads nothing outside its repository,
+  # fetches nothing, and reads "" for every variable.
+  impure = what: "${req.impure.open}${what}${req.impure.close}";
+  unread = {
+    getEnv = name: impure "builtins.getEnv \"${name}\"";
+    readFile = path: impure "builtins.readFile ${toString path}";
+    currentSystem = impure "builtins.currentSystem";
+    currentTime = impure "builtins.currentTime";
+  };
+  # a file the recipe imports with a scope of its own still sees this one
+  scoped = extra: scopedImport (extra // scope);
+  recipeBuiltins = builtins // unread // { inherit fetchTarball; scopedImport = scoped; builtins = recipeBuiltins; };
+  # every builtin is also a global of its own name with two underscores (__getEnv)
+  scope = unread // listToAttrs (map (name: { name = "__${name}"; value = unread.${name}; }) (attrNames unread)) // {
+    builtins = recipeBuiltins;
     inherit fetchTarball;
     import = importing;
+    scopedImport = scoped;
     __findFile = _: name: { __adoptedTarball = { channel = name; }; };
   };
   importing = path:
@@ -160,9 +178,11 @@ let
   # their arguments, functions as a mark.
   plain = value:
     if isFunction value then "<function>"
+    else if builtins.isPath value then impure "the path ${toString value}"
+    else if isString value && builtins.hasContext value then impure "a string that holds a path or a package"
     else if isAttrs value then
       (if value ? __adopted then { package = value.__adopted.attr; file = value.__adoptedFile or null; pname = value.pname or null; }
-       else if value ? __fetched then value.__fetched
+       else if value ? __fetched then mapAttrs (_: plain) value.__fetched
        else if value ? __adoptedCuda then { cudaPackages = value.__adoptedCuda; }
        else mapAttrs (_: plain) value)
     else if isList value then map plain value
@@ -188,7 +208,8 @@ let
         if isAttrs result && result ? __adopted then
           describe result // {
             nixpkgs = {
-              inherit (result.__adopted.origin) tarball cudaPackages overlayAttrs magma;
+              inherit (result.__adopted.origin) cudaPackages overlayAttrs magma;
+              tarball = plain result.__adopted.origin.tarball;
               config = plain result.__adopted.origin.config;
             };
           }

@@ -27,6 +27,7 @@ from ..knowledge import Knowledge, build, builtin, version_key
 from ..layout import LIBRARY, PKGS_DIR
 from ..model import KIND_AXES
 from ..pipeline import expand, load, render, validate
+from . import sandbox
 
 EVALUATOR = Path(__file__).with_name("adopt.nix")
 MATRIX_FILE = "matrix.yaml"
@@ -39,6 +40,12 @@ DEFAULT_NAMING = {
 _REV = re.compile(r"/archive/([0-9a-f]{40})\.tar\.gz$")
 _EXPORT = re.compile(r"^\s*export\s+([A-Za-z_][A-Za-z0-9_]*)=(\"[^\"]*\"|'[^']*'|\S*)", re.MULTILINE)
 _JOBS = re.compile(r"^-j(\d+)$")
+# The mark adopt.nix puts where a recipe reads what it does not write (an environment
+# variable, a file, the clock): `what` is the builtin and its argument.
+_IMPURE = {"open": "\u00abgen-matrix-adopt unread: ", "close": "\u00bb"}
+_IMPURE_MARK = re.compile(re.escape(_IMPURE["open"]) + "(.*?)" + re.escape(_IMPURE["close"]), re.DOTALL)
+# Characters that would change what the matrix's header says (a newline starts YAML).
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
 
 # The config keys gen-matrix sets itself, and the overlay attributes adopt reads.
 _OWN_CONFIG = {"allowUnfree", "cudaSupport", "cudaCapabilities"}
@@ -113,37 +120,85 @@ def recipes_folder(path: Path) -> Path:
 def repository_root(path: Path) -> Path:
     """Where matrix.yaml goes: the repository whose .flox/pkgs holds the recipes."""
     folder = recipes_folder(path)
-    return folder.parent.parent if folder.parts[-2:] == tuple(Path(PKGS_DIR).parts) else path
+    return _repository_of(folder)
+
+
+def _repository_of(folder: Path) -> Path:
+    return folder.parent.parent if folder.parts[-2:] == tuple(Path(PKGS_DIR).parts) else folder
 
 
 def evaluate(folder: Path, names: list[str], knowledge: Knowledge) -> dict:
     """What each recipe asks of nixpkgs, by file name: one nix-instantiate for them all, and
-    one per recipe to say which fail where any does."""
+    one per recipe to say which fail where any does. Nix reads the recipes' repository and
+    nothing else, and fetches nothing (sandbox.py)."""
     if shutil.which("nix-instantiate") is None:
         raise GenMatrixError.at(Location(str(folder)), "adopt evaluates the recipes, and nix-instantiate is not installed",
                                 "install Nix (Debian: apt-get install nix-bin)")
     request = {"dir": str(folder.resolve()), "cuda": sorted(knowledge.cuda, key=version_key),
-               "python": sorted(knowledge.python, key=version_key)}
+               "python": sorted(knowledge.python, key=version_key), "impure": _IMPURE}
+    readable = [_repository_of(folder).resolve(), EVALUATOR.resolve().parent]
 
-    def run(files):
-        return subprocess.run(
-            ["nix-instantiate", "--eval", "--strict", "--json", "--readonly-mode", str(EVALUATOR),
-             "--argstr", "request", json.dumps(dict(request, recipes=files))],
-            capture_output=True, encoding="utf-8", errors="replace", check=False)
+    def run(files) -> sandbox.Finished:
+        command = ["nix-instantiate", "--eval", "--strict", "--json", "--readonly-mode", str(EVALUATOR),
+                   "--argstr", "request", json.dumps(dict(request, recipes=files)), *sandbox.options(readable)]
+        try:
+            return sandbox.run(command, sandbox.TIMEOUT_S)
+        except OSError as error:
+            raise GenMatrixError.at(Location(str(folder)), f"cannot run nix-instantiate: {error.strerror or error}",
+                                    "install Nix (Debian: apt-get install nix-bin)") from None
+
+    def failure(done: sandbox.Finished) -> str | None:
+        if done.timed_out:
+            return f"its evaluation ran for more than {sandbox.TIMEOUT_S:.0f} s and was stopped (does it loop?)"
+        if done.returncode == 0:
+            return None
+        message = [line for line in done.stderr.splitlines() if line.strip().startswith("error:")]
+        text = (message or done.stderr.splitlines() or ["?"])[-1].strip()
+        if text == "error: out of memory":
+            text += f" (evaluation may take {sandbox.MEMORY_BYTES // 2**30} GiB)"
+        return text
 
     done = run(names)
-    if done.returncode == 0:
+    if failure(done) is None:
         return json.loads(done.stdout)
     problems = []
     for name in names:
-        alone = run([name])
-        if alone.returncode != 0:
-            message = [line for line in alone.stderr.splitlines() if line.strip().startswith("error:")]
-            problems.append(Problem(Location(str(folder / name)),
-                                    f"cannot be read by evaluation: {(message or alone.stderr.splitlines() or ['?'])[-1].strip()}",
+        why = failure(run([name]))
+        if why is not None:
+            problems.append(Problem(Location(str(folder / name)), f"cannot be read by evaluation: {why}",
                                     "adopt reads recipes that import nixpkgs with fetchTarball and override its "
-                                    "torch, torchvision or torchaudio; move this one aside, or write its variant by hand"))
-    raise GenMatrixError(problems or [Problem(Location(str(folder)), done.stderr.strip()[-400:])])
+                                    "torch, torchvision or torchaudio, reading nothing outside their repository; "
+                                    "move this one aside, or write its variant by hand"))
+    raise GenMatrixError(problems or [Problem(Location(str(folder)), failure(done) or "")])
+
+
+def unread(value, where: str = "") -> tuple[object, list[str]]:
+    """`value` without what a recipe did not write (the marks of adopt.nix), and a line for
+    each thing left out: where it was in the recipe's facts, and what it came from."""
+    if isinstance(value, str):
+        found = _IMPURE_MARK.findall(value)
+        if found:
+            return None, [f"{where or 'a value'}: from {', '.join(dict.fromkeys(found))}, not written in the recipe; "
+                          "left out of the matrix"]
+        return value, []
+    lost: list[str] = []
+    if isinstance(value, dict):
+        kept = {}
+        for key, item in value.items():
+            item, gone = unread(item, f"{where}.{key}" if where else key)
+            lost += gone
+            if not gone or item is not None:
+                kept[key] = item
+        return kept, lost
+    if isinstance(value, list):
+        kept_items = []
+        for index, item in enumerate(value):
+            item, gone = unread(item, f"{where}[{index}]")
+            lost += gone
+            if not gone or item is not None:
+                kept_items.append(item)
+        return kept_items, lost
+    return value, []
 
 
 def _exports(text: str) -> tuple:
@@ -178,7 +233,7 @@ def _axes_from_name(name: str, knowledge: Knowledge):
 def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
     """The Recipe of one evaluation, and what of it no matrix can carry."""
     stem = name.removesuffix(".nix")
-    lost: list[str] = []
+    facts, lost = unread(facts)
     if "error" in facts:
         raise GenMatrixError.at(Location(where), facts["error"],
                                 "adopt reads recipes that override nixpkgs' torch, torchvision or torchaudio")
@@ -673,6 +728,11 @@ def check(matrix: dict, text: str, recipes: list[Recipe], folder: str) -> Adopti
 
 def adopt(path: Path, pytorch_version: str | None = None, nixpkgs_rev: str | None = None) -> Adoption:
     """The matrix of the recipes under `path`, and how far it reproduces them."""
+    if _CONTROL.search(str(path)):
+        raise GenMatrixError.at(Location(f"adopt {str(path)!r}"),
+                                "the folder's name holds a control character (a newline, an escape)",
+                                "the matrix names its folder; rename the folder, or give it through a link "
+                                "whose name has none")
     folder = recipes_folder(path)
     knowledge = build(builtin())
     files = sorted(p.name for p in folder.iterdir() if p.suffix == ".nix" and p.is_file())

@@ -10,11 +10,16 @@
 #          catches throw and assert, which is how nixpkgs refuses a package); false: the
 #          first failure stops the evaluation with its message
 #
-# The recipes are evaluated one after the other, in the order given, and each result is
-# also traced to stderr (`trace: gen-matrix-eval: {"name":…,"value":…}`) as soon as it is
-# known. A failure tryEval cannot catch ends the process; what it traced before says which
-# recipes evaluated, and the first recipe without a trace is the one that failed.
-{ spec, catch ? true }:
+#   nonce  a secret of this run, which the recipes cannot read (evaluation is restricted,
+#          and it is in no file): it marks this file's traces, which a recipe's own
+#          `builtins.trace` cannot forge
+#
+# The results are the JSON on stdout, which a recipe cannot print to. The recipes are
+# evaluated one after the other, in the order given, and each result is also traced to
+# stderr (`trace: gen-matrix-eval NONCE: {"name":…,"value":…}`) as soon as it is known. A
+# failure tryEval cannot catch ends the process; what it traced before says which recipes
+# evaluated, and the first recipe without a trace is the one that failed.
+{ spec, nonce, catch ? true }:
 
 let
   request = builtins.fromJSON (builtins.readFile (/. + spec));
@@ -43,7 +48,7 @@ let
     (recipe:
       let value = attempt recipe; in
       builtins.deepSeq value
-        (builtins.trace "gen-matrix-eval: ${builtins.toJSON { inherit (recipe) name; inherit value; }}"
+        (builtins.trace "gen-matrix-eval ${nonce}: ${builtins.toJSON { inherit (recipe) name; inherit value; }}"
           { inherit (recipe) name; inherit value; }))
     request.recipes;
 

@@ -12,6 +12,12 @@ recipes are evaluated in order and each result is traced as it comes, so the rec
 the failing one keep their results, the failing one gets the process's message, and those
 after it are evaluated again, in as many processes as there are cores. A failure tryEval
 caught is evaluated once more on its own, without tryEval, for Nix's message.
+
+Evaluation is confined (sandbox.py): Nix reads the recipes' repository, the package set
+handed in and the pins it fetches, and nothing else. The results are read from
+nix-instantiate's stdout, which a recipe cannot write to; where the process failed, from the
+traces that carry a nonce the recipe cannot read, so that a recipe's own `builtins.trace`
+cannot forge a result.
 """
 
 from __future__ import annotations
@@ -19,8 +25,8 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import shutil
-import subprocess
 import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -31,6 +37,7 @@ from typing import Mapping
 from ..errors import GenMatrixError, Location
 from ..layout import PKGS_DIR
 from ..model import COMPANION, Expansion, Matrix, Variant
+from . import sandbox
 
 EVAL_NIX = Path(__file__).with_name("eval.nix")
 NIX_INSTANTIATE = "nix-instantiate"
@@ -38,7 +45,6 @@ INSTALL_HINT = ("install Nix, which brings nix-instantiate: `apt-get install nix
                 "or the installer from https://nixos.org/download")
 # Nix colours its messages on a terminal; what it prints is shown as text.
 _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
-_TRACE = re.compile(r"^trace: gen-matrix-eval: (\{.*\})$")
 _ERROR = re.compile(r"^\s*error:\s*(.*)$")
 
 
@@ -52,6 +58,8 @@ class Target:
     system: str
     nixpkgs: str | None  # an absolute path; None: the recipe's pin, fetched
     pin: str
+    root: Path  # the repository: the recipe imports its Nix library from there
+    url: str  # where the pin's tarball is fetched from, where nixpkgs is None
 
 
 @dataclass(frozen=True)
@@ -103,6 +111,9 @@ def package_sets(matrix: Matrix, given: tuple[str, ...], where: str = "--nixpkgs
             raise GenMatrixError.at(Location(f"{where} {text}"), f"no such file or folder: {path}",
                                     "give a nixpkgs checkout, or a package set such as tests/nix/nixpkgs, "
                                     "as PATH (every pin) or PIN=PATH (one pin)")
+        if not (resolved.is_dir() or resolved.is_file()):
+            raise GenMatrixError.at(Location(f"{where} {text}"), f"neither a folder nor a file: {path}",
+                                    "give a nixpkgs checkout (a folder with default.nix), or a .nix file of one")
         for name in ([pin] if pin else pins):
             chosen[name] = str(resolved.resolve())
     return chosen
@@ -119,7 +130,9 @@ def targets(expansion: Expansion, root: Path, variants: tuple[Variant, ...],
             raise GenMatrixError.at(Location(str(file)), "the recipe is not there",
                                     "run `gen-matrix` to write the recipes, then evaluate them")
         pin = expansion.by_name[variant.torch].pin if variant.is_companion else variant.pin
-        made.append(Target(variant.name, kind_of(variant), file.resolve(), variant.system, sets.get(pin), pin))
+        url = next(p.url for p in expansion.matrix.pins if p.name == pin)
+        made.append(Target(variant.name, kind_of(variant), file.resolve(), variant.system, sets.get(pin), pin,
+                           root.resolve(), url))
     return tuple(made)
 
 
@@ -133,16 +146,16 @@ def nix_instantiate(where: str = "gen-matrix eval") -> str:
 
 # What a failure says where its message was not asked for (messages=False).
 NOT_EVALUATED = "did not evaluate"
-# What a target left when the time allowed ran out says: it was not evaluated, which says
-# nothing of whether it evaluates.
+# What a recipe gets where the run's deadline came before its evaluation ended.
 OUT_OF_TIME = "not evaluated: the time allowed for evaluation ran out"
 
 
 def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None,
              messages: bool = True, deadline: float | None = None) -> tuple[Result, ...]:
     """Every target's derivations or error, in the order given. Without `messages`, a
-    failure tryEval caught is not evaluated again for its message. Past `deadline` (a
-    time.monotonic() value) nothing more is evaluated: what is left gets OUT_OF_TIME."""
+    failure tryEval caught is not evaluated again for its message. `deadline` (a
+    time.monotonic() value) bounds the whole run: a process still running then is killed,
+    none starts after, and the recipes they did not evaluate get OUT_OF_TIME."""
     groups: dict[tuple[str | None, str, str], list[Target]] = {}
     for target in found:
         groups.setdefault((target.nixpkgs, target.pin if target.nixpkgs is None else "", target.system),
@@ -150,16 +163,18 @@ def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None,
     done: dict[str, Result] = {}
     workers = jobs or os.cpu_count() or 1
     rounds = [tuple(group) for _, group in sorted(groups.items(), key=lambda item: str(item[0]))]
-    with ThreadPoolExecutor(max_workers=workers) as pool:
+    # Runs innermost: on Ctrl-C it kills the processes, and then the pool's threads can end.
+    with ThreadPoolExecutor(max_workers=workers) as pool, sandbox.Runs() as runs:
         while rounds:
             following: list[tuple[Target, ...]] = []
-            for chunk, (outcome, error) in zip(rounds, pool.map(lambda chunk: _run(chunk, program, deadline), rounds)):
-                if error == OUT_OF_TIME:
-                    for target in chunk:
-                        done[target.name] = Result(target.name, target.kind, None, None, OUT_OF_TIME)
-                    continue
+            evaluations = pool.map(lambda chunk: _run(chunk, program, runs, deadline), rounds)
+            for chunk, (outcome, error, late) in zip(rounds, evaluations):
                 failed = next((index for index, target in enumerate(chunk) if target.name not in outcome), None)
-                if error is not None and failed is not None:  # at the first recipe it did not trace
+                if late:
+                    for target in chunk:
+                        if target.name not in outcome:
+                            done[target.name] = Result(target.name, target.kind, None, None, OUT_OF_TIME)
+                elif error is not None and failed is not None:  # at the first recipe it did not trace
                     target = chunk[failed]
                     done[target.name] = Result(target.name, target.kind, None, None, error)
                     rest = chunk[failed + 1:]
@@ -179,41 +194,55 @@ def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None,
     return tuple(done[target.name] for target in found)
 
 
-def _run(chunk: tuple[Target, ...], program: str, deadline: float | None = None) -> tuple[dict, str | None]:
+def _run(chunk: tuple[Target, ...], program: str, runs: sandbox.Runs,
+         deadline: float | None) -> tuple[dict, str | None, bool]:
     """One nix-instantiate over `chunk`: name -> derivations (None where tryEval caught a
-    failure) of the recipes it evaluated, and the error line where the process failed. A
-    chunk of one recipe is evaluated without tryEval, so that its failure comes with Nix's
-    message."""
+    failure) of the recipes it evaluated; the error line where the process failed; and
+    whether the deadline stopped it (or came before it started). A chunk of one recipe is
+    evaluated without tryEval, so that its failure comes with Nix's message."""
+    limit = sandbox.TIMEOUT_S if deadline is None else min(sandbox.TIMEOUT_S, deadline - time.monotonic())
+    if limit <= 0:
+        return {}, None, True
     first = chunk[0]
     spec = {"nixpkgs": first.nixpkgs, "recipes": [{"name": t.name, "file": str(t.file)} for t in chunk]}
+    nonce = secrets.token_hex(16)
     # In a file: thousands of recipes would pass the length one argument may have.
     with tempfile.TemporaryDirectory(prefix="gen-matrix-eval-") as folder:
-        file = Path(folder) / "spec.json"
+        file = Path(folder).resolve() / "spec.json"
         file.write_text(json.dumps(spec), encoding="utf-8")
+        readable = [file.parent, EVAL_NIX.resolve().parent, *dict.fromkeys(t.root for t in chunk)]
+        if first.nixpkgs is not None:
+            given = Path(first.nixpkgs)
+            readable.append(given if given.is_dir() else given.parent)
         command = [program, "--eval", "--strict", "--json", str(EVAL_NIX), "--argstr", "spec", str(file),
-                   "--arg", "catch", "false" if len(chunk) == 1 else "true", "--option", "system", first.system]
-        left = None if deadline is None else deadline - time.monotonic()
-        if left is not None and left <= 0:
-            return {}, OUT_OF_TIME
+                   "--argstr", "nonce", nonce, "--arg", "catch", "false" if len(chunk) == 1 else "true",
+                   "--option", "system", first.system,
+                   *sandbox.options(readable, [] if first.nixpkgs is not None else [first.url])]
         try:
-            done = subprocess.run(command, capture_output=True, text=True, encoding="utf-8", errors="replace",
-                                  timeout=left)
-        except subprocess.TimeoutExpired:
-            return {}, OUT_OF_TIME
+            done = runs.run(command, limit)
         except OSError as error:
-            return {}, f"cannot run {program}: {error.strerror or error}"
+            return {}, f"cannot run {program}: {error.strerror or error}", False
     traced = {}
+    ours = re.compile(rf"^trace: gen-matrix-eval {nonce}: (\{{.*\}})$")
     for line in done.stderr.splitlines():
-        found = _TRACE.match(_ANSI.sub("", line))
+        found = ours.match(_ANSI.sub("", line))
         if found:
             entry = json.loads(found[1])
             traced[entry["name"]] = entry["value"]
+    if done.timed_out:
+        if limit < sandbox.TIMEOUT_S:
+            return traced, None, True
+        return traced, (f"{NIX_INSTANTIATE} ran for more than {sandbox.TIMEOUT_S:.0f} s and was stopped "
+                        "(does the recipe loop?)"), False
     if done.returncode != 0:
-        return traced, error_line(done.stderr) or f"{NIX_INSTANTIATE} exited with {done.returncode}"
+        message = error_line(done.stderr) or f"{NIX_INSTANTIATE} exited with {done.returncode}"
+        if message == "out of memory":
+            message += f" (evaluation may take {sandbox.MEMORY_BYTES // 2**30} GiB)"
+        return traced, message, False
     try:
-        return json.loads(done.stdout), None
+        return json.loads(done.stdout), None, False
     except json.JSONDecodeError:
-        return traced, f"{NIX_INSTANTIATE} printed no JSON: {done.stdout[:200]!r}"
+        return traced, f"{NIX_INSTANTIATE} printed no JSON: {done.stdout[:200]!r}", False
 
 
 def error_line(stderr: str) -> str:

@@ -1,0 +1,329 @@
+"""adopt and eval evaluate someone else's code: in a box (generator/commands/sandbox.py).
+Each test is an attack that worked before the box: a recipe reaching the network, reading
+the machine's files or environment into the matrix, looping or growing without end,
+outliving gen-matrix, or forging eval's results."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import FAKE_NIXPKGS, REPO, needs_nix, needs_posix, wrapped_package_set
+from generator.cli import main
+from generator.commands import eval as eval_command, sandbox
+
+pytestmark = needs_nix
+
+FIXTURE = REPO / "tests" / "fixtures" / "adopt"
+# Exponential work with little memory: runs for hours.
+LOOP = "let f = n: if n == 0 then 0 else f (n - 1) + f (n - 1); in f 60"
+
+
+def adopt(*args):
+    return CliRunner().invoke(main, ["adopt", *map(str, args)], catch_exceptions=False)
+
+
+@pytest.fixture
+def recipes(tmp_path) -> Path:
+    target = tmp_path / "recipes"
+    shutil.copytree(FIXTURE, target)
+    return target
+
+
+def torch_recipes(root: Path) -> list[Path]:
+    return sorted((root / ".flox" / "pkgs").glob("pytorch-*.nix"))
+
+
+def edit_config(root: Path, extra: str) -> None:
+    """`extra` (Nix attributes) in the nixpkgs config of every torch recipe."""
+    for recipe in torch_recipes(root):
+        text = recipe.read_text()
+        assert "allowUnfree = true;" in text
+        recipe.write_text(text.replace("allowUnfree = true;", f"allowUnfree = true; {extra}", 1))
+
+
+@pytest.fixture
+def listener():
+    """A TCP port on this machine, and the number of connections it was asked for."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen(8)
+    server.settimeout(0.2)
+    asked = []
+    stop = threading.Event()
+
+    def accept():
+        while not stop.is_set():
+            try:
+                connection, _ = server.accept()
+            except OSError:
+                continue
+            asked.append(1)
+            connection.close()
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    yield server.getsockname()[1], asked
+    stop.set()
+    thread.join()
+    server.close()
+
+
+@pytest.mark.parametrize("how, refused", [
+    ('builtins.fetchurl "URL"', True),
+    ('builtins.fetchGit "URL"', True),
+    ('import (builtins.fetchurl "URL")', True),
+    # a helper given the real builtins by an empty scope: its fetchTarball is recorded, not run
+    ('(builtins.scopedImport { } ../../nix/helper.nix)', False),
+])
+def test_adopt_fetches_nothing_and_names_what_the_recipe_tried(how, refused, recipes, listener):
+    port, asked = listener
+    url = f"http://127.0.0.1:{port}/nixpkgs.tar.gz"
+    (recipes / "nix").mkdir()
+    (recipes / "nix" / "helper.nix").write_text(f'builtins.fetchTarball "{url}"\n')
+    recipe = torch_recipes(recipes)[0]
+    recipe.write_text(recipe.read_text().replace("in\n", f"  fetched = {how.replace('URL', url)};\nin\nbuiltins.seq fetched (\n", 1)
+                      .rstrip("\n") + ")\n")
+    result = adopt(recipes, "--pytorch-version", "2.8.0")
+    assert asked == []
+    if refused:
+        assert result.exit_code == 2, result.output
+        assert (f"{recipe}: cannot be read by evaluation: error: access to URI '{url}' is forbidden in restricted mode"
+                in result.stderr)
+    else:
+        assert result.exit_code == 0, result.output
+
+
+def test_adopt_reads_no_file_outside_the_repository(recipes, tmp_path):
+    outside = tmp_path / "secret.nix"
+    outside.write_text('"the secret"\n')
+    recipe = torch_recipes(recipes)[0]
+    recipe.write_text(recipe.read_text().replace("allowUnfree = true;", f"allowUnfree = true; s = import {outside};", 1))
+    result = adopt(recipes, "--pytorch-version", "2.8.0")
+    assert result.exit_code == 2 and "the secret" not in result.output
+    assert f"{recipe}: cannot be read by evaluation: error: access to absolute path '{outside}' is forbidden" in result.stderr
+
+
+@pytest.mark.parametrize("value, source", [
+    ('builtins.readFile SECRET', "builtins.readFile SECRET"),
+    ('builtins.getEnv "GEN_MATRIX_TEST_SECRET"', 'builtins.getEnv "GEN_MATRIX_TEST_SECRET"'),
+    ('__getEnv "GEN_MATRIX_TEST_SECRET"', 'builtins.getEnv "GEN_MATRIX_TEST_SECRET"'),
+    ('"x-${builtins.getEnv "GEN_MATRIX_TEST_SECRET"}"', 'builtins.getEnv "GEN_MATRIX_TEST_SECRET"'),
+    ('builtins.currentSystem', "builtins.currentSystem"),
+    ('builtins.builtins.currentSystem', "builtins.currentSystem"),
+    ('builtins.currentTime', "builtins.currentTime"),
+    ('./local.txt', "the path LOCAL"),
+    ('"${./local.txt}"', "a string that holds a path or a package"),
+])
+def test_adopt_carries_only_what_the_recipe_writes(value, source, recipes, tmp_path, monkeypatch):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("the secret")
+    (recipes / ".flox" / "pkgs" / "local.txt").write_text("the secret")
+    monkeypatch.setenv("GEN_MATRIX_TEST_SECRET", "the secret")
+    edit_config(recipes, f"leak = {value.replace('SECRET', str(secret))};")
+    result = adopt(recipes, "--pytorch-version", "2.8.0", "--write")
+    assert result.exit_code == 0, result.output
+    written = (recipes / "matrix.yaml").read_text()
+    assert "leak" not in written and "the secret" not in result.output
+    assert sys.platform not in written  # currentSystem's value: x86_64-linux has "linux" in it
+    said = source.replace("SECRET", str(secret)).replace("LOCAL", str((recipes / ".flox" / "pkgs" / "local.txt").resolve()))
+    for recipe in torch_recipes(recipes):
+        assert (f"nixpkgs.config.leak: from {said}, not written in the recipe; left out of the matrix"
+                in result.stdout), result.stdout
+
+
+@pytest.mark.parametrize("name", ["recipes\norganisation: attacker", "recipes\x1b[2J", "tab\there"])
+def test_adopt_refuses_a_folder_name_with_a_control_character(name, tmp_path):
+    folder = tmp_path / name
+    shutil.copytree(FIXTURE, folder)
+    result = adopt(folder, "--pytorch-version", "2.8.0", "--write")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "the folder's name holds a control character" in result.stderr
+    assert not (folder / "matrix.yaml").exists()
+
+
+def test_adopt_stops_a_recipe_that_loops(recipes, monkeypatch):
+    monkeypatch.setattr(sandbox, "TIMEOUT_S", 2.0)
+    recipe = torch_recipes(recipes)[0]
+    recipe.write_text(recipe.read_text().replace("allowUnfree = true;", f"allowUnfree = true; n = {LOOP};", 1))
+    started = time.monotonic()
+    result = adopt(recipes, "--pytorch-version", "2.8.0")
+    assert result.exit_code == 2
+    assert f"{recipe}: cannot be read by evaluation: its evaluation ran for more than 2 s" in result.stderr
+    assert time.monotonic() - started < 30
+
+
+@needs_posix("a memory limit is an rlimit")
+def test_adopt_stops_a_recipe_that_grows(recipes, monkeypatch):
+    monkeypatch.setattr(sandbox, "MEMORY_BYTES", 2**30)
+    recipe = torch_recipes(recipes)[0]
+    grows = "builtins.stringLength (builtins.foldl' (s: _: s + s) \"x\" (builtins.genList (x: x) 40))"
+    recipe.write_text(recipe.read_text().replace("allowUnfree = true;", f"allowUnfree = true; n = {grows};", 1))
+    result = adopt(recipes, "--pytorch-version", "2.8.0")
+    assert result.exit_code == 2
+    assert f"{recipe}: cannot be read by evaluation: error: out of memory (evaluation may take 1 GiB)" in result.stderr
+
+
+def test_adopt_does_not_read_dev_zero(recipes):
+    recipe = torch_recipes(recipes)[0]
+    recipe.write_text(recipe.read_text().replace("allowUnfree = true;", "allowUnfree = true; z = import /dev/zero;", 1))
+    result = adopt(recipes, "--pytorch-version", "2.8.0")
+    assert result.exit_code == 2
+    assert "access to absolute path '/dev/zero' is forbidden in restricted mode" in result.stderr
+
+
+# ---- processes ---------------------------------------------------------------------------
+
+def processes_with(marker: str) -> list[int]:
+    """The processes whose command line holds `marker`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
+
+
+def wait_for(condition, seconds: float = 30.0) -> bool:
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        if condition():
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="PR_SET_PDEATHSIG and /proc are Linux's")
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT])
+def test_no_nix_instantiate_outlives_gen_matrix(how, tmp_path):
+    marker = f"loop-{uuid.uuid4().hex}"  # in the recipes' folder, which nix-instantiate is given
+    folder = tmp_path / marker
+    shutil.copytree(FIXTURE, folder)
+    recipe = torch_recipes(folder)[0]
+    recipe.write_text(recipe.read_text().replace("allowUnfree = true;", f"allowUnfree = true; n = {LOOP};", 1))
+    gen_matrix = subprocess.Popen([sys.executable, "-m", "generator", "adopt", str(folder), "--pytorch-version", "2.8.0"],
+                                  cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        assert wait_for(lambda: [pid for pid in processes_with(marker) if pid != gen_matrix.pid])
+        gen_matrix.send_signal(how)
+        gen_matrix.wait(timeout=30)
+        assert wait_for(lambda: processes_with(marker) == [], 10), "nix-instantiate still runs"
+    finally:
+        gen_matrix.kill()
+        for pid in processes_with(marker):
+            os.kill(pid, signal.SIGKILL)
+
+
+# ---- eval --------------------------------------------------------------------------------
+
+@pytest.fixture
+def generated(project, run) -> Path:
+    assert run("--root", project).exit_code == 0
+    return project
+
+
+def eval_json(run, root: Path, nixpkgs, *names) -> dict:
+    result = run("eval", *names, "--root", root, "--json", "--nixpkgs", nixpkgs)
+    assert "Traceback" not in result.output
+    return {entry["name"]: entry for entry in json.loads(result.stdout)}
+
+
+def test_a_trace_of_the_evaluated_code_cannot_forge_a_result(generated, run, tmp_path):
+    names = ["pytorch-python313-cpu-avx2", "pytorch-python313-cuda12_8-sm90-avx2"]
+    forged = json.dumps({"name": names[1], "value": {"drv": "/nix/store/forged.drv", "heavy": "forged",
+                                                     "python": "forged"}})
+    # abort: a failure tryEval does not catch, after which the traces were read
+    body = f'builtins.trace "gen-matrix-eval: {forged.replace(chr(34), chr(92) + chr(34))}" (builtins.abort "stop here")'
+    found = eval_json(run, generated, wrapped_package_set(tmp_path / "forging", body), *names)
+    assert [entry["drv"] for entry in found.values()] == [None, None]
+    assert all("stop here" in entry["error"] for entry in found.values())
+
+
+def test_eval_fetches_nothing_a_package_set_asks_for(generated, run, tmp_path, listener):
+    port, asked = listener
+    url = f"http://127.0.0.1:{port}/x"
+    found = eval_json(run, generated, wrapped_package_set(tmp_path / "fetching", f'import (builtins.fetchurl "{url}")'),
+                      "pytorch-python313-cpu-avx2")
+    assert found["pytorch-python313-cpu-avx2"]["error"] == f"access to URI '{url}' is forbidden in restricted mode"
+    assert asked == []
+
+
+def test_eval_reads_no_file_outside_the_package_set_and_repository(generated, run, tmp_path_factory):
+    elsewhere = tmp_path_factory.mktemp("elsewhere")
+    (elsewhere / "secret.nix").write_text("{ }\n")
+    given = wrapped_package_set(tmp_path_factory.mktemp("given") / "reading", f"import {elsewhere / 'secret.nix'}")
+    found = eval_json(run, generated, given, "pytorch-python313-cpu-avx2")
+    assert (found["pytorch-python313-cpu-avx2"]["error"]
+            == f"access to absolute path '{elsewhere / 'secret.nix'}' is forbidden in restricted mode")
+
+
+@needs_posix("/dev/zero")
+@pytest.mark.parametrize("given, message", [
+    ("/dev/zero", "neither a folder nor a file: /dev/zero"),
+    ("nowhere", "no such file or folder"),
+])
+def test_eval_refuses_a_package_set_that_is_not_one(given, message, generated, run, tmp_path):
+    result = run("eval", "--root", generated, "--nixpkgs", given if given.startswith("/") else tmp_path / given)
+    assert result.exit_code == 2 and message in result.stderr and "Traceback" not in result.output
+
+
+def test_eval_of_a_file_that_is_no_package_set_names_the_error(generated, run, tmp_path):
+    text = tmp_path / "notes.txt"
+    text.write_text("not nix at all\n")
+    result = run("eval", "pytorch-python313-cpu-avx2", "--root", generated, "--nixpkgs", text)
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert "pytorch-python313-cpu-avx2  error: " in result.stdout
+
+
+def targets_of(root: Path, nixpkgs: Path, names=None):
+    from conftest import expansion_of
+
+    expansion = expansion_of(root)
+    variants = tuple(v for v in expansion.variants if names is None or v.name in names)
+    sets = eval_command.package_sets(expansion.matrix, (str(nixpkgs),))
+    return eval_command.targets(expansion, root, variants, sets)
+
+
+def test_a_deadline_in_the_past_evaluates_nothing(generated, tmp_path, monkeypatch):
+    started = []
+    real = sandbox.Runs.run
+    monkeypatch.setattr(sandbox.Runs, "run", lambda self, *a, **k: started.append(a) or real(self, *a, **k))
+    found = targets_of(generated, FAKE_NIXPKGS)
+    results = eval_command.evaluate(found, eval_command.nix_instantiate(), deadline=time.monotonic() - 1)
+    assert [r.name for r in results] == [t.name for t in found]
+    assert all(r.error == eval_command.OUT_OF_TIME and r.drv is None for r in results)
+    assert started == []
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_deadline_stops_an_evaluation_that_loops(generated, tmp_path):
+    marker = f"loop-{uuid.uuid4().hex}"
+    looping = wrapped_package_set(tmp_path / marker, LOOP)
+    found = targets_of(generated, looping)
+    started = time.monotonic()
+    results = eval_command.evaluate(found, eval_command.nix_instantiate(), deadline=started + 3)
+    assert time.monotonic() - started < 15
+    assert all(r.error == eval_command.OUT_OF_TIME for r in results)
+    assert processes_with(marker) == []
+
+
+def test_a_process_that_runs_too_long_is_stopped_and_named(generated, tmp_path, monkeypatch):
+    monkeypatch.setattr(sandbox, "TIMEOUT_S", 2.0)
+    found = targets_of(generated, wrapped_package_set(tmp_path / "looping", LOOP), ["pytorch-python313-cpu-avx2"])
+    (result,) = eval_command.evaluate(found, eval_command.nix_instantiate())
+    assert result.error == "nix-instantiate ran for more than 2 s and was stopped (does the recipe loop?)"
