@@ -12,7 +12,7 @@ import click
 
 from . import layout
 from .commands.buildenv import SHELLS
-from .errors import GenMatrixError
+from .errors import GenMatrixError, printable
 from .model import KIND_CHOICES
 
 EXIT_DRIFT = 1
@@ -293,14 +293,15 @@ def smoke(project: layout.Project, name, python, cpuinfo, cpu_flags, result, bui
         built = Path(result).absolute() if result else smoke_.default_result(project.root, variant)
         if built is not None:
             results += (smoke_.metadata(built, recipe.entry.revision),)
-    click.echo(f"smoke test of {variant.name} with {interpreter}"
-               + (f" (Python {facts['python']})" if facts.get("python") else ""))
+    # What the interpreter printed and the files read are shown, never obeyed by the terminal.
+    click.echo(printable(f"smoke test of {variant.name} with {interpreter}"
+                         + (f" (Python {facts['python']})" if facts.get("python") else "")))
     width = max(len(check.name) for check in results)
     for check in results:
-        click.echo(f"{check.state}  {check.name.ljust(width)}  {check.detail}")
+        click.echo(printable(f"{check.state}  {check.name.ljust(width)}  {check.detail}"))
     described_by = f"--cpuinfo {cpuinfo}" if cpuinfo else "--cpu-flags" if cpu_flags else None
     for note in smoke_.notes(expansion.matrix, facts, machine, described_by):
-        click.echo(f"NOTE  {note}")
+        click.echo(printable(f"NOTE  {note}"))
     counts = {state: sum(check.state == state for check in results) for state in (smoke_.PASS, smoke_.FAIL, smoke_.SKIP)}
     click.echo(f"gen-matrix: {counts[smoke_.PASS]} of {len(results)} checks passed"
                + (f", {counts[smoke_.FAIL]} failed" if counts[smoke_.FAIL] else "")

@@ -220,8 +220,8 @@ def read_bytes(path: Path, name: str, limit: int = MAX_BYTES, hint: str = "") ->
     finally:
         os.close(descriptor)
     if len(data) > limit:
-        raise GenMatrixError.at(Location(name), f"the file is larger than {limit // 1024 // 1024} MiB",
-                                hint or "is this the right file?")
+        size = f"{limit // 1024 // 1024} MiB" if limit >= 1024 * 1024 else f"{limit} bytes"
+        raise GenMatrixError.at(Location(name), f"the file is larger than {size}", hint or "is this the right file?")
     return data
 
 
