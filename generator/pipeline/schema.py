@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from ..errors import GenMatrixError, Problem
+from ..errors import GenMatrixError, Location, Problem
 from .load import Document
 
 SCHEMA_FILE = Path(__file__).resolve().parent.parent / "matrix.schema.json"
@@ -157,6 +157,19 @@ def _describe(error, doc: Document) -> list[Problem]:
                         f"use {error.validator_value} or less")]
     return [Problem(doc.where(path), f"{name}: {error.message}",  # pragma: no cover
                     f"see {SCHEMA_FILE.name} for what this key takes")]
+
+
+def problems_of(value, definition: str, field: str) -> list[str]:
+    """What in `value`, named `field` in messages, breaks the schema's definition `definition`
+    (one of its $defs, e.g. runnerLabels): for values read from elsewhere than matrix.yaml
+    that must obey the same rule."""
+    import jsonschema
+
+    rule = {"type": "object", "properties": {field: schema()["$defs"][definition]}}
+    holder = Document("", {field: value}, {(): Location("")})
+    found = jsonschema.Draft202012Validator(rule).iter_errors(holder.data)
+    # the hints speak of YAML, which such a value is not written in
+    return [problem.message for error in found for problem in _describe(error, holder)]
 
 
 # GitHub evaluates `${{ ... }}` anywhere in a workflow, a value in `env:` or `run:` included:
