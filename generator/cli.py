@@ -419,7 +419,8 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
 @click.option("--plan", "plan_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Write the whole plan of a CI run into DIR, from one selection: github-output (the shards, "
                    "for $GITHUB_OUTPUT), summary.md, plan.json (every selected name and why), and the "
-                   "evaluation of the recipes (eval.txt, eval-errors.txt).")
+                   "evaluation of the recipes (eval.txt, eval-errors.txt). DIR is new, empty, or a folder --plan "
+                   "wrote before.")
 @click.option("--organisation", default="", metavar="ORG",
               help="The Flox organisation the wrappers are published to, where metadata-only builds fetch "
                    "their heavy build (empty: none, unless ci.cache has a substituter).")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -927,6 +928,57 @@ def test_a_selection_that_puts_markup_in_the_summary_or_a_list_in_runs_on_exits_
         assert result.stderr.startswith(f"error: {saved}: not a selection printed by `gen-matrix ci`: {field}")
 
 
+PLAN_FILES = ["eval-errors.txt", "eval.txt", "github-output", "plan.json", "summary.md"]
+
+
+def test_a_plan_folder_is_made_and_rewritten_but_no_folder_of_other_files_is_taken(project, run, tmp_path):
+    generate(run, project)
+    plan = tmp_path / "out" / "plan"
+    for _ in range(2):  # a folder it wrote before is rewritten
+        assert run("ci", "--root", project, "--plan", plan).exit_code == 0
+        assert sorted(path.name for path in plan.iterdir()) == sorted(PLAN_FILES + [ci_.PLAN_MARKER])
+    library = sorted((project / "nix" / "lib").iterdir())
+    result = run("ci", "--root", project, "--plan", project / "nix" / "lib")
+    assert result.exit_code == 2
+    assert f"error: --plan {project / 'nix' / 'lib'}: the folder holds files of its own" in result.stderr
+    assert sorted((project / "nix" / "lib").iterdir()) == library
+    assert run("check", "--root", project).exit_code == 0
+    (plan / "notes.txt").write_text("mine")
+    result = run("ci", "--root", project, "--plan", plan)
+    assert result.exit_code == 2 and f"error: {plan / 'notes.txt'}: a file gen-matrix's plan does not write" in result.stderr
+
+
+@needs_posix("symbolic links and FIFOs as any user makes them")
+@pytest.mark.parametrize("marked", [False, True], ids=["new folder", "plan folder"])
+def test_a_plan_is_never_written_through_a_link_nor_into_a_fifo(project, run, tmp_path, marked):
+    plan, elsewhere = tmp_path / "plan", tmp_path / "elsewhere.md"
+    plan.mkdir()
+    elsewhere.write_text("mine\n")
+    if marked:
+        (plan / ci_.PLAN_MARKER).write_text(ci_.PLAN_MARKER_TEXT)
+    (plan / "summary.md").symlink_to(elsewhere)
+    os.mkfifo(plan / "plan.json")
+    result = run("ci", "--root", REPO, "--plan", plan)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert elsewhere.read_text() == "mine\n"
+    assert sorted(path.name for path in plan.iterdir()) == sorted(["summary.md", "plan.json"]
+                                                                  + [ci_.PLAN_MARKER] * marked)
+    assert ("this is not a regular file (a link, a folder, a FIFO or a device), but the plan writes a file here"
+            if marked else "the folder holds files of its own (plan.json, summary.md)") in result.stderr
+    linked = tmp_path / "linked"
+    linked.symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    result = run("ci", "--root", REPO, "--plan", linked)
+    assert result.exit_code == 2 and "this is a symbolic link; gen-matrix never writes through one" in result.stderr
+    assert not (tmp_path / "elsewhere").exists()
+
+
+def test_a_plan_folder_under_a_file_is_invalid_input(run, tmp_path):
+    (tmp_path / "file").write_text("")
+    result = run("ci", "--root", REPO, "--plan", tmp_path / "file" / "plan")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"error: --plan {tmp_path / 'file' / 'plan'}: cannot make or read the folder" in result.stderr
+
+
 def test_the_full_plan_names_each_build_its_job_and_why_and_the_shards_have_their_runner(tmp_path):
     gpu = next(v for v in SHIPPED.variants if v.kind == "gpu" and not v.is_companion)
     selection = ci_.select(SHIPPED, {gpu.name: ci_.BUILD}, ("pytorch-gone",), ci_.TEXT)
@@ -1049,33 +1101,33 @@ def evaluated(changes: dict, *failing: str) -> tuple:
                  for index, name in enumerate(sorted(changes)))
 
 
-def test_the_plan_folder_holds_the_evaluation_its_errors_and_the_summary_and_may_exist_already(tmp_path):
+def test_the_plan_folder_holds_the_evaluation_its_errors_and_the_summary_and_may_exist_already_empty(tmp_path):
     import dataclasses
 
     broken = (TORCH + "cpu-avx2", "torchvision-python313-cuda12_8-sm75-avx")
     results = evaluated(MIXED, *broken)
     selection = dataclasses.replace(ci_.select(SHIPPED, MIXED, (), ci_.DERIVATIONS), evaluated=results)
-    (tmp_path / "old").write_text("kept\n")
-    ci_.write_plan(SHIPPED, selection, tmp_path, 256, "acme", compared_with="0123abc")
-    assert (tmp_path / "old").read_text() == "kept\n"
-    lines = (tmp_path / "eval.txt").read_text().splitlines(keepends=True)
+    plan = tmp_path / "plan"
+    plan.mkdir()  # empty, as a runner's temporary folder may be
+    ci_.write_plan(SHIPPED, selection, plan, 256, "acme", compared_with="0123abc")
+    lines = (plan / "eval.txt").read_text().splitlines(keepends=True)
     assert len(lines) == len(MIXED) + 1
     for line, result in zip(lines, results):
         assert line == (f"{result.name}  error: attribute 'cudnn' missing in {result.name}.nix\n" if result.name in broken
                         else f"{result.name}  {result.heavy_drv}  {result.drv}\n")
     # 7 torches, 5 of which evaluated, each to its own heavy build
     assert lines[-1] == "gen-matrix: 10 recipes, 8 evaluated, 2 failed, 6 distinct torch builds\n"
-    assert (tmp_path / "eval-errors.txt").read_text() == "".join(
+    assert (plan / "eval-errors.txt").read_text() == "".join(
         f"{name}  error: attribute 'cudnn' missing in {name}.nix\n" for name in broken)
-    summary = (tmp_path / "summary.md").read_text()
+    summary = (plan / "summary.md").read_text()
     assert summary.startswith("### Plan of this run\n\nCompared with 0123abc.\n\nSelected by derivations: ")
     assert "\n**2 recipe(s) do not evaluate: nothing is built.** First:\n\n" + "".join(
         f"- `{name}`: attribute 'cudnn' missing in {name}.nix\n" for name in broken) in summary
-    plan = (tmp_path / "plan.json").read_text()
+    written = (plan / "plan.json").read_text()
     # one key a line, indented by one space, as `jq` and a reader of the artifact take it
-    assert plan.startswith('{\n "compared_with": "0123abc",\n "selected_by": "derivations",\n')
-    assert plan.endswith('\n  }\n ]\n}\n')
-    assert json.loads(plan)["not_evaluated"] == [
+    assert written.startswith('{\n "compared_with": "0123abc",\n "selected_by": "derivations",\n')
+    assert written.endswith('\n  }\n ]\n}\n')
+    assert json.loads(written)["not_evaluated"] == [
         {"name": name, "error": f"attribute 'cudnn' missing in {name}.nix"} for name in broken]
 
 

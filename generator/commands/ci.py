@@ -21,6 +21,8 @@ summary at any size, the full plan as JSON for an artifact, and the evaluation i
 from __future__ import annotations
 
 import io
+import os
+import stat
 import subprocess
 import tarfile
 import tempfile
@@ -29,7 +31,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
-from ..pipeline import state
+from ..pipeline import load, lock, state, write
 from ..errors import GenMatrixError, Location
 from ..layout import PKGS_DIR, STATE_FILE
 from . import eval as eval_command
@@ -450,12 +452,19 @@ def github_output(selection: Selection, size: int) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+# The file that makes a folder a plan folder: `write_plan` writes into a folder that is empty
+# or holds it, so that a plan never lands among someone's files (the Nix library, a home).
+PLAN_MARKER = ".gen-matrix-plan"
+PLAN_MARKER_TEXT = "gen-matrix ci --plan wrote this folder, and rewrites it: keep nothing else here\n"
+
+
 def write_plan(expansion: Expansion, selection: Selection, folder: Path, size: int,
                organisation: str | None = None, compared_with: str | None = None) -> None:
     """Everything the plan job needs from one selection, into `folder`: the outputs, the
     summary, the full plan (plan.json, uploaded as an artifact), and the evaluation of the
     recipes now (eval.txt, and eval-errors.txt with those that do not evaluate), so that
-    nothing is selected or evaluated twice."""
+    nothing is selected or evaluated twice. `folder` is new, empty, or one this wrote before;
+    each file is written whole beside its place and renamed into it, never through a link."""
     import json
 
     results = selection.evaluated
@@ -468,11 +477,50 @@ def write_plan(expansion: Expansion, selection: Selection, folder: Path, size: i
         "plan.json": json.dumps(plan_json(expansion, selection, size, organisation, compared_with), indent=1) + "\n",
         "eval.txt": evaluated,
         "eval-errors.txt": "".join(eval_command.line(result) + "\n" for result in results if not result.ok),
+        PLAN_MARKER: PLAN_MARKER_TEXT,
     }
-    folder.mkdir(parents=True, exist_ok=True)
+    _plan_folder(folder, files)
+    token = lock.new_token()
     for name, text in files.items():
-        # newline="": LF on every system, as GitHub's runners and the tests read them
-        (folder / name).write_text(text, encoding="utf-8", newline="")
+        try:
+            write.atomic_write(str(folder / name), text, token)  # LF on every system, as the runners read them
+        except OSError as error:
+            raise GenMatrixError.at(Location(str(folder / name)), f"cannot write the file: {error.strerror or error}",
+                                    "free some space or fix the folder's permissions, then run it again") from None
+
+
+def _plan_folder(folder: Path, files: Mapping[str, str]) -> None:
+    """Make `folder` ready for the plan's `files`, or refuse it: a link, anything but a folder,
+    a folder that holds other files than a plan's, or a plan file that is not a regular file."""
+    where = Location(f"--plan {folder}")
+    hint = "give --plan a new or empty folder (or one `gen-matrix ci --plan` wrote before)"
+    if os.path.islink(folder):
+        raise GenMatrixError.at(where, "this is a symbolic link; gen-matrix never writes through one", hint)
+    try:
+        if not os.path.lexists(folder):
+            folder.mkdir(parents=True)
+            return
+        if not os.path.isdir(folder):
+            raise GenMatrixError.at(where, "this is not a folder", hint)
+        held = sorted(os.listdir(folder))
+    except OSError as error:
+        raise GenMatrixError.at(where, f"cannot make or read the folder: {error.strerror or error}", hint) from None
+    if not held:
+        return
+    marker = load.read_text(folder / PLAN_MARKER, str(folder / PLAN_MARKER), len(PLAN_MARKER_TEXT), hint) \
+        if PLAN_MARKER in held else None
+    if marker != PLAN_MARKER_TEXT:
+        raise GenMatrixError.at(where, f"the folder holds files of its own ({', '.join(held[:3])}"
+                                       f"{', ...' if len(held) > 3 else ''}), and no plan gen-matrix wrote", hint)
+    strangers = [name for name in held if name not in files]
+    if strangers:
+        raise GenMatrixError.at(Location(str(folder / strangers[0])), "a file gen-matrix's plan does not write",
+                                "move it away: a plan folder holds the plan alone")
+    for name in held:
+        if not stat.S_ISREG(os.lstat(folder / name).st_mode):
+            raise GenMatrixError.at(Location(str(folder / name)),
+                                    "this is not a regular file (a link, a folder, a FIFO or a device), but the "
+                                    "plan writes a file here", "move it away, then run it again")
 
 
 def _git(root: Path, where: Location, *args: str, text: bool = True) -> subprocess.CompletedProcess:
