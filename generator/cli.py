@@ -13,7 +13,7 @@ import click
 
 from . import layout
 from .commands.buildenv import SHELLS
-from .errors import GenMatrixError, Location
+from .errors import GenMatrixError, Location, printable
 from .model import KIND_CHOICES
 
 EXIT_DRIFT = 1
@@ -303,14 +303,15 @@ def smoke(project: layout.Project, name, python, cpuinfo, cpu_flags, result, bui
         built = Path(result).absolute() if result else smoke_.default_result(project.root, variant)
         if built is not None:
             results += (smoke_.metadata(built, recipe.entry.revision),)
-    click.echo(f"smoke test of {variant.name} with {interpreter}"
-               + (f" (Python {facts['python']})" if facts.get("python") else ""))
+    # What the interpreter printed and the files read are shown, never obeyed by the terminal.
+    click.echo(printable(f"smoke test of {variant.name} with {interpreter}"
+                         + (f" (Python {facts['python']})" if facts.get("python") else "")))
     width = max(len(check.name) for check in results)
     for check in results:
-        click.echo(f"{check.state}  {check.name.ljust(width)}  {check.detail}")
+        click.echo(printable(f"{check.state}  {check.name.ljust(width)}  {check.detail}"))
     described_by = f"--cpuinfo {cpuinfo}" if cpuinfo else "--cpu-flags" if cpu_flags else None
     for note in smoke_.notes(expansion.matrix, facts, machine, described_by):
-        click.echo(f"NOTE  {note}")
+        click.echo(printable(f"NOTE  {note}"))
     counts = {state: sum(check.state == state for check in results) for state in (smoke_.PASS, smoke_.FAIL, smoke_.SKIP)}
     click.echo(f"gen-matrix: {counts[smoke_.PASS]} of {len(results)} checks passed"
                + (f", {counts[smoke_.FAIL]} failed" if counts[smoke_.FAIL] else "")
@@ -432,7 +433,8 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
 @click.option("--plan", "plan_dir", type=click.Path(file_okay=False), metavar="DIR",
               help="Write the whole plan of a CI run into DIR, from one selection: github-output (the shards, "
                    "for $GITHUB_OUTPUT), summary.md, plan.json (every selected name and why), and the "
-                   "evaluation of the recipes (eval.txt, eval-errors.txt).")
+                   "evaluation of the recipes (eval.txt, eval-errors.txt). DIR is new, empty, or a folder --plan "
+                   "wrote before.")
 @click.option("--organisation", default="", metavar="ORG",
               help="The Flox organisation the wrappers are published to, where metadata-only builds fetch "
                    "their heavy build (empty: none, unless ci.cache has a substituter).")

@@ -304,11 +304,15 @@ class Expansion:
 
 # Flox reads dots in a package name as folders (lib.x is .flox/pkgs/lib/x.nix): none here.
 SAFE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]*$")
+MAX_NAME = 200
 
 
 def check_name(name: str) -> str | None:
     """Why `name` cannot be a package and file name; None when it can."""
-    if not SAFE_NAME.match(name) or len(name) > 200:
+    if not SAFE_NAME.match(name):
         return (f"'{name}' is not a safe package name: use lower-case letters, digits, _ and -, "
                 "starting with a letter or digit")
+    if len(name) > MAX_NAME:
+        return (f"'{name[:40]}...' is {len(name)} characters long; a package name may have at most {MAX_NAME} "
+                "(a file name, with .nix and the prefixes Flox and Nix add, must stay under 255 bytes)")
     return None

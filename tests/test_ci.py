@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import collections
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -901,26 +902,168 @@ def test_a_selection_reads_back_as_it_was_printed():
         (selection.jobs, ("pytorch-gone",), ci_.DERIVATIONS, (cpu.name,), changes)
 
 
-@pytest.mark.parametrize("text, message", [
-    ("{", "not a selection printed by `gen-matrix ci`: Expecting property name enclosed in double quotes: "
-          "line 1 column 2 (char 1)"),
-    ('{"include": [], "deleted": [], "why": {}}', "not a selection printed by `gen-matrix ci`: 'selected_by'"),
-    ('{"include": [], "deleted": [], "selected_by": "text", "by_text": [], "why": {"pytorch-gone": "because"}}',
-     "not a selection printed by `gen-matrix ci`: 'because' is not a reason for a build"),
-    ('{"include": [{"name": "pytorch-a", "system": "x86_64-linux", "runner": ["r"], "builds": "pytorch-a pytorch-b", '
-     '"metadata_only": "", "gpu": false}], "deleted": [], "selected_by": "text", "by_text": [], '
-     '"why": {"pytorch-a": "build"}}', "not a selection printed by `gen-matrix ci`: no reason given for 'pytorch-b'"),
-    ('{"include": [{"name": "pytorch-nowhere", "system": "x86_64-linux", "runner": ["r"], '
-     '"builds": "pytorch-nowhere", "metadata_only": "", "gpu": false}], "deleted": [], "selected_by": "every", '
-     '"by_text": [], "why": {"pytorch-nowhere": "build"}}', "'pytorch-nowhere' is not a variant of the matrix"),
-])
-def test_a_selection_that_is_not_one_of_this_matrix_is_refused(text, message):
+def a_selection(**changes) -> dict:
+    """A selection of the shipped matrix as `gen-matrix ci` prints it: a GPU torch with its
+    companions, and a CPU torch whose wrapper alone changed; `changes` replaces top-level fields."""
+    torch = next(v for v in SHIPPED.variants if v.torch is None and any(c.torch == v.name for c in SHIPPED.variants))
+    companions = sorted(v.name for v in SHIPPED.variants if v.torch == torch.name)
+    cpu = next(v for v in SHIPPED.variants if v.kind == "cpu" and not v.is_companion)
+    changes_ = {name: ci_.BUILD for name in (torch.name, *companions)} | {cpu.name: ci_.WRAPPER}
+    document = ci_.select(SHIPPED, changes_, ("pytorch-gone",), ci_.TEXT).as_json()
+    document.update(changes)
+    return document
+
+
+def with_job(index: int | None = None, **fields) -> dict:
+    """The selection with `fields` of its job `index` changed [default: the job with companions]."""
+    document = a_selection()
+    document["include"][GROUP if index is None else index].update(fields)
+    return document
+
+
+def refusal(document) -> str:
     from generator.errors import GenMatrixError
 
+    text = document if isinstance(document, str) else json.dumps(document)
     with pytest.raises(GenMatrixError) as error:
         ci_.read_selection(SHIPPED, text, "selection.json")
-    assert str(error.value) == (f"selection.json: {message}\n"
-                                "  hint: write it with `gen-matrix ci [--changed-since REF] > FILE` from this matrix")
+    (problem,) = error.value.problems
+    assert problem.hint == "write it with `gen-matrix ci [--changed-since REF] > FILE` from this matrix"
+    return f"{problem.where}: {problem.message}"
+
+
+def test_the_selection_these_tests_alter_is_read_back_as_it_is():
+    document = a_selection()
+    assert len(document["include"]) == 2 and len(document["include"][GROUP]["builds"].split()) > 1
+    assert ci_.read_selection(SHIPPED, json.dumps(document), "selection.json").as_json() == document
+
+
+NOT_ONE = "selection.json: not a selection printed by `gen-matrix ci`: "
+GROUP = next(index for index, job in enumerate(a_selection()["include"]) if " " in job["builds"])
+OTHER = 1 - GROUP
+TORCH = a_selection()["include"][GROUP]["name"]
+COMPANION = a_selection()["include"][GROUP]["builds"].split()[1]
+AT = f"include[{GROUP}]"
+
+
+@pytest.mark.parametrize("document, message", [
+    ("{", "selection.json:1:2: not a selection printed by `gen-matrix ci`: not JSON: Expecting property name "
+          "enclosed in double quotes"),
+    ("[1]", NOT_ONE + "the file must be an object, not a list"),
+    ({k: v for k, v in a_selection().items() if k != "selected_by"}, NOT_ONE + "the file lacks 'selected_by'"),
+    (a_selection(extra=1), NOT_ONE + "the file has the unknown field 'extra'"),
+    (a_selection(include={}), NOT_ONE + "include must be a list of jobs, not an object"),
+    (with_job(name="pytorch-nowhere"), NOT_ONE + f"{AT}.name: 'pytorch-nowhere' is not a variant of the matrix"),
+    (with_job(name=COMPANION), NOT_ONE + f"{AT}.name: '{COMPANION}' is a companion; a job is named after its torch"),
+    (with_job(system="../../etc"), NOT_ONE + f"{AT}.system: '../../etc' is not a system gen-matrix builds for "
+                                             "(x86_64-linux, aarch64-linux, x86_64-darwin, aarch64-darwin)"),
+    (with_job(system="aarch64-darwin"), NOT_ONE + f"{AT}.system: '{TORCH}' builds on x86_64-linux, not aarch64-darwin"),
+    (with_job(system=["x86_64-linux"]), NOT_ONE + f"{AT}.system must be a system, not a list"),
+    (with_job(runner=[["self-hosted"]]), NOT_ONE + f"{AT}.runner[0] must be a string, not a list"),
+    (with_job(runner="self-hosted"), NOT_ONE + f"{AT}.runner must be a list, not a string"),
+    (with_job(runner=["self hosted; rm -rf /"]), NOT_ONE + f"{AT}.runner[0]: 'self hosted; rm -rf /' is not valid"),
+    (with_job(runner=[]), NOT_ONE + f"{AT}.runner is empty"),
+    (with_job(builds=""), NOT_ONE + f"{AT}.builds is empty; the job builds {TORCH} or its companions"),
+    (with_job(builds=f"{COMPANION} {TORCH}"), NOT_ONE + f"{AT}.builds[1]: '{TORCH}' is not built in this "
+                                                        f"job, which builds {TORCH} (first) and its companions"),
+    (with_job(OTHER, builds=f"{a_selection()['include'][OTHER]['name']} {COMPANION}"),
+     NOT_ONE + f"include[{OTHER}].builds[1]: '{COMPANION}' is not built in this job, which builds "
+               f"{a_selection()['include'][OTHER]['name']} (first) and its companions"),
+    (with_job(builds="pytorch-<b>gone</b>"), NOT_ONE + f"{AT}.builds[0]: 'pytorch-<b>gone</b>' is not a variant "
+                                                       "of the matrix"),
+    (with_job(metadata_only="pytorch-python313-cpu-avx2"),
+     NOT_ONE + f"{AT}.metadata_only[0]: 'pytorch-python313-cpu-avx2' is not among the job's builds"),
+    (with_job(metadata_only=5), NOT_ONE + f"{AT}.metadata_only must be a string of variant names separated by "
+                                          "spaces, not a number"),
+    (with_job(gpu="false"), NOT_ONE + f"{AT}.gpu must be true or false, not a string"),
+    (with_job(surprise=1), NOT_ONE + f"{AT} has the unknown field 'surprise'"),
+    (a_selection(include=a_selection()["include"] * 2),
+     NOT_ONE + f"include[2].builds: '{a_selection()['include'][0]['builds'].split()[0]}' is built by an earlier "
+               "job too"),
+    (a_selection(deleted=["<img src=x onerror=alert(1)>"]), NOT_ONE + "deleted[0]: '<img src=x onerror=alert(1)>' is "
+                                                                      "not a safe package name: use lower-case "
+                                                                      "letters, digits, _ and -, starting with a "
+                                                                      "letter or digit"),
+    (a_selection(deleted=["**bold** | x |"]), NOT_ONE + "deleted[0]: '**bold** | x |' is not a safe package name: "
+                                                        "use lower-case letters, digits, _ and -, starting with a "
+                                                        "letter or digit"),
+    (a_selection(deleted=[TORCH]), NOT_ONE + f"deleted[0]: '{TORCH}' is still a variant of the matrix"),
+    (a_selection(deleted="pytorch-gone"), NOT_ONE + "deleted must be a list of variant names, not a string"),
+    (a_selection(selected_by="luck"), NOT_ONE + "selected_by: 'luck' is not one of every, text, derivations"),
+    (a_selection(by_text=["pytorch-gone"]), NOT_ONE + "by_text[0]: 'pytorch-gone' is not a variant of the matrix"),
+    (a_selection(by_text=[True]), NOT_ONE + "by_text[0] must be a variant name, not a boolean"),
+    (a_selection(why=a_selection()["why"] | {"pytorch-python313-cpu-avx2": "build"}),
+     NOT_ONE + "why.pytorch-python313-cpu-avx2: not built by any job"),
+    (a_selection(why=a_selection()["why"] | {TORCH: "because"}),
+     NOT_ONE + f"why.{TORCH}: 'because' is not a reason for a build ('build', 'wrapper', 'new', 'every', "
+               "'not evaluated')"),
+    (a_selection(why={k: v for k, v in a_selection()["why"].items() if k != COMPANION}),
+     NOT_ONE + f"why: no reason given for '{COMPANION}'"),
+])
+def test_each_field_of_a_selection_is_checked_and_a_refusal_names_it(document, message):
+    assert refusal(document) == message
+
+
+@pytest.mark.parametrize("option", ["--summary", "--shards", "--names"])
+def test_a_selection_that_puts_markup_in_the_summary_or_a_list_in_runs_on_exits_2(run, tmp_path, option):
+    saved = tmp_path / "selection.json"
+    for document, field in ((a_selection(deleted=["<img src=x onerror=alert(1)>"]), "deleted[0]"),
+                            (with_job(runner=[["self-hosted"]]), f"{AT}.runner[0]")):
+        saved.write_text(json.dumps(document))
+        result = run("ci", "--root", REPO, "--selection", saved, option)
+        assert result.exit_code == 2 and "Traceback" not in result.output and result.stdout == ""
+        assert result.stderr.startswith(f"error: {saved}: not a selection printed by `gen-matrix ci`: {field}")
+
+
+PLAN_FILES = ["eval-errors.txt", "eval.txt", "github-output", "plan.json", "summary.md"]
+
+
+def test_a_plan_folder_is_made_and_rewritten_but_no_folder_of_other_files_is_taken(project, run, tmp_path):
+    generate(run, project)
+    plan = tmp_path / "out" / "plan"
+    for _ in range(2):  # a folder it wrote before is rewritten
+        assert run("ci", "--root", project, "--plan", plan).exit_code == 0
+        assert sorted(path.name for path in plan.iterdir()) == sorted(PLAN_FILES + [ci_.PLAN_MARKER])
+    library = sorted((project / "nix" / "lib").iterdir())
+    result = run("ci", "--root", project, "--plan", project / "nix" / "lib")
+    assert result.exit_code == 2
+    assert f"error: --plan {project / 'nix' / 'lib'}: the folder holds files of its own" in result.stderr
+    assert sorted((project / "nix" / "lib").iterdir()) == library
+    assert run("check", "--root", project).exit_code == 0
+    (plan / "notes.txt").write_text("mine")
+    result = run("ci", "--root", project, "--plan", plan)
+    assert result.exit_code == 2 and f"error: {plan / 'notes.txt'}: a file gen-matrix's plan does not write" in result.stderr
+
+
+@needs_posix("symbolic links and FIFOs as any user makes them")
+@pytest.mark.parametrize("marked", [False, True], ids=["new folder", "plan folder"])
+def test_a_plan_is_never_written_through_a_link_nor_into_a_fifo(project, run, tmp_path, marked):
+    plan, elsewhere = tmp_path / "plan", tmp_path / "elsewhere.md"
+    plan.mkdir()
+    elsewhere.write_text("mine\n")
+    if marked:
+        (plan / ci_.PLAN_MARKER).write_text(ci_.PLAN_MARKER_TEXT)
+    (plan / "summary.md").symlink_to(elsewhere)
+    os.mkfifo(plan / "plan.json")
+    result = run("ci", "--root", REPO, "--plan", plan)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert elsewhere.read_text() == "mine\n"
+    assert sorted(path.name for path in plan.iterdir()) == sorted(["summary.md", "plan.json"]
+                                                                  + [ci_.PLAN_MARKER] * marked)
+    assert ("this is not a regular file (a link, a folder, a FIFO or a device), but the plan writes a file here"
+            if marked else "the folder holds files of its own (plan.json, summary.md)") in result.stderr
+    linked = tmp_path / "linked"
+    linked.symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+    result = run("ci", "--root", REPO, "--plan", linked)
+    assert result.exit_code == 2 and "this is a symbolic link; gen-matrix never writes through one" in result.stderr
+    assert not (tmp_path / "elsewhere").exists()
+
+
+def test_a_plan_folder_under_a_file_is_invalid_input(run, tmp_path):
+    (tmp_path / "file").write_text("")
+    result = run("ci", "--root", REPO, "--plan", tmp_path / "file" / "plan")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"error: --plan {tmp_path / 'file' / 'plan'}: cannot make or read the folder" in result.stderr
 
 
 def test_the_full_plan_names_each_build_its_job_and_why_and_the_shards_have_their_runner(tmp_path):
@@ -1046,33 +1189,33 @@ def evaluated(changes: dict, *failing: str) -> tuple:
                  for index, name in enumerate(sorted(changes)))
 
 
-def test_the_plan_folder_holds_the_evaluation_its_errors_and_the_summary_and_may_exist_already(tmp_path):
+def test_the_plan_folder_holds_the_evaluation_its_errors_and_the_summary_and_may_exist_already_empty(tmp_path):
     import dataclasses
 
     broken = (TORCH + "cpu-avx2", "torchvision-python313-cuda12_8-sm75-avx")
     results = evaluated(MIXED, *broken)
     selection = dataclasses.replace(ci_.select(SHIPPED, MIXED, (), ci_.DERIVATIONS), evaluated=results)
-    (tmp_path / "old").write_text("kept\n")
-    ci_.write_plan(SHIPPED, selection, tmp_path, 256, "acme", compared_with="0123abc")
-    assert (tmp_path / "old").read_text() == "kept\n"
-    lines = (tmp_path / "eval.txt").read_text().splitlines(keepends=True)
+    plan = tmp_path / "plan"
+    plan.mkdir()  # empty, as a runner's temporary folder may be
+    ci_.write_plan(SHIPPED, selection, plan, 256, "acme", compared_with="0123abc")
+    lines = (plan / "eval.txt").read_text().splitlines(keepends=True)
     assert len(lines) == len(MIXED) + 1
     for line, result in zip(lines, results):
         assert line == (f"{result.name}  error: attribute 'cudnn' missing in {result.name}.nix\n" if result.name in broken
                         else f"{result.name}  {result.heavy_drv}  {result.drv}\n")
     # 7 torches, 5 of which evaluated, each to its own heavy build
     assert lines[-1] == "gen-matrix: 10 recipes, 8 evaluated, 2 failed, 6 distinct torch builds\n"
-    assert (tmp_path / "eval-errors.txt").read_text() == "".join(
+    assert (plan / "eval-errors.txt").read_text() == "".join(
         f"{name}  error: attribute 'cudnn' missing in {name}.nix\n" for name in broken)
-    summary = (tmp_path / "summary.md").read_text()
+    summary = (plan / "summary.md").read_text()
     assert summary.startswith("### Plan of this run\n\nCompared with 0123abc.\n\nSelected by derivations: ")
     assert "\n**2 recipe(s) do not evaluate: nothing is built.** First:\n\n" + "".join(
         f"- `{name}`: attribute 'cudnn' missing in {name}.nix\n" for name in broken) in summary
-    plan = (tmp_path / "plan.json").read_text()
+    written = (plan / "plan.json").read_text()
     # one key a line, indented by one space, as `jq` and a reader of the artifact take it
-    assert plan.startswith('{\n "compared_with": "0123abc",\n "selected_by": "derivations",\n')
-    assert plan.endswith('\n  }\n ]\n}\n')
-    assert json.loads(plan)["not_evaluated"] == [
+    assert written.startswith('{\n "compared_with": "0123abc",\n "selected_by": "derivations",\n')
+    assert written.endswith('\n  }\n ]\n}\n')
+    assert json.loads(written)["not_evaluated"] == [
         {"name": name, "error": f"attribute 'cudnn' missing in {name}.nix"} for name in broken]
 
 

@@ -343,3 +343,51 @@ def test_a_captured_output_that_is_huge_is_an_error_not_read_whole(project, run,
     huge.write_bytes(b"x" * (17 * 1024 * 1024))
     result = run("detect", option, huge, "--uname", "Linux x86_64", "--root", project)
     assert result.exit_code == 2 and "the file is larger than 16 MiB" in result.stderr
+
+
+# ---- eval: what Nix prints, and the package sets it is handed ---------------------------
+
+AVX2 = "pytorch-python313-cpu-avx2"
+
+
+@pytest.mark.parametrize("given, message", [
+    ("~no-such-user-here/nixpkgs", "cannot use this path: "),
+    ("p" * 5000, "cannot use this path: File name too long"),
+    pytest.param("fifo", "not a folder or a regular file (a FIFO or a device)", marks=needs_posix("FIFOs (os.mkfifo)")),
+])
+def test_a_package_set_eval_cannot_use_is_a_located_error(project, run, given, message):
+    assert run("--root", project).exit_code == 0
+    if given == "fifo":
+        os.mkfifo(project / "fifo")
+        given = str(project / "fifo")
+    result = run("eval", "--root", project, "--nixpkgs", given, AVX2)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.startswith(f"error: --nixpkgs {given}: {message}")
+
+
+def package_set(folder, body: str):
+    """A package set whose evaluation does `body` (Nix), whatever it is asked for."""
+    folder.mkdir()
+    (folder / "default.nix").write_text(f"{{ ... }}: {body}\n")
+    return folder
+
+
+@needs_nix
+def test_control_characters_in_nixs_message_are_shown_escaped(project, run, tmp_path):
+    assert run("--root", project).exit_code == 0
+    throwing = package_set(tmp_path / "throwing", 'throw "a\\u0001b\\u009bc"'.encode().decode("unicode_escape"))
+    result = run("eval", "--root", project, "--nixpkgs", throwing, AVX2)
+    assert result.exit_code == 1
+    assert "\x01" not in result.output and "\x9b" not in result.output
+    assert result.stdout.splitlines()[0] == f"{AVX2}  error: a\\x01b\\x9bc"
+
+
+@needs_nix
+@pytest.mark.parametrize("traced", ['{bad}', '{\\"name\\": 1}', '{\\"name\\": \\"x\\"}',
+                                    '{\\"name\\": \\"x\\", \\"value\\": 5}'])
+def test_a_package_set_that_traces_like_eval_nix_is_no_traceback(project, run, tmp_path, traced):
+    assert run("--root", project).exit_code == 0
+    tracing = package_set(tmp_path / "tracing", f'builtins.trace "gen-matrix-eval: {traced}" (throw "no")')
+    result = run("eval", "--root", project, "--nixpkgs", tracing, AVX2, "pytorch-python313-cpu-avx512")
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert result.stdout.splitlines()[:2] == [f"{AVX2}  error: no", "pytorch-python313-cpu-avx512  error: no"]

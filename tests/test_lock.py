@@ -22,7 +22,7 @@ from generator.errors import GenMatrixError, Location
 from generator.layout import RUN_LOCK_FILE, RUN_MARKER_FILE
 from generator.pipeline import lock
 
-from conftest import needs_posix, needs_symlinks
+from conftest import FIXTURE_MATRIX, needs_posix, needs_symlinks
 
 # Windows' locks are mandatory: while a run holds the lock file, no other handle reads it.
 READ_WHILE_HELD = pytest.mark.skipif(sys.platform == "win32", reason="on Windows a held lock file cannot be read")
@@ -100,8 +100,41 @@ def test_a_run_cut_short_with_nothing_inherited_removes_the_lock_file(tmp_path):
     assert not (tmp_path / RUN_LOCK_FILE).exists()
 
 
-def test_an_empty_lock_file_is_taken(tmp_path):
+def test_an_empty_file_of_the_lock_files_name_is_the_users_and_kept(tmp_path, run):
+    """gen-matrix's lock file is never empty: the run that creates it writes its first line at once."""
     (tmp_path / RUN_LOCK_FILE).write_bytes(b"")
+    with pytest.raises(GenMatrixError) as error:
+        with lock.held(tmp_path):
+            pass
+    assert problem(error)[:2] == (Location(RUN_LOCK_FILE), "this file is not gen-matrix's run lock, but gen-matrix "
+                                                           "keeps its lock here")
+    assert (tmp_path / RUN_LOCK_FILE).read_bytes() == b""
+    (tmp_path / "matrix.yaml").write_text(FIXTURE_MATRIX.read_text())
+    result = run("--root", tmp_path)
+    assert result.exit_code == 2 and f"error: {RUN_LOCK_FILE}: this file is not gen-matrix's run lock" in result.stderr
+    assert (tmp_path / RUN_LOCK_FILE).read_bytes() == b"" and sorted(p.name for p in tmp_path.iterdir()) == [
+        RUN_LOCK_FILE, "matrix.yaml"]
+
+
+def test_a_run_writes_the_first_line_into_the_lock_file_it_creates_before_it_locks_it(tmp_path, monkeypatch):
+    real, seen = lock.filelock.lock_descriptor, []
+
+    def looking(descriptor, blocking):
+        seen.append((tmp_path / RUN_LOCK_FILE).read_bytes())
+        return real(descriptor, blocking=blocking)
+
+    monkeypatch.setattr(lock.filelock, "lock_descriptor", looking)
+    with lock.held(tmp_path):
+        pass
+    assert seen == [f"{lock.FIRST_LINE}\n".encode()]
+
+
+def test_a_lock_file_found_empty_as_its_creator_writes_its_first_line_is_taken(tmp_path):
+    """Another run created the file and is one write from its first line when this run locks it."""
+    import threading
+
+    (tmp_path / RUN_LOCK_FILE).write_bytes(b"")
+    threading.Timer(0.1, put, (tmp_path / RUN_LOCK_FILE, f"{lock.FIRST_LINE}\n")).start()
     with lock.held(tmp_path) as run:
         assert run.cut_short == ()
     assert not (tmp_path / RUN_LOCK_FILE).exists()

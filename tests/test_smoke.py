@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import json
+import os
 import platform
 import re
 import shutil
 import sys
 import textwrap
+import threading
 from pathlib import Path
 
 import pytest
@@ -491,3 +494,89 @@ def test_the_workflow_calls_smoke_with_options_it_has():
     (call,) = {line.strip() for line in workflow.splitlines() if "gen-matrix smoke" in line}  # one per build job
     known = {option for param in main.commands["smoke"].params for option in param.opts}
     assert {"--builder", "--python", "--result"} <= set(re.findall(r"--[a-z-]+", call)) <= known
+
+
+# ---- what comes from outside: the probe's output and the build's files ------------------
+
+CPU_FACTS = {"python": "3.13.1", "torch": "2.8.0", "torch_file": "/x/torch/__init__.py", "machine": "x86_64",
+             "cuda": None, "cpu_capability": "AVX2", "cpu_ceiling": "AVX2",
+             "compute": {"cpu": {"device": "cpu", "ok": True, "size": 64, "wrong": 0}}}
+
+
+def printing(tmp_path: Path, facts: dict) -> Path:
+    """An interpreter that prints `facts` as the probe's report, whatever it is asked to run."""
+    (tmp_path / "facts.json").write_text(json.dumps(facts))
+    return script(tmp_path / "python", f"""\
+        #!/bin/sh
+        cat {tmp_path / "facts.json"}
+    """)
+
+
+def smoke_with_result(run, tmp_path: Path, facts: dict, result: Path):
+    """smoke of the shipped matrix's avx2 CPU variant, on a captured AVX2 CPU, in a thread: a
+    read that waits for ever fails the test instead of hanging it."""
+    outcome = {}
+    worker = threading.Thread(target=lambda: outcome.update(result=run(
+        "smoke", "--matrix", MATRIX, "pytorch-python313-cpu-avx2", "--python", printing(tmp_path, facts),
+        "--cpuinfo", HOSTS / "ryzen5950x-rtx3090" / "cpuinfo", "--result", result)), daemon=True)
+    worker.start()
+    worker.join(60)
+    assert not worker.is_alive(), "smoke hangs reading --result"
+    return outcome["result"]
+
+
+@needs_sh
+@pytest.mark.parametrize("make, message", [
+    pytest.param(lambda path: os.mkfifo(path), "not a regular file (a folder, a FIFO or a device)",
+                 id="fifo"),
+    pytest.param(lambda path: path.symlink_to("/dev/zero"), "not a regular file (a folder, a FIFO or a device)",
+                 id="dev-zero"),
+    pytest.param(lambda path: path.write_bytes(b"7" * (smoke.METADATA_BYTES + 1)),
+                 f"the file is larger than {smoke.METADATA_BYTES} bytes", id="huge"),
+    pytest.param(lambda path: path.write_bytes(b"\xff\xfe3\n"), "the byte 0xff is not UTF-8 text", id="binary"),
+])
+def test_the_builds_metadata_revision_is_read_as_any_input_is(run, tmp_path, make, message):
+    build = tmp_path / "result"
+    build.mkdir()
+    make(build / ".metadata-rev")
+    result = smoke_with_result(run, tmp_path, CPU_FACTS, build)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"error: {build / '.metadata-rev'}" in result.stderr and message in result.stderr
+    assert "--result the build of a gen-matrix recipe" in result.stderr
+
+
+@needs_sh
+def test_escape_sequences_from_the_interpreter_and_the_build_are_shown_not_obeyed(run, tmp_path):
+    build = tmp_path / "result"
+    build.mkdir()
+    (build / ".metadata-rev").write_text("\x1b[2J3\n")  # clears the screen
+    facts = dict(CPU_FACTS, torch_file="/x/\x1b]0;owned\x07torch/__init__.py")  # sets the window's title
+    result = smoke_with_result(run, tmp_path, facts, build)
+    assert result.exit_code == 1
+    assert "\x1b" not in result.output and "\x07" not in result.output
+    assert "PASS  torch     torch 2.8.0 from /x/\\x1b]0;owned\\x07torch/__init__.py" in lines(result)
+    assert f"FAIL  metadata  {build / '.metadata-rev'} is \\x1b[2J3; the recipe's revision is 0" in lines(result)
+
+
+@needs_sh
+@pytest.mark.parametrize("changes, why", [
+    ({"compute": "fast"}, "'compute' is str"),
+    ({"compute": {"cpu": {"device": "cpu", "ok": False}}}, "'compute' of cpu is not a computation's result"),
+    ({"arch_list": 90}, "'arch_list' is int"),
+    ({"arch_list": [90]}, "'arch_list' holds more than names"),
+    ({"devices": [{"name": "H100"}]}, "'devices' holds more than GPUs with a name and a capability"),
+    ({"import_error": 5}, "'import_error' is int"),
+    ({"files": {"torch": "there"}}, "'files' holds more than packages"),
+    ({"companions": {"torchvision": []}}, "'companions' holds more than modules"),
+])
+def test_facts_not_of_the_probes_shape_fail_the_torch_check(run, tmp_path, changes, why):
+    result = run("smoke", "--matrix", MATRIX, "pytorch-python313-cuda12_8-sm90-avx512", "--python",
+                 printing(tmp_path, dict(CPU_FACTS, cuda="12.8", **changes)))
+    assert result.exit_code == 1 and "Traceback" not in result.output
+    assert lines(result)[1] == f"FAIL  torch  the interpreter printed facts that are not smoke_probe.py's: {why}"
+
+
+def test_an_interpreter_path_longer_than_the_system_takes_is_invalid_input(run, tmp_path):
+    result = run("smoke", "--matrix", MATRIX, "pytorch-python313-cpu-avx2", "--python", tmp_path / ("p" * 5000))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "cannot look for the interpreter" in result.stderr and "hint: give --python the path" in result.stderr

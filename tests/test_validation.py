@@ -614,3 +614,53 @@ def test_a_typo_gets_the_name_it_was_meant_for(repository, run, axes, said):
     write_matrix(repository, BASE + axes + "\n")
     result = run("--root", repository)
     assert result.exit_code == 2 and said in result.stderr, result.stderr
+
+
+# ---- messages that say what is wrong, where -----------------------------------------------
+
+_HEAD = 'pytorch: {version: "2.8.0"}\nnixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n'
+
+
+@pytest.mark.parametrize("text, expected", [
+    (_HEAD + 'axes: &axes {python: ["3.13"], isa: [avx2]}\ncpu:\n  <<: *axes\n',
+     ["matrix.yaml:5:3: '<<' merges another mapping into this one, which gen-matrix does not do (YAML 1.2 has no "
+      "merge keys)", "  hint: write the keys out here; an alias (*name) can stand for a whole value"]),
+    (_HEAD + 'cpu:\n  python: ["3.13"]\n  isa: [' + ", ".join(["avx2"] * 150_000) + "]\n",
+     ["matrix.yaml:5:599955: the document holds more than 100000 values",
+      "  hint: a matrix holds a few hundred: is this the right file, or a list written out that its section's "
+      "axes would make?"]),
+    (_HEAD + 'naming: {cpu: "{package}-python{python}-cpu-{isa}-' + "x" * 250 + '"}\n'
+     'cpu: {python: ["3.13"], isa: [avx2]}\n',
+     ["matrix.yaml:3:15: naming.cpu makes names of more than 200 characters (266 with one character per field)",
+      "  hint: shorten the text between the fields: a file name must stay under 255 bytes"]),
+    (_HEAD + 'naming: {cpu: "{package}-python{python}-cpu-{isa}-' + "x" * 180 + '"}\n'
+     'cpu: {python: ["3.13"], isa: [avx2]}\n',
+     ["matrix.yaml:4:1: 'pytorch-python313-cpu-avx2-xxxxxxxxxxxxx...' is 207 characters long; a package name may "
+      "have at most 200 (a file name, with .nix and the prefixes Flox and Nix add, must stay under 255 bytes)",
+      "  hint: change naming.cpu in matrix.yaml"]),
+    (_HEAD + 'cpu: {python: ["3.13"], isa: [avx2]}\ncompanions:\n  - packages: [torchvision]\n    when: {kind: tpu}\n',
+     ["matrix.yaml:6:18: companions[0].when.kind: 'tpu' is not allowed here", "  hint: did you mean 'gpu'?"]),
+])
+def test_a_mistake_is_named_for_what_it_is(tmp_path, run, text, expected):
+    (tmp_path / "matrix.yaml").write_text(text)
+    result = run("--root", tmp_path)
+    assert result.exit_code == 2 and [p.name for p in tmp_path.iterdir()] == ["matrix.yaml"]
+    first = f"error: {tmp_path / 'matrix.yaml'}" + expected[0][len("matrix.yaml"):]
+    found = result.stderr.splitlines()
+    assert found[found.index(first):found.index(first) + 2] == [first, *expected[1:]]
+    # and nothing else about the same mistake (the merge key, say, as a tag or an unknown key)
+    assert all("'<<'" not in line for line in found if line != first)
+    assert len([line for line in found if line.startswith("error: ")]) == 1 + ("&axes" in text)
+
+
+def test_a_flox_manifest_that_starts_with_a_bom_is_named_for_it(project, run):
+    assert run("--root", project).exit_code == 0
+    manifest = project / ".flox" / "env" / "manifest.toml"
+    text = manifest.read_bytes()
+    manifest.write_bytes(b"\xef\xbb\xbf" + text)
+    result = run("--root", project)
+    assert result.exit_code == 2 and manifest.read_bytes() == b"\xef\xbb\xbf" + text
+    assert result.stderr.splitlines() == [
+        "error: .flox/env/manifest.toml:1:1: the file starts with a byte order mark (U+FEFF)",
+        '  hint: save it as UTF-8 without a BOM (in most editors: the encoding "UTF-8", not "UTF-8 with BOM"); '
+        "gen-matrix only updates a manifest it can read"]

@@ -21,6 +21,8 @@ summary at any size, the full plan as JSON for an artifact, and the evaluation i
 from __future__ import annotations
 
 import io
+import os
+import stat
 import subprocess
 import tarfile
 import tempfile
@@ -30,7 +32,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
-from ..pipeline import state
+from ..pipeline import load, lock, state, write
 from ..errors import GenMatrixError, Location
 from ..layout import PKGS_DIR, STATE_FILE
 from . import eval as eval_command
@@ -116,34 +118,128 @@ class Selection:
 
 
 def read_selection(expansion: Expansion, text: str, file: str) -> Selection:
-    """A selection as `gen-matrix ci` printed it, for the matrix it was made from."""
+    """A selection as `gen-matrix ci` printed it, for the matrix it was made from. Every field
+    is checked, since a selection file may come from anywhere: its names, systems and runners
+    reach the summary, the plan and the workflow's `runs-on`."""
     import json
 
-    where = Location(file)
+    from ..model import DEFAULT_RUNNERS, check_name
+    from ..pipeline import schema
+
     hint = "write it with `gen-matrix ci [--changed-since REF] > FILE` from this matrix"
+    variants = expansion.by_name
+
+    def refuse(field: str, message: str) -> GenMatrixError:
+        return GenMatrixError.at(Location(file), f"not a selection printed by `gen-matrix ci`: {field}{message}", hint)
+
+    def kind(value) -> str:
+        return {dict: "an object", list: "a list", str: "a string", bool: "a boolean", type(None): "null"}.get(
+            type(value), "a number")
+
+    def fields(value, field: str, keys: tuple[str, ...]) -> dict:
+        if not isinstance(value, dict):
+            raise refuse(field, f" must be an object, not {kind(value)}")
+        for key in keys:
+            if key not in value:
+                raise refuse(field, f" lacks '{key}'")
+        for key in value:
+            if key not in keys:
+                raise refuse(field, f" has the unknown field '{key}'")
+        return value
+
+    def of_type(value, field: str, wanted: type, what: str):
+        if not isinstance(value, wanted):
+            raise refuse(field, f" must be {what}, not {kind(value)}")
+        return value
+
+    def names(value, field: str, in_matrix: bool = True) -> tuple[str, ...]:
+        """A list of variant names: of this matrix, or (not `in_matrix`) names a variant could have."""
+        for index, name in enumerate(of_type(value, field, list, "a list of variant names")):
+            named(name, f"{field}[{index}]", in_matrix)
+        return tuple(value)
+
+    def named(name, field: str, in_matrix: bool = True) -> str:
+        of_type(name, field, str, "a variant name")
+        if in_matrix and name not in variants:
+            raise refuse(field, f": '{name}' is not a variant of the matrix")
+        if not in_matrix and check_name(name):
+            raise refuse(field, f": {check_name(name)}")
+        return name
+
+    def job(entry, field: str) -> Job:
+        fields(entry, field, JOB_FIELDS)
+        torch = variants[named(entry["name"], f"{field}.name")]
+        if torch.is_companion:
+            raise refuse(f"{field}.name", f": '{torch.name}' is a companion; a job is named after its torch")
+        system = of_type(entry["system"], f"{field}.system", str, "a system")
+        if system not in DEFAULT_RUNNERS:
+            raise refuse(f"{field}.system", f": '{system}' is not a system gen-matrix builds for "
+                                            f"({', '.join(DEFAULT_RUNNERS)})")
+        if system != torch.system:
+            raise refuse(f"{field}.system", f": '{torch.name}' builds on {torch.system}, not {system}")
+        labels = schema.problems_of(entry["runner"], "runnerLabels", f"{field}.runner")
+        if labels:
+            raise refuse("", labels[0])
+        builds = of_type(entry["builds"], f"{field}.builds", str,
+                         "a string of variant names separated by spaces").split()
+        if not builds:
+            raise refuse(f"{field}.builds", f" is empty; the job builds {torch.name} or its companions")
+        for index, name in enumerate(builds):
+            variant = variants[named(name, f"{field}.builds[{index}]")]
+            # a job whose torch is unchanged builds its changed companions alone
+            if (variant.torch or variant.name) != torch.name or (index > 0 and not variant.is_companion):
+                raise refuse(f"{field}.builds[{index}]", f": '{name}' is not built in this job, which builds "
+                                                         f"{torch.name} (first) and its companions")
+        metadata_only = of_type(entry["metadata_only"], f"{field}.metadata_only", str,
+                                "a string of variant names separated by spaces").split()
+        for index, name in enumerate(metadata_only):
+            if name not in builds:
+                raise refuse(f"{field}.metadata_only[{index}]", f": '{name}' is not among the job's builds")
+        gpu = of_type(entry["gpu"], f"{field}.gpu", bool, "true or false")
+        return Job(torch.name, system, tuple(entry["runner"]), tuple(builds), tuple(metadata_only), gpu)
+
     try:
         data = json.loads(text)
-        jobs = tuple(Job(entry["name"], entry["system"], tuple(entry["runner"]), tuple(entry["builds"].split()),
-                         tuple(entry["metadata_only"].split()), bool(entry["gpu"]))
-                     for entry in data["include"])
-        why = {str(name): reason for name, reason in data["why"].items()}
-        strange = sorted(reason for reason in why.values() if reason not in REASONS)
-        if strange:
-            raise ValueError(f"{strange[0]!r} is not a reason for a build")
-        unexplained = sorted(name for job in jobs for name in job.builds if name not in why)
-        if unexplained:
-            raise ValueError(f"no reason given for '{unexplained[0]}'")
-        selection = Selection(jobs, tuple(data["deleted"]), data["selected_by"], tuple(data["by_text"]),
-                              MappingProxyType(why))
-    except (ValueError, KeyError, TypeError, AttributeError) as error:
-        raise GenMatrixError.at(where, f"not a selection printed by `gen-matrix ci`: {error}", hint) from None
+    except json.JSONDecodeError as error:
+        raise GenMatrixError.at(Location(file, error.lineno, error.colno),
+                                f"not a selection printed by `gen-matrix ci`: not JSON: {error.msg}", hint) from None
     except RecursionError:  # json nests by recursion: thousands of brackets exhaust it
-        raise GenMatrixError.at(where, "not a selection printed by `gen-matrix ci`: nested thousands of levels deep",
-                                hint) from None
-    unknown = sorted(set(selection.builds) - set(expansion.by_name))
-    if unknown:
-        raise GenMatrixError.at(where, f"'{unknown[0]}' is not a variant of the matrix", hint)
-    return selection
+        raise refuse("", "nested thousands of levels deep") from None
+    except ValueError:  # Python reads no integer of more than 4,300 digits
+        raise refuse("", "holds a number thousands of digits long") from None
+    fields(data, "the file", SELECTION_FIELDS)
+    jobs = tuple(job(entry, f"include[{index}]")
+                 for index, entry in enumerate(of_type(data["include"], "include", list, "a list of jobs")))
+    built: set[str] = set()
+    for index, entry in enumerate(jobs):
+        for name in entry.builds:
+            if name in built:
+                raise refuse(f"include[{index}].builds", f": '{name}' is built by an earlier job too")
+            built.add(name)
+    deleted = names(data["deleted"], "deleted", in_matrix=False)
+    for index, name in enumerate(deleted):
+        if name in variants:
+            raise refuse(f"deleted[{index}]", f": '{name}' is still a variant of the matrix")
+    selected_by = of_type(data["selected_by"], "selected_by", str, "a string")
+    if selected_by not in (EVERY, TEXT, DERIVATIONS):
+        raise refuse("selected_by", f": '{selected_by}' is not one of {EVERY}, {TEXT}, {DERIVATIONS}")
+    by_text = names(data["by_text"], "by_text")
+    why = of_type(data["why"], "why", dict, "an object of variant names and reasons")
+    for name, reason in why.items():
+        if name not in built:
+            raise refuse(f"why.{name}", ": not built by any job")
+        if reason not in REASONS:
+            given = f"'{reason}'" if isinstance(reason, str) else kind(reason)
+            raise refuse(f"why.{name}", f": {given} is not a reason for a build ({', '.join(map(repr, REASONS))})")
+    unexplained = sorted(built - set(why))
+    if unexplained:
+        raise refuse("why", f": no reason given for '{unexplained[0]}'")
+    return Selection(jobs, deleted, selected_by, by_text, MappingProxyType(dict(why)))
+
+
+# The fields of a selection and of each of its jobs, as `Selection.as_json` and `Job.as_json` write them.
+SELECTION_FIELDS = ("include", "deleted", "selected_by", "by_text", "why")
+JOB_FIELDS = ("name", "system", "runner", "builds", "metadata_only", "gpu")
 
 
 def matrix_json(jobs: tuple[Job, ...]) -> dict:
@@ -414,12 +510,19 @@ def github_output(selection: Selection, size: int) -> str:
     return "".join(line + "\n" for line in lines)
 
 
+# The file that makes a folder a plan folder: `write_plan` writes into a folder that is empty
+# or holds it, so that a plan never lands among someone's files (the Nix library, a home).
+PLAN_MARKER = ".gen-matrix-plan"
+PLAN_MARKER_TEXT = "gen-matrix ci --plan wrote this folder, and rewrites it: keep nothing else here\n"
+
+
 def write_plan(expansion: Expansion, selection: Selection, folder: Path, size: int,
                organisation: str | None = None, compared_with: str | None = None) -> None:
     """Everything the plan job needs from one selection, into `folder`: the outputs, the
     summary, the full plan (plan.json, uploaded as an artifact), and the evaluation of the
     recipes now (eval.txt, and eval-errors.txt with those that do not evaluate), so that
-    nothing is selected or evaluated twice."""
+    nothing is selected or evaluated twice. `folder` is new, empty, or one this wrote before;
+    each file is written whole beside its place and renamed into it, never through a link."""
     import json
 
     results = selection.evaluated
@@ -432,11 +535,50 @@ def write_plan(expansion: Expansion, selection: Selection, folder: Path, size: i
         "plan.json": json.dumps(plan_json(expansion, selection, size, organisation, compared_with), indent=1) + "\n",
         "eval.txt": evaluated,
         "eval-errors.txt": "".join(eval_command.line(result) + "\n" for result in results if not result.ok),
+        PLAN_MARKER: PLAN_MARKER_TEXT,
     }
-    folder.mkdir(parents=True, exist_ok=True)
+    _plan_folder(folder, files)
+    token = lock.new_token()
     for name, text in files.items():
-        # newline="": LF on every system, as GitHub's runners and the tests read them
-        (folder / name).write_text(text, encoding="utf-8", newline="")
+        try:
+            write.atomic_write(str(folder / name), text, token)  # LF on every system, as the runners read them
+        except OSError as error:
+            raise GenMatrixError.at(Location(str(folder / name)), f"cannot write the file: {error.strerror or error}",
+                                    "free some space or fix the folder's permissions, then run it again") from None
+
+
+def _plan_folder(folder: Path, files: Mapping[str, str]) -> None:
+    """Make `folder` ready for the plan's `files`, or refuse it: a link, anything but a folder,
+    a folder that holds other files than a plan's, or a plan file that is not a regular file."""
+    where = Location(f"--plan {folder}")
+    hint = "give --plan a new or empty folder (or one `gen-matrix ci --plan` wrote before)"
+    if os.path.islink(folder):
+        raise GenMatrixError.at(where, "this is a symbolic link; gen-matrix never writes through one", hint)
+    try:
+        if not os.path.lexists(folder):
+            folder.mkdir(parents=True)
+            return
+        if not os.path.isdir(folder):
+            raise GenMatrixError.at(where, "this is not a folder", hint)
+        held = sorted(os.listdir(folder))
+    except OSError as error:
+        raise GenMatrixError.at(where, f"cannot make or read the folder: {error.strerror or error}", hint) from None
+    if not held:
+        return
+    marker = load.read_text(folder / PLAN_MARKER, str(folder / PLAN_MARKER), len(PLAN_MARKER_TEXT), hint) \
+        if PLAN_MARKER in held else None
+    if marker != PLAN_MARKER_TEXT:
+        raise GenMatrixError.at(where, f"the folder holds files of its own ({', '.join(held[:3])}"
+                                       f"{', ...' if len(held) > 3 else ''}), and no plan gen-matrix wrote", hint)
+    strangers = [name for name in held if name not in files]
+    if strangers:
+        raise GenMatrixError.at(Location(str(folder / strangers[0])), "a file gen-matrix's plan does not write",
+                                "move it away: a plan folder holds the plan alone")
+    for name in held:
+        if not stat.S_ISREG(os.lstat(folder / name).st_mode):
+            raise GenMatrixError.at(Location(str(folder / name)),
+                                    "this is not a regular file (a link, a folder, a FIFO or a device), but the "
+                                    "plan writes a file here", "move it away, then run it again")
 
 
 def _git(root: Path, where: Location, *args: str, text: bool = True) -> subprocess.CompletedProcess:

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from ..errors import GenMatrixError, Location
+from ..errors import GenMatrixError, Location, printable
 from ..layout import PKGS_DIR
 from ..model import COMPANION, Expansion, Matrix, Variant
 from . import sandbox
@@ -106,14 +106,19 @@ def package_sets(matrix: Matrix, given: tuple[str, ...], where: str = "--nixpkgs
         pin, _, path = text.partition("=")
         if not path or pin not in pins:
             pin, path = "", text
-        resolved = Path(path).expanduser()
-        if not resolved.exists():
-            raise GenMatrixError.at(Location(f"{where} {text}"), f"no such file or folder: {path}",
-                                    "give a nixpkgs checkout, or a package set such as tests/nix/nixpkgs, "
-                                    "as PATH (every pin) or PIN=PATH (one pin)")
-        if not (resolved.is_dir() or resolved.is_file()):
-            raise GenMatrixError.at(Location(f"{where} {text}"), f"neither a folder nor a file: {path}",
-                                    "give a nixpkgs checkout (a folder with default.nix), or a .nix file of one")
+        hint = ("give a nixpkgs checkout, or a package set such as tests/nix/nixpkgs, as PATH (every pin) or "
+                "PIN=PATH (one pin)")
+        try:
+            resolved = Path(path).expanduser()
+            there = resolved.exists()
+        except (RuntimeError, OSError) as error:  # ~user with no such user; a name longer than the system takes
+            why = getattr(error, "strerror", None) or error
+            raise GenMatrixError.at(Location(f"{where} {text}"), f"cannot use this path: {why}", hint) from None
+        if not there:
+            raise GenMatrixError.at(Location(f"{where} {text}"), f"no such file or folder: {path}", hint)
+        if not resolved.is_dir() and not resolved.is_file():  # Nix would wait on a FIFO for ever
+            raise GenMatrixError.at(Location(f"{where} {text}"), "not a folder or a regular file (a FIFO or a device)",
+                                    hint)
         for name in ([pin] if pin else pins):
             chosen[name] = str(resolved.resolve())
     return chosen
@@ -226,8 +231,10 @@ def _run(chunk: tuple[Target, ...], program: str, runs: sandbox.Runs,
     ours = re.compile(rf"^trace: gen-matrix-eval {nonce}: (\{{.*\}})$")
     for line in done.stderr.splitlines():
         found = ours.match(_ANSI.sub("", line))
-        if found:
-            entry = json.loads(found[1])
+        entry = _json(found[1]) if found else None
+        # a package set can trace anything, even a line that looks like eval.nix's
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str) and "value" in entry \
+                and _derivations(entry["value"]):
             traced[entry["name"]] = entry["value"]
     if done.timed_out:
         if limit < sandbox.TIMEOUT_S:
@@ -239,15 +246,34 @@ def _run(chunk: tuple[Target, ...], program: str, runs: sandbox.Runs,
         if message == "out of memory":
             message += f" (evaluation may take {sandbox.MEMORY_BYTES // 2**30} GiB)"
         return traced, message, False
+    outcome = _json(done.stdout)
+    if not isinstance(outcome, dict) or not all(_derivations(value) for value in outcome.values()):
+        return traced, printable(f"{NIX_INSTANTIATE} printed no JSON of eval.nix's: {done.stdout[:200]!r}"), False
+    return outcome, None, False
+
+
+def _json(text: str):
+    """The value `text` holds as JSON; None when it holds none."""
     try:
-        return json.loads(done.stdout), None, False
-    except json.JSONDecodeError:
-        return traced, f"{NIX_INSTANTIATE} printed no JSON: {done.stdout[:200]!r}", False
+        return json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+
+
+def _derivations(value) -> bool:
+    """Whether `value` is what eval.nix gives for a recipe: its drvPaths, or null where tryEval failed."""
+    return value is None or (isinstance(value, dict) and isinstance(value.get("drv"), str)
+                             and isinstance(value.get("heavy"), str))
 
 
 def error_line(stderr: str) -> str:
-    """The first line of the message Nix ends with. Nix 2.8 prints the error first; later
-    versions print a trace of frames (`… while evaluating`) and the error last."""
+    """The first line of the message Nix ends with, its control characters escaped (a recipe's
+    throw can hold any). Nix 2.8 prints the error first; later versions print a trace of frames
+    (`… while evaluating`) and the error last."""
+    return printable(_error_line(stderr))
+
+
+def _error_line(stderr: str) -> str:
     lines = [_ANSI.sub("", line) for line in stderr.splitlines()]
     for index in range(len(lines) - 1, -1, -1):
         found = _ERROR.match(lines[index])

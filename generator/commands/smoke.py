@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import GenMatrixError, Location
+from ..pipeline import load
 from .host import Host
 from ..model import Matrix, Variant
 
@@ -76,7 +77,12 @@ def probe(python: Path, name: str, companions: tuple[str, ...] = ()) -> dict:
     """The facts smoke_probe.py prints in `python`, which also imports the modules
     `companions`; {"failed": why} when it prints none."""
     python = Path(python).absolute()  # the probe runs in another folder
-    if not Path(python).exists():
+    try:
+        there = python.exists()
+    except OSError as error:  # a name longer than the system takes
+        raise GenMatrixError.at(Location(str(python)), f"cannot look for the interpreter: {error.strerror or error}",
+                                "give --python the path of a Python interpreter") from None
+    if not there:
         raise GenMatrixError.at(
             Location(str(python)), "no such interpreter",
             f"build the variant and a Python with it first (flox build {name}; nix-build "
@@ -102,9 +108,47 @@ def probe(python: Path, name: str, companions: tuple[str, ...] = ()) -> dict:
         if isinstance(found, dict):
             facts = found
             break
+    unreadable = _unreadable(facts)
+    if unreadable:
+        return {"failed": f"the interpreter printed facts that are not smoke_probe.py's: {unreadable}"}
     if "torch" in facts or "import_error" in facts:
         return facts
     return dict(facts, failed=_exit_text(result))
+
+
+_TEXT, _MAYBE_TEXT = (str,), (str, type(None))
+# The type of each fact smoke_probe.py prints: what comes back is checked against it before
+# anything reads it, since any program can stand where the interpreter should.
+_FACTS = {
+    "python": _TEXT, "executable": _TEXT, "machine": _TEXT, "aten_cpu_capability": _MAYBE_TEXT,
+    "files": (dict,), "import_error": _TEXT, "torch": _TEXT, "torch_file": _TEXT, "cuda": _MAYBE_TEXT,
+    "cuda_available": (bool,), "arch_list": (list,), "arch_source": _TEXT, "cpu_capability": _MAYBE_TEXT,
+    "cpu_ceiling": _MAYBE_TEXT, "cpu_ceiling_source": _MAYBE_TEXT, "devices": (list,), "companions": (dict,),
+    "compute": (dict,),
+}
+
+
+def _unreadable(facts: dict) -> str | None:
+    """What in the probe's facts is not of the shape smoke_probe.py prints; None when all is."""
+    for key, types in _FACTS.items():
+        if key in facts and not isinstance(facts[key], types):
+            return f"'{key}' is {type(facts[key]).__name__}"
+    if not all(isinstance(arch, str) for arch in facts.get("arch_list") or ()):
+        return "'arch_list' holds more than names"
+    if not all(isinstance(device, dict) and isinstance(device.get("name"), str)
+               and isinstance(device.get("capability"), str) for device in facts.get("devices") or ()):
+        return "'devices' holds more than GPUs with a name and a capability"
+    if not all(isinstance(found, (dict, type(None))) for found in (facts.get("files") or {}).values()):
+        return "'files' holds more than packages"
+    if not all(isinstance(found, dict) for found in (facts.get("companions") or {}).values()):
+        return "'companions' holds more than modules"
+    for device, result in (facts.get("compute") or {}).items():
+        if not isinstance(result, dict) or not isinstance(result.get("device"), str) or not (
+                isinstance(result.get("error"), str) or (isinstance(result.get("ok"), bool)
+                                                         and type(result.get("size")) is int
+                                                         and type(result.get("wrong")) is int)):
+            return f"'compute' of {device} is not a computation's result"
+    return None
 
 
 def _exit_text(result: subprocess.CompletedProcess) -> str:
@@ -229,14 +273,18 @@ def _companions(facts: dict, modules: tuple[str, ...]) -> list[Check]:
     return found
 
 
+# .metadata-rev holds one whole number; anything longer is not wrapper.nix's.
+METADATA_BYTES = 64
+
+
 def metadata(result: Path, revision: int) -> Check:
     """The published wrapper carries the recipe's metadata revision (wrapper.nix writes it)."""
     path = result / ".metadata-rev"  # named as the system writes paths
-    try:
-        found = path.read_text(encoding="utf-8", errors="replace").strip()
-    except OSError as error:
-        return Check("metadata", FAIL, f"{path} cannot be read ({error.strerror or error}): "
-                                       "this is not a build of a gen-matrix recipe")
+    hint = "give --result the build of a gen-matrix recipe: the result-NAME link `flox build NAME` leaves"
+    found = load.read_text(path, str(path), METADATA_BYTES, hint)
+    if found is None:
+        return Check("metadata", FAIL, f"{path} is not there: this is not a build of a gen-matrix recipe")
+    found = found.strip()
     return _verdict("metadata", found == str(revision), f"{path} is {found}; the recipe's revision is {revision}")
 
 

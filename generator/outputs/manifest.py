@@ -173,6 +173,10 @@ def edited(text: str, wanted: Wanted) -> str:
     import tomlkit
     from tomlkit.exceptions import ParseError, TOMLKitError
 
+    if text.startswith("\ufeff"):  # tomlkit reads it as the start of a key, and says "Empty key"
+        raise GenMatrixError.at(Location(MANIFEST_FILE, 1, 1), "the file starts with a byte order mark (U+FEFF)",
+                                "save it as UTF-8 without a BOM (in most editors: the encoding \"UTF-8\", "
+                                "not \"UTF-8 with BOM\"); gen-matrix only updates a manifest it can read")
     try:
         document = tomlkit.parse(text)
     except ParseError as error:

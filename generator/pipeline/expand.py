@@ -223,7 +223,7 @@ def expand(matrix: Matrix, allow_empty: bool = False) -> Expansion:
     for variant in variants:
         unsafe = check_name(variant.name)
         if unsafe:
-            problems.append(Problem(where[variant.kind], unsafe, "change naming in matrix.yaml"))
+            problems.append(Problem(where[variant.kind], unsafe, f"change naming.{variant.kind} in matrix.yaml"))
         elif variant.name in by_name:
             first = by_name[variant.name]
             problems.append(Problem(

@@ -127,6 +127,7 @@ def parse(text: str, file: str) -> Document:
     marks: dict = {}
     problems: list[Problem] = []
     count = 0
+    built: set[int] = set()  # the nodes met so far: one met again is an alias's
     constructor = yaml.SafeLoader("")
 
     def scalar(node: yaml.ScalarNode) -> Any:
@@ -148,10 +149,15 @@ def parse(text: str, file: str) -> Document:
     def build(node: yaml.Node, path: tuple, parents: frozenset) -> Any:
         nonlocal count
         count += 1
+        built.add(id(node))
         if count > MAX_NODES:
-            raise GenMatrixError.at(_location(file, node.start_mark),
-                                    f"the document holds more than {MAX_NODES} values once its aliases are expanded",
-                                    "write the values out instead of nesting aliases (*name)")
+            if len(built) < count:  # a node was met twice: through an alias
+                raise GenMatrixError.at(_location(file, node.start_mark),
+                                        f"the document holds more than {MAX_NODES} values once its aliases are expanded",
+                                        "write the values out instead of nesting aliases (*name)")
+            raise GenMatrixError.at(_location(file, node.start_mark), f"the document holds more than {MAX_NODES} values",
+                                    "a matrix holds a few hundred: is this the right file, or a list written out "
+                                    "that its section's axes would make?")
         if id(node) in parents:
             raise GenMatrixError.at(_location(file, node.start_mark),
                                     "this alias refers to a value that contains it",
@@ -166,6 +172,12 @@ def parse(text: str, file: str) -> Document:
             result: dict = {}
             first: dict = {}
             for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    problems.append(Problem(_location(file, key_node.start_mark),
+                                            "'<<' merges another mapping into this one, which gen-matrix does not do "
+                                            "(YAML 1.2 has no merge keys)",
+                                            "write the keys out here; an alias (*name) can stand for a whole value"))
+                    continue
                 if not isinstance(key_node, yaml.ScalarNode):
                     problems.append(Problem(_location(file, key_node.start_mark),
                                             "a key must be a plain value, not a list or mapping"))
@@ -220,8 +232,8 @@ def read_bytes(path: Path, name: str, limit: int = MAX_BYTES, hint: str = "") ->
     finally:
         os.close(descriptor)
     if len(data) > limit:
-        raise GenMatrixError.at(Location(name), f"the file is larger than {limit // 1024 // 1024} MiB",
-                                hint or "is this the right file?")
+        size = f"{limit // 1024 // 1024} MiB" if limit >= 1024 * 1024 else f"{limit} bytes"
+        raise GenMatrixError.at(Location(name), f"the file is larger than {size}", hint or "is this the right file?")
     return data
 
 

@@ -16,7 +16,9 @@ carries a token found there is a leftover, never one that merely looks like one.
 is random, so no user's file carries it by chance.
 
 The lock file is gen-matrix's only while it holds gen-matrix's first line: a file of that
-name with other text is the user's, and is neither truncated, written nor removed.
+name with other text, or none, is the user's, and is neither truncated, written nor removed.
+A run that creates the file writes that line into it at once, before it even takes the lock,
+so that a file of its own is never without it for longer than one write.
 """
 
 from __future__ import annotations
@@ -48,7 +50,11 @@ FIRST_LINE = "gen-matrix run lock: the run that writes this repository, and the 
 _RUN_LINE = re.compile(r"^run ([0-9a-f]{16})$")
 # A journal of tokens, one line each: far more runs cut short in a row than anyone makes.
 _MAX_BYTES = 64 * 1024
-_OPEN = os.O_RDWR | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+_OPEN = os.O_RDWR | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+_CREATE = _OPEN | os.O_CREAT | os.O_EXCL
+# How long a run that finds the lock file empty waits for the run that created it to write its
+# first line (one write away) before it takes the file for the user's.
+_CREATING_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
@@ -64,7 +70,8 @@ def new_token() -> str:
 
 
 def _tokens(text: bytes) -> tuple[str, ...] | None:
-    """The tokens a lock file's text names; None when the text is not gen-matrix's."""
+    """The tokens a lock file's text names (none in an empty text: one being created, or unread); None
+    when the text is not gen-matrix's."""
     if not text:
         return ()
     lines = text.decode("utf-8", errors="replace").split("\n")
@@ -130,17 +137,39 @@ def _open(root: Path, path: str) -> int:
                                 "move it away, then run gen-matrix again") from None
     if mode is not None and not stat.S_ISREG(mode):
         raise _not_regular()
-    try:
-        descriptor = os.open(path, _OPEN, 0o644)
-    except FileNotFoundError:
-        raise GenMatrixError.at(Location(str(root)), "the repository folder does not exist",
-                                "pass the repository with --root, or run from it") from None
-    except OSError as error:
-        raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot create the lock file: {error.strerror or error}",
-                                "gen-matrix writes the repository: run it where you may write") from None
+    while True:
+        try:
+            descriptor = os.open(path, _CREATE, 0o644)
+            created = True
+        except FileExistsError:
+            try:
+                descriptor = os.open(path, _OPEN)
+                created = False
+            except FileNotFoundError:  # removed by the run that held it, between the two opens
+                continue
+            except OSError as error:
+                raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot open the lock file: {error.strerror or error}",
+                                        "move it away, then run gen-matrix again") from None
+        except FileNotFoundError:
+            raise GenMatrixError.at(Location(str(root)), "the repository folder does not exist",
+                                    "pass the repository with --root, or run from it") from None
+        except OSError as error:
+            raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot create the lock file: {error.strerror or error}",
+                                    "gen-matrix writes the repository: run it where you may write") from None
+        break
     if not stat.S_ISREG(os.fstat(descriptor).st_mode):  # replaced between the look and the open
         os.close(descriptor)
         raise _not_regular()
+    if created:
+        try:
+            _write(descriptor, f"{FIRST_LINE}\n".encode("ascii"))
+        except OSError as error:
+            os.close(descriptor)
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+            raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot write the lock file: {error.strerror or error}",
+                                    "free some space on the disk (or fix its permissions), then run gen-matrix "
+                                    "again; nothing was written") from None
     return descriptor
 
 
@@ -235,19 +264,22 @@ def held(root: Path, wait: float | None = None) -> Iterator[Run]:
     with contextlib.ExitStack() as guards:
         descriptor = _take(root, path, deadline, guards)
         before = _read(descriptor)
-        cut_short = _tokens(before)
+        creating = time.monotonic() + _CREATING_SECONDS
+        while not before and time.monotonic() < creating:  # its creator is one write from its first line
+            time.sleep(_POLL_SECONDS)
+            before = _read(descriptor)
+        cut_short = _tokens(before) if before else None
         if cut_short is None:
             raise _users(descriptor)
-        # An empty file was made by a run that was cut short before it wrote it (or made now by
-        # _open); it holds nothing of anyone's to lose. The new text starts with the lines of the
-        # old, so a write cut short part way still names the tokens it inherited.
+        # The new text starts with the lines of the old, so a write cut short part way still
+        # names the tokens it inherited.
         this = Run(new_token(), cut_short)
         text = "\n".join([FIRST_LINE, *(f"run {token}" for token in (*cut_short, this.token)),
                           f"pid {os.getpid()}", ""]).encode("ascii")
         try:
             _write(descriptor, text)
         except OSError as error:
-            _let_go(path, descriptor, remove=not before)
+            _let_go(path, descriptor, remove=not cut_short)
             raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot write the lock file: {error.strerror or error}",
                                     "free some space on the disk (or fix its permissions), then run gen-matrix "
                                     "again; nothing was written") from None

@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from ..errors import GenMatrixError, Problem
+from ..errors import GenMatrixError, Location, Problem
 from .load import Document
 
 SCHEMA_FILE = Path(__file__).resolve().parent.parent / "matrix.schema.json"
@@ -92,6 +92,16 @@ def suggest(word: str, choices) -> str:
     return f"did you mean '{alike[0]}'?"
 
 
+def _other_type(error, path: tuple, instance) -> bool:
+    """Whether a branch's `error` says only that `instance` is of another type than the branch
+    takes: a `type` refusal, or an `enum` of values none of which is of the instance's type."""
+    if tuple(error.absolute_path) != path:
+        return False
+    if error.validator == "enum":
+        return not any(type(choice) is type(instance) for choice in error.validator_value)
+    return error.validator == "type"
+
+
 def _describe(error, doc: Document) -> list[Problem]:
     path = tuple(error.absolute_path)
     name = dotted(path)
@@ -102,7 +112,7 @@ def _describe(error, doc: Document) -> list[Problem]:
         # The branch meant is the one of the value's type: a string that breaks the string
         # branch's pattern is told about the pattern, not that it could also have been null.
         # When no branch takes the type, every allowed type is named.
-        relevant = [e for e in error.context if not (e.validator == "type" and tuple(e.absolute_path) == path)]
+        relevant = [e for e in error.context if not _other_type(e, path, error.instance)]
         if not relevant:
             wanted = []
             for e in error.context:
@@ -157,6 +167,19 @@ def _describe(error, doc: Document) -> list[Problem]:
                         f"use {error.validator_value} or less")]
     return [Problem(doc.where(path), f"{name}: {error.message}",  # pragma: no cover
                     f"see {SCHEMA_FILE.name} for what this key takes")]
+
+
+def problems_of(value, definition: str, field: str) -> list[str]:
+    """What in `value`, named `field` in messages, breaks the schema's definition `definition`
+    (one of its $defs, e.g. runnerLabels): for values read from elsewhere than matrix.yaml
+    that must obey the same rule."""
+    import jsonschema
+
+    rule = {"type": "object", "properties": {field: schema()["$defs"][definition]}}
+    holder = Document("", {field: value}, {(): Location("")})
+    found = jsonschema.Draft202012Validator(rule).iter_errors(holder.data)
+    # the hints speak of YAML, which such a value is not written in
+    return [problem.message for error in found for problem in _describe(error, holder)]
 
 
 # GitHub evaluates `${{ ... }}` anywhere in a workflow, a value in `env:` or `run:` included:

@@ -10,7 +10,7 @@ from .. import knowledge as knowledge_
 from ..errors import GenMatrixError, Problem
 from .load import Document
 from ..model import (CI, KIND_AXES, Cache, Companions, GpuRunner, Match, Matrix, Patch, Pin, Restriction, Section,
-                     TorchSource, check_name)
+                     TorchSource, check_name, MAX_NAME)
 from .schema import check_schema, suggest
 
 DEFAULT_NAMING = {
@@ -228,7 +228,12 @@ class _Checker:
             if required:
                 # Fields become safe tokens; only the text around them can make a bad file name.
                 sample = "".join(literal + ("a" if name is not None else "") for literal, name, _, _ in parts)
-                if check_name(sample):
+                if len(sample) > MAX_NAME and not check_name(sample[:MAX_NAME]):
+                    self.problems.append(Problem(
+                        where, f"naming.{kind} makes names of more than {MAX_NAME} characters ({len(sample)} "
+                               "with one character per field)",
+                        "shorten the text between the fields: a file name must stay under 255 bytes"))
+                elif check_name(sample):
                     self.problems.append(Problem(
                         where, f"naming.{kind}: '{pattern}' does not make a safe file name",
                         "between the fields use only lower-case letters, digits, _ and -, "
