@@ -36,6 +36,7 @@ _BASH_SPECIAL = re.compile(r'([\\$`"])')
 
 # Characters cmd's parser acts on outside double quotes; a ^ before one makes it text.
 _CMD_SPECIAL = re.compile(r'([&|<>()"])')
+_CMD_UNWRITABLE = re.compile("[\0-\x08\x0a-\x1f\x7f]")
 
 
 def cmd(text) -> str:
@@ -48,10 +49,11 @@ def cmd(text) -> str:
     so % is doubled; then ^ makes the character after it text, so each of & | < > ( ) " and ^
     gets one. Where a command's argument holds a !, delayed expansion reads it once more, and removes one
     more ^ before each character: there ! is written ^^! and ^ is written ^^^^.
-    A line break ends the line, and no cmd line can hold it; nor a NUL."""
+    A line break ends the line, and no cmd line can hold it; nor a NUL or another control
+    character, which cmd reads as it pleases (the loader refuses them in matrix text)."""
     text = str(text)
-    if any(char in text for char in "\0\r\n"):
-        raise ValueError(f"a cmd line cannot hold a line break or a NUL: {text!r}")
+    if _CMD_UNWRITABLE.search(text):
+        raise ValueError(f"a cmd line cannot hold a line break or a control character: {text!r}")
     caret = "^^^^" if "!" in text else "^^"
     escaped = []
     for char in text:
@@ -101,7 +103,10 @@ def markdown(text) -> str:
     code span or table column comes out of it. (Not at a line's start, where `# ` or `- `
     would start a block; nor inside a `code span`, where a backslash is text: only checked
     names stand there.)"""
-    line = " ".join(str(text).split())
+    text = str(text)
+    if "\0" in text:
+        raise ValueError(f"Markdown reads a NUL character as U+FFFD: {text!r}")
+    line = " ".join(text.split())
     line = _MARKDOWN_INLINE.sub(r"\\\1", line)
     return _MARKDOWN_UNDERSCORE.sub(r"\\_", line)
 
