@@ -424,3 +424,15 @@ def test_a_number_nix_cannot_write_is_a_located_error(run, tmp_path, number):
     result = run("--root", tmp_path)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert f"matrix.yaml:5:15: nixpkgs.config.x: Nix has no number {number}" in result.stderr
+
+
+def test_a_line_break_in_a_workaround_variable_is_a_located_error(run, tmp_path):
+    """No cmd line can set it; a script that did would run the next line as a command."""
+    root = hostile_project(tmp_path)
+    text = (root / "matrix.yaml").read_text(encoding="utf-8")
+    (root / "matrix.yaml").write_text(text.replace("HOSTILE: ", 'HOSTILE: "x\\ncalc.exe"\n        OTHER: '),
+                                      encoding="utf-8")
+    result = run("--root", root)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "knowledge.workarounds.hostile.env.HOSTILE" in result.stderr and "one line" in result.stderr
+    assert sorted(p.name for p in root.iterdir()) == ["matrix.yaml"]
