@@ -2,7 +2,8 @@
 
 Templates (templates/) hold the shape of the output; Python hands them prepared values.
 Undefined values are errors, and in the environment of Nix files every `{{ }}` passes
-through `nixvalue.nix`, so that nothing reaches a recipe unescaped.
+through `nixvalue.nix`, so that nothing reaches a recipe unescaped. Every environment has
+the escaping function of each output language as a filter of its name (escape.py).
 """
 
 from __future__ import annotations
@@ -10,12 +11,8 @@ from __future__ import annotations
 import jinja2
 
 from . import layout
+from .escape import FILTERS
 from .pipeline.nixvalue import attr, comment, nix
-
-
-def cell(text) -> str:
-    """Text safe in one Markdown table cell."""
-    return " ".join(str(text).split()).replace("|", "\\|")
 
 
 def new_environment(filters: dict, finalize=None) -> jinja2.Environment:
@@ -29,11 +26,12 @@ def new_environment(filters: dict, finalize=None) -> jinja2.Environment:
         autoescape=False,
         finalize=finalize,
     )
+    env.filters.update(FILTERS)
     env.filters.update(filters)
     return env
 
 
 def environment(nix_output: bool) -> jinja2.Environment:
     """The environment of the generated files; for Nix, every `{{ }}` goes through `nix`."""
-    return new_environment({"comment": comment, "cell": cell, "attr": attr},
+    return new_environment({"comment": comment, "attr": attr},
                            finalize=nix if nix_output else None)

@@ -173,3 +173,21 @@ def drv_paths(root: Path, names=None) -> dict[str, dict[str, str]]:
         f'{{ genMatrixNixpkgs = {fake_for(v, expansion.matrix)}; }}; '
         f'in {{ wrapper = r.drvPath; build = r.unwrapped.drvPath; }};\n' for v in variants)
     return nix_eval("{\n" + body + "}")
+
+
+def markdown_inline(text: str, table: bool = False) -> list[list[tuple[str, str]]]:
+    """How GitHub's Markdown (CommonMark, tables, strikethrough) reads `text`: for each line of
+    inline text (a paragraph, a heading, a table cell), its pieces as (token type, content).
+    Escaped markup comes back as `text` pieces; emphasis, links or HTML as their own types."""
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark").enable(["table", "strikethrough"])
+    return [[(child.type, child.content) for child in token.children or ()]
+            for token in parser.parse(text) if token.type == "inline"]
+
+
+def markdown_cells(text: str) -> list[str]:
+    """The plain text of every inline piece of `text` (table cells among them), where it holds
+    nothing but text; a piece with markup comes back as its token types, so it never matches."""
+    return ["".join(content for _, content in pieces) if all(kind == "text" for kind, _ in pieces)
+            else repr([kind for kind, _ in pieces]) for pieces in markdown_inline(text)]

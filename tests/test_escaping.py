@@ -1,30 +1,44 @@
-"""Text from matrix.yaml reaches Nix unchanged and can never break out of its string: every
-value goes through nixvalue.nix(). Checked with the real nix-instantiate on arbitrary text."""
+"""Text from matrix.yaml reaches every generated file unchanged and can never break out of its
+string: each language's function of escape.py (nixvalue.nix for Nix) on hostile text, read
+back by the real thing where this machine has it (bash, nix-instantiate, Wine's cmd, PyYAML,
+markdown-it) and by a tree-sitter grammar where it has not (PowerShell); and the attacks that
+were found, each through the CLI."""
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
+import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
 import yaml
 from click.testing import CliRunner
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
+from generator import escape
 from generator.cli import main
+from generator.pipeline.load import unwritable
 from generator.pipeline.nixvalue import nix
 
-from conftest import FAKE_FOR_SYSTEM, needs_nix, nix_eval
+# Unicode's bidirectional controls (load.BIDI), written out: a test of its own list.
+BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+from conftest import FAKE_FOR_SYSTEM, markdown_cells, needs_nix, nix_eval
+from test_env import BASH, fake_checkout, needs_bash, run_bash
 
 # Pieces that mean something to Nix, to a shell or to Python's str.format.
 NASTY = ['"', "\\", "$", "${", "''", "''$", "''${", "''\\", "'''", "\\${", "$${", "${x}", "\n",
          "\t", "{", "}", "{}", "{isa}", "#", "/*", "*/", "`", "$(id)", ";",
          "\u2028", "\ufeff", "\u00e9", "\u4e2d", "\U0001f680", " ", ""]
-# Every character but lone surrogates and control characters, which the loader refuses (see
-# test_validation); a newline or a tab, and `${{`, the schema refuses (see test_input_bounds).
-# nixvalue.nix writes them too (test_the_classic_breakouts_evaluate_back_to_themselves).
-CHARACTERS = st.characters(exclude_categories=("Cs", "Cc"))
+# Every character but lone surrogates, control characters and bidirectional controls, which the
+# loader refuses (see test_validation and below); a newline or a tab, and `${{`, the schema
+# refuses (see test_input_bounds). nixvalue.nix writes them too
+# (test_the_classic_breakouts_evaluate_back_to_themselves).
+CHARACTERS = st.characters(exclude_categories=("Cs", "Cc"), exclude_characters=BIDI_CONTROLS)
 ONE_LINE = [piece for piece in NASTY if piece not in ("\n", "\t")]
 TEXTS = st.one_of(
     st.lists(st.one_of(st.sampled_from(ONE_LINE), CHARACTERS), max_size=12).map("".join),
@@ -134,3 +148,291 @@ def test_every_kind_of_value_evaluates_back_to_itself():
     null, numbers, lists and sets are written as Nix's own."""
     value = {"plain": True, "no": False, "if": None, "a b": [1, -2, [], {}], "x-y'": {"in": "z", "9": ["$"]}, "": 0}
     assert nix_eval(nix(value)) == value
+
+
+# ---- each language's function, on hostile text ----------------------------------------------
+
+# Pieces that mean something to a shell, to cmd, to PowerShell, to YAML or to Markdown.
+HOSTILE = ['"', "'", "`", "$", "$(touch pwned)", "`touch pwned`", "${x}", "\\", "%", "%~", "%~dp0", "%PATH%",
+           "^", "!", "!PATH!", "&", "|", "<", ">", "(", ")", ";", "&& touch pwned", "| touch pwned", "*", "_", "[",
+           "](x)", "<b>", "&amp;", "~~", "#", "\u2018", "\u2019", "\u201c", "\u201d", "$x$", " ", "\t", "\n", "\0",
+           "\u2028", "\x85", "\u00e9", "\U0001f680"] + list(BIDI_CONTROLS)
+HOSTILE_TEXTS = st.lists(st.one_of(st.sampled_from(HOSTILE), st.characters(exclude_categories=("Cs",))),
+                         max_size=12).map("".join)
+
+
+def without(*characters: str):
+    return HOSTILE_TEXTS.map(lambda text: "".join(c for c in text if c not in characters))
+
+
+@needs_bash
+@settings(max_examples=150, deadline=None)
+@given(without("\0"))
+def test_bash_reads_its_text_back_and_runs_nothing(tmp_path_factory, text):
+    folder = tmp_path_factory.mktemp("bash")
+    out = subprocess.run([BASH, "--norc", "--noprofile", "-c", f'printf %s "{escape.bash(text)}"'], cwd=folder,
+                         capture_output=True, check=True).stdout
+    assert out.decode("utf-8", "surrogateescape") == text
+    assert list(folder.iterdir()) == []
+
+
+def test_what_no_script_line_can_hold_is_refused():
+    for function in (escape.bash, escape.powershell, escape.cmd, escape.markdown):
+        with pytest.raises(ValueError, match="NUL|control character"):
+            function("a\0b")
+    with pytest.raises(ValueError, match="line break"):
+        escape.cmd("a\nb")
+    with pytest.raises(ValueError, match="line break"):
+        escape.cmd("a\rb")
+    with pytest.raises(ValueError, match="control character"):
+        escape.cmd("a\x0cb")
+
+
+def tree_sitter_parse(grammar: str, text: str):
+    tree_sitter = pytest.importorskip("tree_sitter")
+    language = pytest.importorskip(grammar)
+    return tree_sitter.Parser(tree_sitter.Language(language.language())).parse(text.encode()).root_node
+
+
+def nodes(node, kind: str) -> list:
+    found = [node] if node.type == kind else []
+    for child in node.children:
+        found += nodes(child, kind)
+    return found
+
+
+@settings(max_examples=150, deadline=None)
+@given(without("\0"))
+def test_powershell_reads_one_verbatim_string_of_exactly_the_text(text):
+    root = tree_sitter_parse("tree_sitter_powershell", f"$x = '{escape.powershell(text)}'\nWrite-Output $x\n")
+    assert not root.has_error
+    [literal] = nodes(root, "string_literal")
+    [characters] = literal.children
+    assert characters.type == "verbatim_string_characters"
+    # PowerShell's own reading of a verbatim string: each doubled single quote is one
+    assert re.sub("(['\u2018\u2019\u201a\u201b])\\1", r"\1", characters.text.decode()[1:-1]) == text
+    assert len(nodes(root, "command")) == 1  # Write-Output: nothing else runs
+    assert nodes(root, "sub_expression") == [] and nodes(root, "expandable_string_literal") == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(without('"').map(lambda text: re.sub("[\0-\x08\x0a-\x1f\x7f]", "", text)))
+def test_cmd_text_stays_one_argument_of_one_command(text):
+    """What the batch grammar can show: the text starts no other command, redirection or block.
+    It reads every " as a quote, a ^ before it too, so text with one is left to Wine's cmd (below)."""
+    root = tree_sitter_parse("tree_sitter_batch", f"@echo off\necho E:{escape.cmd(text)}\nrem {escape.cmd(text)}\n")
+    assert [child.type for child in root.children] == ["echo_off", "cmd", "comment"]
+    assert [node.type for node in root.children[1].children] == ["command_name", "argument_list"]
+
+
+WINE = shutil.which("wine")
+
+
+@pytest.fixture(scope="module")
+def wine_prefix(tmp_path_factory):
+    if WINE is None:
+        pytest.skip("wine not found: cmd's reading of the scripts is checked where it is installed")
+    prefix = tmp_path_factory.mktemp("wine")
+    subprocess.run([WINE, "wineboot", "-i"], env={**os.environ, "WINEPREFIX": str(prefix), "WINEDEBUG": "-all"},
+                   capture_output=True, timeout=300)
+    return prefix
+
+
+def run_cmd(prefix: Path, folder: Path, lines: list[str]) -> subprocess.CompletedProcess:
+    """A batch file of `lines` run by Wine's cmd in `folder`; its output as text."""
+    (folder / "t.cmd").write_bytes(("\r\n".join(lines) + "\r\n").encode("ascii"))
+    result = subprocess.run([WINE, "cmd", "/c", "t.cmd"], cwd=folder, capture_output=True, timeout=120,
+                            env={**os.environ, "WINEPREFIX": str(prefix), "WINEDEBUG": "-all"})
+    return subprocess.CompletedProcess(result.args, result.returncode,
+                                       result.stdout.decode("ascii", "replace").replace("\r", ""), "")
+
+
+# Wine's cmd removes a ! that a ^ escapes, where Windows' cmd keeps it (its delayed expansion
+# reads ^! as text): text with a ! is checked by the grammar only. A .cmd file is read in the
+# console's code page, so only ASCII text reads back the same everywhere.
+WINE_PIECES = [c for c in HOSTILE if c.isascii() and "!" not in c and c not in "\0\n\r"] + list("ab %^")
+WINE_TEXTS = st.lists(st.lists(st.sampled_from(WINE_PIECES), max_size=8).map("".join), min_size=1, max_size=8)
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(WINE_TEXTS)
+def test_cmd_sets_and_echoes_exactly_the_text(wine_prefix, tmp_path_factory, texts):
+    folder = tmp_path_factory.mktemp("cmd")
+    texts = [t for t in texts if t.strip() and t[-1] != " "] or ["%~dp0"]  # echo trims an empty line's space
+    lines = ["@echo off", "setlocal EnableDelayedExpansion"]
+    for i, text in enumerate(texts):
+        lines += [f"rem {escape.cmd(text)}", f"set V{i}={escape.cmd(text)}", f">v{i}.txt echo !V{i}!",
+                  f"echo E{i}:{escape.cmd(text)}"]
+    lines.append("echo done")
+    result = run_cmd(wine_prefix, folder, lines)
+    out = result.stdout.splitlines()
+    assert out[-1] == "done", result.stdout  # a %~ would have stopped the script
+    for i, text in enumerate(texts):
+        assert f"E{i}:{text}" in out
+        assert (folder / f"v{i}.txt").read_bytes().decode("ascii").rstrip("\r\n") == text
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["t.cmd"] + [f"v{i}.txt" for i in range(len(texts))])
+
+
+@settings(max_examples=300, deadline=None)
+@given(HOSTILE_TEXTS)
+def test_yaml_reads_its_scalar_back_on_one_line(text):
+    scalar = escape.yaml(text)
+    assert "\n" not in scalar
+    assert yaml.safe_load(f"key: {scalar}") == {"key": text}
+    assert yaml.safe_load(f"- [a, {scalar}]") == [["a", text]]
+
+
+@settings(max_examples=300, deadline=None)
+@given(without("\0"))
+def test_markdown_renders_exactly_the_text_and_no_markup(text):
+    words = " ".join(text.split())
+    assume(words)
+    cell = escape.markdown(text)
+    assert markdown_cells(f"A {cell} b\n") == [f"A {words} b"]
+    assert markdown_cells(f"| a | b |\n| --- | --- |\n| {cell} | x |\n") == ["a", "b", words, "x"]
+
+
+@needs_nix
+@settings(max_examples=20, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+@given(st.lists(HOSTILE_TEXTS.map(lambda text: "".join(c for c in text if unwritable(c) is None)),
+                min_size=20, max_size=40))
+def test_nix_reads_hostile_text_back(texts):
+    """All but what the loader refuses (test_nix_refuses_text_no_nix_string_can_hold)."""
+    assert nix_eval(nix(texts)) == texts
+
+
+# ---- the attacks that were found, through the CLI -------------------------------------------
+
+# A knowledge row's text that runs a command where a script reads it unescaped, and aborts a
+# cmd script (%~) where it reaches a rem line.
+HOSTILE_FAMILY = "Evil $(touch pwned) `touch pwned` %~dp0 \"q\" it's ^ & | calc (x)"
+HOSTILE_ENV = 'a"b %~dp0 ^ & calc.exe & ("'
+HOSTILE_NAME = "pytorch-python313-cuda12_8-smx-avx2"
+
+
+def hostile_project(root: Path, **extra) -> Path:
+    """A matrix with one variant, whose SM's family and whose Windows workaround's variable
+    hold HOSTILE_FAMILY and HOSTILE_ENV."""
+    document = {
+        "pytorch": {"version": "2.8.0"},
+        "nixpkgs": {"rev": "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"},
+        "gpu": {"python": ["3.13"], "cuda": ["12.8"], "sm": ["smx"], "isa": ["avx2"]},
+        "knowledge": {
+            "sm": {"smx": {"capability": "9.0", "family": HOSTILE_FAMILY, "min_cuda": "12.8", "hosts": ["x86_64"],
+                           "gpus": ["H100"]}},
+            "workarounds": {"hostile": {"why": HOSTILE_FAMILY, "source": "%~", "when": {"system": ["Windows"]},
+                                        "env": {"HOSTILE": HOSTILE_ENV}}},
+        },
+        **extra,
+    }
+    root.mkdir(exist_ok=True)
+    (root / "matrix.yaml").write_text(yaml.safe_dump(document, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    return root
+
+
+def hostile_script(run, root: Path, shell: str) -> str:
+    result = run("env", "--root", hostile_project(root), HOSTILE_NAME, "--shell", shell)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@needs_bash
+def test_a_hostile_family_in_the_bash_script_is_printed_and_never_run(run, tmp_path):
+    """The script runs up to the nvcc check, which fails (CUDA 12.0 is older than the SM's
+    12.8) with a message that holds the family."""
+    script = hostile_script(run, tmp_path / "project", "bash")
+    (tmp_path / "machine").mkdir()
+    checkout, path = fake_checkout(tmp_path / "machine", "12.0")
+    done = run_bash(script, checkout, path)
+    assert done.returncode == 1
+    assert f"smx ({HOSTILE_FAMILY}) needs CUDA >= 12.8" in done.stderr
+    assert not list(tmp_path.rglob("pwned")) and "calls.txt" not in done.stderr
+
+
+def test_a_hostile_family_in_the_powershell_script_stays_verbatim_text(run, tmp_path):
+    root = tree_sitter_parse("tree_sitter_powershell", hostile_script(run, tmp_path, "powershell"))
+    assert not root.has_error
+    # nothing in an expandable ("...") string runs the family's $(...)
+    assert all("touch" not in node.text.decode() for node in nodes(root, "sub_expression"))
+    verbatim = [re.sub("(['\u2018\u2019\u201a\u201b])\\1", r"\1", node.text.decode()[1:-1])
+                for node in nodes(root, "verbatim_string_characters")]
+    assert f"smx ({HOSTILE_FAMILY}) needs CUDA >= 12.8: install CUDA 12.8" in verbatim
+    assert HOSTILE_ENV in verbatim  # $env:HOSTILE = '...'
+
+
+def test_a_workaround_variable_holding_a_quote_gives_a_cmd_script(run, tmp_path):
+    root = tree_sitter_parse("tree_sitter_batch", hostile_script(run, tmp_path, "cmd"))
+    assert [node.text.decode() for node in nodes(root, "variable_name")].count("HOSTILE") == 1
+
+
+def test_the_hostile_cmd_script_runs_its_checks_and_sets_the_variable_as_written(run, tmp_path, wine_prefix):
+    """Under Wine's cmd: the script's rem lines (the workaround's why, with %~) do not abort it:
+    it runs to its first check, which fails for want of python.exe. The variable's `set` line
+    gives the value back."""
+    script = hostile_script(run, tmp_path, "cmd").splitlines()
+    folder = tmp_path / "windows"
+    folder.mkdir()
+    result = run_cmd(wine_prefix, folder, [line for line in script])
+    assert "error: python not found" in result.stdout, result.stdout
+    [set_line] = [line for line in script if line.startswith("set HOSTILE=")]
+    result = run_cmd(wine_prefix, folder, ["@echo off", "setlocal EnableDelayedExpansion", set_line,
+                                           ">value.txt echo !HOSTILE!", "echo done"])
+    assert result.stdout.splitlines()[-1] == "done"
+    assert (folder / "value.txt").read_text().rstrip("\r\n") == HOSTILE_ENV
+    assert sorted(p.name for p in folder.iterdir()) == ["t.cmd", "value.txt"]
+
+
+@pytest.mark.parametrize("version", ['2.8.0) & calc.exe & ("', "2.8", "v2.8.0", "2.8.0; rm -rf /", "2.8.0 "])
+def test_a_pytorch_version_that_is_no_version_is_a_located_error(run, tmp_path, version):
+    root = hostile_project(tmp_path, pytorch={"version": version})
+    result = run("--root", root)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "matrix.yaml:2:" in result.stderr and "pytorch.version" in result.stderr
+    assert sorted(p.name for p in root.iterdir()) == ["matrix.yaml"]
+
+
+@pytest.mark.parametrize("control", BIDI_CONTROLS)
+def test_a_bidirectional_control_in_matrix_text_is_a_located_error(run, tmp_path, control):
+    root = tmp_path
+    (root / "matrix.yaml").write_text(
+        'pytorch: {version: "2.8.0"}\nnixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n'
+        f'description: {{cpu: "CPU {control}only"}}\ncpu: {{python: ["3.13"], isa: [avx2]}}\n', encoding="utf-8")
+    result = run("--root", root)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"matrix.yaml:3:20: this text holds U+{ord(control):04X}, a bidirectional control" in result.stderr
+    assert sorted(p.name for p in root.iterdir()) == ["matrix.yaml"]
+
+
+@needs_nix
+def test_a_number_in_nixpkgs_config_is_a_nix_number(run, tmp_path):
+    root = tmp_path
+    (root / "matrix.yaml").write_text(
+        'pytorch: {version: "2.8.0"}\ncpu: {python: ["3.13"], isa: [avx2]}\n'
+        "nixpkgs:\n  rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3\n"
+        '  config: {half: 1.5, big: 1.0e+3, small: -2.5e-3, whole: 3, text: "1.5", version: 3.10}\n', encoding="utf-8")
+    assert run("--root", root).exit_code == 0
+    config = nix_eval(f"(import {root / 'nix' / 'pins.nix'}).default.config")
+    assert config == {"half": 1.5, "big": 1000.0, "small": -0.0025, "whole": 3, "text": "1.5", "version": 3.1}
+    assert nix_eval(f"builtins.typeOf (import {root / 'nix' / 'pins.nix'}).default.config.half") == "float"
+
+
+@pytest.mark.parametrize("number", [".inf", "-.inf", ".nan"])
+def test_a_number_nix_cannot_write_is_a_located_error(run, tmp_path, number):
+    (tmp_path / "matrix.yaml").write_text(
+        'pytorch: {version: "2.8.0"}\ncpu: {python: ["3.13"], isa: [avx2]}\n'
+        f"nixpkgs:\n  rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3\n  config: {{x: {number}}}\n", encoding="utf-8")
+    result = run("--root", tmp_path)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"matrix.yaml:5:15: nixpkgs.config.x: Nix has no number {number}" in result.stderr
+
+
+def test_a_line_break_in_a_workaround_variable_is_a_located_error(run, tmp_path):
+    """No cmd line can set it; a script that did would run the next line as a command."""
+    root = hostile_project(tmp_path)
+    text = (root / "matrix.yaml").read_text(encoding="utf-8")
+    (root / "matrix.yaml").write_text(text.replace("HOSTILE: ", 'HOSTILE: "x\\ncalc.exe"\n        OTHER: '),
+                                      encoding="utf-8")
+    result = run("--root", root)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "knowledge.workarounds.hostile.env.HOSTILE" in result.stderr and "one line" in result.stderr
+    assert sorted(p.name for p in root.iterdir()) == ["matrix.yaml"]

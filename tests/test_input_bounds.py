@@ -13,7 +13,7 @@ import pytest
 
 from generator import layout
 
-from conftest import NIX_INSTANTIATE, REPO, needs_nix, needs_posix
+from conftest import NIX_INSTANTIATE, REPO, markdown_cells, needs_nix, needs_posix
 
 REV = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"
 CPU = 'cpu: {python: ["3.13"], isa: [avx2]}\n'
@@ -75,13 +75,9 @@ def test_a_terminal_escape_never_reaches_the_terminal(tmp_path, run):
 
 def test_a_table_cell_holds_a_pipe(project, run):
     matrix = project / "matrix.yaml"
-    text = matrix.read_text()
-    assert 'version: "2.8.0"' in text
-    matrix.write_text(text.replace('version: "2.8.0"', 'version: "2.8.0 | x"'))
+    matrix.write_text(matrix.read_text() + 'description:\n  cpu: "{isa} | *x*"\n')
     assert run("--root", project).exit_code == 0
-    line = next(line for line in (project / "BUILD_MATRIX.md").read_text().splitlines()
-                if line.startswith("PyTorch "))
-    assert "2.8.0 \\| x" in line
+    assert "avx2 | *x*" in markdown_cells((project / "BUILD_MATRIX.md").read_text())
 
 
 def test_a_newline_in_a_version_is_a_located_error_and_nothing_is_written(project, run):
@@ -161,7 +157,7 @@ def test_config_values_are_written_as_nix_and_json_not_python(project, run):
                                    "  capability_scope: auto\n  config: {cudaForwardCompat: false, names: [a, b]}\n"))
     assert run("--root", project).exit_code == 0, run("--root", project).output
     build_matrix = (project / "BUILD_MATRIX.md").read_text()
-    assert 'cudaForwardCompat = false' in build_matrix and 'names = ["a", "b"]' in build_matrix
+    assert 'cudaForwardCompat = false, names = ["a", "b"]' in markdown_cells(build_matrix)
     assert "False" not in build_matrix and "('a'" not in build_matrix
     pins = (project / layout.PINS_FILE).read_text()
     assert "cudaForwardCompat = false;" in pins and 'names = [ "a" "b" ];' in pins

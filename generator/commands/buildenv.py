@@ -6,7 +6,8 @@ checks where it builds before it builds, in the order of PyTorch's own from-sour
 instructions: the Python, the checkout and its version, the requirements, ninja, the CUDA
 toolkit (too old for the SM, too new for the PyTorch release), the host compiler that toolkit
 accepts, cuDNN; it removes a CMake cache configured with other switches; it caps MAX_JOBS by
-memory. Each shell's quoting lives in one function, the template's filter.
+memory. Each shell's quoting lives in one function of escape.py, the template's filter of the
+shell's name; what a shell's comment line may hold, in COMMENT.
 """
 
 from __future__ import annotations
@@ -16,9 +17,11 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..errors import GenMatrixError, Location
+from ..escape import cmd
 from ..knowledge import (JOB_MEMORY_GB, Accelerator, Cuda, Isa, Knowledge, Release, Sm, Toolkit, Workaround,
                          switches, version_key)
 from ..model import Matrix, Variant
+from ..pipeline.nixvalue import comment
 
 if TYPE_CHECKING:
     import jinja2
@@ -64,31 +67,14 @@ STAMP = "gen-matrix-switches.txt"
 WINDOWS_PIP = ("mkl-static", "mkl-include")
 
 
-def bash_quote(value: str) -> str:
-    """A bash word that is exactly `value`: single quotes, each ' written as '\\''."""
-    return "'" + str(value).replace("'", "'\\''") + "'"
+def _cmd_comment(text) -> str:
+    """Text on a `rem` line: one line, and cmd reads its % even there (%~ aborts the script)."""
+    return cmd(comment(text))
 
 
-def cmd_quote(value: str) -> str:
-    """The value part of `set "NAME=value"` in a .cmd file: % doubled, the rest literal in the quotes."""
-    text = str(value)
-    if any(c in text for c in '"\r\n'):
-        raise ValueError(f"cmd cannot set a value holding quotes or line breaks: {text!r}")
-    return text.replace("%", "%%")
-
-
-def powershell_quote(value: str) -> str:
-    """A PowerShell verbatim string: single quotes, each ' (and its typographic forms) doubled."""
-    return "'" + re.sub(r"(['\u2018\u2019\u201a\u201b])", r"\1\1", str(value)) + "'"
-
-
-def cmd_echo(text: str) -> str:
-    """Text for `echo` inside a parenthesised cmd block: the redirection and grouping
-    characters escaped with ^, % doubled."""
-    return re.sub(r"([<>&|()^])", r"^\1", str(text)).replace("%", "%%")
-
-
-QUOTE = {"bash": bash_quote, "cmd": cmd_quote, "powershell": powershell_quote}
+# What a comment line of each shell may hold: bash's and PowerShell's # comments end at the
+# line's end and nothing in them is read.
+COMMENT = {"bash": comment, "cmd": _cmd_comment, "powershell": comment}
 COMMENT_MARK = {"bash": "#", "cmd": "rem", "powershell": "#"}
 
 
@@ -251,11 +237,10 @@ def cuda_architecture(sm: Sm) -> str:
     return sm.capability.replace(".", "")
 
 
-def _environment() -> jinja2.Environment:
-    from ..pipeline.nixvalue import comment
+def _environment(shell: str) -> jinja2.Environment:
     from ..templating import new_environment  # jinja2, only when a script is written: `gen-matrix --help` lists SHELLS
 
-    return new_environment({**QUOTE, "comment": comment, "cmd_echo": cmd_echo})
+    return new_environment({"comment": COMMENT[shell]})
 
 
 def script(target: Target, shell: str) -> str:
@@ -266,7 +251,7 @@ def script(target: Target, shell: str) -> str:
     stamped = (list(values) + [name for w in target.workarounds if w.cmake for name in w.env]
                + (["CUDA_HOME"] if target.sm and shell == "bash" else ["CUDA_PATH"] if target.sm else []))
     pip = tuple(dict.fromkeys(p for w in target.workarounds for p in w.pip))
-    return _environment().get_template(f"env.{shell}.j2").render(
+    return _environment(shell).get_template(f"env.{shell}.j2").render(
         mark=COMMENT_MARK[shell],
         name=target.name,
         pytorch=target.pytorch,

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import GenMatrixError, Location
+from ..escape import bash
 from ..knowledge import CANNOT, SOURCE, Finding, Isa, Knowledge, Release, Sm, findings, version_key
 from . import buildenv
 from .listing import axis_value
@@ -96,7 +97,7 @@ def _release(knowledge: Knowledge, text: str) -> tuple[Release, str]:
 def _command(asked: Asked, gpu: str | None, choice: Choice) -> str:
     parts = ["gen-matrix env"]
     if gpu:
-        parts.append(f"--gpu {buildenv.bash_quote(gpu) if ' ' in gpu else gpu}")
+        parts.append(f"--gpu {gpu}" if re.fullmatch(r"[A-Za-z0-9._-]+", gpu) else f'--gpu "{bash(gpu)}"')
     if choice.cuda:
         parts.append(f"--cuda {choice.cuda}")
     parts += [f"--pytorch {choice.release.newest}", f"--python {choice.python}"]

@@ -50,10 +50,25 @@ class Document:
         return self.marks.get(("key",) + tuple(path)) or self.where(path)
 
 
+class FloatText(str):
+    """A number YAML reads as a float, kept as written (a version such as 3.10 or 12.8 stays
+    "3.10"); `value` is the float, for where a number is meant (a nixpkgs config option)."""
+
+    value: float
+
+    def __new__(cls, text: str, value: float):
+        self = super().__new__(cls, text)
+        self.value = value
+        return self
+
+    def __getnewargs__(self):  # copy and pickle call __new__ with these
+        return str(self), self.value
+
+
 def _scalar(constructor: yaml.SafeLoader, node: yaml.ScalarNode) -> Any:
     value = constructor.construct_object(node)
     if isinstance(value, float):
-        return node.value  # versions such as 3.10 or 12.8 stay as written
+        return FloatText(node.value, value)
     return value
 
 
@@ -67,11 +82,16 @@ def _location(file: str, mark: yaml.Mark) -> Location:
     return Location(file, mark.line + 1, mark.column + 1)
 
 
-# What no generated file can hold (NUL, half a surrogate pair), and the control characters
-# that a terminal would obey instead of showing (ESC starts a colour, a cursor move, a title),
-# as a regex character class's body. Tab and newline are text.
-UNWRITABLE = "\0\ud800-\udfff\x01-\x08\x0b-\x1f\x7f-\x9f"
+# Unicode's bidirectional controls: they reorder the text around them on screen, so that a
+# script, a workflow or a table shows one thing and holds another ("Trojan Source",
+# CVE-2021-42574). No name or description needs one.
+BIDI = "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+# What no generated file can hold (NUL, half a surrogate pair), the control characters that a
+# terminal would obey instead of showing (ESC starts a colour, a cursor move, a title) and the
+# bidirectional controls, as a regex character class's body. Tab and newline are text.
+UNWRITABLE = "\0\ud800-\udfff\x01-\x08\x0b-\x1f\x7f-\x9f" + BIDI
 _UNWRITABLE = re.compile(f"[{UNWRITABLE}]")
+_BIDI = re.compile(f"[{BIDI}]")
 
 
 def unwritable(value: str) -> str | None:
@@ -84,6 +104,9 @@ def unwritable(value: str) -> str | None:
     if "\ud800" <= found.group() <= "\udfff":
         return (f"holds U+{ord(found.group()):04X}, half of a UTF-16 surrogate pair, "
                 "which a UTF-8 file cannot hold")
+    if _BIDI.match(found.group()):
+        return (f"holds U+{ord(found.group()):04X}, a bidirectional control, which makes a generated "
+                "file show other text than it holds")
     return (f"holds the control character U+{ord(found.group()):04X}, which a terminal would obey "
             "instead of showing")
 

@@ -7,10 +7,11 @@ the header, names already checked) is written as it is.
 
 from __future__ import annotations
 
+import math
 import re
 
 from ..layout import HEADER
-from .load import UNWRITABLE, unwritable
+from .load import UNWRITABLE, FloatText, unwritable
 
 
 class Verbatim(str):
@@ -49,6 +50,8 @@ def nix(value) -> str:
         if not -(2**63) < value < 2**63:
             raise ValueError(f"{value} does not fit a Nix integer")
         return f"({value})" if value < 0 else str(value)  # in a list, `1 -2` is a subtraction
+    if isinstance(value, FloatText):
+        return _float(value.value)
     if isinstance(value, str):
         return _string(value)
     if isinstance(value, (list, tuple)):
@@ -57,6 +60,18 @@ def nix(value) -> str:
         body = "".join(f"{attr(str(k))} = {nix(v)}; " for k, v in sorted(value.items()))
         return "{ " + body + "}"
     raise TypeError(f"no Nix literal for {type(value).__name__}")
+
+
+def _float(value: float) -> str:
+    """A Nix float: Nix's lexer wants a dot in it (`1e20` does not parse, `1.0e20` does)."""
+    if not math.isfinite(value):
+        raise ValueError(f"{value} has no Nix literal")
+    text = repr(abs(value))
+    mantissa, e, exponent = text.partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    text = mantissa + e + exponent
+    return f"(-{text})" if math.copysign(1, value) < 0 else text
 
 
 def _string(value: str) -> str:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import string
 from dataclasses import replace
 from types import MappingProxyType
 
 from .. import knowledge as knowledge_
 from ..errors import GenMatrixError, Problem
-from .load import Document
+from .load import Document, FloatText
 from ..model import (CI, KIND_AXES, Cache, Companions, GpuRunner, Match, Matrix, Patch, Pin, Restriction, Section,
                      TorchSource, check_name, MAX_NAME)
 from .schema import check_schema, suggest
@@ -120,6 +121,11 @@ class _Checker:
                     f"{label}.config.{key} is set by gen-matrix for each recipe",
                     "remove it: CUDA recipes get allowUnfree and cudaSupport; "
                     "nixpkgs.capability_scope decides cudaCapabilities"))
+        for key, value in raw.get("config", {}).items():
+            if isinstance(value, FloatText) and not math.isfinite(value.value):
+                self.problems.append(Problem(
+                    self.doc.where(path + ("config", key)), f"{label}.config.{key}: Nix has no number {value}",
+                    "give a finite number, or quote it to pass the text"))
         config = {key: tuple(value) if isinstance(value, list) else value
                   for key, value in sorted(raw.get("config", {}).items())}
         patches = tuple((attr, tuple(Patch(p["url"], p["hash"]) for p in given))

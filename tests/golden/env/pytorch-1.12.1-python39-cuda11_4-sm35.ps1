@@ -29,7 +29,7 @@ function Fail([string]$message) {
 if (-not (Get-Command python -ErrorAction SilentlyContinue)) { Fail 'python not found: put Python 3.9 first on PATH (or activate its venv)' }
 $pythonVersion = (python -c "import sys; print(sys.version_info[0], sys.version_info[1], sep='.')" | Out-String).Trim()
 if ($pythonVersion -ne '3.9') {
-    Fail "python is $pythonVersion; this build is for Python 3.9: put Python 3.9 first on PATH (or activate its venv)"
+    Fail ("python is $pythonVersion; " + 'this build is for Python 3.9: put Python 3.9 first on PATH (or activate its venv)')
 }
 
 # 2. A PyTorch checkout of 1.12.1.
@@ -38,7 +38,7 @@ if (-not (Test-Path setup.py) -or -not (Test-Path version.txt)) {
 }
 $checkoutVersion = (Get-Content version.txt -TotalCount 1).Trim()
 if ((($checkoutVersion -split '\.')[0..1] -join '.') -ne '1.12') {
-    Fail "this checkout is PyTorch $checkoutVersion, not 1.12.1: git checkout v1.12.1; git submodule sync; git submodule update --init --recursive"
+    Fail ("this checkout is PyTorch $checkoutVersion, " + 'not 1.12.1: git checkout v1.12.1; git submodule sync; git submodule update --init --recursive')
 }
 
 # 3. PyTorch's requirements, and its Windows prerequisites and pins.
@@ -61,7 +61,7 @@ if ($env:VSCMD_ARG_TGT_ARCH -ne 'x64') {
 if (-not $env:VCToolsVersion) { Fail 'VCToolsVersion is not set: run Enter-VsDevShell in this PowerShell' }
 $mscVer = 1900 + [int]($env:VCToolsVersion -split '\.')[1]
 if ($mscVer -ge 1930) {
-    Fail "MSVC $env:VCToolsVersion is _MSC_VER $mscVer; CUDA 11.4's nvcc accepts MSVC _MSC_VER 1910 to 1929, Visual Studio 2017 or 2019: enter the developer shell of one"
+    Fail ("MSVC $env:VCToolsVersion is _MSC_VER $mscVer; " + 'CUDA 11.4''s nvcc accepts MSVC _MSC_VER 1910 to 1929, Visual Studio 2017 or 2019: enter the developer shell of one')
 }
 
 # 6. The CUDA toolkit: nvcc must compile for sm35 (Kepler).
@@ -72,13 +72,13 @@ if (-not $release.Success) { Fail 'cannot read the release from nvcc --version' 
 $nvccRelease = "$($release.Groups[1].Value).$($release.Groups[2].Value)"
 $nvccNumber = [int]$release.Groups[1].Value * 100 + [int]$release.Groups[2].Value
 if ($nvccNumber -lt 1000) {
-    Fail "nvcc is CUDA $nvccRelease; sm35 (Kepler) needs CUDA >= 10.0: install CUDA 11.4"
+    Fail ("nvcc is CUDA $nvccRelease; " + 'sm35 (Kepler) needs CUDA >= 10.0: install CUDA 11.4')
 }
 if ($nvccNumber -gt 1108) {
-    Fail "nvcc is CUDA $nvccRelease; sm35 (Kepler) was dropped after CUDA 11.8: install CUDA 11.4"
+    Fail ("nvcc is CUDA $nvccRelease; " + 'sm35 (Kepler) was dropped after CUDA 11.8: install CUDA 11.4')
 }
 if ($nvccNumber -ge 1300) {
-    Fail "nvcc is CUDA $nvccRelease; PyTorch 1.12's source does not build with CUDA 13.0 or newer: install CUDA 11.4"
+    Fail ("nvcc is CUDA $nvccRelease; " + 'PyTorch 1.12''s source does not build with CUDA 13.0 or newer: install CUDA 11.4')
 }
 # CMake takes the toolkit of CUDA_PATH and CUDACXX: the one whose nvcc was checked.
 $env:CUDA_PATH = Split-Path -Parent (Split-Path -Parent $nvcc.Source)
@@ -110,7 +110,7 @@ $env:USE_KINETO = '0'
 $cmakeVersion = [regex]::Match((cmake --version 2>$null | Out-String), 'cmake version (\d+)')
 if ($cmakeVersion.Success -and [int]$cmakeVersion.Groups[1].Value -ge 4) {
     $env:CMAKE_POLICY_VERSION_MINIMUM = '3.5'
-    Write-Output "CMake $($cmakeVersion.Groups[1].Value): cmake4-policy-minimum applies"
+    Write-Output ("CMake $($cmakeVersion.Groups[1].Value): " + 'cmake4-policy-minimum applies')
 }
 
 # PyTorch's setup.py does not reconfigure while build\CMakeCache.txt exists: a cache configured
@@ -135,7 +135,7 @@ if (-not $env:MAX_JOBS) {
     Write-Output "MAX_JOBS=$env:MAX_JOBS needs about $([int]$env:MAX_JOBS * 4) GB of memory; this machine has $memoryGb GB: using $jobs"
     $env:MAX_JOBS = [string]$jobs
 }
-Write-Output "building pytorch-1.12.1-python39-cuda11_4-sm35 with MAX_JOBS=$env:MAX_JOBS"
+Write-Output ('building pytorch-1.12.1-python39-cuda11_4-sm35 ' + "with MAX_JOBS=$env:MAX_JOBS")
 
 python -m pip install --no-build-isolation -v -e .
 if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }

@@ -17,7 +17,7 @@ fail() { echo "error: $*" >&2; exit 1; }
 # 1. Python 3.9: PyTorch 1.12 supports Python 3.7 to 3.10.
 command -v python >/dev/null 2>&1 || fail "python not found: put Python 3.9 first on PATH (or activate its venv)"
 python_version=$(python -c 'import sys; print("%d.%d" % sys.version_info[:2])')
-if [ "$python_version" != '3.9' ]; then
+if [ "$python_version" != "3.9" ]; then
   fail "python is $python_version; this build is for Python 3.9: put Python 3.9 first on PATH (or activate its venv)"
 fi
 
@@ -26,13 +26,13 @@ if [ ! -f setup.py ] || [ ! -f version.txt ]; then
   fail "no PyTorch checkout here (setup.py, version.txt): git clone https://github.com/pytorch/pytorch, cd pytorch, git checkout v1.12.1, git submodule update --init --recursive, then run this script there"
 fi
 checkout_version=$(cut -d. -f1,2 < version.txt)
-if [ "$checkout_version" != '1.12' ]; then
+if [ "$checkout_version" != "1.12" ]; then
   fail "this checkout is PyTorch $(cat version.txt), not 1.12.1: git checkout v1.12.1 && git submodule sync && git submodule update --init --recursive"
 fi
 
 # 3. PyTorch's requirements, then what this build pins.
 python -m pip install -r requirements.txt
-python -m pip install 'numpy<2'
+python -m pip install "numpy<2"
 
 # 4. ninja, which setup.py builds with.
 command -v ninja >/dev/null 2>&1 || fail "ninja not found: python -m pip install ninja"
@@ -67,14 +67,14 @@ if "$host_cxx" --version 2>/dev/null | grep -q 'Free Software Foundation'; then
 fi
 
 # The switches of this build.
-export TORCH_CUDA_ARCH_LIST='3.5'
-export CMAKE_CUDA_ARCHITECTURES='35'
-export USE_CUDA='1'
-export USE_CUDNN='0'
+export TORCH_CUDA_ARCH_LIST="3.5"
+export CMAKE_CUDA_ARCHITECTURES="35"
+export USE_CUDA="1"
+export USE_CUDNN="0"
 # cmake4-policy-minimum: only where CMake is >=4.
 cmake_major=$(cmake --version 2>/dev/null | sed -n 's/^cmake version \([0-9]*\).*/\1/p')
 if [ -n "$cmake_major" ] && [ "$cmake_major" -ge 4 ]; then
-  export CMAKE_POLICY_VERSION_MINIMUM='3.5'
+  export CMAKE_POLICY_VERSION_MINIMUM="3.5"
   echo "CMake $cmake_major: cmake4-policy-minimum applies"
 fi
 
@@ -82,7 +82,7 @@ fi
 # with other switches (another architecture, USE_DISTRIBUTED, another toolkit) would keep them.
 # build/gen-matrix-switches.txt records what this script configured; a cache without it, or beside a
 # different one, is removed.
-switches=$(for name in TORCH_CUDA_ARCH_LIST CMAKE_CUDA_ARCHITECTURES USE_CUDA USE_CUDNN CMAKE_POLICY_VERSION_MINIMUM CUDA_HOME; do printf '%s=%s\n' "$name" "${!name-}"; done)
+switches=$(for name in "TORCH_CUDA_ARCH_LIST" "CMAKE_CUDA_ARCHITECTURES" "USE_CUDA" "USE_CUDNN" "CMAKE_POLICY_VERSION_MINIMUM" "CUDA_HOME"; do printf '%s=%s\n' "$name" "${!name-}"; done)
 if [ -f build/CMakeCache.txt ] && [ "$(cat build/gen-matrix-switches.txt 2>/dev/null)" != "$switches" ]; then
   echo "removing build/CMakeCache.txt: it was configured with other switches than these" >&2
   rm build/CMakeCache.txt

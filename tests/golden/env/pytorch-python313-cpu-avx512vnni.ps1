@@ -21,7 +21,7 @@ function Fail([string]$message) {
 if (-not (Get-Command python -ErrorAction SilentlyContinue)) { Fail 'python not found: put Python 3.13 first on PATH (or activate its venv)' }
 $pythonVersion = (python -c "import sys; print(sys.version_info[0], sys.version_info[1], sep='.')" | Out-String).Trim()
 if ($pythonVersion -ne '3.13') {
-    Fail "python is $pythonVersion; this build is for Python 3.13: put Python 3.13 first on PATH (or activate its venv)"
+    Fail ("python is $pythonVersion; " + 'this build is for Python 3.13: put Python 3.13 first on PATH (or activate its venv)')
 }
 
 # 2. A PyTorch checkout of 2.8.0.
@@ -30,7 +30,7 @@ if (-not (Test-Path setup.py) -or -not (Test-Path version.txt)) {
 }
 $checkoutVersion = (Get-Content version.txt -TotalCount 1).Trim()
 if ((($checkoutVersion -split '\.')[0..1] -join '.') -ne '2.8') {
-    Fail "this checkout is PyTorch $checkoutVersion, not 2.8.0: git checkout v2.8.0; git submodule sync; git submodule update --init --recursive"
+    Fail ("this checkout is PyTorch $checkoutVersion, " + 'not 2.8.0: git checkout v2.8.0; git submodule sync; git submodule update --init --recursive')
 }
 
 # 3. PyTorch's requirements, and its Windows prerequisites and pins.
@@ -91,7 +91,7 @@ if (-not $env:MAX_JOBS) {
     Write-Output "MAX_JOBS=$env:MAX_JOBS needs about $([int]$env:MAX_JOBS * 2) GB of memory; this machine has $memoryGb GB: using $jobs"
     $env:MAX_JOBS = [string]$jobs
 }
-Write-Output "building pytorch-python313-cpu-avx512vnni with MAX_JOBS=$env:MAX_JOBS"
+Write-Output ('building pytorch-python313-cpu-avx512vnni ' + "with MAX_JOBS=$env:MAX_JOBS")
 
 python -m pip install --no-build-isolation -v -e .
 if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }

@@ -13,7 +13,7 @@ fail() { echo "error: $*" >&2; exit 1; }
 # 1. Python 3.13: PyTorch 2.8 supports Python 3.9 to 3.13.
 command -v python >/dev/null 2>&1 || fail "python not found: put Python 3.13 first on PATH (or activate its venv)"
 python_version=$(python -c 'import sys; print("%d.%d" % sys.version_info[:2])')
-if [ "$python_version" != '3.13' ]; then
+if [ "$python_version" != "3.13" ]; then
   fail "python is $python_version; this build is for Python 3.13: put Python 3.13 first on PATH (or activate its venv)"
 fi
 
@@ -22,7 +22,7 @@ if [ ! -f setup.py ] || [ ! -f version.txt ]; then
   fail "no PyTorch checkout here (setup.py, version.txt): git clone https://github.com/pytorch/pytorch, cd pytorch, git checkout v2.8.0, git submodule update --init --recursive, then run this script there"
 fi
 checkout_version=$(cut -d. -f1,2 < version.txt)
-if [ "$checkout_version" != '2.8' ]; then
+if [ "$checkout_version" != "2.8" ]; then
   fail "this checkout is PyTorch $(cat version.txt), not 2.8.0: git checkout v2.8.0 && git submodule sync && git submodule update --init --recursive"
 fi
 
@@ -65,18 +65,18 @@ done
 [ -n "$cudnn_found" ] || fail "cuDNN not found (cudnn_version.h in CUDNN_INCLUDE_DIR, CUDNN_ROOT/include or $CUDA_HOME/include): install cuDNN for CUDA 12.8 and set CUDNN_ROOT to it"
 
 # The switches of this build.
-export TORCH_CUDA_ARCH_LIST='12.0'
-export CMAKE_CUDA_ARCHITECTURES='120'
-export USE_CUDA='1'
-export USE_CUDNN='1'
-export CFLAGS='-mavx2 -mfma -mf16c'
-export CXXFLAGS='-mavx2 -mfma -mf16c'
+export TORCH_CUDA_ARCH_LIST="12.0"
+export CMAKE_CUDA_ARCHITECTURES="120"
+export USE_CUDA="1"
+export USE_CUDNN="1"
+export CFLAGS="-mavx2 -mfma -mf16c"
+export CXXFLAGS="-mavx2 -mfma -mf16c"
 
 # PyTorch's setup.py does not reconfigure while build/CMakeCache.txt exists: a cache configured
 # with other switches (another architecture, USE_DISTRIBUTED, another toolkit) would keep them.
 # build/gen-matrix-switches.txt records what this script configured; a cache without it, or beside a
 # different one, is removed.
-switches=$(for name in TORCH_CUDA_ARCH_LIST CMAKE_CUDA_ARCHITECTURES USE_CUDA USE_CUDNN CFLAGS CXXFLAGS CUDA_HOME; do printf '%s=%s\n' "$name" "${!name-}"; done)
+switches=$(for name in "TORCH_CUDA_ARCH_LIST" "CMAKE_CUDA_ARCHITECTURES" "USE_CUDA" "USE_CUDNN" "CFLAGS" "CXXFLAGS" "CUDA_HOME"; do printf '%s=%s\n' "$name" "${!name-}"; done)
 if [ -f build/CMakeCache.txt ] && [ "$(cat build/gen-matrix-switches.txt 2>/dev/null)" != "$switches" ]; then
   echo "removing build/CMakeCache.txt: it was configured with other switches than these" >&2
   rm build/CMakeCache.txt

@@ -14,18 +14,20 @@ rem 1. Python 3.13: PyTorch 2.8 supports Python 3.9 to 3.13.
 where python.exe >nul 2>&1 || (echo error: python not found: put Python 3.13 first on PATH or activate its venv & exit /b 1)
 set "PY_VERSION="
 for /f "delims=" %%v in ('python -c "import sys; print(sys.version_info[0], sys.version_info[1], sep='.')"') do set "PY_VERSION=%%v"
-if not "%PY_VERSION%"=="3.13" (echo error: python is %PY_VERSION%; this build is for Python 3.13: put Python 3.13 first on PATH or activate its venv & exit /b 1)
+set PY_WANTED=3.13
+if not "%PY_VERSION%"=="!PY_WANTED!" (echo error: python is %PY_VERSION%; this build is for Python 3.13: put Python 3.13 first on PATH or activate its venv & exit /b 1)
 
 rem 2. A PyTorch checkout of 2.8.0.
 if not exist setup.py (echo error: no PyTorch checkout here: git clone https://github.com/pytorch/pytorch, cd pytorch, git checkout v2.8.0, git submodule update --init --recursive, then run this script there & exit /b 1)
 if not exist version.txt (echo error: no version.txt: this is not a PyTorch checkout & exit /b 1)
 set /p PT_VERSION=<version.txt
 for /f "tokens=1,2 delims=." %%a in ("%PT_VERSION%") do set "PT_LINE=%%a.%%b"
-if not "%PT_LINE%"=="2.8" (echo error: this checkout is PyTorch %PT_VERSION%, not 2.8.0: git checkout v2.8.0 ^&^& git submodule sync ^&^& git submodule update --init --recursive & exit /b 1)
+set PT_WANTED=2.8
+if not "%PT_LINE%"=="!PT_WANTED!" (echo error: this checkout is PyTorch %PT_VERSION%, not 2.8.0: git checkout v2.8.0 ^&^& git submodule sync ^&^& git submodule update --init --recursive & exit /b 1)
 
 rem 3. PyTorch's requirements, and its Windows prerequisites and pins.
 python -m pip install -r requirements.txt || exit /b 1
-python -m pip install "mkl-static" "mkl-include" || exit /b 1
+python -m pip install mkl-static mkl-include || exit /b 1
 
 rem 4. ninja, which setup.py builds with.
 where ninja >nul 2>&1 || (echo error: ninja not found: python -m pip install ninja & exit /b 1)
@@ -38,7 +40,7 @@ if not defined VCToolsVersion (echo error: VCToolsVersion is not set: open the "
 for /f "tokens=2 delims=." %%m in ("%VCToolsVersion%") do set /a MSC_VER=1900+%%m
 if %MSC_VER% GEQ 1950 (echo error: MSVC %VCToolsVersion% is _MSC_VER %MSC_VER%; CUDA 12.8's nvcc accepts MSVC _MSC_VER 1910 to 1949, Visual Studio 2017, 2019 or 2022: open the x64 Native Tools Command Prompt of one & exit /b 1)
 
-rem 6. The CUDA toolkit: nvcc must compile for sm61 (Pascal).
+rem 6. The CUDA toolkit: nvcc must compile for sm61 ^(Pascal^).
 where nvcc.exe >nul 2>&1 || (echo error: nvcc not found: install the CUDA 12.8 toolkit and put its bin folder on PATH & exit /b 1)
 set "NVCC_RELEASE="
 for /f "tokens=5 delims=, " %%v in ('nvcc --version ^| findstr /c:"release"') do set "NVCC_RELEASE=%%v"
@@ -59,33 +61,33 @@ rem USE_DISTRIBUTED=0: PyTorch's distributed stack (c10d) fails to link on Windo
 rem (unresolved c10d::Work symbols), and one GPU needs none of it.
 rem CMAKE_*_RESPONSE_FILE_*: long command lines overflow Windows' 8191-character limit.
 rem DISTUTILS_USE_SDK=1: setup.py uses the MSVC environment of this prompt, as PyTorch's instructions say.
-set "TORCH_CUDA_ARCH_LIST=6.1"
-set "CMAKE_CUDA_ARCHITECTURES=61"
-set "USE_CUDA=1"
-set "USE_CUDNN=0"
-set "USE_FBGEMM=0"
-set "USE_MKLDNN=0"
-set "USE_MKLDNN_CBLAS=0"
-set "USE_NNPACK=0"
-set "USE_DISTRIBUTED=0"
-set "DISTUTILS_USE_SDK=1"
-set "CMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES=ON"
-set "CMAKE_CUDA_USE_RESPONSE_FILE_FOR_LIBRARIES=ON"
-set "CMAKE_CUDA_USE_RESPONSE_FILE_FOR_OBJECTS=ON"
-set "CMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES=ON"
-set "CMAKE_CXX_USE_RESPONSE_FILE_FOR_LIBRARIES=ON"
-set "CMAKE_CXX_USE_RESPONSE_FILE_FOR_OBJECTS=ON"
-set "CMAKE_NINJA_FORCE_RESPONSE_FILE=ON"
-set "CFLAGS=/arch:AVX"
-set "CXXFLAGS=/arch:AVX"
+set TORCH_CUDA_ARCH_LIST=6.1
+set CMAKE_CUDA_ARCHITECTURES=61
+set USE_CUDA=1
+set USE_CUDNN=0
+set USE_FBGEMM=0
+set USE_MKLDNN=0
+set USE_MKLDNN_CBLAS=0
+set USE_NNPACK=0
+set USE_DISTRIBUTED=0
+set DISTUTILS_USE_SDK=1
+set CMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES=ON
+set CMAKE_CUDA_USE_RESPONSE_FILE_FOR_LIBRARIES=ON
+set CMAKE_CUDA_USE_RESPONSE_FILE_FOR_OBJECTS=ON
+set CMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES=ON
+set CMAKE_CXX_USE_RESPONSE_FILE_FOR_LIBRARIES=ON
+set CMAKE_CXX_USE_RESPONSE_FILE_FOR_OBJECTS=ON
+set CMAKE_NINJA_FORCE_RESPONSE_FILE=ON
+set CFLAGS=/arch:AVX
+set CXXFLAGS=/arch:AVX
 
 rem AVX-only CPUs: no AVX2 or AVX-512 kernel copies. A CMake file read before project()
 rem presets FindAVX's results (setup.py forwards CMAKE_PROJECT_INCLUDE_BEFORE to CMake).
-echo set(CXX_AVX2_FOUND FALSE CACHE BOOL "AVX-only build")> gen-matrix-avx-only.cmake
-echo set(C_AVX2_FOUND FALSE CACHE BOOL "AVX-only build")>> gen-matrix-avx-only.cmake
-echo set(CXX_AVX512_FOUND FALSE CACHE BOOL "AVX-only build")>> gen-matrix-avx-only.cmake
-echo set(C_AVX512_FOUND FALSE CACHE BOOL "AVX-only build")>> gen-matrix-avx-only.cmake
-echo set(CAFFE2_COMPILER_SUPPORTS_AVX512_EXTENSIONS OFF CACHE BOOL "AVX-only build")>> gen-matrix-avx-only.cmake
+echo set^(CXX_AVX2_FOUND FALSE CACHE BOOL ^"AVX-only build^"^)> gen-matrix-avx-only.cmake
+echo set^(C_AVX2_FOUND FALSE CACHE BOOL ^"AVX-only build^"^)>> gen-matrix-avx-only.cmake
+echo set^(CXX_AVX512_FOUND FALSE CACHE BOOL ^"AVX-only build^"^)>> gen-matrix-avx-only.cmake
+echo set^(C_AVX512_FOUND FALSE CACHE BOOL ^"AVX-only build^"^)>> gen-matrix-avx-only.cmake
+echo set^(CAFFE2_COMPILER_SUPPORTS_AVX512_EXTENSIONS OFF CACHE BOOL ^"AVX-only build^"^)>> gen-matrix-avx-only.cmake
 set "CMAKE_PROJECT_INCLUDE_BEFORE=%CD:\=/%/gen-matrix-avx-only.cmake"
 
 rem PyTorch's setup.py does not reconfigure while build\CMakeCache.txt exists: a cache configured

@@ -21,7 +21,7 @@ function Fail([string]$message) {
 if (-not (Get-Command python -ErrorAction SilentlyContinue)) { Fail 'python not found: put Python 3.13 first on PATH (or activate its venv)' }
 $pythonVersion = (python -c "import sys; print(sys.version_info[0], sys.version_info[1], sep='.')" | Out-String).Trim()
 if ($pythonVersion -ne '3.13') {
-    Fail "python is $pythonVersion; this build is for Python 3.13: put Python 3.13 first on PATH (or activate its venv)"
+    Fail ("python is $pythonVersion; " + 'this build is for Python 3.13: put Python 3.13 first on PATH (or activate its venv)')
 }
 
 # 2. A PyTorch checkout of 2.8.0.
@@ -30,7 +30,7 @@ if (-not (Test-Path setup.py) -or -not (Test-Path version.txt)) {
 }
 $checkoutVersion = (Get-Content version.txt -TotalCount 1).Trim()
 if ((($checkoutVersion -split '\.')[0..1] -join '.') -ne '2.8') {
-    Fail "this checkout is PyTorch $checkoutVersion, not 2.8.0: git checkout v2.8.0; git submodule sync; git submodule update --init --recursive"
+    Fail ("this checkout is PyTorch $checkoutVersion, " + 'not 2.8.0: git checkout v2.8.0; git submodule sync; git submodule update --init --recursive')
 }
 
 # 3. PyTorch's requirements, and its Windows prerequisites and pins.
@@ -53,7 +53,7 @@ if ($env:VSCMD_ARG_TGT_ARCH -ne 'x64') {
 if (-not $env:VCToolsVersion) { Fail 'VCToolsVersion is not set: run Enter-VsDevShell in this PowerShell' }
 $mscVer = 1900 + [int]($env:VCToolsVersion -split '\.')[1]
 if ($mscVer -ge 1950) {
-    Fail "MSVC $env:VCToolsVersion is _MSC_VER $mscVer; CUDA 12.8's nvcc accepts MSVC _MSC_VER 1910 to 1949, Visual Studio 2017, 2019 or 2022: enter the developer shell of one"
+    Fail ("MSVC $env:VCToolsVersion is _MSC_VER $mscVer; " + 'CUDA 12.8''s nvcc accepts MSVC _MSC_VER 1910 to 1949, Visual Studio 2017, 2019 or 2022: enter the developer shell of one')
 }
 
 # 6. The CUDA toolkit: nvcc must compile for sm61 (Pascal).
@@ -64,13 +64,13 @@ if (-not $release.Success) { Fail 'cannot read the release from nvcc --version' 
 $nvccRelease = "$($release.Groups[1].Value).$($release.Groups[2].Value)"
 $nvccNumber = [int]$release.Groups[1].Value * 100 + [int]$release.Groups[2].Value
 if ($nvccNumber -lt 1000) {
-    Fail "nvcc is CUDA $nvccRelease; sm61 (Pascal) needs CUDA >= 10.0: install CUDA 12.8"
+    Fail ("nvcc is CUDA $nvccRelease; " + 'sm61 (Pascal) needs CUDA >= 10.0: install CUDA 12.8')
 }
 if ($nvccNumber -gt 1209) {
-    Fail "nvcc is CUDA $nvccRelease; sm61 (Pascal) was dropped after CUDA 12.9: install CUDA 12.8"
+    Fail ("nvcc is CUDA $nvccRelease; " + 'sm61 (Pascal) was dropped after CUDA 12.9: install CUDA 12.8')
 }
 if ($nvccNumber -ge 1300) {
-    Fail "nvcc is CUDA $nvccRelease; PyTorch 2.8's source does not build with CUDA 13.0 or newer: install CUDA 12.8"
+    Fail ("nvcc is CUDA $nvccRelease; " + 'PyTorch 2.8''s source does not build with CUDA 13.0 or newer: install CUDA 12.8')
 }
 # CMake takes the toolkit of CUDA_PATH and CUDACXX: the one whose nvcc was checked.
 $env:CUDA_PATH = Split-Path -Parent (Split-Path -Parent $nvcc.Source)
@@ -136,7 +136,7 @@ if (-not $env:MAX_JOBS) {
     Write-Output "MAX_JOBS=$env:MAX_JOBS needs about $([int]$env:MAX_JOBS * 4) GB of memory; this machine has $memoryGb GB: using $jobs"
     $env:MAX_JOBS = [string]$jobs
 }
-Write-Output "building pytorch-python313-cuda12_8-sm61-avx with MAX_JOBS=$env:MAX_JOBS"
+Write-Output ('building pytorch-python313-cuda12_8-sm61-avx ' + "with MAX_JOBS=$env:MAX_JOBS")
 
 python -m pip install --no-build-isolation -v -e .
 if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }

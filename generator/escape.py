@@ -1,0 +1,114 @@
+"""One escaping function for each language a generated file is written in.
+
+Every text that reaches a generated file from a matrix, a knowledge row, an option or a file
+passes the function of its file's language, which templates call as a Jinja filter of the same
+name (`{{ value | bash }}`). Each says what it returns and where that may stand; text that the
+language cannot hold there is refused with ValueError (the loader and the schema refuse such
+text earlier, where its location is known: see load.unwritable and the schema's patterns).
+
+Nix's function is `pipeline.nixvalue.nix`, which writes any value, not only text; it is
+registered here beside the others.
+"""
+
+from __future__ import annotations
+
+import re
+
+import yaml as yaml_
+
+from .pipeline.nixvalue import nix
+
+__all__ = ["FILTERS", "bash", "cmd", "markdown", "nix", "powershell", "yaml"]
+
+
+def bash(text) -> str:
+    """Text that bash reads as exactly `text` inside double quotes: "...{{ x | bash }}...".
+    There only \\, $, ` and " are special, and a backslash makes each of them text (history
+    expansion's ! is off in a script). A NUL no bash string can hold."""
+    text = str(text)
+    if "\0" in text:
+        raise ValueError(f"bash cannot hold a NUL character: {text!r}")
+    return _BASH_SPECIAL.sub(r"\\\1", text)
+
+
+_BASH_SPECIAL = re.compile(r'([\\$`"])')
+
+
+# Characters cmd's parser acts on outside double quotes; a ^ before one makes it text.
+_CMD_SPECIAL = re.compile(r'([&|<>()"])')
+_CMD_UNWRITABLE = re.compile("[\0-\x08\x0a-\x1f\x7f]")
+
+
+def cmd(text) -> str:
+    """Text that cmd reads as exactly `text`, outside double quotes, on a line of a batch file
+    run with delayed expansion on (`setlocal EnableDelayedExpansion`), in a command whose
+    arguments hold no other `!`:
+    a `set NAME=...` value, an `echo` argument, a program's argument, a `rem` comment.
+
+    cmd reads such a line twice. First every % starts a variable (%~ aborts the whole script),
+    so % is doubled; then ^ makes the character after it text, so each of & | < > ( ) " and ^
+    gets one. Where a command's argument holds a !, delayed expansion reads it once more, and removes one
+    more ^ before each character: there ! is written ^^! and ^ is written ^^^^.
+    A line break ends the line, and no cmd line can hold it; nor a NUL or another control
+    character, which cmd reads as it pleases (the loader refuses them in matrix text)."""
+    text = str(text)
+    if _CMD_UNWRITABLE.search(text):
+        raise ValueError(f"a cmd line cannot hold a line break or a control character: {text!r}")
+    caret = "^^^^" if "!" in text else "^^"
+    escaped = []
+    for char in text:
+        if char == "%":
+            escaped.append("%%")
+        elif char == "^":
+            escaped.append(caret)
+        elif char == "!":
+            escaped.append("^^!")
+        elif _CMD_SPECIAL.fullmatch(char):
+            escaped.append("^" + char)
+        else:
+            escaped.append(char)
+    return "".join(escaped)
+
+
+def powershell(text) -> str:
+    """Text that PowerShell reads as exactly `text` inside single quotes: '...{{ x | powershell }}...'.
+    There only ' is special, and doubled it is text; PowerShell reads the typographic single
+    quotes (U+2018 to U+201B) as ' too, so they are doubled as well. No $ or ` is read there.
+    Where a double-quoted string needs it, concatenate: ("$a " + '{{ x | powershell }}')."""
+    text = str(text)
+    if "\0" in text:
+        raise ValueError(f"a PowerShell script cannot hold a NUL character: {text!r}")
+    return re.sub(r"(['\u2018\u2019\u201a\u201b])", r"\1\1", text)
+
+
+def yaml(text) -> str:
+    """A YAML double-quoted scalar that reads back as exactly `text`: what YAML must escape
+    (quotes, backslashes, line breaks, U+0085, U+2028, non-printable characters) is escaped, so
+    that the scalar stays on one line wherever it stands."""
+    dumped = yaml_.dump(str(text), Dumper=yaml_.SafeDumper, default_style='"', allow_unicode=True,
+                        width=float("inf"))
+    return dumped.rstrip("\n")
+
+
+# What Markdown (CommonMark and GitHub's extensions: tables, strikethrough, math) reads as
+# markup inside a line: a backslash before any ASCII punctuation makes it text.
+_MARKDOWN_INLINE = re.compile(r"([\\`*\[\]<>&|!~$])")
+# _ opens or closes emphasis except between two letters or digits (snake_case is text).
+_MARKDOWN_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
+
+
+def markdown(text) -> str:
+    """Markdown that renders as exactly `text` with its whitespace made single spaces, after
+    other text on its line or in a table cell: no emphasis, link, image, HTML, entity, math,
+    code span or table column comes out of it. (Not at a line's start, where `# ` or `- `
+    would start a block; nor inside a `code span`, where a backslash is text: only checked
+    names stand there.)"""
+    text = str(text)
+    if "\0" in text:
+        raise ValueError(f"Markdown reads a NUL character as U+FFFD: {text!r}")
+    line = " ".join(text.split())
+    line = _MARKDOWN_INLINE.sub(r"\\\1", line)
+    return _MARKDOWN_UNDERSCORE.sub(r"\\_", line)
+
+
+FILTERS = {"bash": bash, "cmd": cmd, "powershell": powershell, "yaml": yaml, "markdown": markdown, "nix": nix}
