@@ -35,7 +35,7 @@ _BASH_SPECIAL = re.compile(r'([\\$`"])')
 
 
 # Characters cmd's parser acts on outside double quotes; a ^ before one makes it text.
-_CMD_SPECIAL = re.compile(r'([&|<>()"])')
+_CMD_SPECIAL = '&|<>()"'
 _CMD_UNWRITABLE = re.compile("[\0-\x08\x0a-\x1f\x7f]")
 
 
@@ -47,8 +47,8 @@ def cmd(text) -> str:
 
     cmd reads such a line twice. First every % starts a variable (%~ aborts the whole script),
     so % is doubled; then ^ makes the character after it text, so each of & | < > ( ) " and ^
-    gets one. Where a command's argument holds a !, delayed expansion reads it once more, and removes one
-    more ^ before each character: there ! is written ^^! and ^ is written ^^^^.
+    gets one. Where a command's argument holds a !, delayed expansion reads it once more and
+    takes one more ^ before each character: there ! is written ^^! and ^ is written ^^^^.
     A line break ends the line, and no cmd line can hold it; nor a NUL or another control
     character, which cmd reads as it pleases (the loader refuses them in matrix text)."""
     text = str(text)
@@ -63,7 +63,7 @@ def cmd(text) -> str:
             escaped.append(caret)
         elif char == "!":
             escaped.append("^^!")
-        elif _CMD_SPECIAL.fullmatch(char):
+        elif char in _CMD_SPECIAL:
             escaped.append("^" + char)
         else:
             escaped.append(char)

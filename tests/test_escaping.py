@@ -414,6 +414,8 @@ def test_a_number_in_nixpkgs_config_is_a_nix_number(run, tmp_path):
     config = nix_eval(f"(import {root / 'nix' / 'pins.nix'}).default.config")
     assert config == {"half": 1.5, "big": 1000.0, "small": -0.0025, "whole": 3, "text": "1.5", "version": 3.1}
     assert nix_eval(f"builtins.typeOf (import {root / 'nix' / 'pins.nix'}).default.config.half") == "float"
+    assert ("big = 1000.0, half = 1.5, small = -0.0025, text = \"1.5\", version = 3.1, whole = 3"
+            in markdown_cells((root / "BUILD_MATRIX.md").read_text()))
 
 
 @pytest.mark.parametrize("number", [".inf", "-.inf", ".nan"])

@@ -18,6 +18,7 @@ from ..knowledge import version_key
 from ..layout import HEADER, README_FILE, TEMPLATES
 from ..model import KIND_AXES, Expansion, Variant
 from ..pipeline.expand import fix_facts
+from ..pipeline.load import FloatText
 from ..pipeline.render import Recipe
 from ..templating import environment
 from . import splice as splice_
@@ -62,6 +63,11 @@ class Row(NamedTuple):
     companions: list[str]  # the names of the companions built against it
     package: str
     torch: str | None
+
+
+def _json(value) -> str:
+    """A config value as JSON: a YAML float is a number there too, as in the recipe's Nix."""
+    return json.dumps(value.value if isinstance(value, FloatText) else value)
 
 
 def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
@@ -123,7 +129,7 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
         "pins": [{
             "name": pin.name, "rev": pin.rev, "sha256": pin.sha256,
             "when": str(pin.when) if pin.when else "every variant no pin above takes",
-            "config": ", ".join(f"{key} = {json.dumps(value)}" for key, value in pin.config.items()) or "-",
+            "config": ", ".join(f"{key} = {_json(value)}" for key, value in pin.config.items()) or "-",
             "patches": ", ".join(f"{attr}: {', '.join(p.url for p in patches)}" for attr, patches in pin.patches) or "-",
             "variants": sum(1 for v in torches if v.pin == pin.name),
         } for pin in matrix.pins],
