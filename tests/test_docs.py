@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import tomlkit
 from hypothesis import given, settings, strategies as st
 
 from generator.outputs import docs, splice
@@ -259,15 +260,20 @@ def test_build_matrix_opens_with_a_choosers_guide_from_the_knowledge_table():
 def test_readme_serves_each_user_in_turn_after_the_two_commands():
     text = (REPO / "README.md").read_text()
     headings = re.findall(r"^## (.+)$", text, re.M)
-    assert headings == ["Keeping a matrix of builds", "Building one PyTorch for your machine", "How it works"]
+    assert headings == ["Install", "Keeping a matrix of builds", "Building one PyTorch for your machine", "How it works"]
     lines = text.splitlines()
     assert lines.index("### matrix.yaml reference") < 120
     assert text.index("```sh\npython3 -m venv .venv") < text.index("## Keeping a matrix of builds")
     builder = text.split("## Building one PyTorch for your machine")[1].split("\n## ")[0]
     assert builder.index("gen-matrix detect") < builder.index("1. **The system.**")
     assert "sm120" in builder and "gen-matrix env NAME --shell" in builder and "--index-url" in builder
-    # true on any machine: no local wheel, no tag that does not exist
-    assert "torch==2.13.0" not in text and "rev: v0.1.0" not in text
+    # true on any machine: no local wheel, and no tag but the one the release workflow makes of
+    # pyproject.toml's version, which CHANGELOG.md has an entry for
+    assert "torch==2.13.0" not in text
+    version = tomlkit.parse((REPO / "pyproject.toml").read_text())["project"]["version"]
+    tags = re.findall(r"OWNER/gen-matrix[/@](v[0-9.]*[0-9])", text) + re.findall(r"^ +rev: (v\S+)", text, re.M)
+    assert len(tags) == 4 and set(tags) == {f"v{version}"}
+    assert f"\n## [{version}]" in (REPO / "CHANGELOG.md").read_text()
 
 def test_a_fix_the_matrix_turned_off_stays_in_build_matrix_marked_off(project, run):
     path = project / "matrix.yaml"
