@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
+import re
 import shutil
 import subprocess
+import sys
 import tempfile
+import venv
 from pathlib import Path
 
 import pytest
+import tomlkit
 from click.testing import CliRunner
 
 from generator import run as generator_run
@@ -191,3 +196,54 @@ def markdown_cells(text: str) -> list[str]:
     nothing but text; a piece with markup comes back as its token types, so it never matches."""
     return ["".join(content for _, content in pieces) if all(kind == "text" for kind, _ in pieces)
             else repr([kind for kind, _ in pieces]) for pieces in markdown_inline(text)]
+
+
+# --- gen-matrix as its users get it: tests/test_package.py, tests/test_first_run.py ------------
+
+# Written by the release workflow before it builds (.github/workflows/release.yml), ignored by git.
+RELEASE_FILE = "generator/release.json"
+
+
+@pytest.fixture(scope="session")
+def dists(tmp_path_factory) -> tuple[Path, Path]:
+    """The wheel and the sdist: given, or built from a copy of this checkout as git sees it (what
+    a fresh clone holds), with the release file the release workflow writes before it builds."""
+    given = os.environ.get("GEN_MATRIX_WHEEL"), os.environ.get("GEN_MATRIX_SDIST")
+    if all(given):
+        return Path(given[0]).resolve(), Path(given[1]).resolve()
+    source = tmp_path_factory.mktemp("source")
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=REPO,
+                            capture_output=True, text=True, check=True).stdout.splitlines()
+    for path in listed:
+        if (REPO / path).is_file():
+            (source / path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(REPO / path, source / path)
+    # as the release workflow writes it
+    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
+    (source / RELEASE_FILE).write_text(json.dumps({"repository": "OWNER/gen-matrix", "rev": head}) + "\n")
+    out = tmp_path_factory.mktemp("dist")
+    build = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", out, source],
+                           capture_output=True, text=True)
+    assert build.returncode == 0, build.stdout + build.stderr
+    (wheel,) = out.glob("*.whl")
+    (sdist,) = out.glob("*.tar.gz")
+    return Path(given[0]).resolve() if given[0] else wheel, Path(given[1]).resolve() if given[1] else sdist
+
+
+@pytest.fixture(scope="session")
+def installed(dists, tmp_path_factory) -> Path:
+    """A venv outside the checkout with the wheel installed; returns its scripts folder."""
+    home = tmp_path_factory.mktemp("venv")
+    venv.create(home, with_pip=True)
+    scripts = home / ("Scripts" if os.name == "nt" else "bin")
+    python = scripts / ("python.exe" if os.name == "nt" else "python")
+    pip = subprocess.run([python, "-m", "pip", "install", "--no-deps", "--no-index", dists[0]],
+                         capture_output=True, text=True)
+    assert pip.returncode == 0, pip.stdout + pip.stderr
+    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    project = tomlkit.parse((REPO / "pyproject.toml").read_text(encoding="utf-8")).unwrap()["project"]
+    requirements = [re.match(r"[A-Za-z0-9._-]+", r).group(0) for r in project["dependencies"]]
+    folders = {str(importlib.metadata.distribution(name).locate_file("")) for name in requirements}
+    Path(site, "gen-matrix-test-dependencies.pth").write_text("".join(f"{folder}\n" for folder in sorted(folders)))
+    return scripts

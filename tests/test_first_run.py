@@ -16,47 +16,24 @@ import json
 import os
 import shutil
 import subprocess
-import sys
-import venv
+import zipfile
 from pathlib import Path
 
 import pytest
 import yaml
 
-from conftest import REPO, needs_nix, needs_posix
+from conftest import RELEASE_FILE, REPO, needs_nix, needs_posix
 from workflow_harness import Harness
 
 pytestmark = [pytest.mark.slow, needs_nix, needs_posix("the venv's scripts and the workflow's bash steps"),
               pytest.mark.skipif(shutil.which("git") is None, reason="init and the workflow need git")]
 
 HOSTS = REPO / "tests" / "fixtures" / "hosts"
-RELEASE = {"repository": "rehearsal/gen-matrix", "rev": "0123456789abcdef" * 2 + "01234567"}
 TEST_NIX = REPO / "tests" / "nix"
 
 
 def git(root: Path, *args: str) -> str:
     return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True).stdout.strip()
-
-
-@pytest.fixture(scope="module")
-def installed(tmp_path_factory) -> Path:
-    """gen-matrix's console script in a fresh venv outside the tree, from a release-built wheel."""
-    work = tmp_path_factory.mktemp("release")
-    source = work / "source"
-    listed = git(REPO, "ls-files", "-z", "--cached", "--others", "--exclude-standard").split("\0")
-    for relative in filter(None, listed):
-        if (REPO / relative).is_file():
-            (source / relative).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(REPO / relative, source / relative)
-    (source / "generator" / "release.json").write_text(json.dumps(RELEASE))  # as .github/workflows/release.yml does
-    dist = work / "dist"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(dist),
-                    str(source)], check=True, capture_output=True)
-    (wheel,) = dist.glob("gen_matrix-*.whl")
-    environment = work / "venv"
-    venv.create(environment, with_pip=True)
-    subprocess.run([str(environment / "bin" / "pip"), "install", "-q", str(wheel)], check=True, capture_output=True)
-    return environment / "bin" / "gen-matrix"
 
 
 def package_sets(matrix: dict) -> str:
@@ -65,7 +42,9 @@ def package_sets(matrix: dict) -> str:
     return " ".join(f"{pin['name']}={TEST_NIX / ('nixpkgs-' + pin['rev'][:7])}" for pin in pins)
 
 
-def test_a_repository_made_by_init_from_the_wheel_passes_its_first_run(installed, tmp_path):
+def test_a_repository_made_by_init_from_the_wheel_passes_its_first_run(dists, installed, tmp_path):
+    release = json.loads(zipfile.ZipFile(dists[0]).read(RELEASE_FILE))  # what the release workflow wrote
+    installed = installed / "gen-matrix"
     host = HOSTS / "ryzen5950x-rtx3090"
     outside = tmp_path / "laptop"
     outside.mkdir()
@@ -77,7 +56,7 @@ def test_a_repository_made_by_init_from_the_wheel_passes_its_first_run(installed
     assert made.returncode == 0, made.stdout + made.stderr
     work = outside / "builds"
     matrix = yaml.safe_load((work / "matrix.yaml").read_text())
-    flake = f"github:{RELEASE['repository']}/{RELEASE['rev']}"
+    flake = f"github:{release['repository']}/{release['rev']}"
     assert matrix["ci"]["gen_matrix"] == flake  # the commit the release was built from
     assert f'gen-matrix.flake = "{flake}"' in (work / ".flox/env/manifest.toml").read_text()
     branch = git(work, "symbolic-ref", "--short", "HEAD")

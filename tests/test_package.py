@@ -11,22 +11,19 @@ on its path, which the test checks."""
 
 from __future__ import annotations
 
-import importlib.metadata
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tarfile
-import venv
 import zipfile
 from pathlib import Path
 
 import pytest
 import tomlkit
 
-from conftest import FAKE_NIXPKGS, REPO, needs_nix
+from conftest import FAKE_NIXPKGS, RELEASE_FILE, REPO, needs_nix
 
 pytestmark = pytest.mark.slow
 
@@ -34,8 +31,6 @@ PYPROJECT = tomlkit.parse((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 PROJECT = PYPROJECT["project"]
 LAYOUT = PYPROJECT["tool"]["setuptools"]
 GPU_NAME = "pytorch-python313-cuda12_8-sm89-avx2"  # in the newest example, which `init` starts from
-# Written by the release workflow before it builds (.github/workflows/release.yml), ignored by git.
-RELEASE_FILE = "generator/release.json"
 
 
 def folder_of(package: str) -> str:
@@ -53,50 +48,6 @@ def shipped_from(root: Path) -> set[str]:
                 if path.is_file():
                     found.add(package.replace(".", "/") + "/" + path.relative_to(folder).as_posix())
     return found
-
-
-@pytest.fixture(scope="module")
-def dists(tmp_path_factory) -> tuple[Path, Path]:
-    """The wheel and the sdist: given, or built from a copy of this checkout as git sees it (what
-    a fresh clone holds), with the release file the release workflow writes before it builds."""
-    given = os.environ.get("GEN_MATRIX_WHEEL"), os.environ.get("GEN_MATRIX_SDIST")
-    if all(given):
-        return Path(given[0]).resolve(), Path(given[1]).resolve()
-    source = tmp_path_factory.mktemp("source")
-    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=REPO,
-                            capture_output=True, text=True, check=True).stdout.splitlines()
-    for path in listed:
-        if (REPO / path).is_file():
-            (source / path).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(REPO / path, source / path)
-    # as the release workflow writes it
-    head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
-    (source / RELEASE_FILE).write_text(json.dumps({"repository": "OWNER/gen-matrix", "rev": head}) + "\n")
-    out = tmp_path_factory.mktemp("dist")
-    build = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--outdir", out, source],
-                           capture_output=True, text=True)
-    assert build.returncode == 0, build.stdout + build.stderr
-    (wheel,) = out.glob("*.whl")
-    (sdist,) = out.glob("*.tar.gz")
-    return Path(given[0]).resolve() if given[0] else wheel, Path(given[1]).resolve() if given[1] else sdist
-
-
-@pytest.fixture(scope="module")
-def installed(dists, tmp_path_factory) -> Path:
-    """A venv outside the checkout with the wheel installed; returns its scripts folder."""
-    home = tmp_path_factory.mktemp("venv")
-    venv.create(home, with_pip=True)
-    scripts = home / ("Scripts" if os.name == "nt" else "bin")
-    python = scripts / ("python.exe" if os.name == "nt" else "python")
-    pip = subprocess.run([python, "-m", "pip", "install", "--no-deps", "--no-index", dists[0]],
-                         capture_output=True, text=True)
-    assert pip.returncode == 0, pip.stdout + pip.stderr
-    site = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
-                          capture_output=True, text=True, check=True).stdout.strip()
-    requirements = [re.match(r"[A-Za-z0-9._-]+", r).group(0) for r in PROJECT["dependencies"]]
-    folders = {str(importlib.metadata.distribution(name).locate_file("")) for name in requirements}
-    Path(site, "gen-matrix-test-dependencies.pth").write_text("".join(f"{folder}\n" for folder in sorted(folders)))
-    return scripts
 
 
 @pytest.fixture(scope="module")
