@@ -82,7 +82,8 @@ def _warn_unpinned(project: layout.Project, expansion) -> None:
     """Where nothing pins the repository's gen-matrix, say so: its workflow cannot run."""
     from . import pin, run
 
-    _warn([warning for warning in [pin.unknown_warning(run.source(project, expansion), project.display)] if warning])
+    text = project.matrix_path.read_text(encoding="utf-8", errors="replace")
+    _warn([warning for warning in [pin.unknown_warning(run.source(project, expansion), project.display, text)] if warning])
 
 
 def _plan(project: layout.Project, expansion, cut_short=None, adoptable=frozenset()):
@@ -628,8 +629,8 @@ def init(directory, example, for_host, nvidia_smi_output, cpuinfo, uname, gen_ma
     except GenMatrixError as error:
         _fail(error)
     shown = init_.shown(root)
-    _warn([warning for warning in [pin.unknown_warning(run.source(project, expansion), os.path.join(shown, "matrix.yaml"))]
-           if warning])
+    _warn([warning for warning in [pin.unknown_warning(run.source(project, expansion), os.path.join(shown, "matrix.yaml"),
+                                                        text)] if warning])
     click.echo(f"gen-matrix init: {shown} holds {len(expansion.variants)} variants; {len(plan.write)} files "
                f"written and committed on {expansion.matrix.ci.main_branch}")
     if moved:

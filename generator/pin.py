@@ -113,10 +113,12 @@ def _release() -> str | None:
     return f"github:{repository}/{rev}"
 
 
-def unknown_warning(source: Source, matrix: str) -> str | None:
-    """The warning for a repository whose gen-matrix nothing pins: its workflow stops at its first step."""
+def unknown_warning(source: Source, matrix: str, text: str) -> str | None:
+    """The warning for a repository whose gen-matrix nothing pins, located at the matrix's
+    `ci:` key (its first line where it has none): its workflow stops at its first step."""
     if source.checkout or source.flake is not None:
         return None
-    return (f"{matrix}: ci.gen_matrix is not set and {source.origin}: the Flox environment and the workflow "
+    line = next((number for number, content in enumerate(text.splitlines(), 1) if re.match(r"ci\s*:", content)), 1)
+    return (f"{matrix}:{line}: ci.gen_matrix is not set and {source.origin}: the Flox environment and the workflow "
             "cannot install this gen-matrix, and the workflow stops before it checks or builds anything; set ci.gen_matrix to a "
             "flake reference pinned to a commit, such as github:OWNER/gen-matrix/<40-hex commit>")

@@ -97,7 +97,7 @@ def test_without_a_pin_the_manifest_has_no_gen_matrix_and_generate_says_why(proj
     result = generate(run, project)
     data = tomlkit.parse((project / MANIFEST).read_text()).unwrap()
     assert data["install"] == {"git": {"pkg-path": "git"}}
-    assert f"warning: {project / 'matrix.yaml'}: ci.gen_matrix is not set" in result.stderr
+    assert f"warning: {project / 'matrix.yaml'}:51: ci.gen_matrix is not set" in result.stderr
     assert "holds no gen-matrix yet: set ci.gen_matrix" in (project / MANIFEST).read_text()
 
 

@@ -274,7 +274,7 @@ def test_eval_reads_no_file_outside_the_package_set_and_repository(generated, ru
 
 @needs_posix("/dev/zero")
 @pytest.mark.parametrize("given, message", [
-    ("/dev/zero", "neither a folder nor a file: /dev/zero"),
+    ("/dev/zero", "not a folder or a regular file (a FIFO or a device)"),
     ("nowhere", "no such file or folder"),
 ])
 def test_eval_refuses_a_package_set_that_is_not_one(given, message, generated, run, tmp_path):

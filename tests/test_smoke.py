@@ -490,7 +490,7 @@ def test_a_crash_is_a_failure_where_the_cpu_has_the_isa_or_off_a_builder(run, tm
 def test_the_workflow_calls_smoke_with_options_it_has():
     # the workflow harness stands in for smoke; this holds the real command to the same call
     from generator.cli import main
-    workflow = (REPO / ".github" / "workflows" / "flox-variants.yml").read_text()
+    workflow = (REPO / ".github" / "workflows" / "flox-variants-build.yml").read_text()
     (call,) = {line.strip() for line in workflow.splitlines() if "gen-matrix smoke" in line}  # one per build job
     known = {option for param in main.commands["smoke"].params for option in param.opts}
     assert {"--builder", "--python", "--result"} <= set(re.findall(r"--[a-z-]+", call)) <= known

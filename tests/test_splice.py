@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from generator.errors import GenMatrixError, Location
+from generator import pin
 from generator.outputs import docs, gitattributes, manifest, splice
 
 from conftest import REPO, expansion_of
@@ -28,7 +29,7 @@ def hook(text: str) -> str:
     import tomlkit
 
     quoted = "'''\n" + text + "'''"
-    return tomlkit.parse(manifest.update(f"version = 1\n[hook]\non-activate = {quoted}\n", EXPANSION))["hook"][
+    return tomlkit.parse(manifest.update(f"version = 1\n[hook]\non-activate = {quoted}\n", EXPANSION, pin.of(REPO, None)))["hook"][
         "on-activate"].value
 
 

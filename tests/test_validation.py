@@ -364,7 +364,7 @@ ci:
   main_branch: main
   timeout_minutes: 60
   shard_size: 100
-  gen_matrix: "gen-matrix @ git+https://example.org/acme/gen-matrix@v0.1.0"
+  gen_matrix: "git+https://example.org/acme/gen-matrix?rev=0123456789abcdef0123456789abcdef01234567"
   plan_runner: [ubuntu-latest]
   runners: {x86_64-linux: [big], aarch64-linux: [arm], x86_64-darwin: [mac13], aarch64-darwin: [mac]}
   gpu_runners: [{labels: [self-hosted, gpu], system: x86_64-linux, sm: [sm90]}]

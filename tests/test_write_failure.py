@@ -192,10 +192,10 @@ def test_a_failure_in_a_first_run_leaves_no_new_folder_in_part(project, run, mon
     first, hint = result.stderr.splitlines()[:2]
     if where == "write":
         assert first.startswith("error: .flox/") and first.endswith("cannot write this file: No space left on device")
-        assert "0 of 83 changed files were written, each whole" in hint
+        assert "0 of 84 changed files were written, each whole" in hint
     else:  # .flox was moved into place, .github was not
         assert first == "error: .github: cannot move this new folder into place: No space left on device"
-        assert re.search(r"6[0-9] of 83 changed files were written", hint)
+        assert re.search(r"6[0-9] of 84 changed files were written", hint)
     left = names(project)
     assert not [name for name in left if name.endswith(".tmp")]
     assert ".github" not in left and "nix" not in left
