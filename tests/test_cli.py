@@ -199,3 +199,14 @@ def test_a_bad_revision_in_the_state_file_is_a_located_error(project, run, revis
     assert "matrix.state.json:4: the entry for 'pytorch-python313-cpu-armv8_2' has revision" in result.stderr
     assert "hint: restore matrix.state.json from git" in result.stderr
     assert snapshot(project) == before
+
+
+def test_check_shows_the_control_characters_of_an_edited_file_escaped(project, run):
+    """A file of the tree can hold anything; its diff reaches the terminal with no escape sequence."""
+    assert run("--root", project).exit_code == 0
+    recipe = next((project / ".flox" / "pkgs").glob("pytorch-*.nix"))
+    recipe.write_text(recipe.read_text() + "# \x1b]0;owned\x07\x1b[2J\x9b31m\n")
+    result = run("check", "--root", project)
+    assert result.exit_code == 1
+    assert "+# \\x1b]0;owned\\x07\\x1b[2J\\x9b31m" in result.stdout.replace("-# ", "+# ")
+    assert not any(character in result.stdout for character in "\x1b\x07\x9b")

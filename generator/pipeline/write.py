@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import lock, state
-from ..errors import GenMatrixError, Location, Problem
+from ..errors import GenMatrixError, Location, Problem, printable
 from ..layout import LIBRARY_MARKER, MARKER, PKGS_DIR, STATE_FILE
 
 _HEAD_BYTES = 512
@@ -452,7 +452,8 @@ def report(plan: Plan) -> str:
         elif b"\r\n" in old and old.replace(b"\r\n", b"\n") == new.encode("utf-8"):
             crlf.append(relative)
         else:
-            chunks.extend(_diff(relative, old.decode("utf-8", errors="replace"), new))
+            # the tree's text as it is, its control characters escaped: a file can hold any
+            chunks.extend(printable(line) for line in _diff(relative, old.decode("utf-8", errors="replace"), new))
     chunks.extend(f"extra (no longer in the matrix): {relative}\n" for relative in plan.remove)
     chunks.extend(f"left by a run cut short: {relative}\n" for relative in plan.leftovers)
     chunks.extend(f"left alone: {problem}\n" for problem in plan.kept)
