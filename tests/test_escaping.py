@@ -233,8 +233,12 @@ def wine_prefix(tmp_path_factory):
     if WINE is None:
         pytest.skip("wine not found: cmd's reading of the scripts is checked where it is installed")
     prefix = tmp_path_factory.mktemp("wine")
-    subprocess.run([WINE, "wineboot", "-i"], env={**os.environ, "WINEPREFIX": str(prefix), "WINEDEBUG": "-all"},
-                   capture_output=True, timeout=300)
+    env = {**os.environ, "WINEPREFIX": str(prefix), "WINEDEBUG": "-all"}
+    subprocess.run([WINE, "wineboot", "-i"], env=env, capture_output=True, timeout=300)
+    # wineboot returns before the prefix has settled; a cmd started then may run nothing
+    server = shutil.which("wineserver") or shutil.which("wineserver64")
+    if server:
+        subprocess.run([server, "-w"], env=env, capture_output=True, timeout=300)
     return prefix
 
 
