@@ -78,12 +78,12 @@ def _expansion(project: layout.Project):
     return expansion
 
 
-def _warn_unpinned(project: layout.Project, expansion) -> None:
-    """Where nothing pins the repository's gen-matrix, say so: its workflow cannot run."""
+def _warn_unpinned(project: layout.Project, expansion, shown: str, text: str) -> None:
+    """Where nothing pins the repository's gen-matrix, say so, at the matrix `shown` whose
+    text is `text`: its workflow cannot run."""
     from . import pin, run
 
-    text = project.matrix_path.read_text(encoding="utf-8", errors="replace")
-    _warn([warning for warning in [pin.unknown_warning(run.source(project, expansion), project.display, text)] if warning])
+    _warn([warning for warning in [pin.unknown_warning(run.source(project, expansion), shown, text)] if warning])
 
 
 def _plan(project: layout.Project, expansion, cut_short=None, adoptable=frozenset()):
@@ -116,7 +116,8 @@ def generate(project: layout.Project, adopt) -> None:
     for relative in plan.adopted:
         click.echo(f"adopted {relative}: gen-matrix's replaces the hand-written one (`git show HEAD:{relative}`)")
     _warn(plan.kept)
-    _warn_unpinned(project, expansion)
+    _warn_unpinned(project, expansion, project.display,
+                   project.matrix_path.read_text(encoding="utf-8", errors="replace"))
     click.echo(f"gen-matrix: {len(expansion.variants)} variants; {len(plan.write)} written, "
                f"{len(plan.unchanged)} unchanged, {len(plan.remove)} removed"
                + (f", {len(plan.kept)} kept" if plan.kept else ""))
@@ -629,8 +630,7 @@ def init(directory, example, for_host, nvidia_smi_output, cpuinfo, uname, gen_ma
     except GenMatrixError as error:
         _fail(error)
     shown = init_.shown(root)
-    _warn([warning for warning in [pin.unknown_warning(run.source(project, expansion), os.path.join(shown, "matrix.yaml"),
-                                                        text)] if warning])
+    _warn_unpinned(project, expansion, os.path.join(shown, "matrix.yaml"), text)
     click.echo(f"gen-matrix init: {shown} holds {len(expansion.variants)} variants; {len(plan.write)} files "
                f"written and committed on {expansion.matrix.ci.main_branch}")
     if moved:
