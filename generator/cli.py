@@ -593,7 +593,6 @@ def init(directory, example, for_host, nvidia_smi_output, cpuinfo, uname, gen_ma
     hold yet are moved, and named; a path already there is an error. Refuses a folder that
     already holds a matrix or a git repository.
     """
-    from . import pin, run
     from .commands import host, init as init_
     from .pipeline import lock, write
 
