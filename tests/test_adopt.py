@@ -319,3 +319,15 @@ def test_write_never_writes_over_or_through_anything_at_matrix_yaml(folder, tmp_
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert f"error: {target}: " in result.output and "is already here" in result.output
     assert not outside.exists() or outside.read_text() == "mine\n"
+
+
+def test_the_sm_axis_is_in_capability_order_not_text_order(folder):
+    # sm100 and sm120 sort before sm61 as text
+    pkgs = folder / ".flox" / "pkgs"
+    sm90 = (pkgs / "pytorch-python313-cuda12_8-sm90-avx2.nix").read_text()
+    for sm, capability in (("sm100", "10.0"), ("sm120", "12.0")):
+        (pkgs / f"pytorch-python313-cuda12_8-{sm}-avx2.nix").write_text(
+            sm90.replace("sm90", sm).replace('"9.0"', f'"{capability}"'))
+    result = adopt.adopt(folder, "2.8.0")
+    assert result.matrix["gpu"]["sm"] == ["sm61", "sm90", "sm100", "sm120"]
+    assert result.reproduced == len(NAMES) + 2
