@@ -32,11 +32,6 @@ from . import sandbox
 EVALUATOR = Path(__file__).with_name("adopt.nix")
 MATRIX_FILE = "matrix.yaml"
 COMPANIONS = ("torchvision", "torchaudio")
-DEFAULT_NAMING = {
-    "gpu": "{package}-python{python}-cuda{cuda}-{sm}-{isa}",
-    "cpu": "{package}-python{python}-cpu-{isa}",
-    "darwin": "{package}-python{python}-darwin-{accelerator}",
-}
 _REV = re.compile(r"/archive/([0-9a-f]{40})\.tar\.gz$")
 _EXPORT = re.compile(r"^\s*export\s+([A-Za-z_][A-Za-z0-9_]*)=(\"[^\"]*\"|'[^']*'|\S*)", re.MULTILINE)
 _JOBS = re.compile(r"^-j(\d+)$")
@@ -210,7 +205,7 @@ def _exports(text: str) -> tuple:
 
 def _axes_from_name(name: str, knowledge: Knowledge):
     """(package, kind, combination) the name gives under the default naming, or None."""
-    for kind, pattern in DEFAULT_NAMING.items():
+    for kind, pattern in validate.DEFAULT_NAMING.items():
         fields = re.findall(r"{(\w+)}", pattern)
         regex = re.escape(pattern)
         for field_ in fields:
@@ -295,7 +290,7 @@ def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
     if missing:
         raise GenMatrixError.at(Location(where), f"the {kind} recipe does not tell its {', '.join(missing)}",
                                 "adopt reads them from torch's override and passthru, or from a name such as "
-                                + DEFAULT_NAMING[kind])
+                                + validate.DEFAULT_NAMING[kind])
 
     tarball = nixpkgs.get("tarball") or {}
     rev_found = _REV.search(tarball.get("url", ""))
