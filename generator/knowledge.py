@@ -24,10 +24,6 @@ KNOWLEDGE_FILE = Path(__file__).with_name("knowledge.yaml")
 GPU_QUERY = ("nvidia-smi", "--query-gpu=name,compute_cap,driver_version", "--format=csv,noheader")
 # what prints a CPU's flags on any system, named as /proc/cpuinfo names them
 CPU_FLAGS_COMMAND = "python -c \"import archspec.cpu; print(*sorted(archspec.cpu.host().features))\""
-# Memory one compile job may take: nvcc compiling PyTorch's CUDA kernels takes several GB per
-# job, C++ alone far less. MAX_JOBS is the smaller of the cores and memory / this; nix/lib/compile.nix
-# caps a Nix build the same way.
-JOB_MEMORY_GB = {"cuda": 4, "cpu": 2}
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -252,6 +248,15 @@ class Workaround:
 
 
 @dataclass(frozen=True)
+class CompileJob:
+    """The memory one compile job of a build may take: `cuda` (it compiles CUDA) or `cpu`."""
+
+    name: str
+    memory_gb: int
+    source: str
+
+
+@dataclass(frozen=True)
 class BuildCost:
     """What one build of a kind (gpu, cpu, darwin, companion, wrapper) takes on its runner."""
 
@@ -264,7 +269,8 @@ class BuildCost:
 
 
 TABLES = {"sm": Sm, "cuda": Cuda, "toolkit": Toolkit, "python": Python, "isa": Isa, "accelerator": Accelerator,
-          "pytorch": Release, "fixes": Fix, "workarounds": Workaround, "build_costs": BuildCost}
+          "pytorch": Release, "fixes": Fix, "workarounds": Workaround, "compile_jobs": CompileJob,
+          "build_costs": BuildCost}
 
 
 def in_range(version: str, spec: str) -> bool:
@@ -293,7 +299,12 @@ class Knowledge:
     pytorch: Mapping[str, Release]
     fixes: Mapping[str, Fix]
     workarounds: Mapping[str, Workaround]
+    compile_jobs: Mapping[str, CompileJob]
     build_costs: Mapping[str, BuildCost]
+
+    def job_memory_gb(self, cuda: bool) -> int:
+        """GiB one compile job may take, in a build that compiles CUDA or not."""
+        return self.compile_jobs["cuda" if cuda else "cpu"].memory_gb
 
     def release(self, version: str) -> Release | None:
         """The release line of a PyTorch version ("2.10.0" -> row "2.10"), if the table has it."""

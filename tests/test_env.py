@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator import knowledge
 from generator.commands import buildenv
 
 from conftest import REPO, needs_posix
@@ -216,7 +217,7 @@ def test_a_good_toolchain_builds_with_the_variants_switches_and_jobs_from_the_ma
     assert env["CUDA_HOME"] == str(tmp_path) and env["CUDACXX"] == str(tmp_path / "bin" / "nvcc")
     cores = os.cpu_count()
     memory_gb = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**30
-    assert env["MAX_JOBS"] == str(max(1, min(cores, memory_gb // buildenv.JOB_MEMORY_GB["cuda"])))
+    assert env["MAX_JOBS"] == str(max(1, min(cores, memory_gb // knowledge.build(knowledge.builtin()).job_memory_gb(cuda=True))))
     assert "USE_DISTRIBUTED" not in env  # Linux keeps the distributed stack, as the recipe
     assert calls(checkout) == ["python -m pip install -r requirements.txt",
                                "python -m pip install --no-build-isolation -v -e ."]
@@ -235,7 +236,7 @@ def test_a_preset_max_jobs_beyond_memory_is_capped_with_a_word(run, tmp_path):
     done = run_bash(env_script(run, RTX_5070), checkout, path, MAX_JOBS="100000")
     assert done.returncode == 0, done.stderr
     memory_gb = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**30
-    jobs = max(1, min(os.cpu_count(), memory_gb // buildenv.JOB_MEMORY_GB["cuda"]))
+    jobs = max(1, min(os.cpu_count(), memory_gb // knowledge.build(knowledge.builtin()).job_memory_gb(cuda=True)))
     assert built_environment(checkout)["MAX_JOBS"] == str(jobs)
     assert f"MAX_JOBS=100000 needs about 400000 GB of memory; this machine has {memory_gb} GB: using {jobs}" \
         in done.stderr

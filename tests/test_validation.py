@@ -420,6 +420,8 @@ knowledge:
                 when: {pytorch: "<2.8", cuda: ">=11.0", system: [Windows], kind: [gpu]}}
   build_costs:
     gpu: {minutes: 240, cores: 64, memory_gb: 256, disk_gb: 200, source: our runners}
+  compile_jobs:
+    cuda: {memory_gb: 6, source: our builders' logs}
   fixes:
     hopper-only: {why: an example of a repository's own fix, file: local-fix, enabled: true,
                   when: {pytorch: ">=2.8", cuda: ">=12.8,<13.0", source: true, isa: [avx2], system: [x86_64-linux],

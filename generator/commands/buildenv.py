@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import GenMatrixError, Location
 from ..escape import cmd
-from ..knowledge import (JOB_MEMORY_GB, Accelerator, Cuda, Isa, Knowledge, Release, Sm, Toolkit, Workaround,
+from ..knowledge import (Accelerator, Cuda, Isa, Knowledge, Release, Sm, Toolkit, Workaround,
                          switches, version_key)
 from ..model import Matrix, Variant
 from ..pipeline.nixvalue import comment
@@ -87,6 +87,7 @@ class Target:
     pytorch: str  # the version checked out, "2.8.0"
     python: str  # "3.13"
     release: Release | None  # the knowledge table's row of its release line
+    job_memory_gb: int  # GiB one compile job may take: the knowledge's, for a build with CUDA or not
     cuda: str | None = None
     toolkit: Cuda | Toolkit | None = None  # the CUDA release's drivers and host compilers
     sm: Sm | None = None
@@ -110,7 +111,8 @@ def target_of(matrix: Matrix, variant: Variant, shell: str, wheel: bool = False,
     release = k.release(matrix.pytorch_version)
     return Target(
         name=variant.name, kind=variant.kind, pytorch=matrix.pytorch_version, python=variant.python.name,
-        release=release, cuda=variant.cuda.name if variant.cuda else None, toolkit=variant.cuda,
+        release=release, job_memory_gb=k.job_memory_gb(cuda=variant.cuda is not None),
+        cuda=variant.cuda.name if variant.cuda else None, toolkit=variant.cuda,
         sm=variant.sm, isa=variant.isa, accelerator=variant.accelerator, fixes=variant.fixes,
         workarounds=workarounds(k, matrix.pytorch_version, variant.cuda.name if variant.cuda else None,
                                 SYSTEM[shell], variant.kind),
@@ -274,7 +276,7 @@ def script(target: Target, shell: str) -> str:
         variables=list(values.items()),
         stamped=stamped,
         stamp=STAMP,
-        job_memory=JOB_MEMORY_GB["cuda" if target.sm else "cpu"],
+        job_memory=target.job_memory_gb,
         avx_only=AVX_ONLY_PRESETS if AVX_ONLY_FIX in target.fixes else (),
         avx_only_file=AVX_ONLY_FILE,
         workarounds=target.workarounds,

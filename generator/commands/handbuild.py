@@ -208,7 +208,8 @@ def resolve(knowledge: Knowledge, asked: Asked) -> buildenv.Target:
     kind = "gpu" if sm else "cpu"
     return buildenv.Target(
         name=name_of(version, chosen.python, chosen.cuda, sm, isa), kind=kind, pytorch=version,
-        python=chosen.python, release=release, cuda=chosen.cuda, toolkit=toolkit, sm=sm, isa=isa,
+        python=chosen.python, release=release, job_memory_gb=knowledge.job_memory_gb(cuda=sm is not None),
+        cuda=chosen.cuda, toolkit=toolkit, sm=sm, isa=isa,
         fixes=_fixes(knowledge, version, chosen.cuda, isa, kind),
         workarounds=buildenv.workarounds(knowledge, version, chosen.cuda, system, kind),
         wheel=asked.wheel,
