@@ -14,8 +14,9 @@ from ..layout import MARKER
 from ..pipeline.schema import SCHEMA_FILE, schema as read_schema
 from ..templating import environment
 
-HEADER = (f"{MARKER}'s schema, {SCHEMA_FILE.parent.name}/{SCHEMA_FILE.name}; do not edit by hand: "
-          "change the schema's descriptions and run `gen-matrix`.")
+# MARKER makes the file gen-matrix's to overwrite; what it is made from is the schema.
+HEADER = (f"{MARKER} (from its schema, {SCHEMA_FILE.parent.name}/{SCHEMA_FILE.name}); do not edit by "
+          "hand: change the schema and run `gen-matrix`.")
 _TYPES = {"string": "text", "integer": "whole number", "number": "number", "boolean": "true or false",
           "null": "null", "object": "mapping", "array": "list"}
 
