@@ -81,7 +81,9 @@ def _allowed(node: dict, defs: dict) -> str:
               f"at most {node['maximum']}" if "maximum" in node else "",
               f"at least {node['minItems']} item{'s' * (node['minItems'] != 1)}" if node.get("minItems") else "",
               f"at most {node['maxItems']} items" if "maxItems" in node else "",
-              f"{node['minLength']} to {node['maxLength']} characters" if "minLength" in node else "",
+              ("not empty" if node.get("minLength") == 1 else f"at least {node['minLength']} characters")
+              if node.get("minLength") else "",
+              f"at most {node['maxLength']} characters" if "maxLength" in node else "",
               "no repeats" if node.get("uniqueItems") else ""]
     parts.extend(bound for bound in bounds if bound)
     if node.get("type") == "array" and "items" in node and not _children(node["items"], defs):
@@ -92,9 +94,8 @@ def _allowed(node: dict, defs: dict) -> str:
 
 
 def _description(node: dict, defs: dict) -> str:
-    if "description" in node:
-        return node["description"]
-    node = _resolve(node, defs)
+    """The key's description, or where it has none, its definition's or first alternative's."""
+    node = _resolve(node, defs)  # the key's own keywords win over its definition's
     if "description" in node:
         return node["description"]
     alternatives = [alt for alt in node.get("oneOf", ()) if "description" in _resolve(alt, defs)]
