@@ -58,6 +58,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
                                                "tests/test_gitattributes.py")),
     "docs": ("generator/outputs/docs.py", ("tests/test_docs_facts.py", "tests/test_docs.py", "tests/test_golden.py")),
     "gitattributes": ("generator/outputs/gitattributes.py", ("tests/test_gitattributes.py",)),
+    "reference": ("generator/outputs/reference.py", ("tests/test_reference.py",)),
     "manifest": ("generator/outputs/manifest.py", ("tests/test_manifest.py", "tests/test_splice.py",
                                                    "tests/test_input_bounds.py")),
     "workflow": ("generator/outputs/workflow.py", ("tests/test_workflow_output.py", "tests/test_golden.py")),
