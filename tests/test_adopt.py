@@ -125,6 +125,31 @@ def test_pins_with_when_rules(folder):
     assert result.reproduced == 5 and result.pins_differ == ()
 
 
+def move_pin(folder: Path, rev: str, names=None) -> None:
+    for recipe in (folder / ".flox" / "pkgs").glob("*.nix"):
+        if names is None or recipe.name in names:
+            recipe.write_text(recipe.read_text().replace("fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3", rev))
+
+
+def test_without_a_version_the_torch_of_a_known_pin_is_taken(folder):
+    result = adopt.adopt(folder, None)
+    assert result.matrix["pytorch"] == {"version": "2.8.0"}  # fe5e41d's torch, by knowledge pins
+    assert result.reproduced == 5 and not [w for w in result.warnings if "pytorch.version" in w]
+    move_pin(folder, "0182a361324364ae3f436a63005877674cf45efb")
+    assert adopt.adopt(folder, None).matrix["pytorch"] == {"version": "2.9.1"}
+
+
+def test_where_known_pins_hold_different_torches_most_recipes_decide_and_the_others_are_warned_of(folder):
+    move_pin(folder, "0182a361324364ae3f436a63005877674cf45efb", {"pytorch-python313-cuda12_8-sm90-avx2.nix"})
+    result = adopt.adopt(folder, None)
+    assert result.matrix["pytorch"] == {"version": "2.8.0"}
+    assert [w for w in result.warnings if "pytorch.version" in w] == [
+        "matrix.yaml:5:20: pytorch.version is 2.8.0, but the nixpkgs pin 'nixpkgs_0182a36' (0182a36) holds torch 2.9.1: "
+        "its recipe builds that torch, which Nix refuses: \"matrix.yaml promises PyTorch 2.8.0, but this nixpkgs builds "
+        "2.9.1\"\n  hint: set pytorch.version to 2.9.1; or give pytorch.source to build 2.8.0 from source; or pin a "
+        "nixpkgs whose torch is 2.8.0 (fe5e41d); `gen-matrix eval` asks the pin itself"]
+
+
 def test_without_write_nothing_is_written(folder):
     before = digests(folder)
     result = run(str(folder), "--pytorch-version", "2.8.0")
@@ -152,7 +177,7 @@ def test_with_write_only_matrix_yaml_is_written(folder):
     ("missing", "no such folder"),
     ("empty", "holds a .nix recipe"),
     ("broken", "cannot be read by evaluation"),
-    ("no-version", "--pytorch-version"),
+    ("unknown pin", "--pytorch-version"),
     ("not-torch", "not torch or a companion"),
 ])
 def test_bad_input_is_a_located_error_with_exit_2(folder, tmp_path, case, expected):
@@ -166,18 +191,23 @@ def test_bad_input_is_a_located_error_with_exit_2(folder, tmp_path, case, expect
     elif case == "broken":
         broken = pkgs / "pytorch-python313-cpu-avx2.nix"
         broken.write_text(broken.read_text().replace("nixpkgs_pinned.openblas", "nixpkgs_pinned.noSuchBlas"))
+    elif case == "unknown pin":  # a pin the knowledge table does not know: its torch is unknown
+        for recipe in pkgs.glob("*.nix"):
+            recipe.write_text(recipe.read_text().replace("fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3", "a" * 40))
     elif case == "not-torch":
         (pkgs / "hello.nix").write_text(
             '{ }: let p = import (builtins.fetchTarball "https://github.com/NixOS/nixpkgs/archive/'
             'fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3.tar.gz") { }; in p.python313Packages.triton\n')
     before = digests(tmp_path)
-    result = run(str(path), *([] if case == "no-version" else ["--pytorch-version", "2.8.0"]), "--write")
+    result = run(str(path), *([] if case == "unknown pin" else ["--pytorch-version", "2.8.0"]), "--write")
     assert result.exit_code == 2
     assert expected in result.output
     assert "Traceback" not in result.output
     assert digests(tmp_path) == before
     if case == "broken":
         assert "pytorch-python313-cpu-avx2.nix" in result.output and "noSuchBlas" in result.output
+    if case == "unknown pin":
+        assert "does not know which torch nixpkgs aaaaaaa holds" in result.output and "knowledge.pins" in result.output
 
 
 def test_given_the_recipes_folder_the_matrix_goes_to_its_repository(folder):

@@ -480,6 +480,24 @@ def _plain_rule(rule: dict, knowledge: Knowledge) -> dict:
     return {axis: _value(values, knowledge, axis) for axis, values in rule.items()}
 
 
+def _pin_torch(revs: Counter, knowledge: Knowledge, where: str) -> str:
+    """The PyTorch version of recipes that build their pin's own torch: the torch the knowledge
+    table says their pins hold, that of the pin most recipes use where the pins differ (the
+    matrix then warns at pytorch.version of the others)."""
+    held = Counter()
+    for rev, count in revs.items():
+        if rev in knowledge.pins:
+            held[knowledge.pins[rev].torch] += count
+    if not held:
+        unknown = ", ".join(sorted(rev[:7] for rev in revs))
+        raise GenMatrixError.at(
+            Location(where), f"the recipes build their pin's own PyTorch, and the knowledge table does not know which "
+                             f"torch nixpkgs {unknown} holds",
+            "give it with --pytorch-version, e.g. what `nix-instantiate --eval -A python3Packages.torch.version "
+            "<the pin>` prints; or add the pin's row under knowledge.pins (generator/knowledge.yaml)")
+    return max(sorted(held.items()), key=lambda item: item[1])[0]
+
+
 def infer(recipes: list[Recipe], knowledge: Knowledge, pytorch_version: str | None, where: str,
           nixpkgs_rev: str | None = None) -> tuple[dict, list[str]]:
     """The matrix of the recipes, and warnings about what it cannot say."""
@@ -488,6 +506,13 @@ def infer(recipes: list[Recipe], knowledge: Knowledge, pytorch_version: str | No
     if not torches:
         raise GenMatrixError.at(Location(where), "no torch recipe among the recipes", "adopt starts from torch recipes")
     matrix: dict = {}
+
+    revs = Counter(r.rev for r in torches if r.rev)
+    if not revs:
+        if not nixpkgs_rev:
+            raise GenMatrixError.at(Location(where), "no recipe pins nixpkgs: they build against the environment's",
+                                    "give the nixpkgs revision they should build against with --nixpkgs-rev REV")
+        revs = Counter({nixpkgs_rev: len(torches)})
 
     sources = Counter(r.source for r in torches)
     source = sources.most_common(1)[0][0]
@@ -498,20 +523,10 @@ def infer(recipes: list[Recipe], knowledge: Knowledge, pytorch_version: str | No
         matrix["pytorch"] = {"version": version, "source": {"rev": rev, "hash": hash_}}
         if (owner, repo) != ("pytorch", "pytorch"):
             matrix["pytorch"]["source"].update(owner=owner, repo=repo)
-    elif pytorch_version:
-        matrix["pytorch"] = {"version": pytorch_version}
     else:
-        raise GenMatrixError.at(Location(where), "the recipes build their pin's own PyTorch, whose version only that nixpkgs tells",
-                                "give it with --pytorch-version, e.g. what `nix-instantiate --eval -A python3Packages.torch.version "
-                                "<the pin>` prints")
+        matrix["pytorch"] = {"version": pytorch_version or _pin_torch(revs, knowledge, where)}
 
     facts = [dict(r.combination, kind=r.kind, name=r.name) for r in torches]
-    revs = Counter(r.rev for r in torches if r.rev)
-    if not revs:
-        if not nixpkgs_rev:
-            raise GenMatrixError.at(Location(where), "no recipe pins nixpkgs: they build against the environment's",
-                                    "give the nixpkgs revision they should build against with --nixpkgs-rev REV")
-        revs = Counter({nixpkgs_rev: len(torches)})
     nixpkgs: dict = {}
     if len(revs) == 1:
         nixpkgs["rev"] = next(iter(revs))
