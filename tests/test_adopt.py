@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from conftest import REPO, needs_nix
 from generator.cli import main
 from generator.commands import adopt
+from generator.knowledge import build, builtin
 from generator.pipeline import expand, load, validate
 
 FIXTURE = REPO / "tests" / "fixtures" / "adopt"
@@ -69,7 +70,7 @@ def test_the_report_lists_every_fact_not_carried_over(folder):
     lost = adopt.adopt(folder, "2.8.0").lost
     assert lost == {
         "pytorch-python313-cpu-avx2": [
-            "pname torch-cpu-avx2: the package takes the recipe's name, pytorch-python313-cpu-avx2",
+            "pname torch-cpu-avx2: the package takes the recipe's name",
             "meta.description and longDescription: generate writes them from the knowledge table",
             "export USE_MKLDNN_CBLAS=1: set by hand, gen-matrix sets no such variable",
             "cmakeFlags -DCMAKE_BUILD_TYPE=Release: never reached CMake (nixpkgs builds torch through setup.py), dropped",
@@ -361,3 +362,54 @@ def test_the_sm_axis_is_in_capability_order_not_text_order(folder):
     result = adopt.adopt(folder, "2.8.0")
     assert result.matrix["gpu"]["sm"] == ["sm61", "sm90", "sm100", "sm120"]
     assert result.reproduced == len(NAMES) + 2
+
+
+def reference_shaped(folder: Path) -> dict[str, list[str]]:
+    """The recipes of a repository shaped like barstoolbluz/build-pytorch's main branch: its eight
+    SMs by its seven ISAs where the knowledge table and its Pascal rule allow, each the fixture's sm90-avx2 recipe
+    with its SM and its ISA's flags, and -O3 by hand; a BUILD_MATRIX.md written by hand beside
+    them. Returns the recipe names by ISA."""
+    pkgs = folder / ".flox" / "pkgs"
+    template = (pkgs / "pytorch-python313-cuda12_8-sm90-avx2.nix").read_text()
+    for old in pkgs.glob("*.nix"):
+        old.unlink()
+    knowledge = build(builtin())
+    by_isa: dict[str, list[str]] = {}
+    for sm in ("sm61", "sm75", "sm80", "sm86", "sm89", "sm90", "sm100", "sm120"):
+        for isa in ("avx", "avx2", "avx512", "avx512bf16", "avx512vnni", "armv8_2", "armv9"):
+            if knowledge.why_not({"sm": sm, "cuda": "12.8", "isa": isa}) or sm == "sm61" and isa not in ("avx", "avx2"):
+                continue  # the reference builds Pascal for AVX and AVX2 hosts only
+            name = f"pytorch-python313-cuda12_8-{sm}-{isa}"
+            flags = " ".join(f'"{flag}"' for flag in knowledge.isa[isa].flags + ("-O3",))
+            capability = knowledge.sm[sm].capability
+            (pkgs / f"{name}.nix").write_text(
+                template.replace("pytorch-python313-cuda12_8-sm90-avx2", name).replace('"9.0"', f'"{capability}"')
+                .replace('cpuISA = "avx2"', f'cpuISA = "{isa}"')
+                .replace('"-mavx2" "-mfma" "-mf16c" "-O3"', flags))
+            by_isa.setdefault(isa, []).append(name)
+    (folder / "BUILD_MATRIX.md").write_text("# Build matrix\n\nWritten by hand.\n")
+    return by_isa
+
+
+def test_the_report_says_each_fact_once_with_its_count_and_the_cost_of_the_takeover(folder):
+    by_isa = reference_shaped(folder)
+    recipes = sum(map(len, by_isa.values()))
+    assert recipes == 51  # as many GPU recipes as the reference's main branch
+    result = run(str(folder))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert len(lines) < 80
+    assert f"the matrix reproduces {recipes} of {recipes} names" in result.output
+    facts = [line for line in lines if line.startswith("  - ")]
+    assert len(facts) == len(set(facts))
+    for isa, names in by_isa.items():
+        flag = [line for line in facts if line.startswith(f"  - hand-written flag -O3: not among the knowledge "
+                                                             f"table's flags of {isa} (")]
+        assert flag == [f"  - hand-written flag -O3: not among the knowledge table's flags of {isa} "
+                        f"({len(names)} recipes, e.g. {sorted(names)[0]})"]
+    hours = recipes * build(builtin()).build_costs["gpu"].minutes / 60
+    assert (f"The takeover builds every variant anew: {recipes} torch builds ({recipes} gpu), about {hours:.0f} "
+            "build-hours by the knowledge table's build_costs") in result.output
+    assert f"replaces {recipes} recipes under .flox/pkgs, BUILD_MATRIX.md" in result.output
+    (folder / "BUILD_MATRIX.md").unlink()
+    assert "BUILD_MATRIX.md" not in run(str(folder)).output

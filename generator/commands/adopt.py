@@ -40,6 +40,8 @@ DEFAULT_NAMING = {
 _REV = re.compile(r"/archive/([0-9a-f]{40})\.tar\.gz$")
 _EXPORT = re.compile(r"^\s*export\s+([A-Za-z_][A-Za-z0-9_]*)=(\"[^\"]*\"|'[^']*'|\S*)", re.MULTILINE)
 _JOBS = re.compile(r"^-j(\d+)$")
+# How many of a group's differing subjects (pnames, flags) the report names before it counts them.
+SUBJECTS_SHOWN = 4
 # The mark adopt.nix puts where a recipe reads what it does not write (an environment
 # variable, a file, the clock): `what` is the builtin and its argument.
 _IMPURE = {"open": "\u00abgen-matrix-adopt unread: ", "close": "\u00bb"}
@@ -97,10 +99,18 @@ class Adoption:
     lost: dict = field(default_factory=dict)  # recipe -> facts not carried, with reasons
     changes: dict = field(default_factory=dict)  # recipe -> what generate changes, and why
     warnings: tuple[str, ...] = ()
+    builds: dict = field(default_factory=dict)  # kind (gpu, cpu, darwin, companion) -> builds of the takeover
+    minutes: int = 0  # their build time, by the knowledge table's build_costs
+    replaced: tuple[str, ...] = ()  # files of the repository that generate writes over, beside the recipes
+    updated: tuple[str, ...] = ()  # files of the repository of which generate rewrites its own parts
+
+    @property
+    def reproduced_names(self) -> tuple[str, ...]:
+        return tuple(sorted(set(self.names) & set(self.generated)))
 
     @property
     def reproduced(self) -> int:
-        return len(set(self.names) & set(self.generated))
+        return len(self.reproduced_names)
 
 
 # ---- reading -----------------------------------------------------------------------------
@@ -360,7 +370,7 @@ def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
         if not (dep == "openblas" and kind == "cpu"):
             lost.append(f"buildInputs adds {dep}: not carried")
     if attrs.get("pname") not in (None, facts["package"], stem):
-        lost.append(f"pname {attrs['pname']}: the package takes the recipe's name, {stem}")
+        lost.append(f"pname {attrs['pname']}: the package takes the recipe's name")
     meta = attrs.get("meta") or {}
     if meta.get("description") or meta.get("longDescription"):
         lost.append("meta.description and longDescription: generate writes them from the knowledge table")
@@ -707,7 +717,29 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
     return changes, lost
 
 
-def check(matrix: dict, text: str, recipes: list[Recipe], folder: str) -> Adoption:
+def takeover(expansion, root: Path | None) -> dict:
+    """What taking over costs: a build of every generated variant (a new recipe is a new
+    derivation), its time by knowledge build_costs, and the files of the repository at `root`
+    that generate writes over whole (`replaced`, beside the recipes) or in part (`updated`)."""
+    costs = expansion.matrix.knowledge.build_costs
+    builds = Counter("companion" if v.is_companion else v.kind for v in expansion.variants)
+    minutes = sum(costs[kind].minutes * count for kind, count in builds.items())
+    replaced, updated = [], []
+    if root is not None:
+        from .. import run
+        from ..layout import Project
+        from ..pipeline import state, write
+
+        outputs = run.outputs(Project(root, root / MATRIX_FILE), expansion, state.read(root))
+        for path, text in outputs.items():
+            if path.startswith(PKGS_DIR + "/") or not (root / path).is_file():
+                continue
+            (updated if isinstance(text, write.Merged) else replaced).append(path)
+    return {"builds": dict(sorted(builds.items())), "minutes": minutes, "replaced": tuple(replaced),
+            "updated": tuple(updated)}
+
+
+def check(matrix: dict, text: str, recipes: list[Recipe], folder: str, root: Path | None = None) -> Adoption:
     """Run the matrix through the pipeline and compare what it generates with the recipes."""
     expansion = expand.expand(validate.validate(load.parse(text, MATRIX_FILE)))
     generated = {v.name: v for v in expansion.variants}
@@ -738,7 +770,8 @@ def check(matrix: dict, text: str, recipes: list[Recipe], folder: str) -> Adopti
             lost[recipe.name] = facts
     return Adoption(matrix=matrix, text=text, names=tuple(sorted(r.name for r in recipes)),
                     generated=tuple(sorted(generated)), pins_differ=tuple(pins_differ),
-                    lost=lost, changes=changes, warnings=tuple(str(w) for w in expansion.warnings))
+                    lost=lost, changes=changes, warnings=tuple(str(w) for w in expansion.warnings),
+                    **takeover(expansion, root))
 
 
 def adopt(path: Path, pytorch_version: str | None = None, nixpkgs_rev: str | None = None) -> Adoption:
@@ -755,33 +788,60 @@ def adopt(path: Path, pytorch_version: str | None = None, nixpkgs_rev: str | Non
     recipes = [read(name, evaluated[name], knowledge, str(folder / name)) for name in files]
     matrix, warnings = infer(recipes, knowledge, pytorch_version, str(folder), nixpkgs_rev)
     text = render_matrix(matrix, len(recipes), str(path))
-    result = check(matrix, text, recipes, str(folder))
+    result = check(matrix, text, recipes, str(folder), _repository_of(folder))
     return Adoption(**{**result.__dict__, "warnings": tuple(warnings) + result.warnings})
 
 
+def _grouped(facts: dict) -> list[str]:
+    """Lines of a report section: facts that differ only in a recipe's own values (a pname, a
+    flag) share their reason, the text after the first ': ', and are said once, with how many
+    recipes they concern and an example."""
+    by_reason: dict[str, dict[str, list[str]]] = {}
+    for name in sorted(facts):
+        for fact in facts[name]:
+            subject, colon, reason = fact.partition(": ")
+            # a fact without a reason is its own group
+            by_reason.setdefault(reason if colon else fact, {}).setdefault(subject if colon else "", []).append(name)
+    lines = []
+    for reason, subjects in by_reason.items():
+        names = sorted({name for named in subjects.values() for name in named})
+        listed = list(subjects)
+        if len(listed) > SUBJECTS_SHOWN:
+            listed = listed[:SUBJECTS_SHOWN - 1] + [f"{len(subjects) - SUBJECTS_SHOWN + 1} more like them"]
+        where = names[0] if len(names) == 1 else f"{len(names)} recipes, e.g. {names[0]}"
+        said = f"{'; '.join(listed)}: {reason}" if listed != [""] else reason
+        lines.append(f"  - {said} ({where})")
+    return lines
+
+
 def report(result: Adoption) -> str:
-    """What `adopt` prints: the matrix, the names it reproduces, and per recipe what it could
-    not carry over and what generate would change."""
+    """What `adopt` prints: the matrix, the names it reproduces, what the takeover costs and
+    which files it replaces, and each fact it cannot carry over or generate would change,
+    once, with how many recipes it concerns."""
     lines = [result.text.rstrip("\n"), ""]
     lines.append(f"gen-matrix adopt: the matrix reproduces {result.reproduced} of {len(result.names)} names"
                  + (f"; {len(result.pins_differ)} recipes would change nixpkgs pin" if result.pins_differ else ""))
     extra = sorted(set(result.generated) - set(result.names))
     if extra:
         lines.append(f"  it also generates {len(extra)} names no recipe has: {', '.join(extra)}")
-    for warning in result.warnings:
-        lines.append(f"warning: {warning}")
+    if result.builds:
+        torches = sum(count for kind, count in result.builds.items() if kind != "companion")
+        kinds = ", ".join(f"{count} {kind}" for kind, count in result.builds.items() if kind != "companion")
+        companions = result.builds.get("companion", 0)
+        lines.append(f"The takeover builds every variant anew: {torches} torch builds ({kinds})"
+                     + (f" and {companions} companion builds" if companions else "")
+                     + f", about {result.minutes / 60:.0f} build-hours by the knowledge table's build_costs, "
+                       "with nothing cached")
+    replaced = [f"{len(result.reproduced_names)} recipes under {PKGS_DIR}"] + list(result.replaced)
+    lines.append(f"`gen-matrix generate --adopt` replaces {', '.join(replaced)}"
+                 + (f"; it rewrites its own parts of {', '.join(result.updated)}" if result.updated else ""))
+    lines += [f"warning: {warning}" for warning in dict.fromkeys(result.warnings)]
     if result.lost:
-        lines.append("")
-        lines.append("Not carried over:")
-        for name in sorted(result.lost):
-            lines.append(f"  {name}")
-            lines += [f"    - {fact}" for fact in result.lost[name]]
+        lines += ["", f"Not carried over ({sum(map(len, result.lost.values()))} facts of {len(result.lost)} recipes):"]
+        lines += _grouped(result.lost)
     if result.changes:
-        lines.append("")
-        lines.append("What `gen-matrix generate` would change:")
-        for name in sorted(result.changes):
-            lines.append(f"  {name}")
-            lines += [f"    - {change}" for change in result.changes[name]]
+        lines += ["", f"What `gen-matrix generate` would change ({len(result.changes)} recipes):"]
+        lines += _grouped(result.changes)
     return "\n".join(lines) + "\n"
 
 
