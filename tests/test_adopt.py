@@ -92,8 +92,26 @@ def test_the_report_says_what_generate_would_change_and_why(folder):
     assert "exports USE_NNPACK=0: the knowledge table switches NNPACK off for avx" in avx
     assert "exports USE_CUDNN=0: current cuDNN no longer supports sm61" in avx
     assert any(c.startswith("cmakeFlags -DCXX_AVX2_FOUND=FALSE: nixpkgs builds torch through setup.py") for c in avx)
+    defaults = build(builtin()).pins["fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"].default_capabilities(
+        "12.8", build(builtin()).cuda)
     assert changes["pytorch-python313-cuda12_8-sm90-avx2"] == [
-        "CPU flags -mavx2 -mfma -mf16c where the recipe has -mavx2 -mfma -mf16c -O3 (the knowledge table's flags of avx2)"]
+        "CPU flags -mavx2 -mfma -mf16c where the recipe has -mavx2 -mfma -mf16c -O3 (the knowledge table's flags of avx2)",
+        "export MAX_JOBS=32 and ninjaFlags -j32: dropped; the build takes the builder's cores, as many as its free memory "
+        "allows (4 GB a CUDA compile job, 2 GB another: nix/lib/compile.nix), and the workflow's builds at most build.jobs",
+        f"passthru.cudaCapabilities {' '.join(defaults)} -> 9.0: its pin's CUDA set's defaults give way to the variant's "
+        "SM alone, which torchvision and torchaudio built against it compile for"]
+
+
+def test_a_recipe_that_sets_its_capabilities_to_its_sm_keeps_them(folder):
+    path = folder / ".flox" / "pkgs" / "pytorch-python313-cuda12_8-sm90-avx2.nix"
+    path.write_text(path.read_text().replace('cpuISA = "avx2";', 'cpuISA = "avx2"; cudaCapabilities = [ "9.0" ];'))
+    changes = adopt.adopt(folder, None).changes["pytorch-python313-cuda12_8-sm90-avx2"]
+    assert not [c for c in changes if c.startswith("passthru.cudaCapabilities")]
+    path.write_text(path.read_text().replace('cudaCapabilities = [ "9.0" ];', 'cudaCapabilities = [ "8.0" "9.0" ];'))
+    changes = adopt.adopt(folder, None).changes["pytorch-python313-cuda12_8-sm90-avx2"]
+    assert [c for c in changes if c.startswith("passthru.cudaCapabilities")] == [
+        "passthru.cudaCapabilities 8.0 9.0 -> 9.0: the recipe's own list gives way to the variant's SM alone, which "
+        "torchvision and torchaudio built against it compile for"]
 
 
 def test_a_source_override_and_its_fixes_are_carried(folder):

@@ -23,7 +23,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import GenMatrixError, Location, Problem
-from ..knowledge import Knowledge, build, builtin, version_key
+from ..knowledge import JOB_MEMORY_GB, Knowledge, build, builtin, version_key
 from ..layout import LIBRARY, PKGS_DIR
 from ..model import KIND_AXES
 from ..pipeline import expand, load, render, validate
@@ -87,6 +87,8 @@ class Recipe:
     system_features: tuple[str, ...] | None
     config: tuple  # (key, value) pairs of nixpkgs config gen-matrix does not set itself
     lost: tuple[str, ...]  # facts no matrix can carry, with the reason
+    # what the recipe sets torch.cudaCapabilities to (passthru, else config); None: the pin's default
+    capabilities: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -382,7 +384,12 @@ def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
         torch=torch, source=source, flags=flags, exports=exports, cmake_flags=cmake_flags,
         fixes=frozenset(fixes), jobs=jobs[0] if jobs else None,
         system_features=tuple(attrs["requiredSystemFeatures"]) if "requiredSystemFeatures" in attrs else None,
-        config=tuple(config), lost=tuple(lost))
+        config=tuple(config), lost=tuple(lost),
+        capabilities=_capabilities(passthru.get("cudaCapabilities", nixpkgs["config"].get("cudaCapabilities"))))
+
+
+def _capabilities(value) -> tuple[str, ...] | None:
+    return tuple(str(c) for c in value) if isinstance(value, list) else None
 
 
 # ---- inferring ---------------------------------------------------------------------------
@@ -660,6 +667,18 @@ def _why_export(variant, var: str) -> str:
     return f"the {variant.kind} build's setting"
 
 
+def _pin_capabilities(knowledge: Knowledge, recipe: Recipe) -> tuple[str, ...] | None:
+    """The default config.cudaCapabilities of the CUDA set a recipe's pin builds it with, by
+    the knowledge table (the pin's row, else the CUDA release's); None where unknown."""
+    cuda = dict(recipe.combination).get("cuda")
+    row = knowledge.pins.get(recipe.rev or "")
+    if cuda is None:
+        return None
+    if row is not None:
+        return row.default_capabilities(cuda, knowledge.cuda) or None
+    return knowledge.cuda[cuda].capabilities if cuda in knowledge.cuda else None
+
+
 def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
     """What generate changes in `recipe` (as `variant`), and what of it is lost."""
     changes, lost = [], []
@@ -710,6 +729,20 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
                            "the built-in fix does its work in the build")
         else:
             lost.append(f"cmakeFlags {flag}: never reached CMake (nixpkgs builds torch through setup.py), dropped")
+    pinned_jobs = [f"export MAX_JOBS={value}" for var, value in recipe.exports if var == "MAX_JOBS"]
+    pinned_jobs += [f"ninjaFlags -j{recipe.jobs}"] if recipe.jobs is not None else []
+    if pinned_jobs:
+        changes.append(f"{' and '.join(pinned_jobs)}: dropped; the build takes the builder's cores, as many as its "
+                       f"free memory allows ({JOB_MEMORY_GB['cuda']} GB a CUDA compile job, {JOB_MEMORY_GB['cpu']} GB "
+                       "another: nix/lib/compile.nix), and the workflow's builds at most build.jobs")
+    if variant.sm is not None:
+        pin_default = _pin_capabilities(knowledge, recipe)
+        before = recipe.capabilities or pin_default
+        if before is not None and list(before) != [variant.sm.capability]:
+            changes.append(f"passthru.cudaCapabilities {' '.join(before)} -> {variant.sm.capability}: "
+                           + ("the recipe's own list gives" if recipe.capabilities else "its pin's CUDA set's defaults give")
+                           + " way to the variant's SM alone, which torchvision and torchaudio built against it "
+                             "compile for")
     if recipe.jobs is not None and recipe.jobs != matrix.jobs:
         lost.append(f"ninjaFlags -j{recipe.jobs}: the matrix's build.jobs is {matrix.jobs}")
     if recipe.system_features is not None and list(recipe.system_features) != build["systemFeatures"]:
