@@ -431,3 +431,13 @@ def test_the_report_says_each_fact_once_with_its_count_and_the_cost_of_the_takeo
     assert f"replaces {recipes} recipes under .flox/pkgs, BUILD_MATRIX.md" in result.output
     (folder / "BUILD_MATRIX.md").unlink()
     assert "BUILD_MATRIX.md" not in run(str(folder)).output
+
+
+def test_platforms_a_variant_does_not_build_for_are_said_to_be_dropped(folder):
+    path = folder / ".flox" / "pkgs" / "pytorch-python313-cpu-avx2.nix"
+    path.write_text(path.read_text().replace('description = "PyTorch for AVX2 CPUs";', 'description = "PyTorch for AVX2 CPUs"; '
+                                             'platforms = [ "x86_64-linux" "aarch64-linux" ];'))
+    changes = adopt.adopt(folder, None).changes["pytorch-python313-cpu-avx2"]
+    assert "meta.platforms aarch64-linux dropped: a variant builds for one system, that of its instruction set" in changes
+    path.write_text(path.read_text().replace('[ "x86_64-linux" "aarch64-linux" ]', '[ "x86_64-linux" ]'))
+    assert not [c for c in adopt.adopt(folder, None).changes["pytorch-python313-cpu-avx2"] if "platforms" in c]

@@ -89,6 +89,7 @@ class Recipe:
     lost: tuple[str, ...]  # facts no matrix can carry, with the reason
     # what the recipe sets torch.cudaCapabilities to (passthru, else config); None: the pin's default
     capabilities: tuple[str, ...] | None = None
+    platforms: tuple[str, ...] = ()  # meta.platforms as the recipe sets it; (): not set
 
 
 @dataclass(frozen=True)
@@ -385,7 +386,8 @@ def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
         fixes=frozenset(fixes), jobs=jobs[0] if jobs else None,
         system_features=tuple(attrs["requiredSystemFeatures"]) if "requiredSystemFeatures" in attrs else None,
         config=tuple(config), lost=tuple(lost),
-        capabilities=_capabilities(passthru.get("cudaCapabilities", nixpkgs["config"].get("cudaCapabilities"))))
+        capabilities=_capabilities(passthru.get("cudaCapabilities", nixpkgs["config"].get("cudaCapabilities"))),
+        platforms=tuple(str(p) for p in platforms))
 
 
 def _capabilities(value) -> tuple[str, ...] | None:
@@ -683,6 +685,10 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
     """What generate changes in `recipe` (as `variant`), and what of it is lost."""
     changes, lost = [], []
     knowledge = matrix.knowledge
+    dropped = [system for system in recipe.platforms if system not in variant.platforms]
+    if dropped:
+        changes.append(f"meta.platforms {', '.join(dropped)} dropped: a variant builds for one system, "
+                       f"that of its instruction set")
     if recipe.package != "pytorch":
         return changes, lost  # a companion's fixes are its torch's
     for fix in sorted(set(variant.fixes) - recipe.fixes):
