@@ -428,6 +428,12 @@ def test_the_report_says_each_fact_once_with_its_count_and_the_cost_of_the_takeo
     hours = recipes * build(builtin()).build_costs["gpu"].minutes / 60
     assert (f"The takeover builds every variant anew: {recipes} torch builds ({recipes} gpu), about {hours:.0f} "
             "build-hours by the knowledge table's build_costs") in result.output
+    knowledge = build(builtin())
+    uncached = sum(1 for names in by_isa.values() for name in names
+                   if knowledge.sm[name.split("-")[3]].capability not in knowledge.cuda["12.8"].capabilities)
+    assert uncached == 2  # sm61, for avx and avx2
+    assert (f"for {uncached} of them, whose SM the binary cache does not serve, magma, NCCL and the other CUDA "
+            "libraries are built too") in result.output
     assert f"replaces {recipes} recipes under .flox/pkgs, BUILD_MATRIX.md" in result.output
     (folder / "BUILD_MATRIX.md").unlink()
     assert "BUILD_MATRIX.md" not in run(str(folder)).output

@@ -106,6 +106,7 @@ class Adoption:
     minutes: int = 0  # their build time, by the knowledge table's build_costs
     replaced: tuple[str, ...] = ()  # files of the repository that generate writes over, beside the recipes
     updated: tuple[str, ...] = ()  # files of the repository of which generate rewrites its own parts
+    cuda_rebuilds: int = 0  # GPU variants whose SM nixpkgs' CUDA libraries (magma, NCCL) are rebuilt for
 
     @property
     def reproduced_names(self) -> tuple[str, ...]:
@@ -774,8 +775,10 @@ def takeover(expansion, root: Path | None) -> dict:
             if path.startswith(PKGS_DIR + "/") or not (root / path).is_file():
                 continue
             (updated if isinstance(text, write.Merged) else replaced).append(path)
+    rebuilds = sum(1 for v in expansion.variants if v.sm is not None and not v.is_companion
+                   and expansion.matrix.capability_scope_of(v) == "nixpkgs")
     return {"builds": dict(sorted(builds.items())), "minutes": minutes, "replaced": tuple(replaced),
-            "updated": tuple(updated)}
+            "updated": tuple(updated), "cuda_rebuilds": rebuilds}
 
 
 def check(matrix: dict, text: str, recipes: list[Recipe], folder: str, root: Path | None = None) -> Adoption:
@@ -870,7 +873,9 @@ def report(result: Adoption) -> str:
         lines.append(f"The takeover builds every variant anew: {torches} torch builds ({kinds})"
                      + (f" and {companions} companion builds" if companions else "")
                      + f", about {result.minutes / 60:.0f} build-hours by the knowledge table's build_costs, "
-                       "with nothing cached")
+                       "with nothing cached"
+                     + (f"; for {result.cuda_rebuilds} of them, whose SM the binary cache does not serve, magma, NCCL "
+                        "and the other CUDA libraries are built too" if result.cuda_rebuilds else ""))
     replaced = [f"{len(result.reproduced_names)} recipes under {PKGS_DIR}"] + list(result.replaced)
     lines.append(f"`gen-matrix generate --adopt` replaces {', '.join(replaced)}"
                  + (f"; it rewrites its own parts of {', '.join(result.updated)}" if result.updated else ""))
