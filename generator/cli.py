@@ -538,7 +538,8 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
 @click.argument("path", type=click.Path(file_okay=False))
 @click.option("--write", "write_", is_flag=True, help="Write matrix.yaml in the repository (and nothing else).")
 @click.option("--pytorch-version", metavar="VERSION",
-              help="The PyTorch version of the recipes' nixpkgs, where they build its own (no source override).")
+              help="The PyTorch version of the recipes' nixpkgs, where they build its own (no source override); "
+                   "by default the torch the knowledge table says their pin holds.")
 @click.option("--nixpkgs-rev", metavar="REV",
               help="The nixpkgs revision for recipes that pin none (written for callPackage).")
 def adopt(path, write_, pytorch_version, nixpkgs_rev) -> None:

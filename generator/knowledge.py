@@ -268,9 +268,40 @@ class BuildCost:
     source: str
 
 
+@dataclass(frozen=True)
+class PinFacts:
+    """What a nixpkgs revision (`name`, its 40-hex commit) holds, each fact with its source."""
+
+    name: str
+    torch: str  # python3Packages.torch.version
+    sources: Mapping[str, str]  # fact -> where it was read, or what it was inferred from
+    torchvision: str = ""
+    torchaudio: str = ""
+    cuda: Mapping[str, str] = field(default_factory=dict)  # "12.8" (cudaPackages_12_8) -> "12.8.1"
+    cuda_aliases: Mapping[str, str] = field(default_factory=dict)  # cudaPackages_13 -> "13.0"
+    capabilities: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # as read at the pin, per set
+    python: tuple[str, ...] = ()
+    python_default: str = ""
+    inferred: tuple[str, ...] = ()
+
+    @property
+    def short(self) -> str:
+        return self.name[:7]
+
+    def cuda_sets(self) -> str:
+        return ", ".join(sorted(self.cuda, key=version_key)) or "none"
+
+    def default_capabilities(self, cuda: str, table: Mapping[str, Cuda]) -> tuple[str, ...]:
+        """The default config.cudaCapabilities of the pin's set for CUDA release `cuda`: as read
+        at the pin, else the `cuda:` table's for that release; () where neither knows."""
+        if cuda in self.capabilities:
+            return self.capabilities[cuda]
+        return table[cuda].capabilities if cuda in table else ()
+
+
 TABLES = {"sm": Sm, "cuda": Cuda, "toolkit": Toolkit, "python": Python, "isa": Isa, "accelerator": Accelerator,
           "pytorch": Release, "fixes": Fix, "workarounds": Workaround, "compile_jobs": CompileJob,
-          "build_costs": BuildCost}
+          "build_costs": BuildCost, "pins": PinFacts}
 
 
 def in_range(version: str, spec: str) -> bool:
@@ -301,6 +332,7 @@ class Knowledge:
     workarounds: Mapping[str, Workaround]
     compile_jobs: Mapping[str, CompileJob]
     build_costs: Mapping[str, BuildCost]
+    pins: Mapping[str, PinFacts]
 
     def job_memory_gb(self, cuda: bool) -> int:
         """GiB one compile job may take, in a build that compiles CUDA or not."""
@@ -412,6 +444,12 @@ def _row(cls, name: str, values: dict):
         for key in ("latest", "source_cuda"):
             if converted.get(key) is not None:
                 converted[key] = str(converted[key])
+    if cls is PinFacts:
+        for key in ("cuda", "cuda_aliases", "sources"):
+            converted[key] = MappingProxyType({str(k): str(v) for k, v in sorted((values.get(key) or {}).items())})
+        converted["capabilities"] = MappingProxyType({str(k): tuple(str(c) for c in v)
+                                                      for k, v in sorted((values.get("capabilities") or {}).items())})
+        converted["python"] = tuple(str(v) for v in values.get("python") or ())
     if cls is Sm:  # the schema lets editors write 13 for "13.0"; version_key needs text
         for bound in ("min_cuda", "max_cuda"):
             if converted.get(bound) is not None:
@@ -448,7 +486,7 @@ def build(doc: load.Document, extra: load.Document | None = None, extra_path: tu
                 problems.append(Problem(
                     source.where(path), f"new {table} row '{name}' lacks {', '.join(missing)}",
                     (f"{close} A row with a built-in row's name changes only the fields it gives; " if close else "")
-                    + f"a new row needs every field of a built-in one; see {KNOWLEDGE_FILE.name}",
+                    + f"a new {table} row needs {', '.join(_required(cls))}; see {KNOWLEDGE_FILE.name}",
                 ))
                 continue
             built[name] = _row(cls, name, values)
