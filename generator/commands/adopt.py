@@ -23,7 +23,7 @@ from pathlib import Path
 import yaml
 
 from ..errors import GenMatrixError, Location, Problem
-from ..knowledge import JOB_MEMORY_GB, Knowledge, build, builtin, version_key
+from ..knowledge import Knowledge, build, builtin, version_key
 from ..layout import LIBRARY, PKGS_DIR
 from ..model import KIND_AXES
 from ..pipeline import expand, load, render, validate
@@ -735,7 +735,8 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
     pinned_jobs += [f"ninjaFlags -j{recipe.jobs}"] if recipe.jobs is not None else []
     if pinned_jobs:
         changes.append(f"{' and '.join(pinned_jobs)}: dropped; the build takes the builder's cores, as many as its "
-                       f"free memory allows ({JOB_MEMORY_GB['cuda']} GB a CUDA compile job, {JOB_MEMORY_GB['cpu']} GB "
+                       f"free memory allows ({knowledge.job_memory_gb(cuda=True)} GB a CUDA compile job, "
+                       f"{knowledge.job_memory_gb(cuda=False)} GB "
                        "another: nix/lib/compile.nix), and the workflow's builds at most build.jobs")
     if variant.sm is not None:
         pin_default = _pin_capabilities(knowledge, recipe)
