@@ -628,3 +628,81 @@ def test_a_new_compiler_cache_configures_cmake_again_and_leaves_the_cache_folder
     cache.write_text("CMAKE_CUDA_ARCHITECTURES:STRING=120\n")
     again = run_bash(script, checkout, path)  # same launcher: the CMake cache stays
     assert again.returncode == 0 and cache.exists()
+
+
+# ---- -o FILE: the bytes each shell reads ------------------------------------------------------
+
+@pytest.mark.parametrize("shell", buildenv.SHELLS)
+def test_output_writes_the_bytes_each_shell_reads(run, tmp_path, shell):
+    target = tmp_path / f"build.{SUFFIX[shell]}"
+    result = run("env", "--matrix", MATRIX, *KEPLER, "--shell", shell, "-o", str(target))
+    assert result.exit_code == 0 and result.stdout == "", result.output
+    data = target.read_bytes()
+    text = axes_script(run, *KEPLER, shell=shell)
+    assert b"\0" not in data  # no UTF-16, which is what Windows PowerShell 5.1's > writes
+    if shell == "cmd":  # ASCII, every line ended by CRLF
+        assert data.decode("ascii").split("\r\n") == text.split("\n") and b"\n" not in data.replace(b"\r\n", b"")
+    elif shell == "powershell":  # UTF-8 with a byte order mark: 5.1 and 7 read it the same
+        assert data.startswith(b"\xef\xbb\xbf") and data[3:].decode("utf-8").split("\r\n") == text.split("\n")
+    else:
+        assert data.decode("utf-8") == text and b"\r" not in data and os.access(target, os.X_OK)
+
+
+def test_the_powershell_file_keeps_text_beyond_ascii_behind_its_byte_order_mark(run, tmp_path):
+    from test_escaping import HOSTILE_NAME, hostile_project
+
+    root = hostile_project(tmp_path / "project")
+    text = (root / "matrix.yaml").read_text(encoding="utf-8").replace("family: ", "family: Kepler Ü ", 1)
+    (root / "matrix.yaml").write_text(text, encoding="utf-8")
+    target = tmp_path / "build.ps1"
+    assert run("env", "--root", root, HOSTILE_NAME, "--shell", "powershell", "-o", target).exit_code == 0
+    data = target.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf") and "smx (Kepler Ü " in data[3:].decode("utf-8")
+
+
+def test_a_cmd_script_that_would_hold_text_beyond_ascii_is_refused_and_nothing_written(run, tmp_path):
+    from test_escaping import HOSTILE_NAME, hostile_project
+
+    root = hostile_project(tmp_path / "project")
+    text = (root / "matrix.yaml").read_text(encoding="utf-8").replace("family: ", "family: Kepler Ü ", 1)
+    (root / "matrix.yaml").write_text(text, encoding="utf-8")
+    for output in (("-o", str(tmp_path / "build.cmd")), ()):
+        result = run("env", "--root", root, HOSTILE_NAME, "--shell", "cmd", *output)
+        assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
+        assert result.stderr.startswith("error: --shell: the cmd script would hold 'Ü' (U+00DC) on its line ")
+        assert "use --shell powershell" in result.stderr
+    assert not (tmp_path / "build.cmd").exists()
+
+
+def test_output_into_a_missing_folder_is_a_located_error(run, tmp_path):
+    result = run("env", "--matrix", MATRIX, *KEPLER, "-o", str(tmp_path / "missing" / "build.sh"))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.startswith(f"error: --output: cannot write {tmp_path / 'missing' / 'build.sh'}: ")
+
+
+def test_wines_cmd_runs_the_file_output_writes_up_to_its_first_check(run, tmp_path):
+    from test_escaping import WINE
+
+    if WINE is None:
+        pytest.skip("wine not found: cmd's reading of the written file is checked where it is installed")
+    folder = tmp_path / "windows"
+    folder.mkdir()
+    assert run("env", "--matrix", MATRIX, *KEPLER, "--shell", "cmd", "-o", str(folder / "build.cmd")).exit_code == 0
+    prefix = tmp_path / "wine"
+    env = {**os.environ, "WINEPREFIX": str(prefix), "WINEDEBUG": "-all"}
+    subprocess.run([WINE, "wineboot", "-i"], env=env, capture_output=True, timeout=300)
+    server = shutil.which("wineserver") or shutil.which("wineserver64")
+    if server:
+        subprocess.run([server, "-w"], env=env, capture_output=True, timeout=300)
+    done = subprocess.run([WINE, "cmd", "/c", "build.cmd"], cwd=folder, env=env, capture_output=True, timeout=120)
+    assert "error: python not found" in done.stdout.decode("ascii", "replace"), done.stdout
+
+
+# ---- hints quote for the shell they are typed in ----------------------------------------------
+
+@pytest.mark.parametrize("shell, quoted", [("bash", "'Tesla K40c'"), ("cmd", '"Tesla K40c"'),
+                                           ("powershell", '"Tesla K40c"')])
+def test_the_nearest_combination_quotes_a_gpu_name_for_the_scripts_shell(run, shell, quoted):
+    result = run("env", "--matrix", MATRIX, "--gpu", "Tesla K40c", "--cuda", "12.4", "--shell", shell)
+    assert result.exit_code == 2
+    assert f"the nearest combination that works: gen-matrix env --gpu {quoted} --cuda 11.8 " in result.stderr

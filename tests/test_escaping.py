@@ -442,3 +442,43 @@ def test_a_line_break_in_a_workaround_variable_is_a_located_error(run, tmp_path)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "knowledge.workarounds.hostile.env.HOSTILE" in result.stderr and "one line" in result.stderr
     assert sorted(p.name for p in root.iterdir()) == ["matrix.yaml"]
+
+
+# ---- hints: one argument of a command typed in each shell ------------------------------------
+
+ARGUMENT_TEXTS = without("\0").map(lambda text: re.sub("[\0-\x08\x0a-\x1f\x7f]", "", text))
+
+
+@needs_bash
+@settings(max_examples=150, deadline=None)
+@given(ARGUMENT_TEXTS)
+def test_bash_reads_a_hint_argument_back_as_one_word(tmp_path_factory, text):
+    folder = tmp_path_factory.mktemp("argument")
+    out = subprocess.run([BASH, "--norc", "--noprofile", "-c", f"printf '%s|' {escape.argument(text, 'bash')}"],
+                         cwd=folder, capture_output=True, check=True).stdout
+    assert out.decode("utf-8", "surrogateescape") == text + "|"  # one word, the text
+    assert list(folder.iterdir()) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(ARGUMENT_TEXTS)
+def test_powershell_reads_a_hint_argument_as_one_string_that_expands_nothing(text):
+    root = tree_sitter_parse("tree_sitter_powershell", f"Write-Output {escape.argument(text, 'powershell')}\n")
+    assert not root.has_error
+    assert len(nodes(root, "command")) == 1
+    assert nodes(root, "sub_expression") == [] and nodes(root, "variable") == []
+
+
+@pytest.mark.parametrize("text, shell, written", [
+    ("sm_35", "cmd", "sm_35"), ("Tesla K40c", "cmd", '"Tesla K40c"'), ("Tesla K40c", "powershell", '"Tesla K40c"'),
+    ("Tesla K40c", "bash", "'Tesla K40c'"), ("GeForce GTX 1080 (x)", "cmd", '"GeForce GTX 1080 (x)"'),
+    ("a$b", "powershell", "'a$b'"), ("it's", "bash", "'it'\\''s'"), ("a,b", "powershell", '"a,b"'),
+])
+def test_a_hint_argument_is_plain_or_in_the_quotes_its_shell_reads(text, shell, written):
+    assert escape.argument(text, shell) == written
+
+
+@pytest.mark.parametrize("text", ['say "x"', "50%", "a\nb"])
+def test_what_a_cmd_prompt_cannot_quote_is_refused(text):
+    with pytest.raises(ValueError):
+        escape.argument(text, "cmd")

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import GenMatrixError, Location
@@ -323,3 +324,47 @@ def script(target: Target, shell: str) -> str:
         build=WHEEL_COMMAND if target.wheel else BUILD_COMMAND,
         wheel=target.wheel,
     )
+
+
+# ---- the script as a file its shell reads ---------------------------------------------------
+
+# Bytes each shell reads as the script's text. cmd reads a batch file in the console's code
+# page, which differs from one Windows to the next, and cannot read UTF-16 (what Windows
+# PowerShell 5.1's `>` writes): ASCII, with the CRLF line ends Windows' own batch files have.
+# Windows PowerShell 5.1 reads a file without a byte order mark in the ANSI code page, and
+# PowerShell 7 in UTF-8: UTF-8 with a byte order mark reads the same in both.
+ENCODING = {"bash": ("utf-8", "\n", b""), "cmd": ("ascii", "\r\n", b""), "powershell": ("utf-8", "\r\n", b"\xef\xbb\xbf")}
+
+
+def readable(text: str, shell: str) -> str:
+    """`text`, or a located error where `shell` cannot read it the same on every machine:
+    a cmd script holds ASCII only."""
+    if shell == "cmd":
+        for number, line in enumerate(text.splitlines(), 1):
+            other = next((char for char in line if not char.isascii()), None)
+            if other is not None:
+                raise GenMatrixError.at(
+                    Location("--shell"),
+                    f"the cmd script would hold {other!r} (U+{ord(other):04X}) on its line {number}: {line.strip()[:120]}; "
+                    "cmd reads a batch file in the console's code page, which differs between machines",
+                    "write that text of the matrix (or its knowledge rows) in ASCII, or use --shell powershell, "
+                    "whose script is UTF-8 with a byte order mark")
+    return text
+
+
+def file_bytes(text: str, shell: str) -> bytes:
+    """The script as the bytes of a file of `shell`'s (ENCODING)."""
+    encoding, newline, mark = ENCODING[shell]
+    return mark + readable(text, shell).replace("\n", newline).encode(encoding)
+
+
+def write(path: Path, text: str, shell: str, option: str = "--output") -> None:
+    """Write the script to `path` as `shell` reads it; a bash script is made executable."""
+    data = file_bytes(text, shell)
+    try:
+        path.write_bytes(data)
+        if shell == "bash":
+            path.chmod(path.stat().st_mode | 0o111)
+    except OSError as error:
+        raise GenMatrixError.at(Location(option), f"cannot write {path}: {error.strerror}",
+                                "give a file in a folder that exists and that you may write") from None
