@@ -680,24 +680,6 @@ def test_output_into_a_missing_folder_is_a_located_error(run, tmp_path):
     assert result.stderr.startswith(f"error: --output: cannot write {tmp_path / 'missing' / 'build.sh'}: ")
 
 
-def test_wines_cmd_runs_the_file_output_writes_up_to_its_first_check(run, tmp_path):
-    from test_escaping import WINE
-
-    if WINE is None:
-        pytest.skip("wine not found: cmd's reading of the written file is checked where it is installed")
-    folder = tmp_path / "windows"
-    folder.mkdir()
-    assert run("env", "--matrix", MATRIX, *KEPLER, "--shell", "cmd", "-o", str(folder / "build.cmd")).exit_code == 0
-    prefix = tmp_path / "wine"
-    env = {**os.environ, "WINEPREFIX": str(prefix), "WINEDEBUG": "-all"}
-    subprocess.run([WINE, "wineboot", "-i"], env=env, capture_output=True, timeout=300)
-    server = shutil.which("wineserver") or shutil.which("wineserver64")
-    if server:
-        subprocess.run([server, "-w"], env=env, capture_output=True, timeout=300)
-    done = subprocess.run([WINE, "cmd", "/c", "build.cmd"], cwd=folder, env=env, capture_output=True, timeout=120)
-    assert "error: python not found" in done.stdout.decode("ascii", "replace"), done.stdout
-
-
 # ---- hints quote for the shell they are typed in ----------------------------------------------
 
 @pytest.mark.parametrize("shell, quoted", [("bash", "'Tesla K40c'"), ("cmd", '"Tesla K40c"'),

@@ -96,7 +96,7 @@ if defined LAUNCHER if not defined SCCACHE_DIR set "SCCACHE_DIR=%CACHE_ROOT%\scc
 if defined LAUNCHER if not defined SCCACHE_CACHE_SIZE set "SCCACHE_CACHE_SIZE=25G"
 if defined LAUNCHER echo compiler cache: sccache %LAUNCHER%, in !SCCACHE_DIR!; an sccache server already running keeps its own
 if not defined LAUNCHER for %%i in (ccache.exe) do set "CCACHE_EXE=%%~$PATH:i"
-if defined CCACHE_EXE for /f "tokens=3" %%v in ('ccache --version ^| findstr /b /c:"ccache version"') do set "CCACHE_VERSION=%%v"
+if defined CCACHE_EXE for /f "tokens=1-3" %%a in ('ccache --version') do if "%%a %%b"=="ccache version" set "CCACHE_VERSION=%%c"
 if defined CCACHE_VERSION for /f "tokens=1,2 delims=." %%a in ("%CCACHE_VERSION%") do set /a CCACHE_NUMBER=%%a*100+%%b
 if defined CCACHE_EXE if not defined CCACHE_NUMBER set "CCACHE_NUMBER=0"
 if defined CCACHE_EXE if %CCACHE_NUMBER% LSS 406 echo ccache %CCACHE_VERSION% caches no cl.exe calls, ccache 4.6 is the first that does: not used
