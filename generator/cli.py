@@ -386,10 +386,11 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
     For a variant NAME of the matrix, or for the axes given (--gpu, --cuda, --pytorch, --python,
     --isa, --detect), checked against the knowledge table: a combination that cannot work
     exits 2 with the reason and the nearest one that works. The script checks the Python, the
-    checkout, the requirements, ninja, the CUDA toolkit (too old for the SM or too new for
-    PyTorch), the host compiler, cuDNN and MSVC x64 on Windows; removes a CMake cache configured
-    with other switches; launches the compilers through ccache or sccache where one is on PATH;
-    caps MAX_JOBS by memory; then builds. -o FILE writes it in the bytes its shell reads.
+    checkout, MSVC x64 on Windows, the CUDA toolkit (too old for the SM or too new for PyTorch),
+    the host compiler and cuDNN before it installs the requirements; says why each switch it
+    turns off is off; launches the compilers through ccache or sccache where one is on PATH;
+    removes a CMake cache configured with other switches; caps MAX_JOBS by memory; then builds.
+    -o FILE writes it in the bytes its shell reads.
     """
     from .commands import buildenv, handbuild, listing
     from . import knowledge as knowledge_, run

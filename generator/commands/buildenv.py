@@ -2,11 +2,13 @@
 
 One Target (a matrix variant, or a combination `gen-matrix env --gpu ... --cuda ...` names)
 becomes a script for bash, cmd or PowerShell through `templates/env.<shell>.j2`. The script
-checks where it builds before it builds, in the order of PyTorch's own from-source
-instructions: the Python, the checkout and its version, the requirements, ninja, the CUDA
-toolkit (too old for the SM, too new for the PyTorch release), the host compiler that toolkit
-accepts, cuDNN; it removes a CMake cache configured with other switches; it caps MAX_JOBS by
-memory. Each shell's quoting lives in one function of escape.py, the template's filter of the
+checks where it builds before it changes anything there: the Python, the checkout and its
+version, MSVC on Windows, the CUDA toolkit (too old for the SM, too new for the PyTorch
+release), the host compiler that toolkit accepts, cuDNN; then it installs the requirements
+and checks ninja. It says why it turns each feature off that the knowledge table turns off;
+launches the compilers through ccache or sccache where one is on PATH; removes a CMake cache
+configured with other switches (or another launcher); caps MAX_JOBS by memory. `write` puts
+it in a file in the bytes its shell reads. Each shell's quoting lives in one function of escape.py, the template's filter of the
 shell's name; what a shell's comment line may hold, in COMMENT.
 """
 
