@@ -8,8 +8,9 @@ release), the host compiler that toolkit accepts, cuDNN; then it installs the re
 and checks ninja. It says why it turns each feature off that the knowledge table turns off;
 launches the compilers through ccache or sccache where one is on PATH; removes a CMake cache
 configured with other switches (or another launcher); caps MAX_JOBS by memory. `write` puts
-it in a file in the bytes its shell reads. Each shell's quoting lives in one function of escape.py, the template's filter of the
-shell's name; what a shell's comment line may hold, in COMMENT.
+it in a file in the bytes its shell reads. Each shell's quoting lives in one function of
+escape.py, the template's filter of the shell's name; what a shell's comment line may hold,
+in COMMENT.
 """
 
 from __future__ import annotations
@@ -77,8 +78,8 @@ LAUNCHERS = ("CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER", "CMAKE_
 # Beside the checkout, not in build/ (which a changed switch or `python setup.py clean` empties)
 # nor in the checkout (`git clean -xdf`): another checkout in the same folder shares it.
 CACHE_FOLDER = "compiler-cache"
-# What PyTorch's CONTRIBUTING.md sets for a build's objects (`ccache -M 25Gi`); ccache's
-# default of 5 GB holds less than one CUDA build.
+# What PyTorch's CONTRIBUTING.md sets for a build's objects (`ccache -M 25Gi`), where ccache's
+# default is 5 GB; only where the person has set no size of their own.
 CACHE_SIZE = "25G"
 # The first ccache that caches MSVC's cl.exe: ccache 4.6 release notes, "Added support for
 # caching calls to Microsoft Visual C++ (MSVC) and clang-cl". sccache has for longer, and is
@@ -335,14 +336,15 @@ def script(target: Target, shell: str) -> str:
 # PowerShell 5.1's `>` writes): ASCII, with the CRLF line ends Windows' own batch files have.
 # Windows PowerShell 5.1 reads a file without a byte order mark in the ANSI code page, and
 # PowerShell 7 in UTF-8: UTF-8 with a byte order mark reads the same in both.
-ENCODING = {"bash": ("utf-8", "\n", b""), "cmd": ("ascii", "\r\n", b""), "powershell": ("utf-8", "\r\n", b"\xef\xbb\xbf")}
+ENCODING = {"bash": ("utf-8", "\n", b""), "cmd": ("ascii", "\r\n", b""),
+            "powershell": ("utf-8", "\r\n", b"\xef\xbb\xbf")}
 
 
 def readable(text: str, shell: str) -> str:
     """`text`, or a located error where `shell` cannot read it the same on every machine:
     a cmd script holds ASCII only."""
     if shell == "cmd":
-        for number, line in enumerate(text.splitlines(), 1):
+        for number, line in enumerate(text.split("\n"), 1):
             other = next((char for char in line if not char.isascii()), None)
             if other is not None:
                 raise GenMatrixError.at(
