@@ -508,6 +508,11 @@ def why_not_rows(rows: Mapping) -> str | None:
                            accelerator=rows.get("accelerator"))
 
 
+# Which cuDNN an SM row's `cudnn: false` means: the recipes and `env` build with a current
+# cuDNN, and cuDNN 9.11 dropped compute capabilities below 7.5 (cuDNN 9.11.0 release notes).
+CUDNN_RULE = "cuDNN 9.11 and newer support compute capability 7.5 and up only"
+
+
 def disabled_features(sm: Sm | None, isa: Isa | None) -> tuple[str, ...]:
     """PyTorch features a build switches off (USE_<X>=0): what the ISA cannot run, and cuDNN
     where current cuDNN no longer supports the SM."""

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import GenMatrixError, Location
-from ..escape import bash
+from ..escape import argument
 from ..knowledge import CANNOT, SOURCE, Finding, Isa, Knowledge, Release, Sm, findings, version_key
 from . import buildenv
 from .listing import axis_value
@@ -94,10 +94,14 @@ def _release(knowledge: Knowledge, text: str) -> tuple[Release, str]:
     return release, value if value.count(".") == 2 else release.newest
 
 
-def _command(asked: Asked, gpu: str | None, choice: Choice) -> str:
+def _command(asked: Asked, sm: Sm | None, choice: Choice) -> str:
+    """The command of `choice`, quoted for the shell its script is for: there it is typed."""
     parts = ["gen-matrix env"]
-    if gpu:
-        parts.append(f"--gpu {gpu}" if re.fullmatch(r"[A-Za-z0-9._-]+", gpu) else f'--gpu "{bash(gpu)}"')
+    if asked.gpu:
+        try:
+            parts.append(f"--gpu {argument(asked.gpu.strip(), asked.shell)}")
+        except ValueError:  # a name that shell cannot quote: the SM it matched says the same
+            parts.append(f"--gpu {sm.name}")
     if choice.cuda:
         parts.append(f"--cuda {choice.cuda}")
     parts += [f"--pytorch {choice.release.newest}", f"--python {choice.python}"]
@@ -198,7 +202,7 @@ def resolve(knowledge: Knowledge, asked: Asked) -> buildenv.Target:
             fitting = sorted(name for name, row in knowledge.isa.items() if row.arch in sm.hosts)
             hint = f"give an --isa of the CPUs {sm.name} sits beside ({', '.join(fitting)}), or none"
         else:
-            hint = (f"the nearest combination that works: {_command(asked, asked.gpu, close)}" if close
+            hint = (f"the nearest combination that works: {_command(asked, sm, close)}" if close
                     else "no combination of the knowledge table works for this GPU")
         raise GenMatrixError.at(Location(option), reason, hint)
 
