@@ -128,8 +128,8 @@ class Named:
 
 
 def _pythons(knowledge: Knowledge) -> list[str]:
-    """Every Python a release of the knowledge table supports, and the table's own."""
-    found = set(knowledge.python)
+    """Every Python a release of the knowledge table supports."""
+    found = set()
     for release in knowledge.pytorch.values():
         (major, oldest), (_, newest) = (version_key(end)[:2] for end in release.python)
         found.update(f"{major}.{minor}" for minor in range(oldest, newest + 1))
@@ -145,7 +145,7 @@ def axes_of_name(knowledge: Knowledge, name: str) -> Named | None:
         return None
     for python, cuda, sm, isa in itertools.product(_pythons(knowledge), (None, *cuda_releases(knowledge)),
                                                    (None, *knowledge.sm.values()), (None, *knowledge.isa.values())):
-        if (cuda is None) == (sm is None) and name_of(version, python, cuda, sm, isa) == name:
+        if name_of(version, python, cuda, sm, isa) == name:
             return Named(version, python, cuda, sm, isa)
     return None
 

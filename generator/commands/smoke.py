@@ -129,7 +129,7 @@ def same_version(found: str, promised: str) -> bool:
     checkout says 2.8.0a0+git1234567 for v2.8.0), or the same line where a line is promised."""
     numbers = re.match(r"[0-9]+(\.[0-9]+)*", found)
     found = numbers.group(0) if numbers else found
-    return found == promised or found.startswith(promised + ".") and promised.count(".") == 1
+    return found == promised or found.startswith(promised + ".")
 
 
 def default_python(root: Path, variant: Variant) -> Path:
