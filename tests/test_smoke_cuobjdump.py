@@ -9,6 +9,7 @@ thousands of kernels, lists the same way; the parser takes each listed line alik
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import shutil
 import sys
@@ -67,6 +68,43 @@ def test_the_listings_cuobjdump_prints_are_read_as_sass_and_ptx():
     assert cuobjdump.parse(RECORDED_ELF) == (frozenset({"sm_80", "sm_90a", "sm_100"}), frozenset())
     assert cuobjdump.parse(RECORDED_PTX) == (frozenset(), frozenset({"sm_90"}))
     assert cuobjdump.parse(RECORDED_NONE) == (frozenset(), frozenset())
+
+
+# A real torch: what cuobjdump listed for the CUDA libraries of PyTorch's wheel 2.11.0+cu130
+# (README.md beside the listings says where and how).
+WHEEL = Path(__file__).parent / "fixtures" / "cuobjdump-torch-2.11.0-cu130"
+
+
+def wheel_listing(library: str) -> list[str]:
+    return gzip.decompress((WHEEL / f"{library}.list-elf.gz").read_bytes()).decode().splitlines()
+
+
+def wheel_held() -> tuple[cuobjdump.Held, ...]:
+    return tuple(cuobjdump.Held(Path(library), *cuobjdump.parse("\n".join(wheel_listing(library))))
+                 for library in ("libtorch_cuda.so", "libtorch_cuda_linalg.so", "libtorch_nvshmem.so"))
+
+
+def test_every_line_a_real_torchs_listing_holds_is_read():
+    listing = wheel_listing("libtorch_cuda.so")
+    assert len(listing) == 2789
+    assert all(cuobjdump.parse(line)[0] for line in listing)  # "ELF file 2787: libtorch_cuda.2787.sm_90.cubin" too
+    sass, ptx = cuobjdump.parse("\n".join(listing))
+    assert sorted(sass) == ["sm_100", "sm_100a", "sm_103a", "sm_120", "sm_120a", "sm_121a", "sm_75", "sm_80",
+                            "sm_86", "sm_89", "sm_90", "sm_90a"]
+    assert ptx == frozenset()
+
+
+@pytest.mark.parametrize("gpu, state, lacking", [
+    ("sm90", "PASS", ""),  # the H200 the listings were read on
+    ("sm89", "PASS", ""),  # sm_89 in libtorch_cuda, sm_86 in the others
+    ("sm121", "PASS", ""),  # sm_120 SASS runs on 12.1
+    ("sm75", "FAIL", "libtorch_cuda_linalg.so"),  # its kernels start at sm_80
+    ("sm110", "FAIL", "libtorch_cuda.so, libtorch_cuda_linalg.so, libtorch_nvshmem.so"),
+])
+def test_a_real_torchs_libraries_are_judged_library_by_library(tmp_path, gpu, state, lacking):
+    check = smoke.code_verdict(sm(gpu), wheel_held(), (), tmp_path)
+    assert check.state == state, check.detail
+    assert check.detail.startswith(f"{lacking} hold neither" if lacking else "every library cuobjdump read")
 
 
 @pytest.mark.parametrize("arch, ptx, gpu, runs", [
