@@ -301,7 +301,7 @@ def smoke(project: layout.Project, name, python, gpu, cuda, isa, pytorch, cuobjd
     companion's import, and the metadata revision. Exit 1 on a failure; a check this machine
     cannot tell is SKIP, not a failure.
     """
-    from .commands import cuobjdump as cuobjdump_, host, smoke as smoke_
+    from .commands import cuobjdump as cuobjdump_, host, promise as promise_, smoke as smoke_
     from . import knowledge as knowledge_, run
 
     if cpuinfo and cpu_flags:
@@ -318,12 +318,12 @@ def smoke(project: layout.Project, name, python, gpu, cuda, isa, pytorch, cuobjd
         expansion = run.expansion(project)
         variant = expansion.by_name.get(name)
     if variant is not None:
-        promise = smoke_.promise_of(expansion.matrix, variant)
+        promise = promise_.promise_of(expansion.matrix, variant)
         interpreter = smoke_.interpreter(python) if python else smoke_.default_python(project.root, variant)
         hint = smoke_.build_hint(variant.name)
     else:
         knowledge = expansion.matrix.knowledge if expansion else knowledge_.build(knowledge_.builtin())
-        promise = smoke_.hand_build(knowledge, name, gpu, cuda, isa, pytorch, project.display,
+        promise = promise_.hand_build(knowledge, name, gpu, cuda, isa, pytorch, project.display,
                                     tuple(v.name for v in expansion.variants) if expansion else None)
         if python is None:
             raise GenMatrixError.at(Location("--python"), f"no interpreter to test {promise.name}",
@@ -339,7 +339,7 @@ def smoke(project: layout.Project, name, python, gpu, cuda, isa, pytorch, cuobjd
     tool = cuobjdump_.find(cuobjdump)
     facts = smoke_.probe(interpreter, hint, modules)
     results = smoke_.checks(promise, facts, machine, modules, builder)
-    code = smoke_.gpu_code(promise, facts, tool)
+    code = cuobjdump_.gpu_code(promise, facts, tool)
     if code is not None:
         results += (code,)
     if variant and ("torch" in facts or (facts.get("files") or {}).get("torch")):  # the build, not only its Python

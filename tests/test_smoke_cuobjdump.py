@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from generator import knowledge as knowledge_
-from generator.commands import cuobjdump, smoke
+from generator.commands import cuobjdump, promise, smoke
 
 from conftest import needs_posix
 from test_smoke import crashing_torch, lines
@@ -102,7 +102,7 @@ def test_every_line_a_real_torchs_listing_holds_is_read():
     ("sm110", "FAIL", "libtorch_cuda.so, libtorch_cuda_linalg.so, libtorch_nvshmem.so"),
 ])
 def test_a_real_torchs_libraries_are_judged_library_by_library(tmp_path, gpu, state, lacking):
-    check = smoke.code_verdict(sm(gpu), wheel_held(), (), tmp_path)
+    check = cuobjdump.code_verdict(sm(gpu), wheel_held(), (), tmp_path)
     assert check.state == state, check.detail
     assert check.detail.startswith(f"{lacking} hold neither" if lacking else "every library cuobjdump read")
 
@@ -121,7 +121,7 @@ def test_a_real_torchs_libraries_are_judged_library_by_library(tmp_path, gpu, st
     ("sm_100f", True, "sm120", False),  # family code stays in its family
 ])
 def test_which_code_runs_on_which_gpu(arch, ptx, gpu, runs):
-    assert smoke.runs_on(arch, sm(gpu), ptx) is runs
+    assert cuobjdump.runs_on(arch, sm(gpu), ptx) is runs
 
 
 def torch_install(tmp_path: Path, **libraries: str) -> Path:
@@ -134,7 +134,7 @@ def torch_install(tmp_path: Path, **libraries: str) -> Path:
 
 
 def verdict(folder: Path, gpu: str) -> smoke.Check:
-    return smoke.gpu_code(smoke.hand_promise(KNOWLEDGE, "a build", None, None, None, sm(gpu), None, False),
+    return cuobjdump.gpu_code(promise.hand_promise(KNOWLEDGE, "a build", None, None, None, sm(gpu), None, False),
                           {"torch_file": str(folder / "__init__.py")}, CUOBJDUMP)
 
 
@@ -180,8 +180,8 @@ def test_a_torch_without_gpu_code_or_without_cuobjdump_is_a_skip_saying_why(tmp_
     assert (check.state, check.detail) == (
         "SKIP", f"no library in {tmp_path / 'torch' / 'lib'} holds GPU code, by cuobjdump: there is no CUDA code "
                 "to check")
-    promise = smoke.hand_promise(KNOWLEDGE, "a build", None, None, None, sm("sm90"), None, False)
-    without = smoke.gpu_code(promise, {"torch_file": str(tmp_path / "torch" / "__init__.py")}, None)
+    promised = promise.hand_promise(KNOWLEDGE, "a build", None, None, None, sm("sm90"), None, False)
+    without = cuobjdump.gpu_code(promised, {"torch_file": str(tmp_path / "torch" / "__init__.py")}, None)
     assert without.state == "SKIP" and without.detail.startswith("no cuobjdump on PATH, beside nvcc")
 
 

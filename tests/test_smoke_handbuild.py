@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from generator import knowledge as knowledge_
-from generator.commands import handbuild, host, smoke
+from generator.commands import handbuild, host, promise, smoke
 
 from conftest import REPO
 from test_smoke import HOSTS, gpu_facts, lines, needs_torch, torch_version
@@ -67,11 +67,11 @@ def test_a_name_env_cannot_give_is_none(name):
 
 # ---- the checks ---------------------------------------------------------------------------
 
-def promise_of_name(name: str) -> smoke.Promise:
-    return smoke.hand_build(KNOWLEDGE, name, None, None, None, None, "matrix.yaml", None)
+def promise_of_name(name: str) -> promise.Promise:
+    return promise.hand_build(KNOWLEDGE, name, None, None, None, None, "matrix.yaml", None)
 
 
-def states(promise: smoke.Promise, **changes) -> dict[str, tuple[str, str]]:
+def states(promise: promise.Promise, **changes) -> dict[str, tuple[str, str]]:
     checks = smoke.checks(promise, gpu_facts(**changes), host.gather(cpuinfo=HOSTS / "xeon8480-h100" / "cpuinfo",
                                                                        gpus=(), gpu_source=""))
     return {check.name: (check.state, check.detail) for check in checks}
@@ -102,17 +102,17 @@ def test_a_cpu_only_name_promises_no_cuda():
     ("2.10.0", "2.1", "FAIL"),
 ])
 def test_the_version_is_the_release_a_checkout_of_it_builds(version, promised, state):
-    promise = smoke.hand_build(KNOWLEDGE, None, None, None, None, promised, "matrix.yaml", None)
-    assert states(promise, torch=version)["version"][0] == state
+    build = promise.hand_build(KNOWLEDGE, None, None, None, None, promised, "matrix.yaml", None)
+    assert states(build, torch=version)["version"][0] == state
 
 
 def test_axes_left_out_are_not_checked():
-    promise = smoke.hand_build(KNOWLEDGE, None, "H100", None, None, None, "matrix.yaml", None)
-    found = states(promise, cuda="13.0")
+    build = promise.hand_build(KNOWLEDGE, None, "H100", None, None, None, "matrix.yaml", None)
+    found = states(build, cuda="13.0")
     assert set(found) == {"torch", "cuda", "arch", "compute", "gpu"}
     assert found["cuda"] == ("PASS", "torch.version.cuda is 13.0; no CUDA release was given to check it against")
-    assert states(promise, cuda=None)["cuda"][0] == "FAIL"
-    only_isa = smoke.hand_build(KNOWLEDGE, None, None, None, "avx512", None, "matrix.yaml", None)
+    assert states(build, cuda=None)["cuda"][0] == "FAIL"
+    only_isa = promise.hand_build(KNOWLEDGE, None, None, None, "avx512", None, "matrix.yaml", None)
     assert set(states(only_isa)) == {"torch", "cpu", "kernels", "compute"}
 
 

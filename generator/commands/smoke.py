@@ -1,4 +1,4 @@
-"""Check that the torch an interpreter imports is the variant it should be, on this host.
+"""Check that the torch an interpreter imports is the build it should be, on this host.
 
 `smoke_probe.py` runs in the interpreter under test and reports facts as JSON; `checks`
 compares them with the variant and the host, one verdict per point: PASS, FAIL, or SKIP
@@ -10,9 +10,8 @@ one a captured --cpuinfo/--cpu-flags describes; torch always dispatches on this 
 The `cpu` check is about the first, the `kernels` check about the second, and `notes` says
 so where the two differ.
 
-What is checked is a Promise: a matrix variant's axes, or a hand build's (one an `env`
-script made, named by the name it printed or by the axes given), where an axis left out
-is not checked.
+What is checked is a Promise (promise.py): a matrix variant's axes, or a hand build's.
+cuobjdump.py adds the `code` check: the GPU code torch's libraries really hold.
 """
 
 from __future__ import annotations
@@ -28,11 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import GenMatrixError, Location
-from ..knowledge import Accelerator, Isa, Knowledge, Sm
+from ..knowledge import Knowledge
 from ..pipeline import load
-from . import cuobjdump
 from .host import Host
-from ..model import Matrix, Variant
+from .promise import Promise
+from ..model import Variant
 
 PROBE = Path(__file__).with_name("smoke_probe.py")
 PROBE_TIMEOUT_S = 600
@@ -54,74 +53,6 @@ class Check:
 
 def _verdict(name: str, ok: bool, detail: str) -> Check:
     return Check(name, PASS if ok else FAIL, detail)
-
-
-@dataclass(frozen=True)
-class Promise:
-    """What a build promises, axis by axis; None where it promises nothing, which is then not
-    checked."""
-
-    name: str
-    knowledge: Knowledge
-    what: str  # what the details call it: "variant", "build"
-    pytorch: str | None  # a version (2.8.0) or a release line (2.8)
-    python: str | None
-    with_cuda: bool | None  # False: a CPU-only or Mac build
-    cuda: str | None = None
-    sm: Sm | None = None
-    isa: Isa | None = None
-    accelerator: Accelerator | None = None
-
-
-def promise_of(matrix: Matrix, variant: Variant) -> Promise:
-    return Promise(variant.name, matrix.knowledge, "variant", matrix.pytorch_version, variant.python.name,
-                   variant.cuda is not None, variant.cuda.name if variant.cuda else None, variant.sm, variant.isa,
-                   variant.accelerator)
-
-
-def hand_promise(knowledge: Knowledge, name: str, pytorch: str | None, python: str | None, cuda: str | None,
-                 sm: Sm | None, isa: Isa | None, cpu_only: bool) -> Promise:
-    """A build no matrix made: an `env` script's, by its name (which says CPU-only where it
-    has no SM) or by the axes given (which say nothing of CUDA unless --cuda or an SM is)."""
-    with_cuda = True if cuda or sm else False if cpu_only else None
-    return Promise(name, knowledge, "build", pytorch, python, with_cuda, cuda, sm, isa)
-
-
-def hand_build(knowledge: Knowledge, name: str | None, gpu: str | None, cuda: str | None, isa: str | None,
-               pytorch: str | None, where: str, variants: tuple[str, ...] | None) -> Promise:
-    """The promise of a build no matrix made: by `name`, as a `gen-matrix env` script names
-    its build, or by the axes given. `variants` are the names of the matrix at `where` that
-    `name` is not one of; None where there is no matrix."""
-    from . import handbuild
-    from .listing import axis_value
-    from ..pipeline.schema import suggest
-
-    if name is not None:
-        named = handbuild.axes_of_name(knowledge, name)
-        if named is None:
-            not_env = "and it is not the name of a build `gen-matrix env` writes a script for"
-            raise GenMatrixError.at(
-                Location(where),
-                f"no variant is called '{name}' in the matrix, {not_env}" if variants is not None
-                else f"no matrix here, so no variant is called '{name}'; {not_env}",
-                (suggest(name, variants) + "; " if variants and suggest(name, variants) else "")
-                + ("`gen-matrix list` names the variants; " if variants is not None else "")
-                + "an env script prints the name of its build, as `gen-matrix env --gpu ... --cuda ... "
-                  "--pytorch ...` made it; or describe the build with --gpu, --cuda, --isa, --pytorch")
-        return hand_promise(knowledge, name, named.pytorch, named.python, named.cuda, named.sm, named.isa,
-                            cpu_only=True)
-    sm = knowledge.sm[axis_value(knowledge, "sm", gpu, "--gpu")] if gpu else None
-    isa_row = knowledge.isa[axis_value(knowledge, "isa", isa, "--isa")] if isa else None
-    if cuda is not None and knowledge.cuda_release(cuda.strip()) is None:
-        raise GenMatrixError.at(Location("--cuda"), f"unknown CUDA release '{cuda}'",
-                                f"the knowledge table knows CUDA {', '.join(handbuild.cuda_releases(knowledge))}")
-    if pytorch is not None:
-        handbuild.pytorch_release(knowledge, pytorch)
-    cuda, pytorch = cuda and cuda.strip(), pytorch and pytorch.strip()
-    described = [part for part in (sm and sm.name, cuda and f"CUDA {cuda}", isa_row and isa_row.name,
-                                   pytorch and f"PyTorch {pytorch}") if part]
-    return hand_promise(knowledge, f"the hand build for {', '.join(described)}", pytorch, None, cuda, sm, isa_row,
-                        cpu_only=False)
 
 
 def same_version(found: str, promised: str) -> bool:
@@ -339,66 +270,6 @@ def _arch_check(promise: Promise, facts: dict) -> Check:
     return Check("arch", PASS, f"{source} is {listed}: exactly {wanted} ({sm.name})")
 
 
-def _architecture(arch: str) -> tuple[int, int, str]:
-    """sm_86 -> (8, 6, ""), sm_90a -> (9, 0, "a"), sm_100f -> (10, 0, "f")."""
-    digits, suffix = re.fullmatch(r"sm_([0-9]+)([a-z]?)", arch).groups()
-    return int(digits) // 10, int(digits) % 10, suffix
-
-
-def runs_on(arch: str, sm: Sm, ptx: bool) -> bool:
-    """Whether code for `arch` runs on a GPU of `sm`'s compute capability, by the CUDA
-    Programming Guide's compatibility rules: SASS on the same major version at an equal or
-    higher minor; PTX, compiled when it loads, on any GPU of its version or later;
-    architecture-specific code (sm_90a) on that version alone; family code (sm_100f) on the
-    later minors of its major version."""
-    major, minor, suffix = _architecture(arch)
-    wanted = tuple(int(part) for part in sm.capability.split("."))
-    if suffix == "a":
-        return (major, minor) == wanted
-    if suffix == "f" or not ptx:
-        return major == wanted[0] and minor <= wanted[1]
-    return (major, minor) <= wanted
-
-
-def _listed(held: cuobjdump.Held) -> str:
-    def names(archs):
-        return " ".join(sorted(archs, key=_architecture)) or "none"
-    return f"{held.library.name} (SASS {names(held.sass)}; PTX {names(held.ptx)})"
-
-
-def code_verdict(sm: Sm, held: tuple[cuobjdump.Held, ...], unread: tuple[str, ...], folder: Path) -> Check:
-    """Whether every library holding GPU code holds code a GPU of `sm` runs: SASS for it, or
-    PTX it compiles; a library without either fails that GPU with "no kernel image"."""
-    if not held:
-        return Check("code", SKIP, "; ".join(unread) if unread else
-                     f"no library in {folder / 'lib'} holds GPU code, by cuobjdump: there is no CUDA code to check")
-    lacking = [h for h in held if not any(runs_on(arch, sm, False) for arch in h.sass)
-               and not any(runs_on(arch, sm, True) for arch in h.ptx)]
-    said = "; ".join(_listed(h) for h in held) + (f"; unread: {'; '.join(unread)}" if unread else "")
-    if lacking:
-        return Check("code", FAIL, f"{', '.join(h.library.name for h in lacking)} hold neither SASS for "
-                                   f"{sm.name} (compute capability {sm.capability}) nor PTX that compiles for it, "
-                                   f"by cuobjdump: {said}")
-    return Check("code", SKIP if unread else PASS,
-                 f"every library cuobjdump read holds code {sm.name} (compute capability {sm.capability}) runs: {said}")
-
-
-def gpu_code(promise: Promise, facts: dict, tool: Path | None) -> Check | None:
-    """What cuobjdump reads in the libraries of the torch install `facts` show, against the
-    promised SM; None where nothing promises an SM or no torch was found."""
-    found = facts.get("torch_file") or ((facts.get("files") or {}).get("torch") or {}).get("file")
-    if promise.sm is None or not isinstance(found, str):
-        return None
-    folder = Path(found).parent
-    if tool is None:
-        return Check("code", SKIP, "no cuobjdump on PATH, beside nvcc or in CUDA_HOME or CUDA_PATH: the GPU code "
-                                   "torch's libraries hold cannot be read here; give --cuobjdump PATH (a CUDA "
-                                   "toolkit's, or `pip install nvidia-cuda-cuobjdump`)")
-    readings = [cuobjdump.read(tool, library) for library in cuobjdump.libraries(folder)]
-    return code_verdict(promise.sm, tuple(r for r in readings if isinstance(r, cuobjdump.Held)),
-                        tuple(r for r in readings if isinstance(r, str)), folder)
-
-
 def _gpu(facts: dict, cuda: str | None) -> Check:
     """The small computation on the GPU, where this machine has one."""
     if cuda is None:
@@ -460,7 +331,7 @@ def _versions(promise: Promise, python: str, torch: str, cuda: str | None, from_
         found.append(_verdict("cuda", cuda is None, f"no CUDA, as for a {promise.what} without CUDA" if cuda is None
                               else f"this torch has CUDA {cuda}; {promise.name} is built without CUDA"))
     elif promise.with_cuda and cuda is None:
-        built = f"with CUDA {promise.cuda}" if promise.cuda else f"for {promise.sm.name}, with CUDA"
+        built = f"with CUDA {promise.cuda}" if promise.cuda else "with CUDA"
         found.append(Check("cuda", FAIL, f"this torch has no CUDA ({cuda_said} None): a CPU-only build; "
                                          f"{promise.name} is built {built}"))
     elif promise.cuda:
