@@ -185,6 +185,18 @@ def test_a_torch_without_gpu_code_or_without_cuobjdump_is_a_skip_saying_why(tmp_
     assert without.state == "SKIP" and without.detail.startswith("no cuobjdump on PATH, beside nvcc")
 
 
+@needs_cuobjdump
+def test_a_library_cuobjdump_cannot_read_leaves_the_verdict_open_unless_another_fails(tmp_path):
+    folder = torch_install(tmp_path, libtorch_cuda="sm80-sm90a-sm100f-ptx90.so")
+    (folder / "lib" / "libtorch_cuda_linalg.so").write_bytes(b"not a library")
+    check = verdict(folder, "sm90")
+    assert check.state == "SKIP"
+    assert check.detail.endswith("; unread: cuobjdump --list-elf libtorch_cuda_linalg.so: cuobjdump fatal   : "
+                                 f"Invalid fatbin header in '{folder / 'lib' / 'libtorch_cuda_linalg.so'}'")
+    shutil.copy(LIBRARIES / "sm86.so", folder / "lib" / "libc10_cuda.so")
+    assert verdict(folder, "sm90").state == "FAIL"
+
+
 def test_cuobjdump_is_found_beside_nvcc_or_in_cuda_home(tmp_path, monkeypatch):
     toolkit = tmp_path / "cuda" / "bin"
     toolkit.mkdir(parents=True)
