@@ -186,6 +186,13 @@ def test_a_torch_without_gpu_code_or_without_cuobjdump_is_a_skip_saying_why(tmp_
 
 
 @needs_cuobjdump
+def test_a_library_of_any_name_that_holds_gpu_code_counts(tmp_path):
+    # PyTorch's wheel holds kernels in libtorch_nvshmem.so too (fixtures/cuobjdump-torch-2.11.0-cu130)
+    folder = torch_install(tmp_path, libtorch_cuda="sm80-sm90a-sm100f-ptx90.so", libtorch_nvshmem="sm86.so")
+    assert verdict(folder, "sm90").detail.startswith("libtorch_nvshmem.so hold neither SASS for sm90")
+
+
+@needs_cuobjdump
 def test_a_library_cuobjdump_cannot_read_leaves_the_verdict_open_unless_another_fails(tmp_path):
     folder = torch_install(tmp_path, libtorch_cuda="sm80-sm90a-sm100f-ptx90.so")
     (folder / "lib" / "libtorch_cuda_linalg.so").write_bytes(b"not a library")
