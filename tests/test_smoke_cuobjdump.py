@@ -104,7 +104,8 @@ def test_every_line_a_real_torchs_listing_holds_is_read():
 def test_a_real_torchs_libraries_are_judged_library_by_library(tmp_path, gpu, state, lacking):
     check = cuobjdump.code_verdict(sm(gpu), wheel_held(), (), tmp_path)
     assert check.state == state, check.detail
-    assert check.detail.startswith(f"{lacking} hold neither" if lacking else "every library cuobjdump read")
+    verb = "hold" if "," in lacking else "holds"
+    assert check.detail.startswith(f"{lacking} {verb} neither" if lacking else "every library cuobjdump read")
 
 
 @pytest.mark.parametrize("arch, ptx, gpu, runs", [
@@ -164,7 +165,7 @@ def test_every_library_with_gpu_code_must_hold_code_the_promised_gpu_runs(tmp_pa
     assert "libtorch_cuda.so (SASS sm_80 sm_90a sm_100; PTX sm_90)" in check.detail
     assert "libc10.so" not in check.detail
     if state == "FAIL":
-        assert check.detail.startswith(f"libc10_cuda.so hold neither SASS for {gpu} ")
+        assert check.detail.startswith(f"libc10_cuda.so holds neither SASS for {gpu} ")
 
 
 @needs_cuobjdump
@@ -189,7 +190,7 @@ def test_a_torch_without_gpu_code_or_without_cuobjdump_is_a_skip_saying_why(tmp_
 def test_a_library_of_any_name_that_holds_gpu_code_counts(tmp_path):
     # PyTorch's wheel holds kernels in libtorch_nvshmem.so too (fixtures/cuobjdump-torch-2.11.0-cu130)
     folder = torch_install(tmp_path, libtorch_cuda="sm80-sm90a-sm100f-ptx90.so", libtorch_nvshmem="sm86.so")
-    assert verdict(folder, "sm90").detail.startswith("libtorch_nvshmem.so hold neither SASS for sm90")
+    assert verdict(folder, "sm90").detail.startswith("libtorch_nvshmem.so holds neither SASS for sm90")
 
 
 @needs_cuobjdump
@@ -252,7 +253,7 @@ def test_smoke_reads_the_code_of_the_torch_the_interpreter_has_even_where_it_can
     assert lines(result)[-2] == ("PASS  code   every library cuobjdump read holds code sm86 (compute capability "
                                  "8.6) runs: libtorch_cuda.so (SASS sm_86; PTX none)")
     result = run("smoke", "--gpu", "sm90", "--python", python, "--cuobjdump", CUOBJDUMP, "--root", tmp_path)
-    assert lines(result)[-2].startswith("FAIL  code   libtorch_cuda.so hold neither SASS for sm90 (compute "
+    assert lines(result)[-2].startswith("FAIL  code   libtorch_cuda.so holds neither SASS for sm90 (compute "
                                         "capability 9.0) nor PTX that compiles for it")
 
 

@@ -140,7 +140,8 @@ def code_verdict(sm: Sm, held: tuple[Held, ...], unread: tuple[str, ...], folder
                and not any(runs_on(arch, sm, True) for arch in h.ptx)]
     said = "; ".join(_listed(h) for h in held) + (f"; unread: {'; '.join(unread)}" if unread else "")
     if lacking:
-        return Check("code", FAIL, f"{', '.join(h.library.name for h in lacking)} hold neither SASS for "
+        return Check("code", FAIL, f"{', '.join(h.library.name for h in lacking)} "
+                                   f"{'holds' if len(lacking) == 1 else 'hold'} neither SASS for "
                                    f"{sm.name} (compute capability {sm.capability}) nor PTX that compiles for it, "
                                    f"by cuobjdump: {said}")
     return Check("code", SKIP if unread else PASS,
