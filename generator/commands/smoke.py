@@ -320,13 +320,13 @@ def _versions(promise: Promise, python: str, torch: str, cuda: str | None, from_
         "torch", "torch.version.cuda is")
     found = []
     if promise.python:
-        short = ".".join(str(python).split(".")[:2])
-        found.append(_verdict("python", short == promise.python,
+        line = ".".join(str(python).split(".")[:2])
+        found.append(_verdict("python", line == promise.python,
                               f"Python {python}; the {promise.what} is for Python {promise.python}"))
     if promise.pytorch:
         found.append(_verdict("version", same_version(str(torch), promise.pytorch),
                               f"{torch_said} {torch}; the {promise.what} is PyTorch {promise.pytorch}"))
-    short = cuda and ".".join(str(cuda).split(".")[:2])
+    release = cuda and ".".join(str(cuda).split(".")[:2])
     if promise.with_cuda is False:
         found.append(_verdict("cuda", cuda is None, f"no CUDA, as for a {promise.what} without CUDA" if cuda is None
                               else f"this torch has CUDA {cuda}; {promise.name} is built without CUDA"))
@@ -335,7 +335,8 @@ def _versions(promise: Promise, python: str, torch: str, cuda: str | None, from_
         found.append(Check("cuda", FAIL, f"this torch has no CUDA ({cuda_said} None): a CPU-only build; "
                                          f"{promise.name} is built {built}"))
     elif promise.cuda:
-        found.append(_verdict("cuda", short == promise.cuda, f"{cuda_said} {cuda}; the {promise.what} is CUDA {promise.cuda}"))
+        found.append(_verdict("cuda", release == promise.cuda,
+                              f"{cuda_said} {cuda}; the {promise.what} is CUDA {promise.cuda}"))
     elif promise.with_cuda:
         found.append(Check("cuda", PASS, f"{cuda_said} {cuda}; no CUDA release was given to check it against"))
     return found
