@@ -266,9 +266,19 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu
 
 
 @main.command()
-@click.argument("name")
+@click.argument("name", required=False)
 @click.option("--python", "python", type=click.Path(dir_okay=False), metavar="PATH",
-              help="The interpreter to test [default: ROOT/python-NAME/bin/python, from `nix-build .flox/pkgs/NAME.nix -A pythonEnv -o python-NAME`].")
+              help="The interpreter to test [default for a variant: ROOT/python-NAME/bin/python, from `nix-build "
+                   ".flox/pkgs/NAME.nix -A pythonEnv -o python-NAME`; needed for a hand build].")
+@click.option("--gpu", "--sm", "gpu", metavar="GPU",
+              help="Without NAME: the SM a hand build is for, as a GPU's name (\"RTX 5070\"), an SM (sm_120) or a "
+                   "capability (12.0).")
+@click.option("--cuda", metavar="VERSION", help="Without NAME: the CUDA release a hand build is for, e.g. 12.8.")
+@click.option("--isa", metavar="ISA", help="Without NAME: the CPU instruction set a hand build is for, e.g. avx2.")
+@click.option("--pytorch", metavar="VERSION", help="Without NAME: the PyTorch release or version, e.g. 2.8.0.")
+@click.option("--cuobjdump", "cuobjdump", metavar="PATH",
+              help="NVIDIA's cuobjdump, to read the GPU code torch's libraries hold [default: on PATH, beside nvcc, "
+                   "or in CUDA_HOME or CUDA_PATH].")
 @click.option("--cpuinfo", type=click.Path(dir_okay=False), metavar="FILE",
               help="A captured /proc/cpuinfo of the CPU to check the ISA against instead of this machine's.")
 @click.option("--cpu-flags", metavar="FLAGS",
@@ -279,40 +289,72 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu
               help="This machine built the variant and need not run it (CI): a CPU without the variant's "
                    "instruction set skips what needs it rather than failing, and the versions come from the files.")
 @project_options
-def smoke(project: layout.Project, name, python, cpuinfo, cpu_flags, result, builder) -> None:
-    """Check a built variant in its Python.
+def smoke(project: layout.Project, name, python, gpu, cuda, isa, pytorch, cuobjdump, cpuinfo, cpu_flags, result,
+          builder) -> None:
+    """Check a built variant, or a hand build, in its Python.
 
-    Python, PyTorch and CUDA versions, the compiled SM, the CPU and the kernels torch dispatches
-    to, a small computation (on the GPU where there is one), a companion's import, and the
-    metadata revision. Exit 1 on a failure; a check this machine cannot tell is SKIP, not a
-    failure.
+    NAME is a variant of the matrix, or the name a `gen-matrix env` script gives its build
+    (pytorch-2.8.0-python311-cuda12_9-sm120); without NAME, --gpu, --cuda, --isa and --pytorch
+    describe a hand build, and what they leave out is not checked. Python, PyTorch and CUDA
+    versions, the compiled SM and the GPU code the libraries hold (by cuobjdump), the CPU and
+    the kernels torch dispatches to, a small computation (on the GPU where there is one), a
+    companion's import, and the metadata revision. Exit 1 on a failure; a check this machine
+    cannot tell is SKIP, not a failure.
     """
-    from .commands import host, listing, smoke as smoke_
-    from . import run
+    from .commands import cuobjdump as cuobjdump_, host, promise as promise_, smoke as smoke_
+    from . import knowledge as knowledge_, run
 
     if cpuinfo and cpu_flags:
         raise click.UsageError("--cpuinfo and --cpu-flags exclude each other")
-    expansion = run.expansion(project)
-    variant = listing.find(expansion, name, project.display)
-    interpreter = smoke_.interpreter(python) if python else smoke_.default_python(project.root, variant)
+    axes = {"--gpu": gpu, "--cuda": cuda, "--isa": isa, "--pytorch": pytorch}
+    given = [option for option, value in axes.items() if value is not None]
+    if name is not None and given:
+        raise click.UsageError(f"give a NAME or the axes of a hand build ({', '.join(given)}), not both")
+    if name is None and not given:
+        raise click.UsageError("give a variant NAME, the name a `gen-matrix env` script gives its build, or the "
+                               "axes of a hand build: --gpu, --cuda, --isa, --pytorch")
+    variant, expansion = None, None
+    if name is not None and (project.matrix_given or os.path.lexists(project.matrix_path)):
+        expansion = run.expansion(project)
+        variant = expansion.by_name.get(name)
+    if variant is not None:
+        promise = promise_.promise_of(expansion.matrix, variant)
+        interpreter = smoke_.interpreter(python) if python else smoke_.default_python(project.root, variant)
+        hint = smoke_.build_hint(variant.name)
+    else:
+        knowledge = expansion.matrix.knowledge if expansion else knowledge_.build(knowledge_.builtin())
+        promise = promise_.hand_build(knowledge, name, gpu, cuda, isa, pytorch, project.display,
+                                    tuple(v.name for v in expansion.variants) if expansion else None)
+        if python is None:
+            raise GenMatrixError.at(Location("--python"), f"no interpreter to test {promise.name}",
+                                    "give --python PATH: the Python the build was installed into")
+        if result is not None:
+            raise GenMatrixError.at(Location("--result"), f"{promise.name} is no build of a gen-matrix recipe, so "
+                                                          "it has no metadata revision to read", "leave --result out")
+        interpreter = smoke_.interpreter(python)
+        hint = "give --python PATH: the Python the build was installed into"
     machine = host.gather(cpuinfo=Path(cpuinfo) if cpuinfo else None, cpu_flags=cpu_flags, gpus=(),
                           gpu_source="not asked")
-    modules = smoke_.companion_modules(variant)
-    facts = smoke_.probe(interpreter, variant.name, modules)
-    results = smoke_.checks(expansion.matrix, variant, facts, machine, modules, builder)
-    if "torch" in facts or (facts.get("files") or {}).get("torch"):  # the build, not only its Python
+    modules = smoke_.companion_modules(variant) if variant else ()
+    tool = cuobjdump_.find(cuobjdump)
+    facts = smoke_.probe(interpreter, hint, modules)
+    results = smoke_.checks(promise, facts, machine, modules, builder)
+    code = cuobjdump_.gpu_code(promise, facts, tool)
+    if code is not None:
+        results += (code,)
+    if variant and ("torch" in facts or (facts.get("files") or {}).get("torch")):  # the build, not only its Python
         (recipe,) = (r for r in run.recipes(project, expansion) if r.variant.name == variant.name)
         built = Path(result).absolute() if result else smoke_.default_result(project.root, variant)
         if built is not None:
             results += (smoke_.metadata(built, recipe.entry.revision),)
     # What the interpreter printed and the files read are shown, never obeyed by the terminal.
-    click.echo(printable(f"smoke test of {variant.name} with {interpreter}"
+    click.echo(printable(f"smoke test of {promise.name} with {interpreter}"
                          + (f" (Python {facts['python']})" if facts.get("python") else "")))
     width = max(len(check.name) for check in results)
     for check in results:
         click.echo(printable(f"{check.state}  {check.name.ljust(width)}  {check.detail}"))
     described_by = f"--cpuinfo {cpuinfo}" if cpuinfo else "--cpu-flags" if cpu_flags else None
-    for note in smoke_.notes(expansion.matrix, facts, machine, described_by):
+    for note in smoke_.notes(promise.knowledge, facts, machine, described_by):
         click.echo(printable(f"NOTE  {note}"))
     counts = {state: sum(check.state == state for check in results) for state in (smoke_.PASS, smoke_.FAIL, smoke_.SKIP)}
     click.echo(f"gen-matrix: {counts[smoke_.PASS]} of {len(results)} checks passed"

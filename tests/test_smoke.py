@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.commands import host, listing, smoke
+from generator.commands import host, listing, promise, smoke
 
 from conftest import REPO, expansion_of, needs_posix
 
@@ -80,7 +80,7 @@ def verdict(checks) -> dict[str, str]:
 
 def test_a_matching_gpu_build_passes_every_check():
     matrix, sm90 = variant("pytorch-python313-cuda12_8-sm90-avx512")
-    checks = smoke.checks(matrix, sm90, gpu_facts(), host_of("xeon8480-h100"))
+    checks = smoke.checks(promise.promise_of(matrix, sm90), gpu_facts(), host_of("xeon8480-h100"))
     assert verdict(checks) == {"torch": "PASS", "python": "PASS", "version": "PASS", "cuda": "PASS",
                                "arch": "PASS", "cpu": "PASS", "kernels": "PASS", "compute": "PASS", "gpu": "PASS"}
     assert checks[-1].detail == ("64x64 matmul on cuda:0 (NVIDIA H100 80GB HBM3, compute capability 9.0) "
@@ -108,7 +108,7 @@ def test_a_matching_gpu_build_passes_every_check():
 ])
 def test_each_mismatch_fails_its_own_check(changes, failing, detail):
     matrix, sm90 = variant("pytorch-python313-cuda12_8-sm90-avx512")
-    checks = smoke.checks(matrix, sm90, gpu_facts(**changes), host_of("xeon8480-h100"))
+    checks = smoke.checks(promise.promise_of(matrix, sm90), gpu_facts(**changes), host_of("xeon8480-h100"))
     failed = [check for check in checks if check.failed]
     assert [(c.name, c.detail) for c in failed] == [(failing, detail)]
 
@@ -118,12 +118,12 @@ def test_the_compiled_architectures_are_read_without_a_gpu_and_ptx_of_the_sm_is_
     no_gpu = gpu_facts(cuda_available=False, devices=[], arch_list=["sm_90", "compute_90"],
                        arch_source="torch._C._cuda_getArchFlags()",
                        compute={"cpu": {"device": "cpu", "ok": True, "size": 64, "wrong": 0}})
-    states = {c.name: (c.state, c.detail) for c in smoke.checks(matrix, sm90, no_gpu, host_of("xeon8480-h100"))}
+    states = {c.name: (c.state, c.detail) for c in smoke.checks(promise.promise_of(matrix, sm90), no_gpu, host_of("xeon8480-h100"))}
     assert states["arch"] == ("PASS", "torch._C._cuda_getArchFlags() is sm_90 compute_90: exactly sm_90 (sm90)")
     assert states["gpu"][0] == "SKIP" and "no usable NVIDIA GPU" in states["gpu"][1]
     assert states["compute"][0] == "PASS"
     unreadable = dict(no_gpu, arch_list=[])
-    (arch,) = [c for c in smoke.checks(matrix, sm90, unreadable, host_of("xeon8480-h100")) if c.name == "arch"]
+    (arch,) = [c for c in smoke.checks(promise.promise_of(matrix, sm90), unreadable, host_of("xeon8480-h100")) if c.name == "arch"]
     assert arch.state == "SKIP" and "sm_90 cannot be checked here" in arch.detail
 
 
@@ -131,7 +131,7 @@ def test_a_cpu_only_torch_for_a_gpu_variant_reports_the_missing_cuda():
     matrix, sm90 = variant("pytorch-python313-cuda12_8-sm90-avx512")
     facts = gpu_facts(cuda=None, cuda_available=False, arch_list=[], devices=[],
                       compute={"cpu": {"device": "cpu", "ok": True, "size": 64, "wrong": 0}})
-    checks = smoke.checks(matrix, sm90, facts, host_of("xeon8480-h100"))
+    checks = smoke.checks(promise.promise_of(matrix, sm90), facts, host_of("xeon8480-h100"))
     assert {c.name: c.detail for c in checks if c.failed} == {
         "cuda": "this torch has no CUDA (torch.version.cuda is None): a CPU-only build; "
                 "pytorch-python313-cuda12_8-sm90-avx512 is built with CUDA 12.8",
@@ -157,7 +157,7 @@ def test_the_cpu_kernels_torch_dispatches_to_must_fit_the_isa(name, capability, 
     matrix, chosen = variant(name)
     facts = gpu_facts(cpu_capability=capability, cpu_ceiling=ceiling, cuda=None if chosen.cuda is None else "12.8",
                       arch_list=[f"sm_{chosen.sm.capability.replace('.', '')}"] if chosen.sm else [])
-    (kernels,) = [c for c in smoke.checks(matrix, chosen, facts, host_of("xeon8480-h100")) if c.name == "kernels"]
+    (kernels,) = [c for c in smoke.checks(promise.promise_of(matrix, chosen), facts, host_of("xeon8480-h100")) if c.name == "kernels"]
     assert kernels.state == state, kernels.detail
     if state == "FAIL":
         assert f"a build for {chosen.isa.name} may only report" in kernels.detail
@@ -166,7 +166,7 @@ def test_the_cpu_kernels_torch_dispatches_to_must_fit_the_isa(name, capability, 
 def test_an_avx2_only_cpu_skips_the_kernels_check_saying_what_would_prove_it():
     matrix, avx2 = variant("pytorch-python313-cpu-avx2")
     facts = gpu_facts(cuda=None, cpu_capability="AVX2", cpu_ceiling="AVX2")
-    (kernels,) = [c for c in smoke.checks(matrix, avx2, facts, host_of("ryzen5950x-rtx3090")) if c.name == "kernels"]
+    (kernels,) = [c for c in smoke.checks(promise.promise_of(matrix, avx2), facts, host_of("ryzen5950x-rtx3090")) if c.name == "kernels"]
     assert (kernels.state, kernels.detail) == (
         "SKIP", "torch.backends.cpu.get_cpu_capability() is AVX2, which avx2 allows; this CPU tops out at AVX2, "
                 "so kernels beyond avx2 cannot show here: run smoke on a CPU with AVX512")
@@ -175,37 +175,37 @@ def test_an_avx2_only_cpu_skips_the_kernels_check_saying_what_would_prove_it():
 def test_aten_cpu_capability_holding_the_dispatch_down_is_a_skip_not_a_pass():
     matrix, avx2 = variant("pytorch-python313-cpu-avx2")
     facts = gpu_facts(cuda=None, cpu_capability="AVX2", cpu_ceiling="AVX512", aten_cpu_capability="avx2")
-    (kernels,) = [c for c in smoke.checks(matrix, avx2, facts, host_of("xeon8480-h100")) if c.name == "kernels"]
+    (kernels,) = [c for c in smoke.checks(promise.promise_of(matrix, avx2), facts, host_of("xeon8480-h100")) if c.name == "kernels"]
     assert kernels.state == "SKIP"
     assert "ATEN_CPU_CAPABILITY=avx2 holds the dispatch at AVX2" in kernels.detail
     # a cap above what the build may hold proves nothing less: the CPU decides
     facts = dict(facts, aten_cpu_capability="avx512")
-    (kernels,) = [c for c in smoke.checks(matrix, avx2, facts, host_of("xeon8480-h100")) if c.name == "kernels"]
+    (kernels,) = [c for c in smoke.checks(promise.promise_of(matrix, avx2), facts, host_of("xeon8480-h100")) if c.name == "kernels"]
     assert kernels.state == "PASS"
 
 
 def test_a_captured_cpu_unlike_this_one_is_said_not_mixed():
     matrix, avx2 = variant("pytorch-python313-cpu-avx2")
     facts = gpu_facts(cuda=None, cpu_capability="AVX512", cpu_ceiling="AVX512")
-    checks = {c.name: c for c in smoke.checks(matrix, avx2, facts, host_of("ryzen5950x-rtx3090"))}
+    checks = {c.name: c for c in smoke.checks(promise.promise_of(matrix, avx2), facts, host_of("ryzen5950x-rtx3090"))}
     assert checks["cpu"].detail == "the host CPU shows avx2 fma f16c (avx2)"
     assert checks["kernels"].state == "FAIL"
-    assert smoke.notes(matrix, facts, host_of("ryzen5950x-rtx3090"), "--cpuinfo x") == (
+    assert smoke.notes(matrix.knowledge, facts, host_of("ryzen5950x-rtx3090"), "--cpuinfo x") == (
         "the cpu check is about the CPU --cpuinfo x describes (x86_64, up to AVX2 kernels); torch dispatches on "
         "this machine's (x86_64, up to AVX512 kernels), which the kernels check is about",)
-    assert smoke.notes(matrix, facts, host_of("xeon8480-h100"), "--cpuinfo x") == ()
-    assert smoke.notes(matrix, facts, host_of("ryzen5950x-rtx3090"), None) == ()
+    assert smoke.notes(matrix.knowledge, facts, host_of("xeon8480-h100"), "--cpuinfo x") == ()
+    assert smoke.notes(matrix.knowledge, facts, host_of("ryzen5950x-rtx3090"), None) == ()
 
 
 def test_a_companion_must_import_with_this_torch():
     matrix, torch_variant = variant("pytorch-python313-cpu-avx2")
     facts = gpu_facts(cuda=None, cpu_ceiling="AVX2", cpu_capability="AVX2",
                       companions={"torchvision": {"version": "0.23.0", "file": "/x/torchvision/__init__.py"}})
-    (vision,) = [c for c in smoke.checks(matrix, torch_variant, facts, host_of("xeon8480-h100"), ("torchvision",))
+    (vision,) = [c for c in smoke.checks(promise.promise_of(matrix, torch_variant), facts, host_of("xeon8480-h100"), ("torchvision",))
                  if c.name == "torchvision"]
     assert (vision.state, vision.detail) == ("PASS", "torchvision 0.23.0 imports with this torch and runs torchvision.ops.nms")
     facts["companions"] = {"torchvision": {"error": "RuntimeError: operator torchvision::nms does not exist"}}
-    (vision,) = [c for c in smoke.checks(matrix, torch_variant, facts, host_of("xeon8480-h100"), ("torchvision",))
+    (vision,) = [c for c in smoke.checks(promise.promise_of(matrix, torch_variant), facts, host_of("xeon8480-h100"), ("torchvision",))
                  if c.name == "torchvision"]
     assert (vision.state, vision.detail) == (
         "FAIL", "import torchvision with this torch failed: RuntimeError: operator torchvision::nms does not exist")
@@ -223,12 +223,12 @@ def test_the_metadata_revision_of_the_build_must_be_the_recipes(tmp_path):
 
 def test_host_cpu_without_the_variants_isa_fails():
     matrix, avx512 = variant("pytorch-python313-cuda12_8-sm90-avx512")
-    checks = smoke.checks(matrix, avx512, gpu_facts(), host_of("ryzen5950x-rtx3090"))
+    checks = smoke.checks(promise.promise_of(matrix, avx512), gpu_facts(), host_of("ryzen5950x-rtx3090"))
     (cpu,) = [c for c in checks if c.name == "cpu"]
     assert cpu.failed
     assert cpu.detail == "avx512 needs avx512f avx512dq avx512vl avx512bw; the host CPU lacks avx512f avx512dq avx512vl avx512bw"
     matrix, armv9 = variant("pytorch-python313-cpu-armv9")
-    (cpu,) = [c for c in smoke.checks(matrix, armv9, gpu_facts(cuda=None), host_of("epyc9654-nogpu")) if c.name == "cpu"]
+    (cpu,) = [c for c in smoke.checks(promise.promise_of(matrix, armv9), gpu_facts(cuda=None), host_of("epyc9654-nogpu")) if c.name == "cpu"]
     assert cpu.failed and cpu.detail == "armv9 needs an aarch64 CPU; this one is x86_64"
 
 
@@ -236,14 +236,14 @@ def test_darwin_variant_needs_apple_silicon_and_computes_on_mps():
     matrix, mps = variant("pytorch-python313-darwin-mps")
     facts = gpu_facts(cuda=None, cuda_available=False, compute={"mps": {"device": "mps", "ok": True, "size": 64, "wrong": 0}})
     mac = host.gather(uname="Darwin arm64", gpus=(), proc_cpuinfo=Path("/nonexistent"))
-    assert not any(c.failed for c in smoke.checks(matrix, mps, facts, mac))
-    on_linux = {c.name: c.state for c in smoke.checks(matrix, mps, facts, host_of("epyc9654-nogpu"))}
+    assert not any(c.failed for c in smoke.checks(promise.promise_of(matrix, mps), facts, mac))
+    on_linux = {c.name: c.state for c in smoke.checks(promise.promise_of(matrix, mps), facts, host_of("epyc9654-nogpu"))}
     assert on_linux["host"] == "FAIL"
 
 
 def test_an_interpreter_without_torch_fails_at_the_import():
     matrix, cpu = variant("pytorch-python313-cpu-avx2")
-    checks = smoke.checks(matrix, cpu, {"python": "3.13.1", "import_error": "ModuleNotFoundError: No module named 'torch'"},
+    checks = smoke.checks(promise.promise_of(matrix, cpu), {"python": "3.13.1", "import_error": "ModuleNotFoundError: No module named 'torch'"},
                           host_of("ryzen5950x-rtx3090"))
     assert [(c.name, c.state, c.detail) for c in checks] == [
         ("torch", "FAIL", "import torch failed: ModuleNotFoundError: No module named 'torch'")]
@@ -459,7 +459,7 @@ def test_a_builder_without_the_isa_checks_the_build_from_its_files(run, tmp_path
     assert result.exit_code == 0, result.stdout
     assert [line.split()[:2] for line in lines(result)[1:-1]] == [
         ["SKIP", "torch"], ["PASS", "python"], ["PASS", "version"], ["PASS", "cuda"], ["SKIP", "arch"],
-        ["SKIP", "kernels"], ["SKIP", "compute"], ["SKIP", "gpu"]]
+        ["SKIP", "kernels"], ["SKIP", "compute"], ["SKIP", "gpu"], ["SKIP", "code"]]
     assert ("the interpreter was killed by SIGILL (an instruction this CPU does not have)" in lines(result)[1]
             and "lacks avx512f avx512dq avx512vl avx512bw" in lines(result)[1])
     assert "PASS  version  torch/version.py says 2.8.0; the variant is PyTorch 2.8.0" in lines(result)

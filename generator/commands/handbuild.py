@@ -7,6 +7,7 @@ chosen: the newest PyTorch release, CUDA release and Python that work with the r
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -39,7 +40,7 @@ class Choice:
     python: str
 
 
-def _cudas(knowledge: Knowledge) -> list[str]:
+def cuda_releases(knowledge: Knowledge) -> list[str]:
     return sorted(set(knowledge.cuda) | set(knowledge.toolkit), key=version_key)
 
 
@@ -83,7 +84,7 @@ def nearest(knowledge: Knowledge, sm: Sm | None, isa: Isa | None, asked: Choice,
     return best[1] if best else None
 
 
-def _release(knowledge: Knowledge, text: str) -> tuple[Release, str]:
+def pytorch_release(knowledge: Knowledge, text: str) -> tuple[Release, str]:
     """The release row and the version to check out for `--pytorch TEXT`."""
     value = text.strip()
     release = knowledge.release(value) if _VERSION.match(value) else None
@@ -119,6 +120,40 @@ def name_of(version: str, python: str, cuda: str | None, sm: Sm | None, isa: Isa
     return "-".join(parts)
 
 
+@dataclass(frozen=True)
+class Named:
+    """The axes of a hand build, read back from the name `name_of` gave it."""
+
+    pytorch: str
+    python: str
+    cuda: str | None
+    sm: Sm | None
+    isa: Isa | None
+
+
+def _pythons(knowledge: Knowledge) -> list[str]:
+    """Every Python a release of the knowledge table supports."""
+    found = set()
+    for release in knowledge.pytorch.values():
+        (major, oldest), (_, newest) = (version_key(end)[:2] for end in release.python)
+        found.update(f"{major}.{minor}" for minor in range(oldest, newest + 1))
+    return sorted(found, key=version_key)
+
+
+def axes_of_name(knowledge: Knowledge, name: str) -> Named | None:
+    """The axes of `name` where `name_of` gives it for a PyTorch release and axis values the
+    knowledge table knows; None where it does not. Each candidate is put through name_of
+    itself, so the name has one spelling, which a reader cannot get out of step with."""
+    version = name.split("-")[1] if name.count("-") >= 2 else ""
+    if not _VERSION.match(version) or knowledge.release(version) is None:
+        return None
+    for python, cuda, sm, isa in itertools.product(_pythons(knowledge), (None, *cuda_releases(knowledge)),
+                                                   (None, *knowledge.sm.values()), (None, *knowledge.isa.values())):
+        if name_of(version, python, cuda, sm, isa) == name:
+            return Named(version, python, cuda, sm, isa)
+    return None
+
+
 def _fixes(knowledge: Knowledge, version: str, cuda: str | None, isa: Isa | None, kind: str) -> tuple[str, ...]:
     """The matrix build fixes a hand build carries out too (the avx-only kernel presets)."""
     facts = {"pytorch": version, "cuda": cuda, "source": False, "isa": isa.name if isa else None,
@@ -151,10 +186,10 @@ def resolve(knowledge: Knowledge, asked: Asked) -> buildenv.Target:
                                     "give --gpu NAME or --sm SM (a CPU-only build takes no CUDA)")
         if knowledge.cuda_release(cuda) is None:
             raise GenMatrixError.at(Location("--cuda"), f"unknown CUDA release '{asked.cuda}'",
-                                    f"the knowledge table knows CUDA {', '.join(_cudas(knowledge))}")
+                                    f"the knowledge table knows CUDA {', '.join(cuda_releases(knowledge))}")
     version = None
     if asked.pytorch is not None:
-        release, version = _release(knowledge, asked.pytorch)
+        release, version = pytorch_release(knowledge, asked.pytorch)
         releases = [release]
     elif cuda is not None:
         # PyTorch's own builds tell which releases go with a CUDA release; what its source takes

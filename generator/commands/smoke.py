@@ -1,4 +1,4 @@
-"""Check that the torch an interpreter imports is the variant it should be, on this host.
+"""Check that the torch an interpreter imports is the build it should be, on this host.
 
 `smoke_probe.py` runs in the interpreter under test and reports facts as JSON; `checks`
 compares them with the variant and the host, one verdict per point: PASS, FAIL, or SKIP
@@ -9,12 +9,16 @@ Two CPUs can be in play. The host the variant is checked against is this machine
 one a captured --cpuinfo/--cpu-flags describes; torch always dispatches on this machine's.
 The `cpu` check is about the first, the `kernels` check about the second, and `notes` says
 so where the two differ.
+
+What is checked is a Promise (promise.py): a matrix variant's axes, or a hand build's.
+cuobjdump.py adds the `code` check: the GPU code torch's libraries really hold.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -23,9 +27,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import GenMatrixError, Location
+from ..knowledge import Knowledge
 from ..pipeline import load
 from .host import Host
-from ..model import Matrix, Variant
+from .promise import Promise
+from ..model import Variant
 
 PROBE = Path(__file__).with_name("smoke_probe.py")
 PROBE_TIMEOUT_S = 600
@@ -47,6 +53,14 @@ class Check:
 
 def _verdict(name: str, ok: bool, detail: str) -> Check:
     return Check(name, PASS if ok else FAIL, detail)
+
+
+def same_version(found: str, promised: str) -> bool:
+    """Whether torch.__version__ is the release promised: the same numbers (a build from a
+    checkout says 2.8.0a0+git1234567 for v2.8.0), or the same line where a line is promised."""
+    numbers = re.match(r"[0-9]+(\.[0-9]+)*", found)
+    found = numbers.group(0) if numbers else found
+    return found == promised or found.startswith(promised + ".")
 
 
 def default_python(root: Path, variant: Variant) -> Path:
@@ -73,9 +87,17 @@ def interpreter(python: str) -> Path:
     return Path(python).absolute()
 
 
-def probe(python: Path, name: str, companions: tuple[str, ...] = ()) -> dict:
+def build_hint(name: str) -> str:
+    """How to get the interpreter of variant `name` that smoke tests by default."""
+    return (f"build the variant and a Python with it first (flox build {name}; nix-build .flox/pkgs/{name}.nix "
+            f"-A pythonEnv -o python-{name}), or give --python PATH: an interpreter in which `import torch` "
+            "loads the build")
+
+
+def probe(python: Path, hint: str, companions: tuple[str, ...] = ()) -> dict:
     """The facts smoke_probe.py prints in `python`, which also imports the modules
-    `companions`; {"failed": why} when it prints none."""
+    `companions`; {"failed": why} when it prints none. `hint` says how to get an
+    interpreter, where there is none at `python`."""
     python = Path(python).absolute()  # the probe runs in another folder
     try:
         there = python.exists()
@@ -83,11 +105,7 @@ def probe(python: Path, name: str, companions: tuple[str, ...] = ()) -> dict:
         raise GenMatrixError.at(Location(str(python)), f"cannot look for the interpreter: {error.strerror or error}",
                                 "give --python the path of a Python interpreter") from None
     if not there:
-        raise GenMatrixError.at(
-            Location(str(python)), "no such interpreter",
-            f"build the variant and a Python with it first (flox build {name}; nix-build "
-            f".flox/pkgs/{name}.nix -A pythonEnv -o python-{name}), or give --python PATH: an "
-            "interpreter in which `import torch` loads the build")
+        raise GenMatrixError.at(Location(str(python)), "no such interpreter", hint)
     # An empty working folder: run from a PyTorch checkout, `import torch` would find the sources.
     with tempfile.TemporaryDirectory(prefix="gen-matrix-smoke-") as folder:
         try:
@@ -184,10 +202,10 @@ def _device_label(facts: dict, device: str) -> str:
     return ""
 
 
-def dispatch_levels(matrix: Matrix, arch: str) -> tuple[str, ...]:
+def dispatch_levels(knowledge: Knowledge, arch: str) -> tuple[str, ...]:
     """ATen's CPU kernel levels on `arch`, lowest first: those the arch's widest ISA may
     report (knowledge.yaml's `capabilities`, whose order is the dispatch order)."""
-    rows = [isa for isa in matrix.knowledge.isa.values() if isa.arch == arch]
+    rows = [isa for isa in knowledge.isa.values() if isa.arch == arch]
     return max(rows, key=lambda isa: isa.rank).capabilities if rows else ("DEFAULT",)
 
 
@@ -195,17 +213,17 @@ def _arch(machine: str) -> str:
     return {"amd64": "x86_64", "arm64": "aarch64"}.get(machine.lower(), machine.lower())
 
 
-def _kernels(matrix: Matrix, variant: Variant, facts: dict) -> Check:
+def _kernels(promise: Promise, facts: dict) -> Check:
     """Whether the CPU kernels torch dispatches to are ones a build for the variant's ISA may
     hold. torch reports the best kernels it holds that this CPU runs (and ATEN_CPU_CAPABILITY
     allows), so kernels beyond the ISA can only show on a CPU that runs them."""
-    isa, reported = variant.isa, facts["cpu_capability"]
+    isa, reported = promise.isa, facts["cpu_capability"]
     allowed = isa.capabilities
     said = f"torch.backends.cpu.get_cpu_capability() is {reported}"
     if reported not in allowed:
         return Check("kernels", FAIL, f"{said}; a build for {isa.name} may only report {' or '.join(allowed)}: this "
                                       f"torch holds kernels beyond {isa.name}, which crash a CPU without them")
-    levels = dispatch_levels(matrix, _arch(facts.get("machine") or isa.arch))
+    levels = dispatch_levels(promise.knowledge, _arch(facts.get("machine") or isa.arch))
     ceiling = facts.get("cpu_ceiling")
     if ceiling not in levels:
         return Check("kernels", SKIP, f"{said}, which {isa.name} allows; which kernels this CPU runs cannot be "
@@ -229,26 +247,27 @@ def _kernels(matrix: Matrix, variant: Variant, facts: dict) -> Check:
                                   f"{isa.name} ({', '.join(allowed)})")
 
 
-def _arch_check(variant: Variant, facts: dict) -> Check:
-    """The CUDA architectures compiled into torch are exactly the variant's SM: real code for
+def _arch_check(promise: Promise, facts: dict) -> Check:
+    """The CUDA architectures compiled into torch are exactly the promised SM: real code for
     it (sm_XY), PTX (compute_XY) for it at most."""
-    capability = variant.sm.capability.replace(".", "")
+    sm = promise.sm
+    capability = sm.capability.replace(".", "")
     wanted = f"sm_{capability}"
     archs = facts.get("arch_list") or []
     source = facts.get("arch_source") or "torch.cuda.get_arch_list()"
     if not archs:
         if facts.get("cuda") is None:
-            return Check("arch", FAIL, f"{wanted} ({variant.sm.name}) is not in {source}: empty, no CUDA kernels at all")
+            return Check("arch", FAIL, f"{wanted} ({sm.name}) is not in {source}: empty, no CUDA kernels at all")
         return Check("arch", SKIP, f"this torch does not say which CUDA architectures it holds without a GPU "
                                    f"({source} is empty); {wanted} cannot be checked here")
     others = sorted({arch for arch in archs if arch not in (wanted, f"compute_{capability}")})
     listed = " ".join(archs)
     if wanted not in archs:
-        return Check("arch", FAIL, f"{wanted} ({variant.sm.name}) is not in {source}: {listed}")
+        return Check("arch", FAIL, f"{wanted} ({sm.name}) is not in {source}: {listed}")
     if others:
-        return Check("arch", FAIL, f"{source} is {listed}: beyond {wanted} ({variant.sm.name}) this torch holds "
-                                   f"{' '.join(others)}, which the variant does not promise")
-    return Check("arch", PASS, f"{source} is {listed}: exactly {wanted} ({variant.sm.name})")
+        return Check("arch", FAIL, f"{source} is {listed}: beyond {wanted} ({sm.name}) this torch holds "
+                                   f"{' '.join(others)}, which the {promise.what} does not promise")
+    return Check("arch", PASS, f"{source} is {listed}: exactly {wanted} ({sm.name})")
 
 
 def _gpu(facts: dict, cuda: str | None) -> Check:
@@ -288,14 +307,42 @@ def metadata(result: Path, revision: int) -> Check:
     return _verdict("metadata", found == str(revision), f"{path} is {found}; the recipe's revision is {revision}")
 
 
-def lacking(variant: Variant, host: Host) -> tuple[str, ...]:
-    """The flags of the variant's instruction set that the host's CPU does not show."""
-    if variant.isa is None or host.cpu is None or host.cpu.arch != variant.isa.arch:
+def lacking(promise: Promise, host: Host) -> tuple[str, ...]:
+    """The flags of the promised instruction set that the host's CPU does not show."""
+    if promise.isa is None or host.cpu is None or host.cpu.arch != promise.isa.arch:
         return ()
-    return tuple(flag for flag in variant.isa.cpuinfo if flag not in host.cpu.flags)
+    return tuple(flag for flag in promise.isa.cpuinfo if flag not in host.cpu.flags)
 
 
-def _from_files(matrix: Matrix, variant: Variant, facts: dict, missing: tuple[str, ...],
+def _versions(promise: Promise, python: str, torch: str, cuda: str | None, from_files: bool) -> list[Check]:
+    """The python, version and cuda checks, of what the import reports, or the files."""
+    torch_said, cuda_said = ("torch/version.py says", "torch/version.py says CUDA") if from_files else (
+        "torch", "torch.version.cuda is")
+    found = []
+    if promise.python:
+        line = ".".join(str(python).split(".")[:2])
+        found.append(_verdict("python", line == promise.python,
+                              f"Python {python}; the {promise.what} is for Python {promise.python}"))
+    if promise.pytorch:
+        found.append(_verdict("version", same_version(str(torch), promise.pytorch),
+                              f"{torch_said} {torch}; the {promise.what} is PyTorch {promise.pytorch}"))
+    release = cuda and ".".join(str(cuda).split(".")[:2])
+    if promise.with_cuda is False:
+        found.append(_verdict("cuda", cuda is None, f"no CUDA, as for a {promise.what} without CUDA" if cuda is None
+                              else f"this torch has CUDA {cuda}; {promise.name} is built without CUDA"))
+    elif promise.with_cuda and cuda is None:
+        built = f"with CUDA {promise.cuda}" if promise.cuda else "with CUDA"
+        found.append(Check("cuda", FAIL, f"this torch has no CUDA ({cuda_said} None): a CPU-only build; "
+                                         f"{promise.name} is built {built}"))
+    elif promise.cuda:
+        found.append(_verdict("cuda", release == promise.cuda,
+                              f"{cuda_said} {cuda}; the {promise.what} is CUDA {promise.cuda}"))
+    elif promise.with_cuda:
+        found.append(Check("cuda", PASS, f"{cuda_said} {cuda}; no CUDA release was given to check it against"))
+    return found
+
+
+def _from_files(promise: Promise, facts: dict, missing: tuple[str, ...],
                 companions: tuple[str, ...]) -> tuple[Check, ...]:
     """On a builder whose CPU cannot run the build: what its files say, and what cannot be
     checked here."""
@@ -304,19 +351,9 @@ def _from_files(matrix: Matrix, variant: Variant, facts: dict, missing: tuple[st
         return (Check("torch", FAIL, facts["failed"]),)
     cannot = f"cannot run on this CPU, which lacks {' '.join(missing)}"
     found = [Check("torch", SKIP, f"import torch {cannot} ({facts['failed']}); checked from its files: {torch['file']}")]
-    python = ".".join(str(facts.get("python", "")).split(".")[:2])
-    found.append(_verdict("python", python == variant.python.name,
-                          f"Python {facts.get('python')}; the variant is for Python {variant.python.name}"))
-    version = str(torch.get("__version__")).split("+")[0]
-    found.append(_verdict("version", version == matrix.pytorch_version,
-                          f"torch/version.py says {torch.get('__version__')}; the variant is PyTorch {matrix.pytorch_version}"))
-    cuda = torch.get("cuda")
-    want = variant.cuda.name if variant.cuda else None
-    found.append(_verdict("cuda", (cuda and ".".join(str(cuda).split(".")[:2])) == want,
-                          f"torch/version.py says CUDA {cuda}; the variant is "
-                          + (f"CUDA {want}" if want else "built without CUDA")))
-    for name in ("arch",) * bool(variant.sm) + ("kernels", "compute") + ("gpu",) * bool(variant.cuda):
-        found.append(Check(name, SKIP, f"torch {cannot}: run smoke on a CPU with {variant.isa.name}"))
+    found += _versions(promise, facts.get("python", ""), torch.get("__version__"), torch.get("cuda"), True)
+    for name in ("arch",) * bool(promise.sm) + ("kernels", "compute") + ("gpu",) * bool(promise.with_cuda):
+        found.append(Check(name, SKIP, f"torch {cannot}: run smoke on a CPU with {promise.isa.name}"))
     for module in companions:
         there = (facts.get("files") or {}).get(module)
         found.append(Check(module, SKIP, f"{module} {there.get('__version__')} is there; its import {cannot}")
@@ -324,43 +361,25 @@ def _from_files(matrix: Matrix, variant: Variant, facts: dict, missing: tuple[st
     return tuple(found)
 
 
-def checks(matrix: Matrix, variant: Variant, facts: dict, host: Host,
-           companions: tuple[str, ...] = (), builder: bool = False) -> tuple[Check, ...]:
+def checks(promise: Promise, facts: dict, host: Host, companions: tuple[str, ...] = (),
+           builder: bool = False) -> tuple[Check, ...]:
     """PASS, FAIL or SKIP, point by point: the torch in `facts` (and the companion modules
-    `companions`) against `variant`, on `host`. On a `builder`, which builds the variant
-    without having to run it, a CPU that lacks the variant's instruction set skips what
+    `companions`) against `promise`, on `host`. On a `builder`, which builds the variant
+    without having to run it, a CPU that lacks the promised instruction set skips what
     needs one, instead of failing."""
-    missing = lacking(variant, host) if builder else ()
+    missing = lacking(promise, host) if builder else ()
     if "failed" in facts and missing:
-        return _from_files(matrix, variant, facts, missing, companions)
+        return _from_files(promise, facts, missing, companions)
     if "failed" in facts or "import_error" in facts:
         return (Check("torch", FAIL, facts.get("failed") or f"import torch failed: {facts['import_error']}"),)
     found: list[Check] = [Check("torch", PASS, f"torch {facts['torch']} from {facts['torch_file']}")]
-
-    python = ".".join(str(facts.get("python", "")).split(".")[:2])
-    found.append(_verdict("python", python == variant.python.name,
-                          f"Python {facts.get('python')}; the variant is for Python {variant.python.name}"))
-
-    version = str(facts["torch"]).split("+")[0]
-    found.append(_verdict("version", version == matrix.pytorch_version,
-                          f"torch {facts['torch']}; the variant is PyTorch {matrix.pytorch_version}"))
-
     cuda = facts.get("cuda")
-    if variant.cuda is None:
-        found.append(_verdict("cuda", cuda is None, "no CUDA, as for a variant without CUDA" if cuda is None
-                              else f"this torch has CUDA {cuda}; {variant.name} is built without CUDA"))
-    elif cuda is None:
-        found.append(Check("cuda", FAIL, f"this torch has no CUDA (torch.version.cuda is None): a CPU-only build; "
-                                         f"{variant.name} is built with CUDA {variant.cuda.name}"))
-    else:
-        same = ".".join(str(cuda).split(".")[:2]) == variant.cuda.name
-        found.append(_verdict("cuda", same, f"torch.version.cuda is {cuda}; the variant is CUDA {variant.cuda.name}"))
+    found += _versions(promise, facts.get("python", ""), facts["torch"], cuda, False)
+    if promise.sm:
+        found.append(_arch_check(promise, facts))
 
-    if variant.sm:
-        found.append(_arch_check(variant, facts))
-
-    if variant.isa:
-        isa = variant.isa
+    if promise.isa:
+        isa = promise.isa
         if host.cpu is None:
             found.append(Check("cpu", FAIL, f"the CPU's flags are unknown on {host.system}; {isa.name} "
                                             f"needs {' '.join(isa.cpuinfo)}"))
@@ -375,39 +394,39 @@ def checks(matrix: Matrix, variant: Variant, facts: dict, host: Host,
                                   f"{isa.name} needs an {isa.arch} CPU; this one is {host.cpu.arch}"
                                   if isa.arch != host.cpu.arch else
                                   f"{isa.name} needs {' '.join(isa.cpuinfo)}; the host CPU lacks {' '.join(absent)}"))
-    if variant.isa and facts.get("cpu_capability"):
-        found.append(_kernels(matrix, variant, facts))
-    if variant.accelerator:
+    if promise.isa and facts.get("cpu_capability"):
+        found.append(_kernels(promise, facts))
+    if promise.accelerator:
         found.append(_verdict("host", host.apple_silicon, f"{host.system} {host.machine}"
-                              + ("" if host.apple_silicon else f": {variant.name} needs Apple Silicon (Darwin arm64)")))
+                              + ("" if host.apple_silicon else f": {promise.name} needs Apple Silicon (Darwin arm64)")))
 
-    if variant.accelerator:
-        found.append(_compute(facts, variant.accelerator.name, f"{variant.accelerator.name} device"))
+    if promise.accelerator:
+        found.append(_compute(facts, promise.accelerator.name, f"{promise.accelerator.name} device"))
     else:
         found.append(_compute(facts, "cpu", "CPU"))
-    if variant.cuda:
+    if promise.with_cuda:
         found.append(_gpu(facts, cuda))
     found.extend(_companions(facts, companions))
     return tuple(found)
 
 
-def host_ceiling(matrix: Matrix, host: Host) -> str | None:
+def host_ceiling(knowledge: Knowledge, host: Host) -> str | None:
     """The best CPU kernels a host's CPU runs, by its flags: the top level of the best ISA it
     shows (the ISA `detect` would pick)."""
     from .detect import best_host_isa
 
     if host.cpu is None:
         return None
-    best = best_host_isa(matrix.knowledge, host)
+    best = best_host_isa(knowledge, host)
     return best.capabilities[-1] if best else "DEFAULT"
 
 
-def notes(matrix: Matrix, facts: dict, host: Host, described_by: str | None) -> tuple[str, ...]:
+def notes(knowledge: Knowledge, facts: dict, host: Host, described_by: str | None) -> tuple[str, ...]:
     """What the reader must know to read the checks: where the CPU a captured description
     gives is not the CPU torch dispatches on."""
     if described_by is None or host.cpu is None or not facts.get("cpu_ceiling"):
         return ()
-    described, real = host_ceiling(matrix, host), facts["cpu_ceiling"]
+    described, real = host_ceiling(knowledge, host), facts["cpu_ceiling"]
     if host.cpu.arch == _arch(facts.get("machine") or host.cpu.arch) and described == real:
         return ()
     return (f"the cpu check is about the CPU {described_by} describes ({host.cpu.arch}, up to {described} "
