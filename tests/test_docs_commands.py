@@ -38,6 +38,10 @@ PROGRAMS = {
 NOT_RUN = {
     "gen-matrix detect --python ~/venv/bin/python": "names the reader's own venv",
     "gen-matrix smoke pytorch-python313-cuda12_8-sm120-avx2 --python PATH": "needs a built variant",
+    "gen-matrix smoke pytorch-2.8.0-python311-cuda12_9-sm120 --python ~/venv/bin/python":
+        "needs the reader's own hand build",
+    'gen-matrix smoke --python "$(which python)" --gpu H100 --cuda 12.8 --pytorch 2.9.1':
+        "needs a CUDA torch of the reader's",
     "gen-matrix adopt ~/build-pytorch": "needs the reader's folder of hand-written recipes",
     "gen-matrix adopt ~/build-pytorch --write": "needs the reader's folder of hand-written recipes",
     "gen-matrix generate --adopt --root ~/build-pytorch": "needs the reader's folder of hand-written recipes",
