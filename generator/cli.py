@@ -242,11 +242,11 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu
     machine = host.gather(uname=uname, cpuinfo=Path(cpuinfo) if cpuinfo else None, cpu_flags=cpu_flags,
                           nvidia_smi_output=Path(nvidia_smi_output) if nvidia_smi_output else None,
                           gpus=gpus, gpu_source=source)
-    chosen_python, python_warning = None, None
+    version, chosen_python, python_warning = None, None, None
     if python:
         from .commands import smoke as smoke_
-        expansion, chosen_python, python_warning = detect_.for_python(expansion, smoke_.interpreter(python))
-    result = detect_.recommend(machine, expansion)
+        expansion, version, chosen_python, python_warning = detect_.for_python(expansion, smoke_.interpreter(python))
+    result = detect_.recommend(machine, expansion, version)
     if python_warning:
         result = dataclasses.replace(result, warnings=result.warnings + (python_warning,))
     if as_json:
@@ -495,7 +495,8 @@ def ci(project: layout.Project, since, by, nixpkgs, selection_file, shard_size, 
 
 @main.command()
 @click.argument("name", required=False)
-@click.option("--sm", help='An SM: sm_61, sm61, 61, its capability 6.1, or a GPU name ("GTX 1080").')
+@click.option("--sm", "--gpu", "sm", help='An SM: sm_61, sm61, 61, its capability 6.1, or a GPU name ("GTX 1080"); '
+              "with it, which of PyTorch's own wheels run on it and what a build from source gives.")
 @click.option("--cuda", help="A CUDA release, e.g. 12.8; releases nixpkgs no longer packages (10.2 to 12.5) too.")
 @click.option("--isa", help="A CPU instruction set, e.g. avx2.")
 @click.option("--python", help="A Python version, e.g. 3.13.")

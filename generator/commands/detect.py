@@ -188,11 +188,12 @@ def _gpu_finding(expansion: Expansion, host: Host, index: int, gpu: Gpu) -> GpuF
     return GpuFinding(index, gpu, sm, how, _best(runnable, gpu.driver, host.system), None)
 
 
-def _gpu_advice(expansion: Expansion, host: Host, finding: GpuFinding) -> list[str]:
+def _gpu_advice(expansion: Expansion, host: Host, finding: GpuFinding, python: str | None) -> list[str]:
     """For a GPU whose SM is known: the matrix's variants for it where the CPU is unknown,
     PyTorch's own wheel that already runs on it, and where the matrix has none for it, the
     newest PyTorch and CUDA a hand build can still take."""
-    from .handbuild import newest_line, prebuilt_line
+    from .handbuild import newest_line
+    from .wheels import prebuilt_line, wheel_system
 
     sm = finding.sm
     if sm is None or host.machine not in sm.hosts:
@@ -204,9 +205,11 @@ def _gpu_advice(expansion: Expansion, host: Host, finding: GpuFinding) -> list[s
     if host.cpu is None and served:
         advice.append(f"GPU {finding.index}: the matrix's variants for {sm.name}: {', '.join(served)}; the CPU's "
                       "flags decide among them")
-    advice.append(prebuilt_line(k, sm))
+    system = wheel_system(host.system, host.machine)
+    if system is not None:
+        advice.insert(0, prebuilt_line(k, sm, system, python, finding.gpu.driver))
     if not served:
-        line = newest_line(k, sm, shell="powershell" if host.system == "Windows" else "bash")
+        line = newest_line(k, sm, python, shell="powershell" if host.system == "Windows" else "bash")
         if line:
             advice.append(line)
     return advice
@@ -226,8 +229,9 @@ def _describe_cpu(host: Host, variant: Variant) -> str:
             f"it runs (it shows {' '.join(isa.cpuinfo)})")
 
 
-def recommend(host: Host, expansion: Expansion) -> Recommendation:
-    """The best variant of the matrix for `host`, with the reasons and what to look out for."""
+def recommend(host: Host, expansion: Expansion, python: str | None = None) -> Recommendation:
+    """The best variant of the matrix for `host`, with the reasons and what to look out for;
+    `python`, the user's Python version where known, narrows the wheels and builds suggested."""
     reasons = [f"host: {host.system} {host.machine}"]
     warnings: list[str] = []
     pytorch = [v for v in expansion.variants if v.package == "pytorch"]
@@ -253,7 +257,7 @@ def recommend(host: Host, expansion: Expansion) -> Recommendation:
         reasons.append(_describe_gpu(finding))
         if finding.problem:
             warnings.append(f"GPU {finding.index} ({finding.gpu.name}): {finding.problem}")
-        reasons += _gpu_advice(expansion, host, finding)
+        reasons += _gpu_advice(expansion, host, finding, python)
     served = [f for f in findings if f.variant]
     if len(findings) > 1:
         reasons.append(f"{len(findings)} GPUs: a variant targets one SM; the recommendation serves "
@@ -328,9 +332,9 @@ def as_json(recommendation: Recommendation) -> dict:
     }
 
 
-def for_python(expansion: Expansion, interpreter: Path) -> tuple[Expansion, str | None, str | None]:
-    """The expansion narrowed to the variants for the Python `interpreter` runs, with the
-    reason to show; where the matrix has none for it, the expansion whole and why."""
+def for_python(expansion: Expansion, interpreter: Path) -> tuple[Expansion, str, str | None, str | None]:
+    """The expansion narrowed to the variants for the Python `interpreter` runs, with its
+    version and the reason to show; where the matrix has none for it, the expansion whole and why."""
     try:
         done = subprocess.run([str(interpreter), "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
                               capture_output=True, encoding="utf-8", errors="replace", timeout=60)
@@ -344,7 +348,7 @@ def for_python(expansion: Expansion, interpreter: Path) -> tuple[Expansion, str 
     kept = tuple(v for v in expansion.variants if v.python.name == version)
     if not kept:
         have = sorted({v.python.name for v in expansion.variants}, key=version_key)
-        return expansion, None, (f"{interpreter} is Python {version}, and the matrix has no variant for it (it has "
+        return expansion, version, None, (f"{interpreter} is Python {version}, and the matrix has no variant for it (it has "
                                  f"{', '.join(have)}): the recommendation is for another Python; add \"{version}\" to "
                                  "python in matrix.yaml for one of its own")
-    return replace(expansion, variants=kept), f"Python {version}, that of {interpreter}", None
+    return replace(expansion, variants=kept), version, f"Python {version}, that of {interpreter}", None
