@@ -166,6 +166,7 @@ class Wheel:
     index: str  # pip or conda
     arch: str  # as TORCH_CUDA_ARCH_LIST writes it: "5.0;8.6;9.0+PTX"
     source: str
+    inferred: str = ""  # where the list was not read from the release's own build script: from what
 
 
 @dataclass(frozen=True)
@@ -591,7 +592,7 @@ PTX = "PTX"  # compiled for the GPU by the driver's JIT when first loaded
 class Runs:
     """How binaries compiled for an arch list run on a GPU: the entry that serves it, and how."""
 
-    target: str  # the arch list's entry: "8.6", "9.0+PTX"
+    target: str  # the arch list's entry that serves it: "8.6" for SASS, "9.0+PTX" for PTX
     how: str  # SASS or PTX
 
 
@@ -615,7 +616,7 @@ def serves(arch: str, capability: str) -> Runs | None:
     for entry in (part.strip() for part in arch.split(";") if part.strip()):
         have, suffix, has_ptx = _target(entry)
         if have == want if suffix == "a" else (have[0] == want[0] and have[1:] <= want[1:]):
-            sass.append((have, entry))
+            sass.append((have, entry.removesuffix("+PTX")))
         if has_ptx and (have == want if suffix == "a" else have <= want):
             ptx.append((have, entry))
     if sass:
@@ -645,7 +646,9 @@ class WheelFit:
 
     def driver_for(self, system: str) -> str:
         """The oldest driver that runs them on `system` (Linux or Windows); empty where unknown."""
-        own = (self.compat or self.toolkit).driver_for(system) if (self.compat or self.toolkit) else ""
+        own = self.compat.driver_for(system) if self.compat else ""
+        if not own:  # no minor-version compatibility, or none known on this system
+            own = self.toolkit.driver_for(system) if self.toolkit else ""
         floor = self.first.driver_for(system) if self.first else ""
         numbered = [d for d in (own, floor) if d[:1].isdigit()]
         if own and not own[:1].isdigit():
