@@ -701,6 +701,11 @@ def wheels_for(knowledge: Knowledge, sm: Sm, system: str | None = None,
             if runs is None or (system is not None and wheel.system != system) \
                     or wheel.system.split("-")[0] not in sm.hosts:
                 continue
+            # PTX JIT serves PyTorch's own kernels, but the CUDA libraries a wheel bundles (cuBLAS,
+            # cuDNN) of a CUDA release older than the GPU carry no code for it: such a wheel does not
+            # run there, as PyTorch's CUDA 12.4 wheels did not on sm120
+            if runs.how == PTX and version_key(wheel.cuda) < version_key(sm.min_cuda):
+                continue
             found.setdefault((release.name, wheel.cuda, wheel.index, runs), []).append(wheel)
     fits = []
     first = knowledge.cuda_release(sm.min_cuda)

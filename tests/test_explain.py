@@ -280,7 +280,10 @@ def test_a_cuda_outside_the_matrixs_axes_is_judged_before_the_matrix_says_it_lac
 def test_explain_names_the_prebuilt_wheel_that_already_fits(run):
     data = explain_json(run, "--sm", "sm120", "--cuda", "12.9")  # a CUDA outside the matrix
     prebuilt = next(line for line in data["wheel_summary"] if line.startswith("prebuilt:"))
-    assert "pip install torch==2.11.0 --index-url https://download.pytorch.org/whl/cu128" in prebuilt
+    # the newest release whose wheels run on sm120, with the oldest of its CUDA releases that do
+    newest = max((f for f in data["wheels"]), key=lambda f: tuple(int(n) for n in f["pytorch"].split(".")))
+    assert f"pip install torch=={newest['pytorch']} --index-url https://download.pytorch.org/whl/cu" in prebuilt
+    assert {f["how"] for f in data["wheels"]} == {"SASS"} and "8.6" not in {f["target"] for f in data["wheels"]}
     # a combination the matrix holds is explained by its variant alone
     held = explain_json(run, "--sm", "sm120", "--cuda", "12.8", "--isa", "avx2")
     assert held["build"] == [] and held["wheels"][0]["command"] == data["wheels"][0]["command"]

@@ -94,8 +94,10 @@ def _release(knowledge: Knowledge, text: str) -> tuple[Release, str]:
     return release, value if value.count(".") == 2 else release.newest
 
 
-def _wheel_hint(knowledge: Knowledge, sm: Sm, shell: str, python: str | None) -> str:
-    """PyTorch's own wheel that runs on `sm` where the script would run, so that no build is needed."""
+def _wheel_hint(knowledge: Knowledge, sm: Sm, shell: str, python: str | None, release: str | None,
+                cuda: str | None) -> str:
+    """PyTorch's own wheel that runs on `sm` where the script would run, so that no build is
+    needed: of the `release` and `cuda` asked for where one is, else the newest."""
     from ..knowledge import best_wheel, wheels_for
     from .wheels import driver_text, how_text
 
@@ -103,11 +105,14 @@ def _wheel_hint(knowledge: Knowledge, sm: Sm, shell: str, python: str | None) ->
         system = "x86_64-windows"
     else:
         system = "x86_64-linux" if "x86_64" in sm.hosts else "aarch64-linux"
-    fit = best_wheel(wheels_for(knowledge, sm, system, python))
+    fits = wheels_for(knowledge, sm, system, python)
+    for wanted in (lambda f: f.release.name == release, lambda f: f.cuda == cuda):
+        fits = tuple(f for f in fits if wanted(f)) or fits
+    fit = best_wheel(fits)
     if fit is None:
         return ""
-    return (f"; or no build at all: PyTorch {fit.release.newest}'s own CUDA {fit.cuda} wheels for {system} run on "
-            f"{sm.name} ({how_text(fit)}): `{fit.command}`, with {driver_text(fit, [buildenv.SYSTEM[shell]])}")
+    return (f"no build is needed: PyTorch {fit.release.newest}'s own CUDA {fit.cuda} wheels for {system} run on "
+            f"{sm.name} ({how_text(fit)}): `{fit.command}`, with {driver_text(fit, [buildenv.SYSTEM[shell]])}; or ")
 
 
 def _command(asked: Asked, gpu: str | None, choice: Choice) -> str:
@@ -217,7 +222,8 @@ def resolve(knowledge: Knowledge, asked: Asked) -> buildenv.Target:
             hint = (f"the nearest combination that works: {_command(asked, asked.gpu, close)}" if close
                     else "no combination of the knowledge table works for this GPU")
         if sm is not None:
-            hint += _wheel_hint(knowledge, sm, asked.shell, python)
+            hint = _wheel_hint(knowledge, sm, asked.shell, python, releases[0].name if asked.pytorch else None,
+                               cuda) + hint
         raise GenMatrixError.at(Location(option), reason, hint)
 
     release = chosen.release
