@@ -162,8 +162,11 @@ def _kind_axes(command):
 @_kind_axes
 @click.option("--format", "output", type=click.Choice(["names", "table", "json"]), default="names",
               show_default=True, help="names: one a line, for scripts; table: aligned columns; json.")
+@click.option("--no-upstream-wheel", "only_here", is_flag=True,
+              help="Only the variants no wheel of PyTorch's own (of the matrix's release, for the variant's Python "
+                   "and system) runs on: what only this matrix gives.")
 @project_options
-def list_(project: layout.Project, kinds, python, cuda, sm, isa, accelerator, output) -> None:
+def list_(project: layout.Project, kinds, python, cuda, sm, isa, accelerator, output, only_here) -> None:
     """List the variants, filtered on any axis.
 
     Values of one option: any of them; of several options: all of them.
@@ -175,6 +178,8 @@ def list_(project: layout.Project, kinds, python, cuda, sm, isa, accelerator, ou
     chosen = listing.make_filter(expansion.matrix.knowledge, kinds=kinds, python=python, cuda=cuda,
                                  sm=sm, isa=isa, accelerator=accelerator)
     variants = listing.select(expansion, chosen)
+    if only_here:
+        variants = tuple(v for v in variants if listing.upstream_wheel(expansion.matrix, v) is None)
     if output == "json":
         click.echo(json.dumps([listing.facts(expansion.matrix, v) for v in variants], indent=2))
     elif output == "table":

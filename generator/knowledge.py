@@ -730,3 +730,19 @@ def best_wheel(fits: tuple[WheelFit, ...], driver: str | None = None, system: st
     same = [f for f in fits if version_key(f.release.name) == newest]
     return min(same, key=lambda f: (f.runs.how != SASS, f.index != "pip",
                                     tuple(-n for n in version_key(f.cuda)) if driver else version_key(f.cuda)))
+
+
+def upstream_for(knowledge: Knowledge, pytorch: str, python: str, systems: tuple[str, ...],
+                 sm: Sm | None) -> str | None:
+    """Which of PyTorch's own wheels of release `pytorch` serves a build for `python`, one of
+    `systems` and `sm` (None: CPU-only), as "cu126 (pip)" or "cpu"; None where none does, so
+    that only a build gives it. PyTorch ships CPU wheels for every Python of a release's range
+    on each system (pytorch.org "Get started"); CUDA ones as the release's `wheels` rows say."""
+    release = knowledge.release(pytorch)
+    if release is None or release.python_support(python):
+        return None
+    if sm is None:
+        return "cpu"
+    fit = best_wheel(tuple(f for system in systems for f in wheels_for(knowledge, sm, system, python)
+                           if f.release.name == release.name))
+    return f"cu{fit.cuda.replace('.', '')} ({fit.index})" if fit else None

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from ..errors import GenMatrixError, Location
 from .host import Gpu, Host
-from ..knowledge import CPU_FLAGS_COMMAND, Isa, Knowledge, Sm, gpu_name_matches, incompatibility, version_key
+from ..knowledge import (CPU_FLAGS_COMMAND, Isa, Knowledge, Sm, WheelFit, best_wheel, gpu_name_matches, incompatibility,
+                         version_key, wheels_for)
 from .listing import axis_value
 from ..model import Expansion, Variant
 
@@ -27,6 +28,7 @@ class GpuFinding:
     how: str  # how the SM was found
     variant: Variant | None
     problem: str | None  # why there is no variant for it
+    wheel: WheelFit | None = None  # PyTorch's own wheel that runs on it here, where one does
 
 
 @dataclass(frozen=True)
@@ -215,6 +217,16 @@ def _gpu_advice(expansion: Expansion, host: Host, finding: GpuFinding, python: s
     return advice
 
 
+def _with_wheel(knowledge: Knowledge, host: Host, finding: GpuFinding, python: str | None) -> GpuFinding:
+    from .wheels import wheel_system
+
+    system = wheel_system(host.system, host.machine)
+    if finding.sm is None or system is None:
+        return finding
+    fit = best_wheel(wheels_for(knowledge, finding.sm, system, python), finding.gpu.driver, host.system)
+    return replace(finding, wheel=fit)
+
+
 def _describe_gpu(finding: GpuFinding) -> str:
     gpu = finding.gpu
     text = f"GPU {finding.index}: {gpu.name}"
@@ -250,7 +262,8 @@ def recommend(host: Host, expansion: Expansion, python: str | None = None) -> Re
         warnings.append(f"{host.gpu_error}; the GPUs of this host are unknown, so no variant is recommended: "
                         "repair the NVIDIA driver, or give --gpu NAME, or --no-gpu for a CPU-only variant")
         return Recommendation(host, None, (), tuple(reasons), tuple(warnings))
-    findings = tuple(_gpu_finding(expansion, host, i, gpu) for i, gpu in enumerate(host.gpus))
+    findings = tuple(_with_wheel(expansion.matrix.knowledge, host, _gpu_finding(expansion, host, i, gpu), python)
+                     for i, gpu in enumerate(host.gpus))
     if findings:
         reasons.append(f"GPUs from {host.gpu_source}")
     for finding in findings:
@@ -310,6 +323,8 @@ def build_command(recommendation: Recommendation) -> str | None:
 
 
 def as_json(recommendation: Recommendation) -> dict:
+    from .wheels import as_json as wheel_json
+
     host = recommendation.host
     variant = recommendation.variant
     return {
@@ -326,6 +341,7 @@ def as_json(recommendation: Recommendation) -> dict:
             "index": f.index, "name": f.gpu.name, "compute_cap": f.gpu.capability, "driver": f.gpu.driver,
             "sm": f.sm.name if f.sm else None, "found_by": f.how or None,
             "variant": f.variant.name if f.variant else None, "problem": f.problem,
+            "wheel": wheel_json(f.wheel) if f.wheel else None,
         } for f in recommendation.gpus],
         "reasons": list(recommendation.reasons),
         "warnings": list(recommendation.warnings),
