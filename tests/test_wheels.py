@@ -49,6 +49,10 @@ def test_ptx_serves_a_newer_gpu_only_with_the_cuda_releases_own_driver():
     assert fit.runs.how == K.PTX and fit.compat is None  # no minor-version compatibility for PTX
     assert fit.driver_for("Linux") == KNOWLEDGE.cuda["12.8"].driver
     assert not K.driver_meets("560.35.03", fit.driver_for("Linux")) and K.driver_meets("575.64", fit.driver_for("Linux"))
+    # an H100 could take CUDA 12.6's SASS on a 525 driver, but its PTX needs 12.6's own driver
+    hopper = _with_release("2.9", K.Wheel("12.6", "x86_64-linux", "pip", "8.0+PTX", "test"))
+    (fit,) = K.wheels_for(hopper, KNOWLEDGE.sm["sm90"], "x86_64-linux")
+    assert fit.runs.how == K.PTX and fit.driver_for("Linux") == KNOWLEDGE.cuda["12.6"].driver
     # PTX of a CUDA older than the GPU: the wheel's bundled CUDA libraries do not know the GPU
     old = _with_release("2.6", K.Wheel("12.4", "x86_64-linux", "pip", "8.0;9.0+PTX", "test"))
     assert K.wheels_for(old, KNOWLEDGE.sm["sm120"], "x86_64-linux") == ()
