@@ -723,13 +723,14 @@ def best_wheel(fits: tuple[WheelFit, ...], driver: str | None = None, system: st
     (without a driver seen, the oldest, which asks least of it); SASS and pip first."""
     if not fits:
         return None
-    if driver is not None:
-        runnable = [f for f in fits if f.driver_for(system) and driver_meets(driver, f.driver_for(system))]
-        fits = tuple(runnable) or fits
+    runnable = tuple(f for f in fits if driver is not None and f.driver_for(system)
+                     and driver_meets(driver, f.driver_for(system)))
+    # with a driver too old for all of them, the one that asks least of it is nearest
+    fits = runnable or fits
     newest = version_key(fits[0].release.name)
     same = [f for f in fits if version_key(f.release.name) == newest]
     return min(same, key=lambda f: (f.runs.how != SASS, f.index != "pip",
-                                    tuple(-n for n in version_key(f.cuda)) if driver else version_key(f.cuda)))
+                                    tuple(-n for n in version_key(f.cuda)) if runnable else version_key(f.cuda)))
 
 
 def upstream_for(knowledge: Knowledge, pytorch: str, python: str, systems: tuple[str, ...],

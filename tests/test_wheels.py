@@ -123,3 +123,15 @@ def test_list_no_upstream_wheel_keeps_only_what_no_wheel_serves(run):
     assert names and not names & served
     # PyTorch 2.8's own CUDA 12.6 wheels carry sm_86 SASS for x86_64 Linux and Python 3.13
     assert not any("sm86" in name and name.endswith("avx2") for name in names)
+
+
+def test_the_wheel_suggested_is_the_newest_cuda_the_drivers_runs_else_the_least_demanding():
+    fits = K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm["sm89"], "x86_64-linux")
+    newest = fits[0].release.name
+    cudas = sorted((f.cuda for f in fits if f.release.name == newest), key=K.version_key)
+    assert len(cudas) > 1
+    assert K.best_wheel(fits).cuda == cudas[0]  # no driver seen: the one that asks least of it
+    assert K.best_wheel(fits, "470.82").cuda == cudas[0]  # too old for all: the nearest
+    on_550 = K.best_wheel(fits, "550.54")
+    assert K.driver_meets("550.54", on_550.driver_for("Linux"))
+    assert K.best_wheel(fits, "999.1").cuda == cudas[-1]
