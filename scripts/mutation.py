@@ -58,6 +58,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "manifest": ("generator/outputs/manifest.py", ("tests/test_manifest.py", "tests/test_splice.py",
                                                    "tests/test_input_bounds.py")),
     "workflow": ("generator/outputs/workflow.py", ("tests/test_workflow_output.py", "tests/test_golden.py")),
+    "wheels": ("generator/commands/wheels.py", ("tests/test_wheels.py", "tests/test_explain.py", "tests/test_detect.py")),
 }
 
 def scratch_copy(name: str, source: str, tests: tuple[str, ...]) -> Path:
