@@ -135,3 +135,14 @@ def test_the_wheel_suggested_is_the_newest_cuda_the_drivers_runs_else_the_least_
     on_550 = K.best_wheel(fits, "550.54")
     assert K.driver_meets("550.54", on_550.driver_for("Linux"))
     assert K.best_wheel(fits, "999.1").cuda == cudas[-1]
+
+
+def test_explain_says_what_a_build_gives_where_no_wheel_runs_even_when_the_matrix_has_the_gpu(run, tmp_path):
+    (tmp_path / "matrix.yaml").write_text(
+        'pytorch: {version: "2.8.0"}\nnixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n'
+        'gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm87], isa: [armv8_2]}\n')
+    result = run("explain", "--root", tmp_path, "--gpu", "Jetson Orin", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["outcomes"][0]["in_matrix"] and data["wheels"] == []
+    assert any(line.startswith("newest that builds for sm87: PyTorch ") for line in data["wheel_summary"])

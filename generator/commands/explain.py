@@ -251,6 +251,9 @@ def by_values(expansion: Expansion, given: dict[str, str], kind: str | None = No
                                                            *release_lines(k, sm, python)),
                                       wheel_fits=wheels_for(k, sm, python=python))
     if pytorch is None and all(o.included for o in explanation.outcomes):
+        if not explanation.wheel_fits:  # no wheel: what a build from source gives, beyond the matrix
+            line = newest_line(k, sm, python, cuda=values.get("cuda"))
+            explanation = dataclasses.replace(explanation, wheels=explanation.wheels + ((line,) if line else ()))
         return explanation  # the matrix builds all of it: the outcomes say everything
     return dataclasses.replace(explanation, build=hand_build(
         k, sm, values.get("cuda"), python, pytorch or expansion.matrix.pytorch_version, notes=pytorch is None))
