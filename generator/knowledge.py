@@ -660,7 +660,8 @@ class WheelFit:
         """How to install them."""
         version = self.release.newest
         if self.index == "conda":
-            if version_key(version) < (2,):
+            # pytorch.org/get-started/previous-versions: cudatoolkit=X up to 1.12, pytorch-cuda=X from 1.13
+            if version_key(version) < (1, 13):
                 return f"conda install pytorch=={version} cudatoolkit={self.cuda} -c pytorch"
             return f"conda install pytorch=={version} pytorch-cuda={self.cuda} -c pytorch -c nvidia"
         return f"pip install torch=={version} --index-url https://download.pytorch.org/whl/cu{self.cuda.replace('.', '')}"
