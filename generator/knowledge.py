@@ -737,9 +737,11 @@ def best_wheel(fits: tuple[WheelFit, ...], driver: str | None = None, system: st
 def upstream_for(knowledge: Knowledge, pytorch: str, python: str, systems: tuple[str, ...],
                  sm: Sm | None) -> str | None:
     """Which of PyTorch's own wheels of release `pytorch` serves a build for `python`, one of
-    `systems` and `sm` (None: CPU-only), as "cu126 (pip)" or "cpu"; None where none does, so
-    that only a build gives it. PyTorch ships CPU wheels for every Python of a release's range
-    on each system (pytorch.org "Get started"); CUDA ones as the release's `wheels` rows say."""
+    `systems` and `sm` (None: CPU-only), as "cu126 (pip)" or "cpu"; "unknown" where the table
+    has no wheel list of the release for those systems (a gap in what was read, not proof that
+    none shipped); None where none does, so that only a build gives it. PyTorch ships CPU
+    wheels for every Python of a release's range on each system (pytorch.org "Get started");
+    CUDA ones as the release's `wheels` rows say."""
     release = knowledge.release(pytorch)
     if release is None or release.python_support(python):
         return None
@@ -747,4 +749,6 @@ def upstream_for(knowledge: Knowledge, pytorch: str, python: str, systems: tuple
         return "cpu"
     fit = best_wheel(tuple(f for system in systems for f in wheels_for(knowledge, sm, system, python)
                            if f.release.name == release.name))
+    if fit is None and sm.upstream_wheels and not any(w.system in systems for w in release.wheels):
+        return "unknown"
     return f"cu{fit.cuda.replace('.', '')} ({fit.index})" if fit else None

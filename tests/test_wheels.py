@@ -114,15 +114,31 @@ def test_explain_lists_every_release_whose_wheels_run_on_the_gpu(run, tmp_path):
     assert all(w["driver"] and w["sources"] for w in wheels)
 
 
-def test_list_no_upstream_wheel_keeps_only_what_no_wheel_serves(run):
-    everything = run("list", "--root", REPO, "--format", "json")
-    only = run("list", "--root", REPO, "--no-upstream-wheel")
-    assert everything.exit_code == only.exit_code == 0, only.output
-    names = set(only.stdout.split())
-    served = {v["name"] for v in json.loads(everything.stdout) if v["upstream_wheel"]}
-    assert names and not names & served
-    # PyTorch 2.8's own CUDA 12.6 wheels carry sm_86 SASS for x86_64 Linux and Python 3.13
-    assert not any("sm86" in name and name.endswith("avx2") for name in names)
+MATRIX = """\
+pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+gpu: {python: ["3.13", "3.14"], cuda: ["12.8"], sm: [sm61, sm86], isa: [avx2, armv9]}
+"""
+
+
+def test_list_no_upstream_wheel_keeps_only_what_no_wheel_serves(run, tmp_path):
+    (tmp_path / "matrix.yaml").write_text(MATRIX)
+    only = run("list", "--root", tmp_path, "--no-upstream-wheel")
+    assert only.exit_code == 0, only.output
+    # PyTorch 2.8 supports Python 3.9 to 3.13 (no 3.14 wheel at all); its CUDA 12.6 x86_64 wheels
+    # carry sm_60 and sm_86 SASS; the table has no aarch64 list of 2.8 (unknown, so not listed)
+    assert sorted(only.stdout.split()) == [f"pytorch-python314-cuda12_8-{sm}-{isa}" for sm in ("sm61", "sm86")
+                                           for isa in ("armv9", "avx2")]
+    table = {v["name"]: v["upstream_wheel"] for v in json.loads(run("list", "--root", tmp_path, "--format", "json").stdout)}
+    assert table["pytorch-python313-cuda12_8-sm61-avx2"] == "cu126 (pip)"
+    assert table["pytorch-python313-cuda12_8-sm86-armv9"] == "unknown"
+    # a matrix's own wheel rows replace the release's: without the CUDA 12.6 list, no wheel has sm_6x
+    (tmp_path / "matrix.yaml").write_text(MATRIX + 'knowledge:\n  pytorch:\n    "2.8":\n      wheels:\n'
+                                          '        - {cuda: "12.8", system: x86_64-linux, index: pip, arch: "7.0;8.0;8.6",'
+                                          ' source: a wheel we read}\n')
+    only = run("list", "--root", tmp_path, "--no-upstream-wheel")
+    assert "pytorch-python313-cuda12_8-sm61-avx2" in only.stdout.split()
+    assert "pytorch-python313-cuda12_8-sm86-avx2" not in only.stdout.split()
 
 
 def test_the_wheel_suggested_is_the_newest_cuda_the_drivers_runs_else_the_least_demanding():
