@@ -574,8 +574,9 @@ def findings(knowledge: Knowledge, *, sm: Sm | None = None, cuda: str | None = N
                 found.append(Finding(NOTE, release.cuda_support(cuda), "cuda"))
         if python is not None and release.python_support(python):
             found.append(Finding(SOURCE, release.python_support(python), "python"))
-        built = [wheel for wheel in release.wheels if wheel.cuda == cuda]
-        if sm is not None and built and not any(serves(wheel.arch, sm.capability) for wheel in built):
+        built = any(wheel.cuda == cuda for wheel in release.wheels)
+        if sm is not None and built and not any(fit.release.name == release.name and fit.cuda == cuda
+                                                for fit in wheels_for(knowledge, sm)):
             found.append(Finding(NOTE, f"PyTorch {release.name}'s own CUDA {cuda} wheels leave out {sm.name} "
                                        f"({sm.capability}): a build for it from source works, untested upstream", "cuda"))
     order = (CANNOT, SOURCE, NOTE)
