@@ -381,16 +381,21 @@ def eval_(project: layout.Project, names, nixpkgs, as_json) -> None:
 @click.option("--isa", metavar="ISA", help="Without NAME: the CPU instruction set, e.g. avx2 [default: the compiler's].")
 @click.option("--detect", is_flag=True, help="Without NAME: the GPU, CPU and Python of this machine (axes given win).")
 @click.option("--wheel", is_flag=True, help="Build a wheel (python -m build --wheel) rather than an editable install.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Write the script to FILE, in the bytes its shell reads: cmd as ASCII with CRLF, PowerShell as "
+                   "UTF-8 with a byte order mark (Windows PowerShell 5.1's > writes UTF-16, which cmd cannot run).")
 @project_options
-def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, detect, wheel) -> None:
+def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, detect, wheel, output) -> None:
     """A script that builds PyTorch without Nix, in a PyTorch source checkout.
 
     For a variant NAME of the matrix, or for the axes given (--gpu, --cuda, --pytorch, --python,
     --isa, --detect), checked against the knowledge table: a combination that cannot work
     exits 2 with the reason and the nearest one that works. The script checks the Python, the
-    checkout, the requirements, ninja, the CUDA toolkit (too old for the SM or too new for
-    PyTorch), the host compiler, cuDNN and MSVC x64 on Windows; removes a CMake cache configured
-    with other switches; caps MAX_JOBS by memory; then builds.
+    checkout, MSVC x64 on Windows, the CUDA toolkit (too old for the SM or too new for PyTorch),
+    the host compiler and cuDNN before it installs the requirements; says why each switch it
+    turns off is off; launches the compilers through ccache or sccache where one is on PATH;
+    removes a CMake cache configured with other switches; caps MAX_JOBS by memory; then builds.
+    -o FILE writes it in the bytes its shell reads.
     """
     from .commands import buildenv, handbuild, listing
     from . import knowledge as knowledge_, run
@@ -415,8 +420,13 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
                      else knowledge_.build(knowledge_.builtin()))
         if detect:
             gpu, isa, python = handbuild.detected(knowledge, gpu, isa, python)
-        target = handbuild.resolve(knowledge, handbuild.Asked(gpu, cuda, pytorch, python, isa, shell, wheel))
-    click.echo(buildenv.script(target, shell), nl=False)
+        target = handbuild.resolve(knowledge, handbuild.Asked(gpu, cuda, pytorch, python, isa, shell, wheel, output))
+    text = buildenv.script(target, shell)
+    if output is None:
+        click.echo(buildenv.readable(text, shell), nl=False)
+    else:
+        buildenv.write(Path(output), text, shell, "--output")
+        click.echo(f"wrote {output}", err=True)
 
 
 @main.command()
@@ -544,7 +554,8 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
 @click.argument("path", type=click.Path(file_okay=False))
 @click.option("--write", "write_", is_flag=True, help="Write matrix.yaml in the repository (and nothing else).")
 @click.option("--pytorch-version", metavar="VERSION",
-              help="The PyTorch version of the recipes' nixpkgs, where they build its own (no source override).")
+              help="The PyTorch version of the recipes' nixpkgs, where they build its own (no source override); "
+                   "by default the torch the knowledge table says their pin holds.")
 @click.option("--nixpkgs-rev", metavar="REV",
               help="The nixpkgs revision for recipes that pin none (written for callPackage).")
 def adopt(path, write_, pytorch_version, nixpkgs_rev) -> None:

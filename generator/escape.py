@@ -18,7 +18,7 @@ import yaml as yaml_
 
 from .pipeline.nixvalue import nix
 
-__all__ = ["FILTERS", "bash", "cmd", "markdown", "nix", "powershell", "yaml"]
+__all__ = ["FILTERS", "argument", "bash", "cmd", "markdown", "nix", "powershell", "yaml"]
 
 
 def bash(text) -> str:
@@ -79,6 +79,32 @@ def powershell(text) -> str:
     if "\0" in text:
         raise ValueError(f"a PowerShell script cannot hold a NUL character: {text!r}")
     return re.sub(r"(['\u2018\u2019\u201a\u201b])", r"\1\1", text)
+
+
+# What every shell reads as one plain word: no quotes needed anywhere (PowerShell reads a
+# leading - as a parameter name, a leading @ as splatting and a comma as an array).
+_PLAIN_WORD = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._/:=+-]*$")
+# What a double-quoted argument typed at a cmd prompt or in PowerShell reads as text: cmd ends
+# it at ", and expands %NAME%; PowerShell expands $ and ` in it.
+_NOT_IN_DOUBLE_QUOTES = re.compile('["%$`\u201c\u201d\u201e]')
+
+
+def argument(text, shell: str) -> str:
+    """`text` as one argument of a command a person types in `shell` (bash, cmd, powershell),
+    for hints such as `gen-matrix env --gpu "Tesla K40c"`: plain words as they are, the rest
+    in the quotes that shell reads. cmd has no way to quote a " or a %: ValueError there."""
+    text = str(text)
+    if _CMD_UNWRITABLE.search(text):
+        raise ValueError(f"a command line cannot hold a line break or a control character: {text!r}")
+    if _PLAIN_WORD.match(text):
+        return text
+    if shell == "bash":
+        return "'" + text.replace("'", "'\\''") + "'"
+    if not _NOT_IN_DOUBLE_QUOTES.search(text):
+        return f'"{text}"'
+    if shell == "powershell":
+        return f"'{powershell(text)}'"
+    raise ValueError(f"a cmd prompt cannot quote this argument: {text!r}")
 
 
 def yaml(text) -> str:

@@ -24,10 +24,6 @@ KNOWLEDGE_FILE = Path(__file__).with_name("knowledge.yaml")
 GPU_QUERY = ("nvidia-smi", "--query-gpu=name,compute_cap,driver_version", "--format=csv,noheader")
 # what prints a CPU's flags on any system, named as /proc/cpuinfo names them
 CPU_FLAGS_COMMAND = "python -c \"import archspec.cpu; print(*sorted(archspec.cpu.host().features))\""
-# Memory one compile job may take: nvcc compiling PyTorch's CUDA kernels takes several GB per
-# job, C++ alone far less. MAX_JOBS is the smaller of the cores and memory / this; nix/lib/compile.nix
-# caps a Nix build the same way.
-JOB_MEMORY_GB = {"cuda": 4, "cpu": 2}
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -278,6 +274,15 @@ class Workaround:
 
 
 @dataclass(frozen=True)
+class CompileJob:
+    """The memory one compile job of a build may take: `cuda` (it compiles CUDA) or `cpu`."""
+
+    name: str
+    memory_gb: int
+    source: str
+
+
+@dataclass(frozen=True)
 class BuildCost:
     """What one build of a kind (gpu, cpu, darwin, companion, wrapper) takes on its runner."""
 
@@ -289,8 +294,40 @@ class BuildCost:
     source: str
 
 
+@dataclass(frozen=True)
+class PinFacts:
+    """What a nixpkgs revision (`name`, its 40-hex commit) holds, each fact with its source."""
+
+    name: str
+    torch: str  # python3Packages.torch.version
+    sources: Mapping[str, str]  # fact -> where it was read, or what it was inferred from
+    torchvision: str = ""
+    torchaudio: str = ""
+    cuda: Mapping[str, str] = field(default_factory=dict)  # "12.8" (cudaPackages_12_8) -> "12.8.1"
+    cuda_aliases: Mapping[str, str] = field(default_factory=dict)  # cudaPackages_13 -> "13.0"
+    capabilities: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # as read at the pin, per set
+    python: tuple[str, ...] = ()
+    python_default: str = ""
+    inferred: tuple[str, ...] = ()
+
+    @property
+    def short(self) -> str:
+        return self.name[:7]
+
+    def cuda_sets(self) -> str:
+        return ", ".join(sorted(self.cuda, key=version_key)) or "none"
+
+    def default_capabilities(self, cuda: str, table: Mapping[str, Cuda]) -> tuple[str, ...]:
+        """The default config.cudaCapabilities of the pin's set for CUDA release `cuda`: as read
+        at the pin, else the `cuda:` table's for that release; () where neither knows."""
+        if cuda in self.capabilities:
+            return self.capabilities[cuda]
+        return table[cuda].capabilities if cuda in table else ()
+
+
 TABLES = {"sm": Sm, "cuda": Cuda, "toolkit": Toolkit, "minor_compat": MinorCompat, "python": Python, "isa": Isa, "accelerator": Accelerator,
-          "pytorch": Release, "fixes": Fix, "workarounds": Workaround, "build_costs": BuildCost}
+          "pytorch": Release, "fixes": Fix, "workarounds": Workaround, "compile_jobs": CompileJob,
+          "build_costs": BuildCost, "pins": PinFacts}
 
 
 def in_range(version: str, spec: str) -> bool:
@@ -320,7 +357,13 @@ class Knowledge:
     pytorch: Mapping[str, Release]
     fixes: Mapping[str, Fix]
     workarounds: Mapping[str, Workaround]
+    compile_jobs: Mapping[str, CompileJob]
     build_costs: Mapping[str, BuildCost]
+    pins: Mapping[str, PinFacts]
+
+    def job_memory_gb(self, cuda: bool) -> int:
+        """GiB one compile job may take, in a build that compiles CUDA or not."""
+        return self.compile_jobs["cuda" if cuda else "cpu"].memory_gb
 
     def release(self, version: str) -> Release | None:
         """The release line of a PyTorch version ("2.10.0" -> row "2.10"), if the table has it."""
@@ -429,6 +472,12 @@ def _row(cls, name: str, values: dict):
         for key in ("latest", "source_cuda"):
             if converted.get(key) is not None:
                 converted[key] = str(converted[key])
+    if cls is PinFacts:
+        for key in ("cuda", "cuda_aliases", "sources"):
+            converted[key] = MappingProxyType({str(k): str(v) for k, v in sorted((values.get(key) or {}).items())})
+        converted["capabilities"] = MappingProxyType({str(k): tuple(str(c) for c in v)
+                                                      for k, v in sorted((values.get("capabilities") or {}).items())})
+        converted["python"] = tuple(str(v) for v in values.get("python") or ())
     if cls is Sm:  # the schema lets editors write 13 for "13.0"; version_key needs text
         for bound in ("min_cuda", "max_cuda"):
             if converted.get(bound) is not None:
@@ -465,7 +514,7 @@ def build(doc: load.Document, extra: load.Document | None = None, extra_path: tu
                 problems.append(Problem(
                     source.where(path), f"new {table} row '{name}' lacks {', '.join(missing)}",
                     (f"{close} A row with a built-in row's name changes only the fields it gives; " if close else "")
-                    + f"a new row needs every field of a built-in one; see {KNOWLEDGE_FILE.name}",
+                    + f"a new {table} row needs {', '.join(_required(cls))}; see {KNOWLEDGE_FILE.name}",
                 ))
                 continue
             built[name] = _row(cls, name, values)
@@ -485,6 +534,11 @@ def why_not_rows(rows: Mapping) -> str | None:
     """Why a combination of table rows, by axis, cannot work; None when it can."""
     return incompatibility(sm=rows.get("sm"), cuda=rows.get("cuda"), isa=rows.get("isa"),
                            accelerator=rows.get("accelerator"))
+
+
+# Which cuDNN an SM row's `cudnn: false` means: the recipes and `env` build with a current
+# cuDNN, and cuDNN 9.11 dropped compute capabilities below 7.5 (cuDNN 9.11.0 release notes).
+CUDNN_RULE = "cuDNN 9.11 and newer support compute capability 7.5 and up only"
 
 
 def disabled_features(sm: Sm | None, isa: Isa | None) -> tuple[str, ...]:

@@ -26,6 +26,8 @@ PINS_FILE = "nix/pins.nix"
 STATE_FILE = "matrix.state.json"
 BUILD_MATRIX_FILE = "BUILD_MATRIX.md"
 README_FILE = "README.md"
+# The matrix.yaml reference, from the schema: an output of gen-matrix's own checkout only.
+REFERENCE_FILE = "docs/reference.md"
 MANIFEST_FILE = ".flox/env/manifest.toml"
 POINTER_FILE = ".flox/env.json"
 FLOX_LOCK_FILE = ".flox/env/manifest.lock"  # Flox writes it; the workflow checks it is committed and current

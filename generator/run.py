@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Callable
 
 from . import pin
-from .outputs import docs, gitattributes, manifest, workflow
+from .outputs import docs, gitattributes, manifest, reference, workflow
 from .pipeline import expand, identity, load, render, state, validate, write
 from .layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, FLOX_GITIGNORE_FILE, HEADER, MANIFEST_FILE,
-                     POINTER_FILE, README_FILE, STATE_FILE, WORKFLOW_FILE, Project)
+                     POINTER_FILE, README_FILE, REFERENCE_FILE, STATE_FILE, WORKFLOW_FILE, Project)
 from .model import Expansion
 
 
@@ -76,6 +76,9 @@ def outputs(project: Project, result: Expansion, previous: state.State) -> dict[
     files[BUILD_MATRIX_FILE] = docs.build_matrix(context)
     runs = source(project, result)
     files.update(workflow.render(result, runs))
+    checkout = pin.is_checkout(project.root)
+    if checkout:
+        files[REFERENCE_FILE] = reference.render()
     files[STATE_FILE] = state.dump({r.variant.name: r.entry for r in planned}, HEADER,
                                    {path: text for path, text in files.items() if path != STATE_FILE})
     root = project.root
@@ -85,7 +88,8 @@ def outputs(project: Project, result: Expansion, previous: state.State) -> dict[
     files[MANIFEST_FILE] = merged(_current(root / MANIFEST_FILE, MANIFEST_FILE),
                                   lambda text: manifest.update(text, result, runs))
     files[POINTER_FILE] = merged(_current(root / POINTER_FILE, POINTER_FILE), manifest.pointer)
-    files[ATTRIBUTES_FILE] = merged(_current(root / ATTRIBUTES_FILE, ATTRIBUTES_FILE), gitattributes.update)
+    files[ATTRIBUTES_FILE] = merged(_current(root / ATTRIBUTES_FILE, ATTRIBUTES_FILE),
+                                    lambda text: gitattributes.update(text, checkout))
     files[FLOX_GITIGNORE_FILE] = merged(_current(root / FLOX_GITIGNORE_FILE, FLOX_GITIGNORE_FILE), manifest.gitignore)
     return dict(sorted(files.items()))
 

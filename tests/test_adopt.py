@@ -19,6 +19,7 @@ from click.testing import CliRunner
 from conftest import REPO, needs_nix
 from generator.cli import main
 from generator.commands import adopt
+from generator.knowledge import build, builtin
 from generator.pipeline import expand, load, validate
 
 FIXTURE = REPO / "tests" / "fixtures" / "adopt"
@@ -69,7 +70,7 @@ def test_the_report_lists_every_fact_not_carried_over(folder):
     lost = adopt.adopt(folder, "2.8.0").lost
     assert lost == {
         "pytorch-python313-cpu-avx2": [
-            "pname torch-cpu-avx2: the package takes the recipe's name, pytorch-python313-cpu-avx2",
+            "pname torch-cpu-avx2: the package takes the recipe's name",
             "meta.description and longDescription: generate writes them from the knowledge table",
             "export USE_MKLDNN_CBLAS=1: set by hand, gen-matrix sets no such variable",
             "cmakeFlags -DCMAKE_BUILD_TYPE=Release: never reached CMake (nixpkgs builds torch through setup.py), dropped",
@@ -91,8 +92,26 @@ def test_the_report_says_what_generate_would_change_and_why(folder):
     assert "exports USE_NNPACK=0: the knowledge table switches NNPACK off for avx" in avx
     assert "exports USE_CUDNN=0: current cuDNN no longer supports sm61" in avx
     assert any(c.startswith("cmakeFlags -DCXX_AVX2_FOUND=FALSE: nixpkgs builds torch through setup.py") for c in avx)
+    defaults = build(builtin()).pins["fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"].default_capabilities(
+        "12.8", build(builtin()).cuda)
     assert changes["pytorch-python313-cuda12_8-sm90-avx2"] == [
-        "CPU flags -mavx2 -mfma -mf16c where the recipe has -mavx2 -mfma -mf16c -O3 (the knowledge table's flags of avx2)"]
+        "CPU flags -mavx2 -mfma -mf16c where the recipe has -mavx2 -mfma -mf16c -O3 (the knowledge table's flags of avx2)",
+        "export MAX_JOBS=32 and ninjaFlags -j32: dropped; the build takes the builder's cores, as many as its free memory "
+        "allows (4 GB a CUDA compile job, 2 GB another: nix/lib/compile.nix), and the workflow's builds at most build.jobs",
+        f"passthru.cudaCapabilities {' '.join(defaults)} -> 9.0: its pin's CUDA set's defaults give way to the variant's "
+        "SM alone, which torchvision and torchaudio built against it compile for"]
+
+
+def test_a_recipe_that_sets_its_capabilities_to_its_sm_keeps_them(folder):
+    path = folder / ".flox" / "pkgs" / "pytorch-python313-cuda12_8-sm90-avx2.nix"
+    path.write_text(path.read_text().replace('cpuISA = "avx2";', 'cpuISA = "avx2"; cudaCapabilities = [ "9.0" ];'))
+    changes = adopt.adopt(folder, None).changes["pytorch-python313-cuda12_8-sm90-avx2"]
+    assert not [c for c in changes if c.startswith("passthru.cudaCapabilities")]
+    path.write_text(path.read_text().replace('cudaCapabilities = [ "9.0" ];', 'cudaCapabilities = [ "8.0" "9.0" ];'))
+    changes = adopt.adopt(folder, None).changes["pytorch-python313-cuda12_8-sm90-avx2"]
+    assert [c for c in changes if c.startswith("passthru.cudaCapabilities")] == [
+        "passthru.cudaCapabilities 8.0 9.0 -> 9.0: the recipe's own list gives way to the variant's SM alone, which "
+        "torchvision and torchaudio built against it compile for"]
 
 
 def test_a_source_override_and_its_fixes_are_carried(folder):
@@ -125,6 +144,31 @@ def test_pins_with_when_rules(folder):
     assert result.reproduced == 5 and result.pins_differ == ()
 
 
+def move_pin(folder: Path, rev: str, names=None) -> None:
+    for recipe in (folder / ".flox" / "pkgs").glob("*.nix"):
+        if names is None or recipe.name in names:
+            recipe.write_text(recipe.read_text().replace("fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3", rev))
+
+
+def test_without_a_version_the_torch_of_a_known_pin_is_taken(folder):
+    result = adopt.adopt(folder, None)
+    assert result.matrix["pytorch"] == {"version": "2.8.0"}  # fe5e41d's torch, by knowledge pins
+    assert result.reproduced == 5 and not [w for w in result.warnings if "pytorch.version" in w]
+    move_pin(folder, "0182a361324364ae3f436a63005877674cf45efb")
+    assert adopt.adopt(folder, None).matrix["pytorch"] == {"version": "2.9.1"}
+
+
+def test_where_known_pins_hold_different_torches_most_recipes_decide_and_the_others_are_warned_of(folder):
+    move_pin(folder, "0182a361324364ae3f436a63005877674cf45efb", {"pytorch-python313-cuda12_8-sm90-avx2.nix"})
+    result = adopt.adopt(folder, None)
+    assert result.matrix["pytorch"] == {"version": "2.8.0"}
+    assert [w for w in result.warnings if "pytorch.version" in w] == [
+        "matrix.yaml:5:20: pytorch.version is 2.8.0, but the nixpkgs pin 'nixpkgs_0182a36' (0182a36) holds torch 2.9.1: "
+        "its recipe builds that torch, which Nix refuses: \"matrix.yaml promises PyTorch 2.8.0, but this nixpkgs builds "
+        "2.9.1\"\n  hint: set pytorch.version to 2.9.1; or give pytorch.source to build 2.8.0 from source; or pin a "
+        "nixpkgs whose torch is 2.8.0 (fe5e41d); `gen-matrix eval` asks the pin itself"]
+
+
 def test_without_write_nothing_is_written(folder):
     before = digests(folder)
     result = run(str(folder), "--pytorch-version", "2.8.0")
@@ -152,7 +196,7 @@ def test_with_write_only_matrix_yaml_is_written(folder):
     ("missing", "no such folder"),
     ("empty", "holds a .nix recipe"),
     ("broken", "cannot be read by evaluation"),
-    ("no-version", "--pytorch-version"),
+    ("unknown pin", "--pytorch-version"),
     ("not-torch", "not torch or a companion"),
 ])
 def test_bad_input_is_a_located_error_with_exit_2(folder, tmp_path, case, expected):
@@ -166,18 +210,23 @@ def test_bad_input_is_a_located_error_with_exit_2(folder, tmp_path, case, expect
     elif case == "broken":
         broken = pkgs / "pytorch-python313-cpu-avx2.nix"
         broken.write_text(broken.read_text().replace("nixpkgs_pinned.openblas", "nixpkgs_pinned.noSuchBlas"))
+    elif case == "unknown pin":  # a pin the knowledge table does not know: its torch is unknown
+        for recipe in pkgs.glob("*.nix"):
+            recipe.write_text(recipe.read_text().replace("fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3", "a" * 40))
     elif case == "not-torch":
         (pkgs / "hello.nix").write_text(
             '{ }: let p = import (builtins.fetchTarball "https://github.com/NixOS/nixpkgs/archive/'
             'fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3.tar.gz") { }; in p.python313Packages.triton\n')
     before = digests(tmp_path)
-    result = run(str(path), *([] if case == "no-version" else ["--pytorch-version", "2.8.0"]), "--write")
+    result = run(str(path), *([] if case == "unknown pin" else ["--pytorch-version", "2.8.0"]), "--write")
     assert result.exit_code == 2
     assert expected in result.output
     assert "Traceback" not in result.output
     assert digests(tmp_path) == before
     if case == "broken":
         assert "pytorch-python313-cpu-avx2.nix" in result.output and "noSuchBlas" in result.output
+    if case == "unknown pin":
+        assert "does not know which torch nixpkgs aaaaaaa holds" in result.output and "knowledge.pins" in result.output
 
 
 def test_given_the_recipes_folder_the_matrix_goes_to_its_repository(folder):
@@ -319,3 +368,82 @@ def test_write_never_writes_over_or_through_anything_at_matrix_yaml(folder, tmp_
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert f"error: {target}: " in result.output and "is already here" in result.output
     assert not outside.exists() or outside.read_text() == "mine\n"
+
+
+def test_the_sm_axis_is_in_capability_order_not_text_order(folder):
+    # sm100 and sm120 sort before sm61 as text
+    pkgs = folder / ".flox" / "pkgs"
+    sm90 = (pkgs / "pytorch-python313-cuda12_8-sm90-avx2.nix").read_text()
+    for sm, capability in (("sm100", "10.0"), ("sm120", "12.0")):
+        (pkgs / f"pytorch-python313-cuda12_8-{sm}-avx2.nix").write_text(
+            sm90.replace("sm90", sm).replace('"9.0"', f'"{capability}"'))
+    result = adopt.adopt(folder, "2.8.0")
+    assert result.matrix["gpu"]["sm"] == ["sm61", "sm90", "sm100", "sm120"]
+    assert result.reproduced == len(NAMES) + 2
+
+
+def reference_shaped(folder: Path) -> dict[str, list[str]]:
+    """The recipes of a repository shaped like barstoolbluz/build-pytorch's main branch: its eight
+    SMs by its seven ISAs where the knowledge table and its Pascal rule allow, each the fixture's sm90-avx2 recipe
+    with its SM and its ISA's flags, and -O3 by hand; a BUILD_MATRIX.md written by hand beside
+    them. Returns the recipe names by ISA."""
+    pkgs = folder / ".flox" / "pkgs"
+    template = (pkgs / "pytorch-python313-cuda12_8-sm90-avx2.nix").read_text()
+    for old in pkgs.glob("*.nix"):
+        old.unlink()
+    knowledge = build(builtin())
+    by_isa: dict[str, list[str]] = {}
+    for sm in ("sm61", "sm75", "sm80", "sm86", "sm89", "sm90", "sm100", "sm120"):
+        for isa in ("avx", "avx2", "avx512", "avx512bf16", "avx512vnni", "armv8_2", "armv9"):
+            if knowledge.why_not({"sm": sm, "cuda": "12.8", "isa": isa}) or sm == "sm61" and isa not in ("avx", "avx2"):
+                continue  # the reference builds Pascal for AVX and AVX2 hosts only
+            name = f"pytorch-python313-cuda12_8-{sm}-{isa}"
+            flags = " ".join(f'"{flag}"' for flag in knowledge.isa[isa].flags + ("-O3",))
+            capability = knowledge.sm[sm].capability
+            (pkgs / f"{name}.nix").write_text(
+                template.replace("pytorch-python313-cuda12_8-sm90-avx2", name).replace('"9.0"', f'"{capability}"')
+                .replace('cpuISA = "avx2"', f'cpuISA = "{isa}"')
+                .replace('"-mavx2" "-mfma" "-mf16c" "-O3"', flags))
+            by_isa.setdefault(isa, []).append(name)
+    (folder / "BUILD_MATRIX.md").write_text("# Build matrix\n\nWritten by hand.\n")
+    return by_isa
+
+
+def test_the_report_says_each_fact_once_with_its_count_and_the_cost_of_the_takeover(folder):
+    by_isa = reference_shaped(folder)
+    recipes = sum(map(len, by_isa.values()))
+    assert recipes == 51  # as many GPU recipes as the reference's main branch
+    result = run(str(folder))
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert len(lines) < 80
+    assert f"the matrix reproduces {recipes} of {recipes} names" in result.output
+    facts = [line for line in lines if line.startswith("  - ")]
+    assert len(facts) == len(set(facts))
+    for isa, names in by_isa.items():
+        flag = [line for line in facts if line.startswith(f"  - hand-written flag -O3: not among the knowledge "
+                                                             f"table's flags of {isa} (")]
+        assert flag == [f"  - hand-written flag -O3: not among the knowledge table's flags of {isa} "
+                        f"({len(names)} recipes, e.g. {sorted(names)[0]})"]
+    hours = recipes * build(builtin()).build_costs["gpu"].minutes / 60
+    assert (f"The takeover builds every variant anew: {recipes} torch builds ({recipes} gpu), about {hours:.0f} "
+            "build-hours by the knowledge table's build_costs") in result.output
+    knowledge = build(builtin())
+    uncached = sum(1 for names in by_isa.values() for name in names
+                   if knowledge.sm[name.split("-")[3]].capability not in knowledge.cuda["12.8"].capabilities)
+    assert uncached == 2  # sm61, for avx and avx2
+    assert (f"for {uncached} of them, whose SM the binary cache does not serve, magma, NCCL and the other CUDA "
+            "libraries are built too") in result.output
+    assert f"replaces {recipes} recipes under .flox/pkgs, BUILD_MATRIX.md" in result.output
+    (folder / "BUILD_MATRIX.md").unlink()
+    assert "BUILD_MATRIX.md" not in run(str(folder)).output
+
+
+def test_platforms_a_variant_does_not_build_for_are_said_to_be_dropped(folder):
+    path = folder / ".flox" / "pkgs" / "pytorch-python313-cpu-avx2.nix"
+    path.write_text(path.read_text().replace('description = "PyTorch for AVX2 CPUs";', 'description = "PyTorch for AVX2 CPUs"; '
+                                             'platforms = [ "x86_64-linux" "aarch64-linux" ];'))
+    changes = adopt.adopt(folder, None).changes["pytorch-python313-cpu-avx2"]
+    assert "meta.platforms aarch64-linux dropped: a variant builds for one system, that of its instruction set" in changes
+    path.write_text(path.read_text().replace('[ "x86_64-linux" "aarch64-linux" ]', '[ "x86_64-linux" ]'))
+    assert not [c for c in adopt.adopt(folder, None).changes["pytorch-python313-cpu-avx2"] if "platforms" in c]

@@ -878,7 +878,7 @@ def test_pre_commit_hook_runs_check_on_the_files_it_reads():
     files = re.compile(hook["files"])
     for path in ("matrix.yaml", "templates/torch.nix.j2", "generator/knowledge.yaml", "matrix.state.json",
                  ".flox/pkgs/pytorch-python313-cpu-avx2.nix", "nix/pins.nix", "nix/lib/torch.nix",
-                 "nix/fixes/avx-only-kernels.nix", WORKFLOW_FILE):
+                 "nix/fixes/avx-only-kernels.nix", WORKFLOW_FILE, "docs/reference.md"):
         assert files.search(path), path
     for path in ("tests/test_ci.py", "docs/matrix.yaml.md", "pyproject.toml"):
         assert not files.search(path), path
@@ -1290,3 +1290,18 @@ def test_by_derivations_each_variant_is_selected_for_what_its_derivations_say():
     assert changes == {new: ci_.NEW, failing: ci_.UNEVALUATED, was_failing: ci_.WRAPPER, heavy: ci_.BUILD,
                        wrapper: ci_.WRAPPER}
     assert fallback == tuple(sorted((was_failing, was_missing)))
+
+
+@needs_git
+@needs_nix
+def test_by_derivations_a_recipe_missing_at_the_revision_is_new(repo, run):
+    # The base's state file lists the variant, but its recipe was deleted by hand there: nothing
+    # built it from that revision, so it is built now whatever its text identity says.
+    name = variant_names(repo, on_sm("sm90"))[0]
+    (repo / ".flox/pkgs" / f"{name}.nix").unlink()
+    commit(repo, "A recipe deleted by hand")
+    generate(run, repo)  # writes it back
+    assert ci(run, repo, "--changed-since", "HEAD")["include"] == []  # the state file is the same
+    document = by_derivations(run, repo, "HEAD")
+    assert document["why"] == {name: ci_.NEW}
+    assert names(document) == [name]

@@ -83,8 +83,8 @@ def test_each_host_gets_its_variant_with_the_reasons(run, name):
     lines = result.stdout.splitlines()
     assert lines[0] == variant
     if name.startswith("win"):  # no Nix on Windows: the build script
-        assert lines[-1] == (f"  build: gen-matrix env {variant} --shell powershell > build.ps1, then run it in a "
-                             "PyTorch checkout (or --shell cmd > build.cmd)")
+        assert lines[-1] == (f"  build: gen-matrix env {variant} --shell powershell -o build.ps1, then run it in a "
+                             "PyTorch checkout (or --shell cmd -o build.cmd)")
     else:
         assert lines[-1] == f"  build: flox build {variant}"
     for reason in reasons:

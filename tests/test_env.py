@@ -12,6 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator import knowledge
 from generator.commands import buildenv
 
 from conftest import REPO, needs_posix
@@ -216,7 +217,7 @@ def test_a_good_toolchain_builds_with_the_variants_switches_and_jobs_from_the_ma
     assert env["CUDA_HOME"] == str(tmp_path) and env["CUDACXX"] == str(tmp_path / "bin" / "nvcc")
     cores = os.cpu_count()
     memory_gb = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**30
-    assert env["MAX_JOBS"] == str(max(1, min(cores, memory_gb // buildenv.JOB_MEMORY_GB["cuda"])))
+    assert env["MAX_JOBS"] == str(max(1, min(cores, memory_gb // knowledge.build(knowledge.builtin()).job_memory_gb(cuda=True))))
     assert "USE_DISTRIBUTED" not in env  # Linux keeps the distributed stack, as the recipe
     assert calls(checkout) == ["python -m pip install -r requirements.txt",
                                "python -m pip install --no-build-isolation -v -e ."]
@@ -235,7 +236,7 @@ def test_a_preset_max_jobs_beyond_memory_is_capped_with_a_word(run, tmp_path):
     done = run_bash(env_script(run, RTX_5070), checkout, path, MAX_JOBS="100000")
     assert done.returncode == 0, done.stderr
     memory_gb = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE") // 2**30
-    jobs = max(1, min(os.cpu_count(), memory_gb // buildenv.JOB_MEMORY_GB["cuda"]))
+    jobs = max(1, min(os.cpu_count(), memory_gb // knowledge.build(knowledge.builtin()).job_memory_gb(cuda=True)))
     assert built_environment(checkout)["MAX_JOBS"] == str(jobs)
     assert f"MAX_JOBS=100000 needs about 400000 GB of memory; this machine has {memory_gb} GB: using {jobs}" \
         in done.stderr
@@ -502,3 +503,191 @@ def test_a_cuda_release_without_a_pytorch_takes_the_newest_release_built_with_it
                                          ((1920, 1960), "Visual Studio 2019, 2022 or 2026")])
 def test_the_msvc_range_of_a_cuda_release_is_named_by_its_visual_studio_releases(msvc, names):
     assert buildenv.visual_studio(msvc) == names
+
+
+# ---- each switch turned off says why, before it is set ---------------------------------------
+
+@needs_bash
+def test_the_kepler_script_says_which_cudnn_rule_turns_cudnn_off_before_building(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "11.4", version="1.12.1", python="3.9", gcc="11.4.0")
+    done = run_bash(axes_script(run, *KEPLER), checkout, path)
+    assert done.returncode == 0, done.stderr
+    assert built_environment(checkout)["USE_CUDNN"] == "0"
+    said = [line for line in done.stdout.splitlines() if line.startswith("USE_CUDNN=0: ")]
+    assert said == [f"USE_CUDNN=0: the knowledge table's sm35 row has cudnn: false ({knowledge.CUDNN_RULE}; sm35 is "
+                    "compute capability 3.5): set USE_CUDNN=1 yourself only with an older cuDNN that still supports "
+                    "sm35"]
+
+
+@needs_bash
+def test_an_avx_script_says_why_each_feature_of_the_isas_disable_list_is_off(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "12.8")
+    done = run_bash(env_script(run, "pytorch-python313-cuda12_8-sm61-avx"), checkout, path)
+    assert done.returncode == 0, done.stderr
+    env = built_environment(checkout)
+    table = knowledge.build(knowledge.builtin())
+    for feature in table.isa["avx"].disable:
+        assert env[f"USE_{feature}"] == "0"
+        assert (f"USE_{feature}=0: the knowledge table's avx row disables {feature}, which needs a newer instruction "
+                "set than avx") in done.stdout.splitlines()
+    blackwell = run_bash(env_script(run, RTX_5070), checkout, path)
+    assert blackwell.returncode == 0 and "=0: " not in blackwell.stdout  # nothing turned off, nothing said
+
+
+@pytest.mark.parametrize("shell, say", [("cmd", "echo "), ("powershell", "Write-Output '")])
+def test_windows_scripts_say_why_before_each_switch_they_turn_off(run, shell, say):
+    lines = axes_script(run, *KEPLER, shell=shell).splitlines()
+    set_ = "set " if shell == "cmd" else "$env:"
+    for name, what in [("USE_CUDNN", "cudnn: false"), ("USE_KINETO", "workaround no-kineto: "),
+                       ("USE_CUPTI", "workaround no-kineto: ")]:
+        where = next(i for i, line in enumerate(lines) if line.startswith(f"{set_}{name}"))
+        assert lines[where - 1].startswith(f"{say}{name}=0: ") and what in lines[where - 1], lines[where - 1]
+
+
+# ---- the checks come before anything changes the machine ---------------------------------
+
+@needs_bash
+@pytest.mark.parametrize("problem, fake, said", [
+    ("nvcc too old", {"nvcc_release": "11.0"}, "nvcc is CUDA 11.0; sm120 (Blackwell consumer) needs CUDA >= 12.8"),
+    ("nvcc too new", {"nvcc_release": "13.0"}, "PyTorch 2.8's source does not build with CUDA 13.0"),
+    ("no nvcc", {"nvcc_release": None}, "nvcc not found"),
+    ("GCC too new", {"nvcc_release": "12.8", "gcc": "15.1.0"}, "g++ is GCC 15; CUDA 12.8's nvcc accepts GCC up to 14"),
+])
+def test_a_failed_toolkit_check_stops_the_script_before_pip_runs(run, tmp_path, problem, fake, said):
+    checkout, path = fake_checkout(tmp_path, fake["nvcc_release"], gcc=fake.get("gcc", "13.2.0"))
+    pip = Path(path) / "pip"  # a pip of its own too, in case a script ever calls it directly
+    pip.write_text(f"#!/bin/sh\necho \"pip $*\" >> {checkout}/calls.txt\n")
+    pip.chmod(0o755)
+    done = run_bash(env_script(run, RTX_5070), checkout, path)
+    assert done.returncode == 1 and said in done.stderr, done.stderr
+    assert calls(checkout) == []  # neither python -m pip nor pip ran
+
+
+@pytest.mark.parametrize("shell", buildenv.WINDOWS_SHELLS)
+def test_windows_scripts_check_msvc_nvcc_and_cudnn_before_pip_installs_anything(run, shell):
+    # no cmd.exe or Windows PowerShell here: the order of the lines is what can be checked
+    text = env_script(run, RTX_5070, shell)
+    first_pip = text.index("python -m pip install")
+    for check in ("cl.exe", "VSCMD_ARG_TGT_ARCH", "nvcc --version", "cudnn_version.h", "python -c"):
+        assert text.index(check) < first_pip, check
+
+
+# ---- the compiler cache ----------------------------------------------------------------
+
+def fake_cache_tool(tools: str, name: str) -> Path:
+    tool = Path(tools) / name
+    tool.write_text("#!/bin/sh\necho 'ccache version 4.10.2'\n")
+    tool.chmod(0o755)
+    return tool
+
+
+@needs_bash
+@pytest.mark.parametrize("name, folder", [("ccache", "CCACHE_DIR"), ("sccache", "SCCACHE_DIR")])
+def test_a_compiler_cache_on_path_launches_every_compiler_and_lives_beside_the_checkout(run, tmp_path, name, folder):
+    checkout, path = fake_checkout(tmp_path, "12.8")
+    tool = fake_cache_tool(path, name)
+    done = run_bash(env_script(run, RTX_5070), checkout, path)
+    assert done.returncode == 0, done.stderr
+    env = built_environment(checkout)
+    assert {env[launcher] for launcher in buildenv.LAUNCHERS} == {str(tool)}
+    cache = tmp_path / buildenv.CACHE_FOLDER / name  # beside the checkout, not in build/
+    assert env[folder] == str(cache) and f"compiler cache: {name} ({tool}), in {cache}" in done.stdout
+    if name == "ccache":
+        assert env["CCACHE_BASEDIR"] == str(checkout)
+
+
+@needs_bash
+def test_a_compiler_cache_folder_set_by_hand_is_kept(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "12.8")
+    fake_cache_tool(path, "ccache")
+    done = run_bash(env_script(run, RTX_5070), checkout, path, CCACHE_DIR=str(tmp_path / "mine"))
+    assert done.returncode == 0 and built_environment(checkout)["CCACHE_DIR"] == str(tmp_path / "mine")
+
+
+@needs_bash
+def test_without_a_compiler_cache_the_script_says_how_to_get_one_and_builds_anyway(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "12.8")
+    done = run_bash(env_script(run, RTX_5070), checkout, path)
+    assert done.returncode == 0, done.stderr
+    assert "no compiler cache: every run compiles everything again. Install ccache" in done.stdout
+    env = built_environment(checkout)
+    assert all(env[launcher] == "" for launcher in buildenv.LAUNCHERS)
+
+
+@needs_bash
+def test_a_new_compiler_cache_configures_cmake_again_and_leaves_the_cache_folder_alone(run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "12.8")
+    script = env_script(run, RTX_5070)
+    assert run_bash(script, checkout, path).returncode == 0  # no launcher
+    cache = checkout / "build" / "CMakeCache.txt"
+    cache.write_text("CMAKE_CUDA_ARCHITECTURES:STRING=120\n")
+    fake_cache_tool(path, "ccache")
+    kept = tmp_path / buildenv.CACHE_FOLDER / "ccache" / "kept"
+    kept.parent.mkdir(parents=True)
+    kept.write_text("an object")
+    done = run_bash(script, checkout, path)
+    assert done.returncode == 0 and not cache.exists() and "removing build/CMakeCache.txt" in done.stderr
+    assert kept.read_text() == "an object"
+    cache.write_text("CMAKE_CUDA_ARCHITECTURES:STRING=120\n")
+    again = run_bash(script, checkout, path)  # same launcher: the CMake cache stays
+    assert again.returncode == 0 and cache.exists()
+
+
+# ---- -o FILE: the bytes each shell reads ------------------------------------------------------
+
+@pytest.mark.parametrize("shell", buildenv.SHELLS)
+def test_output_writes_the_bytes_each_shell_reads(run, tmp_path, shell):
+    target = tmp_path / f"build.{SUFFIX[shell]}"
+    result = run("env", "--matrix", MATRIX, *KEPLER, "--shell", shell, "-o", str(target))
+    assert result.exit_code == 0 and result.stdout == "", result.output
+    data = target.read_bytes()
+    text = axes_script(run, *KEPLER, shell=shell)
+    assert b"\0" not in data  # no UTF-16, which is what Windows PowerShell 5.1's > writes
+    if shell == "cmd":  # ASCII, every line ended by CRLF
+        assert data.decode("ascii").split("\r\n") == text.split("\n") and b"\n" not in data.replace(b"\r\n", b"")
+    elif shell == "powershell":  # UTF-8 with a byte order mark: 5.1 and 7 read it the same
+        assert data.startswith(b"\xef\xbb\xbf") and data[3:].decode("utf-8").split("\r\n") == text.split("\n")
+    else:
+        assert data.decode("utf-8") == text and b"\r" not in data and os.access(target, os.X_OK)
+
+
+def test_the_powershell_file_keeps_text_beyond_ascii_behind_its_byte_order_mark(run, tmp_path):
+    from test_escaping import HOSTILE_NAME, hostile_project
+
+    root = hostile_project(tmp_path / "project")
+    text = (root / "matrix.yaml").read_text(encoding="utf-8").replace("family: ", "family: Kepler Ü ", 1)
+    (root / "matrix.yaml").write_text(text, encoding="utf-8")
+    target = tmp_path / "build.ps1"
+    assert run("env", "--root", root, HOSTILE_NAME, "--shell", "powershell", "-o", target).exit_code == 0
+    data = target.read_bytes()
+    assert data.startswith(b"\xef\xbb\xbf") and "smx (Kepler Ü " in data[3:].decode("utf-8")
+
+
+def test_a_cmd_script_that_would_hold_text_beyond_ascii_is_refused_and_nothing_written(run, tmp_path):
+    from test_escaping import HOSTILE_NAME, hostile_project
+
+    root = hostile_project(tmp_path / "project")
+    text = (root / "matrix.yaml").read_text(encoding="utf-8").replace("family: ", "family: Kepler Ü ", 1)
+    (root / "matrix.yaml").write_text(text, encoding="utf-8")
+    for output in (("-o", str(tmp_path / "build.cmd")), ()):
+        result = run("env", "--root", root, HOSTILE_NAME, "--shell", "cmd", *output)
+        assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
+        assert result.stderr.startswith("error: --shell: the cmd script would hold 'Ü' (U+00DC) on its line ")
+        assert "use --shell powershell" in result.stderr
+    assert not (tmp_path / "build.cmd").exists()
+
+
+def test_output_into_a_missing_folder_is_a_located_error(run, tmp_path):
+    result = run("env", "--matrix", MATRIX, *KEPLER, "-o", str(tmp_path / "missing" / "build.sh"))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.startswith(f"error: --output: cannot write {tmp_path / 'missing' / 'build.sh'}: ")
+
+
+# ---- hints quote for the shell they are typed in ----------------------------------------------
+
+@pytest.mark.parametrize("shell, quoted", [("bash", "'Tesla K40c'"), ("cmd", '"Tesla K40c"'),
+                                           ("powershell", '"Tesla K40c"')])
+def test_the_nearest_combination_quotes_a_gpu_name_for_the_scripts_shell(run, shell, quoted):
+    result = run("env", "--matrix", MATRIX, "--gpu", "Tesla K40c", "--cuda", "12.4", "--shell", shell)
+    assert result.exit_code == 2
+    assert f"the nearest combination that works: gen-matrix env --gpu {quoted} --cuda 11.8 " in result.stderr

@@ -442,3 +442,95 @@ def test_a_line_break_in_a_workaround_variable_is_a_located_error(run, tmp_path)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "knowledge.workarounds.hostile.env.HOSTILE" in result.stderr and "one line" in result.stderr
     assert sorted(p.name for p in root.iterdir()) == ["matrix.yaml"]
+
+
+# ---- hints: one argument of a command typed in each shell ------------------------------------
+
+ARGUMENT_TEXTS = without("\0").map(lambda text: re.sub("[\0-\x08\x0a-\x1f\x7f]", "", text))
+
+
+@needs_bash
+@settings(max_examples=150, deadline=None)
+@given(ARGUMENT_TEXTS)
+def test_bash_reads_a_hint_argument_back_as_one_word(tmp_path_factory, text):
+    folder = tmp_path_factory.mktemp("argument")
+    out = subprocess.run([BASH, "--norc", "--noprofile", "-c", f"printf '%s|' {escape.argument(text, 'bash')}"],
+                         cwd=folder, capture_output=True, check=True).stdout
+    assert out.decode("utf-8", "surrogateescape") == text + "|"  # one word, the text
+    assert list(folder.iterdir()) == []
+
+
+@settings(max_examples=150, deadline=None)
+@given(ARGUMENT_TEXTS)
+def test_powershell_reads_a_hint_argument_as_one_string_that_expands_nothing(text):
+    root = tree_sitter_parse("tree_sitter_powershell", f"Write-Output {escape.argument(text, 'powershell')}\n")
+    assert not root.has_error
+    assert len(nodes(root, "command")) == 1
+    assert nodes(root, "sub_expression") == [] and nodes(root, "variable") == []
+
+
+@pytest.mark.parametrize("text, shell, written", [
+    ("sm_35", "cmd", "sm_35"), ("Tesla K40c", "cmd", '"Tesla K40c"'), ("Tesla K40c", "powershell", '"Tesla K40c"'),
+    ("Tesla K40c", "bash", "'Tesla K40c'"), ("GeForce GTX 1080 (x)", "cmd", '"GeForce GTX 1080 (x)"'),
+    ("a$b", "powershell", "'a$b'"), ("it's", "bash", "'it'\\''s'"), ("a,b", "powershell", '"a,b"'),
+])
+def test_a_hint_argument_is_plain_or_in_the_quotes_its_shell_reads(text, shell, written):
+    assert escape.argument(text, shell) == written
+
+
+@pytest.mark.parametrize("text", ['say "x"', "50%", "a\nb"])
+def test_what_a_cmd_prompt_cannot_quote_is_refused(text):
+    with pytest.raises(ValueError):
+        escape.argument(text, "cmd")
+
+
+# ---- the cmd build script under Wine's cmd ----------------------------------------------------
+
+KEPLER_AXES = ("--gpu", "Tesla K40c", "--cuda", "11.4", "--pytorch", "1.12.1", "--python", "3.9")
+
+
+def test_wines_cmd_runs_the_file_env_writes_up_to_its_first_check(run, tmp_path, wine_prefix):
+    folder = tmp_path / "windows"
+    folder.mkdir()
+    result = run("env", "--root", tmp_path, *KEPLER_AXES, "--shell", "cmd", "-o", str(folder / "build.cmd"))
+    assert result.exit_code == 0, result.output
+    done = subprocess.run([WINE, "cmd", "/c", "build.cmd"], cwd=folder, capture_output=True, timeout=120,
+                          env={**os.environ, "WINEPREFIX": str(wine_prefix), "WINEDEBUG": "-all"})
+    assert "error: python not found" in done.stdout.decode("ascii", "replace"), done.stdout
+
+
+def compiler_cache_lines(run, root: Path) -> list[str]:
+    """The compiler cache block of the Kepler cmd script, as env writes it."""
+    lines = run("env", "--root", root, *KEPLER_AXES, "--shell", "cmd").stdout.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("rem A compiler cache"))
+    end = next(i for i, line in enumerate(lines) if line.startswith("rem PyTorch's setup.py does not reconfigure"))
+    return lines[start:end]
+
+
+@pytest.mark.parametrize("tools, launcher, said", [
+    ((), "", "no compiler cache: every run compiles everything again. Install sccache"),
+    (("sccache.exe",), "sccache.exe", "compiler cache: sccache "),
+])
+def test_the_cmd_script_picks_a_compiler_cache_or_says_how_to_get_one(run, tmp_path, wine_prefix, tools, launcher, said):
+    """The fake is an empty sccache.exe: the script only looks for the file (%~$PATH:). Not
+    run here: the ccache branch, which runs `ccache --version` (Wine runs no fake .exe, and
+    prefers a .exe anywhere on PATH to a .bat before it)."""
+    checkout = tmp_path / "src" / "pytorch"
+    (checkout / "tools").mkdir(parents=True)
+    for name in tools:
+        (checkout / "tools" / name).write_bytes(b"")
+    lines = ["@echo off", "setlocal EnableDelayedExpansion", 'set "PATH=%CD%\\tools;%PATH%"',
+             "set SCCACHE_DIR=", "set CCACHE_DIR=", *compiler_cache_lines(run, tmp_path),
+             "echo L=!CMAKE_CXX_COMPILER_LAUNCHER!", "echo C=!CMAKE_CUDA_COMPILER_LAUNCHER!",
+             "echo D=!SCCACHE_DIR!!CCACHE_DIR!", "echo done"]
+    out = run_cmd(wine_prefix, checkout, lines).stdout.splitlines()
+    assert out[-1] == "done", out
+    assert any(line.startswith(said) for line in out), out
+    found = next(line[2:] for line in out if line.startswith("L="))
+    assert next(line[2:] for line in out if line.startswith("C=")) == found
+    if launcher:
+        assert found.endswith(f"/tools/{launcher}") and "\\" not in found  # CMake reads / on Windows
+        kind = launcher.removesuffix(".exe")
+        assert next(line[2:] for line in out if line.startswith("D=")).endswith(f"\\src\\compiler-cache\\{kind}")
+    else:
+        assert found == ""

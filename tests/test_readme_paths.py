@@ -1,5 +1,5 @@
-"""Every path of this repository the README names exists: a guide that sends a maintainer
-to a file that was renamed or never existed is worse than none."""
+"""Every path of this repository the README and the guides in docs/ name exists: a guide that
+sends a maintainer to a file that was renamed or never existed is worse than none."""
 
 from __future__ import annotations
 
@@ -10,7 +10,8 @@ import pytest
 
 from conftest import REPO
 
-README = (REPO / "README.md").read_text(encoding="utf-8")
+PAGES = [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]
+README = "\n".join(page.read_text(encoding="utf-8") for page in PAGES)
 # Files the README names that no checkout holds: Flox writes the lock of an environment when
 # it is activated, gen-matrix holds its own lock only while a run writes, and the plan job of
 # the workflow writes its plan into a folder of the runner's.
@@ -57,10 +58,10 @@ def test_the_readme_names_the_layout_it_describes():
 
 @pytest.mark.parametrize("path", PATHS)
 def test_a_path_the_readme_names_exists(path):
-    assert (REPO / path).exists(), f"README.md names {path}, which this repository does not hold"
+    assert (REPO / path).exists(), f"the README or docs/ name {path}, which this repository does not hold"
 
 
 @pytest.mark.parametrize("name", NAMES)
 def test_a_file_name_the_readme_names_is_in_the_repository(name):
     names = {path.rsplit("/", 1)[-1] for path in _tracked()}
-    assert name in names or (REPO / name).exists(), f"README.md names {name}, which no file of this repository is"
+    assert name in names or (REPO / name).exists(), f"the README or docs/ name {name}, which no file of this repository is"

@@ -162,3 +162,11 @@ def test_explain_says_what_a_build_gives_where_no_wheel_runs_even_when_the_matri
     data = json.loads(result.stdout)
     assert data["outcomes"][0]["in_matrix"] and data["wheels"] == []
     assert any(line.startswith("newest that builds for sm87: PyTorch ") for line in data["wheel_summary"])
+
+
+def test_the_suggested_build_carries_the_users_python_shell_and_output(run, tmp_path):
+    result = run("env", "--root", tmp_path, "--gpu", "K40c", "--python", "3.9", "--shell", "powershell",
+                 "--cuda", "12.1", "-o", str(tmp_path / "build.ps1"))
+    assert result.exit_code == 2 and list(tmp_path.iterdir()) == []
+    nearest = result.stderr.split("the nearest combination that works: ", 1)[1]
+    assert "--cuda 11.8" in nearest and "--python 3.9 --shell powershell -o " in nearest and "build.ps1" in nearest

@@ -32,14 +32,11 @@ from . import sandbox
 EVALUATOR = Path(__file__).with_name("adopt.nix")
 MATRIX_FILE = "matrix.yaml"
 COMPANIONS = ("torchvision", "torchaudio")
-DEFAULT_NAMING = {
-    "gpu": "{package}-python{python}-cuda{cuda}-{sm}-{isa}",
-    "cpu": "{package}-python{python}-cpu-{isa}",
-    "darwin": "{package}-python{python}-darwin-{accelerator}",
-}
 _REV = re.compile(r"/archive/([0-9a-f]{40})\.tar\.gz$")
 _EXPORT = re.compile(r"^\s*export\s+([A-Za-z_][A-Za-z0-9_]*)=(\"[^\"]*\"|'[^']*'|\S*)", re.MULTILINE)
 _JOBS = re.compile(r"^-j(\d+)$")
+# How many of a group's differing subjects (pnames, flags) the report names before it counts them.
+SUBJECTS_SHOWN = 4
 # The mark adopt.nix puts where a recipe reads what it does not write (an environment
 # variable, a file, the clock): `what` is the builtin and its argument.
 _IMPURE = {"open": "\u00abgen-matrix-adopt unread: ", "close": "\u00bb"}
@@ -85,6 +82,9 @@ class Recipe:
     system_features: tuple[str, ...] | None
     config: tuple  # (key, value) pairs of nixpkgs config gen-matrix does not set itself
     lost: tuple[str, ...]  # facts no matrix can carry, with the reason
+    # what the recipe sets torch.cudaCapabilities to (passthru, else config); None: the pin's default
+    capabilities: tuple[str, ...] | None = None
+    platforms: tuple[str, ...] = ()  # meta.platforms as the recipe sets it; (): not set
 
 
 @dataclass(frozen=True)
@@ -97,10 +97,19 @@ class Adoption:
     lost: dict = field(default_factory=dict)  # recipe -> facts not carried, with reasons
     changes: dict = field(default_factory=dict)  # recipe -> what generate changes, and why
     warnings: tuple[str, ...] = ()
+    builds: dict = field(default_factory=dict)  # kind (gpu, cpu, darwin, companion) -> builds of the takeover
+    minutes: int = 0  # their build time, by the knowledge table's build_costs
+    replaced: tuple[str, ...] = ()  # files of the repository that generate writes over, beside the recipes
+    updated: tuple[str, ...] = ()  # files of the repository of which generate rewrites its own parts
+    cuda_rebuilds: int = 0  # GPU variants whose SM nixpkgs' CUDA libraries (magma, NCCL) are rebuilt for
+
+    @property
+    def reproduced_names(self) -> tuple[str, ...]:
+        return tuple(sorted(set(self.names) & set(self.generated)))
 
     @property
     def reproduced(self) -> int:
-        return len(set(self.names) & set(self.generated))
+        return len(self.reproduced_names)
 
 
 # ---- reading -----------------------------------------------------------------------------
@@ -210,7 +219,7 @@ def _exports(text: str) -> tuple:
 
 def _axes_from_name(name: str, knowledge: Knowledge):
     """(package, kind, combination) the name gives under the default naming, or None."""
-    for kind, pattern in DEFAULT_NAMING.items():
+    for kind, pattern in validate.DEFAULT_NAMING.items():
         fields = re.findall(r"{(\w+)}", pattern)
         regex = re.escape(pattern)
         for field_ in fields:
@@ -295,7 +304,7 @@ def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
     if missing:
         raise GenMatrixError.at(Location(where), f"the {kind} recipe does not tell its {', '.join(missing)}",
                                 "adopt reads them from torch's override and passthru, or from a name such as "
-                                + DEFAULT_NAMING[kind])
+                                + validate.DEFAULT_NAMING[kind])
 
     tarball = nixpkgs.get("tarball") or {}
     rev_found = _REV.search(tarball.get("url", ""))
@@ -360,7 +369,7 @@ def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
         if not (dep == "openblas" and kind == "cpu"):
             lost.append(f"buildInputs adds {dep}: not carried")
     if attrs.get("pname") not in (None, facts["package"], stem):
-        lost.append(f"pname {attrs['pname']}: the package takes the recipe's name, {stem}")
+        lost.append(f"pname {attrs['pname']}: the package takes the recipe's name")
     meta = attrs.get("meta") or {}
     if meta.get("description") or meta.get("longDescription"):
         lost.append("meta.description and longDescription: generate writes them from the knowledge table")
@@ -372,7 +381,13 @@ def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
         torch=torch, source=source, flags=flags, exports=exports, cmake_flags=cmake_flags,
         fixes=frozenset(fixes), jobs=jobs[0] if jobs else None,
         system_features=tuple(attrs["requiredSystemFeatures"]) if "requiredSystemFeatures" in attrs else None,
-        config=tuple(config), lost=tuple(lost))
+        config=tuple(config), lost=tuple(lost),
+        capabilities=_capabilities(passthru.get("cudaCapabilities", nixpkgs["config"].get("cudaCapabilities"))),
+        platforms=tuple(str(p) for p in platforms))
+
+
+def _capabilities(value) -> tuple[str, ...] | None:
+    return tuple(str(c) for c in value) if isinstance(value, list) else None
 
 
 # ---- inferring ---------------------------------------------------------------------------
@@ -480,6 +495,24 @@ def _plain_rule(rule: dict, knowledge: Knowledge) -> dict:
     return {axis: _value(values, knowledge, axis) for axis, values in rule.items()}
 
 
+def _pin_torch(revs: Counter, knowledge: Knowledge, where: str) -> str:
+    """The PyTorch version of recipes that build their pin's own torch: the torch the knowledge
+    table says their pins hold, that of the pin most recipes use where the pins differ (the
+    matrix then warns at pytorch.version of the others)."""
+    held = Counter()
+    for rev, count in revs.items():
+        if rev in knowledge.pins:
+            held[knowledge.pins[rev].torch] += count
+    if not held:
+        unknown = ", ".join(sorted(rev[:7] for rev in revs))
+        raise GenMatrixError.at(
+            Location(where), f"the recipes build their pin's own PyTorch, and the knowledge table does not know which "
+                             f"torch nixpkgs {unknown} holds",
+            "give it with --pytorch-version, e.g. what `nix-instantiate --eval -A python3Packages.torch.version "
+            "<the pin>` prints; or add the pin's row under knowledge.pins (generator/knowledge.yaml)")
+    return max(sorted(held.items()), key=lambda item: item[1])[0]
+
+
 def infer(recipes: list[Recipe], knowledge: Knowledge, pytorch_version: str | None, where: str,
           nixpkgs_rev: str | None = None) -> tuple[dict, list[str]]:
     """The matrix of the recipes, and warnings about what it cannot say."""
@@ -488,6 +521,13 @@ def infer(recipes: list[Recipe], knowledge: Knowledge, pytorch_version: str | No
     if not torches:
         raise GenMatrixError.at(Location(where), "no torch recipe among the recipes", "adopt starts from torch recipes")
     matrix: dict = {}
+
+    revs = Counter(r.rev for r in torches if r.rev)
+    if not revs:
+        if not nixpkgs_rev:
+            raise GenMatrixError.at(Location(where), "no recipe pins nixpkgs: they build against the environment's",
+                                    "give the nixpkgs revision they should build against with --nixpkgs-rev REV")
+        revs = Counter({nixpkgs_rev: len(torches)})
 
     sources = Counter(r.source for r in torches)
     source = sources.most_common(1)[0][0]
@@ -498,20 +538,10 @@ def infer(recipes: list[Recipe], knowledge: Knowledge, pytorch_version: str | No
         matrix["pytorch"] = {"version": version, "source": {"rev": rev, "hash": hash_}}
         if (owner, repo) != ("pytorch", "pytorch"):
             matrix["pytorch"]["source"].update(owner=owner, repo=repo)
-    elif pytorch_version:
-        matrix["pytorch"] = {"version": pytorch_version}
     else:
-        raise GenMatrixError.at(Location(where), "the recipes build their pin's own PyTorch, whose version only that nixpkgs tells",
-                                "give it with --pytorch-version, e.g. what `nix-instantiate --eval -A python3Packages.torch.version "
-                                "<the pin>` prints")
+        matrix["pytorch"] = {"version": pytorch_version or _pin_torch(revs, knowledge, where)}
 
     facts = [dict(r.combination, kind=r.kind, name=r.name) for r in torches]
-    revs = Counter(r.rev for r in torches if r.rev)
-    if not revs:
-        if not nixpkgs_rev:
-            raise GenMatrixError.at(Location(where), "no recipe pins nixpkgs: they build against the environment's",
-                                    "give the nixpkgs revision they should build against with --nixpkgs-rev REV")
-        revs = Counter({nixpkgs_rev: len(torches)})
     nixpkgs: dict = {}
     if len(revs) == 1:
         nixpkgs["rev"] = next(iter(revs))
@@ -635,10 +665,26 @@ def _why_export(variant, var: str) -> str:
     return f"the {variant.kind} build's setting"
 
 
+def _pin_capabilities(knowledge: Knowledge, recipe: Recipe) -> tuple[str, ...] | None:
+    """The default config.cudaCapabilities of the CUDA set a recipe's pin builds it with, by
+    the knowledge table (the pin's row, else the CUDA release's); None where unknown."""
+    cuda = dict(recipe.combination).get("cuda")
+    row = knowledge.pins.get(recipe.rev or "")
+    if cuda is None:
+        return None
+    if row is not None:
+        return row.default_capabilities(cuda, knowledge.cuda) or None
+    return knowledge.cuda[cuda].capabilities if cuda in knowledge.cuda else None
+
+
 def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
     """What generate changes in `recipe` (as `variant`), and what of it is lost."""
     changes, lost = [], []
     knowledge = matrix.knowledge
+    dropped = [system for system in recipe.platforms if system not in variant.platforms]
+    if dropped:
+        changes.append(f"meta.platforms {', '.join(dropped)} dropped: a variant builds for one system, "
+                       f"that of its instruction set")
     if recipe.package != "pytorch":
         return changes, lost  # a companion's fixes are its torch's
     for fix in sorted(set(variant.fixes) - recipe.fixes):
@@ -685,6 +731,21 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
                            "the built-in fix does its work in the build")
         else:
             lost.append(f"cmakeFlags {flag}: never reached CMake (nixpkgs builds torch through setup.py), dropped")
+    pinned_jobs = [f"export MAX_JOBS={value}" for var, value in recipe.exports if var == "MAX_JOBS"]
+    pinned_jobs += [f"ninjaFlags -j{recipe.jobs}"] if recipe.jobs is not None else []
+    if pinned_jobs:
+        changes.append(f"{' and '.join(pinned_jobs)}: dropped; the build takes the builder's cores, as many as its "
+                       f"free memory allows ({knowledge.job_memory_gb(cuda=True)} GB a CUDA compile job, "
+                       f"{knowledge.job_memory_gb(cuda=False)} GB "
+                       "another: nix/lib/compile.nix), and the workflow's builds at most build.jobs")
+    if variant.sm is not None:
+        pin_default = _pin_capabilities(knowledge, recipe)
+        before = recipe.capabilities or pin_default
+        if before is not None and list(before) != [variant.sm.capability]:
+            changes.append(f"passthru.cudaCapabilities {' '.join(before)} -> {variant.sm.capability}: "
+                           + ("the recipe's own list gives" if recipe.capabilities else "its pin's CUDA set's defaults give")
+                           + " way to the variant's SM alone, which torchvision and torchaudio built against it "
+                             "compile for")
     if recipe.jobs is not None and recipe.jobs != matrix.jobs:
         lost.append(f"ninjaFlags -j{recipe.jobs}: the matrix's build.jobs is {matrix.jobs}")
     if recipe.system_features is not None and list(recipe.system_features) != build["systemFeatures"]:
@@ -692,7 +753,31 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
     return changes, lost
 
 
-def check(matrix: dict, text: str, recipes: list[Recipe], folder: str) -> Adoption:
+def takeover(expansion, root: Path | None) -> dict:
+    """What taking over costs: a build of every generated variant (a new recipe is a new
+    derivation), its time by knowledge build_costs, and the files of the repository at `root`
+    that generate writes over whole (`replaced`, beside the recipes) or in part (`updated`)."""
+    costs = expansion.matrix.knowledge.build_costs
+    builds = Counter("companion" if v.is_companion else v.kind for v in expansion.variants)
+    minutes = sum(costs[kind].minutes * count for kind, count in builds.items())
+    replaced, updated = [], []
+    if root is not None:
+        from .. import run
+        from ..layout import Project
+        from ..pipeline import state, write
+
+        outputs = run.outputs(Project(root, root / MATRIX_FILE), expansion, state.read(root))
+        for path, text in outputs.items():
+            if path.startswith(PKGS_DIR + "/") or not (root / path).is_file():
+                continue
+            (updated if isinstance(text, write.Merged) else replaced).append(path)
+    rebuilds = sum(1 for v in expansion.variants if v.sm is not None and not v.is_companion
+                   and expansion.matrix.capability_scope_of(v) == "nixpkgs")
+    return {"builds": dict(sorted(builds.items())), "minutes": minutes, "replaced": tuple(replaced),
+            "updated": tuple(updated), "cuda_rebuilds": rebuilds}
+
+
+def check(matrix: dict, text: str, recipes: list[Recipe], folder: str, root: Path | None = None) -> Adoption:
     """Run the matrix through the pipeline and compare what it generates with the recipes."""
     expansion = expand.expand(validate.validate(load.parse(text, MATRIX_FILE)))
     generated = {v.name: v for v in expansion.variants}
@@ -723,7 +808,8 @@ def check(matrix: dict, text: str, recipes: list[Recipe], folder: str) -> Adopti
             lost[recipe.name] = facts
     return Adoption(matrix=matrix, text=text, names=tuple(sorted(r.name for r in recipes)),
                     generated=tuple(sorted(generated)), pins_differ=tuple(pins_differ),
-                    lost=lost, changes=changes, warnings=tuple(str(w) for w in expansion.warnings))
+                    lost=lost, changes=changes, warnings=tuple(str(w) for w in expansion.warnings),
+                    **takeover(expansion, root))
 
 
 def adopt(path: Path, pytorch_version: str | None = None, nixpkgs_rev: str | None = None) -> Adoption:
@@ -740,33 +826,62 @@ def adopt(path: Path, pytorch_version: str | None = None, nixpkgs_rev: str | Non
     recipes = [read(name, evaluated[name], knowledge, str(folder / name)) for name in files]
     matrix, warnings = infer(recipes, knowledge, pytorch_version, str(folder), nixpkgs_rev)
     text = render_matrix(matrix, len(recipes), str(path))
-    result = check(matrix, text, recipes, str(folder))
+    result = check(matrix, text, recipes, str(folder), _repository_of(folder))
     return Adoption(**{**result.__dict__, "warnings": tuple(warnings) + result.warnings})
 
 
+def _grouped(facts: dict) -> list[str]:
+    """Lines of a report section: facts that differ only in a recipe's own values (a pname, a
+    flag) share their reason, the text after the first ': ', and are said once, with how many
+    recipes they concern and an example."""
+    by_reason: dict[str, dict[str, list[str]]] = {}
+    for name in sorted(facts):
+        for fact in facts[name]:
+            subject, colon, reason = fact.partition(": ")
+            # a fact without a reason is its own group
+            by_reason.setdefault(reason if colon else fact, {}).setdefault(subject if colon else "", []).append(name)
+    lines = []
+    for reason, subjects in by_reason.items():
+        names = sorted({name for named in subjects.values() for name in named})
+        listed = list(subjects)
+        if len(listed) > SUBJECTS_SHOWN:
+            listed = listed[:SUBJECTS_SHOWN - 1] + [f"{len(subjects) - SUBJECTS_SHOWN + 1} more like them"]
+        where = names[0] if len(names) == 1 else f"{len(names)} recipes, e.g. {names[0]}"
+        said = f"{'; '.join(listed)}: {reason}" if listed != [""] else reason
+        lines.append(f"  - {said} ({where})")
+    return lines
+
+
 def report(result: Adoption) -> str:
-    """What `adopt` prints: the matrix, the names it reproduces, and per recipe what it could
-    not carry over and what generate would change."""
+    """What `adopt` prints: the matrix, the names it reproduces, what the takeover costs and
+    which files it replaces, and each fact it cannot carry over or generate would change,
+    once, with how many recipes it concerns."""
     lines = [result.text.rstrip("\n"), ""]
     lines.append(f"gen-matrix adopt: the matrix reproduces {result.reproduced} of {len(result.names)} names"
                  + (f"; {len(result.pins_differ)} recipes would change nixpkgs pin" if result.pins_differ else ""))
     extra = sorted(set(result.generated) - set(result.names))
     if extra:
         lines.append(f"  it also generates {len(extra)} names no recipe has: {', '.join(extra)}")
-    for warning in result.warnings:
-        lines.append(f"warning: {warning}")
+    if result.builds:
+        torches = sum(count for kind, count in result.builds.items() if kind != "companion")
+        kinds = ", ".join(f"{count} {kind}" for kind, count in result.builds.items() if kind != "companion")
+        companions = result.builds.get("companion", 0)
+        lines.append(f"The takeover builds every variant anew: {torches} torch builds ({kinds})"
+                     + (f" and {companions} companion builds" if companions else "")
+                     + f", about {result.minutes / 60:.0f} build-hours by the knowledge table's build_costs, "
+                       "with nothing cached"
+                     + (f"; for {result.cuda_rebuilds} of them, whose SM the binary cache does not serve, magma, NCCL "
+                        "and the other CUDA libraries are built too" if result.cuda_rebuilds else ""))
+    replaced = [f"{len(result.reproduced_names)} recipes under {PKGS_DIR}"] + list(result.replaced)
+    lines.append(f"`gen-matrix generate --adopt` replaces {', '.join(replaced)}"
+                 + (f"; it rewrites its own parts of {', '.join(result.updated)}" if result.updated else ""))
+    lines += [f"warning: {warning}" for warning in dict.fromkeys(result.warnings)]
     if result.lost:
-        lines.append("")
-        lines.append("Not carried over:")
-        for name in sorted(result.lost):
-            lines.append(f"  {name}")
-            lines += [f"    - {fact}" for fact in result.lost[name]]
+        lines += ["", f"Not carried over ({sum(map(len, result.lost.values()))} facts of {len(result.lost)} recipes):"]
+        lines += _grouped(result.lost)
     if result.changes:
-        lines.append("")
-        lines.append("What `gen-matrix generate` would change:")
-        for name in sorted(result.changes):
-            lines.append(f"  {name}")
-            lines += [f"    - {change}" for change in result.changes[name]]
+        lines += ["", f"What `gen-matrix generate` would change ({len(result.changes)} recipes):"]
+        lines += _grouped(result.changes)
     return "\n".join(lines) + "\n"
 
 

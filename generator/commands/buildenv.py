@@ -2,23 +2,27 @@
 
 One Target (a matrix variant, or a combination `gen-matrix env --gpu ... --cuda ...` names)
 becomes a script for bash, cmd or PowerShell through `templates/env.<shell>.j2`. The script
-checks where it builds before it builds, in the order of PyTorch's own from-source
-instructions: the Python, the checkout and its version, the requirements, ninja, the CUDA
-toolkit (too old for the SM, too new for the PyTorch release), the host compiler that toolkit
-accepts, cuDNN; it removes a CMake cache configured with other switches; it caps MAX_JOBS by
-memory. Each shell's quoting lives in one function of escape.py, the template's filter of the
-shell's name; what a shell's comment line may hold, in COMMENT.
+checks where it builds before it changes anything there: the Python, the checkout and its
+version, MSVC on Windows, the CUDA toolkit (too old for the SM, too new for the PyTorch
+release), the host compiler that toolkit accepts, cuDNN; then it installs the requirements
+and checks ninja. It says why it turns each feature off that the knowledge table turns off;
+launches the compilers through ccache or sccache where one is on PATH; removes a CMake cache
+configured with other switches (or another launcher); caps MAX_JOBS by memory. `write` puts
+it in a file in the bytes its shell reads. Each shell's quoting lives in one function of
+escape.py, the template's filter of the shell's name; what a shell's comment line may hold,
+in COMMENT.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import GenMatrixError, Location
 from ..escape import cmd
-from ..knowledge import (JOB_MEMORY_GB, Accelerator, Cuda, Isa, Knowledge, Release, Sm, Toolkit, Workaround,
+from ..knowledge import (CUDNN_RULE, Accelerator, Cuda, Isa, Knowledge, Release, Sm, Toolkit, Workaround,
                          switches, version_key)
 from ..model import Matrix, Variant
 from ..pipeline.nixvalue import comment
@@ -66,6 +70,22 @@ STAMP = "gen-matrix-switches.txt"
 # Dependencies"): MKL as pip packages.
 WINDOWS_PIP = ("mkl-static", "mkl-include")
 
+# A compiler cache, where one is on PATH: CMake (3.17 and newer) and PyTorch's setup.py, which
+# hands every CMAKE_* variable to CMake, take these as the command that runs each compiler
+# (PyTorch's CONTRIBUTING.md, "Use CCache"). The stamp records them: a CMake cache configured
+# with another launcher, or none, is configured again.
+LAUNCHERS = ("CMAKE_C_COMPILER_LAUNCHER", "CMAKE_CXX_COMPILER_LAUNCHER", "CMAKE_CUDA_COMPILER_LAUNCHER")
+# Beside the checkout, not in build/ (which a changed switch or `python setup.py clean` empties)
+# nor in the checkout (`git clean -xdf`): another checkout in the same folder shares it.
+CACHE_FOLDER = "compiler-cache"
+# What PyTorch's CONTRIBUTING.md sets for a build's objects (`ccache -M 25Gi`), where ccache's
+# default is 5 GB; only where the person has set no size of their own.
+CACHE_SIZE = "25G"
+# The first ccache that caches MSVC's cl.exe: ccache 4.6 release notes, "Added support for
+# caching calls to Microsoft Visual C++ (MSVC) and clang-cl". sccache has for longer, and is
+# what PyTorch's own Windows builds use.
+CCACHE_MSVC = (4, 6)
+
 
 def _cmd_comment(text) -> str:
     """Text on a `rem` line: one line, and cmd reads its % even there (%~ aborts the script)."""
@@ -87,6 +107,7 @@ class Target:
     pytorch: str  # the version checked out, "2.8.0"
     python: str  # "3.13"
     release: Release | None  # the knowledge table's row of its release line
+    job_memory_gb: int  # GiB one compile job may take: the knowledge's, for a build with CUDA or not
     cuda: str | None = None
     toolkit: Cuda | Toolkit | None = None  # the CUDA release's drivers and host compilers
     sm: Sm | None = None
@@ -110,7 +131,8 @@ def target_of(matrix: Matrix, variant: Variant, shell: str, wheel: bool = False,
     release = k.release(matrix.pytorch_version)
     return Target(
         name=variant.name, kind=variant.kind, pytorch=matrix.pytorch_version, python=variant.python.name,
-        release=release, cuda=variant.cuda.name if variant.cuda else None, toolkit=variant.cuda,
+        release=release, job_memory_gb=k.job_memory_gb(cuda=variant.cuda is not None),
+        cuda=variant.cuda.name if variant.cuda else None, toolkit=variant.cuda,
         sm=variant.sm, isa=variant.isa, accelerator=variant.accelerator, fixes=variant.fixes,
         workarounds=workarounds(k, matrix.pytorch_version, variant.cuda.name if variant.cuda else None,
                                 SYSTEM[shell], variant.kind),
@@ -232,6 +254,24 @@ def variables(target: Target, shell: str) -> dict[str, str]:
     return values
 
 
+def reasons(target: Target) -> dict[str, str]:
+    """Why the script sets each variable that the knowledge table turns a feature off with,
+    by name: the script prints it before the setting."""
+    why: dict[str, str] = {}
+    sm, isa = target.sm, target.isa
+    if sm is not None and not sm.cudnn:
+        why["USE_CUDNN"] = (f"the knowledge table's {sm.name} row has cudnn: false ({CUDNN_RULE}; {sm.name} is "
+                            f"compute capability {sm.capability}): set USE_CUDNN=1 yourself only with an older "
+                            f"cuDNN that still supports {sm.name}")
+    for feature in (isa.disable if isa else ()):
+        why[f"USE_{feature}"] = (f"the knowledge table's {isa.name} row disables {feature}, which needs a newer "
+                                 f"instruction set than {isa.name}")
+    for workaround in target.workarounds:
+        for name in workaround.env:
+            why[name] = f"workaround {workaround.name}: {workaround.why}"
+    return why
+
+
 def cuda_architecture(sm: Sm) -> str:
     """CMake's spelling of the SM: 12.0 -> 120."""
     return sm.capability.replace(".", "")
@@ -249,7 +289,8 @@ def script(target: Target, shell: str) -> str:
     values = variables(target, shell)
     # the switches the stamp records: what the script sets, and the toolkit it found
     stamped = (list(values) + [name for w in target.workarounds if w.cmake for name in w.env]
-               + (["CUDA_HOME"] if target.sm and shell == "bash" else ["CUDA_PATH"] if target.sm else []))
+               + (["CUDA_HOME"] if target.sm and shell == "bash" else ["CUDA_PATH"] if target.sm else [])
+               + list(LAUNCHERS))
     pip = tuple(dict.fromkeys(p for w in target.workarounds for p in w.pip))
     return _environment(shell).get_template(f"env.{shell}.j2").render(
         mark=COMMENT_MARK[shell],
@@ -272,9 +313,14 @@ def script(target: Target, shell: str) -> str:
         isa=target.isa.name if target.isa else None,
         no_msvc_flag=bool(target.isa and shell != "bash" and not target.isa.msvc),
         variables=list(values.items()),
+        reasons=reasons(target),
+        launchers=LAUNCHERS,
+        cache_folder=CACHE_FOLDER,
+        cache_size=CACHE_SIZE,
+        ccache_msvc=CCACHE_MSVC,
         stamped=stamped,
         stamp=STAMP,
-        job_memory=JOB_MEMORY_GB["cuda" if target.sm else "cpu"],
+        job_memory=target.job_memory_gb,
         avx_only=AVX_ONLY_PRESETS if AVX_ONLY_FIX in target.fixes else (),
         avx_only_file=AVX_ONLY_FILE,
         workarounds=target.workarounds,
@@ -283,3 +329,48 @@ def script(target: Target, shell: str) -> str:
         build=WHEEL_COMMAND if target.wheel else BUILD_COMMAND,
         wheel=target.wheel,
     )
+
+
+# ---- the script as a file its shell reads ---------------------------------------------------
+
+# Bytes each shell reads as the script's text. cmd reads a batch file in the console's code
+# page, which differs from one Windows to the next, and cannot read UTF-16 (what Windows
+# PowerShell 5.1's `>` writes): ASCII, with the CRLF line ends Windows' own batch files have.
+# Windows PowerShell 5.1 reads a file without a byte order mark in the ANSI code page, and
+# PowerShell 7 in UTF-8: UTF-8 with a byte order mark reads the same in both.
+ENCODING = {"bash": ("utf-8", "\n", b""), "cmd": ("ascii", "\r\n", b""),
+            "powershell": ("utf-8", "\r\n", b"\xef\xbb\xbf")}
+
+
+def readable(text: str, shell: str) -> str:
+    """`text`, or a located error where `shell` cannot read it the same on every machine:
+    a cmd script holds ASCII only."""
+    if shell == "cmd":
+        for number, line in enumerate(text.split("\n"), 1):
+            other = next((char for char in line if not char.isascii()), None)
+            if other is not None:
+                raise GenMatrixError.at(
+                    Location("--shell"),
+                    f"the cmd script would hold {other!r} (U+{ord(other):04X}) on its line {number}: {line.strip()[:120]}; "
+                    "cmd reads a batch file in the console's code page, which differs between machines",
+                    "write that text of the matrix (or its knowledge rows) in ASCII, or use --shell powershell, "
+                    "whose script is UTF-8 with a byte order mark")
+    return text
+
+
+def file_bytes(text: str, shell: str) -> bytes:
+    """The script as the bytes of a file of `shell`'s (ENCODING)."""
+    encoding, newline, mark = ENCODING[shell]
+    return mark + readable(text, shell).replace("\n", newline).encode(encoding)
+
+
+def write(path: Path, text: str, shell: str, option: str = "--output") -> None:
+    """Write the script to `path` as `shell` reads it; a bash script is made executable."""
+    data = file_bytes(text, shell)
+    try:
+        path.write_bytes(data)
+        if shell == "bash":
+            path.chmod(path.stat().st_mode | 0o111)
+    except OSError as error:
+        raise GenMatrixError.at(Location(option), f"cannot write {path}: {error.strerror}",
+                                "give a file in a folder that exists and that you may write") from None

@@ -65,13 +65,14 @@ class Job:
 EVERY, TEXT, DERIVATIONS = "every", "text", "derivations"
 # Why a variant was selected. WRAPPER: its wrapper alone changed (metadata only, the heavy
 # build is unchanged); every other reason builds it whole. BUILD: its heavy build changed;
-# NEW: not in the state at the revision; EVERY: no revision to compare with; UNEVALUATED:
-# its recipe does not evaluate now (the plan names the error, and nothing builds).
+# NEW: not in the state at the revision (by derivations: or without a recipe there); EVERY: no
+# revision to compare with; UNEVALUATED: its recipe does not evaluate now (the plan names the
+# error, and nothing builds).
 BUILD, WRAPPER, NEW, EVERY_VARIANT, UNEVALUATED = "build", "wrapper", "new", "every", "not evaluated"
 REASONS = {
     BUILD: "its heavy build changed",
     WRAPPER: "its wrapper alone changed (metadata only): the heavy build is unchanged",
-    NEW: "new: not in the state at the revision",
+    NEW: "new: not in the state at the revision, or without a recipe there",
     EVERY_VARIANT: "every variant: no revision to compare with",
     UNEVALUATED: "its recipe does not evaluate now",
 }
@@ -330,7 +331,10 @@ def selection(expansion: Expansion, root: Path, now: dict[str, state.Entry], sin
         tree = Path(folder)
         found = [v for v in variants if v.name in before and not _out_of_time(now_drvs[v.name])]
         if _tree_at(root, since, tree):
-            found = [v for v in found if (tree / PKGS_DIR / f"{v.name}.nix").is_file()]
+            # A variant in the base's state file without a recipe there was never built from it: new.
+            before = {name: entry for name, entry in before.items()
+                      if name not in now or (tree / PKGS_DIR / f"{name}.nix").is_file()}
+            found = [v for v in found if v.name in before]
             # What evaluates from the same files as now evaluates to the same derivations:
             # only the others are evaluated at the revision. Only whether each evaluates
             # there matters, not why one does not.

@@ -317,8 +317,9 @@ def build_command(recommendation: Recommendation) -> str | None:
     if variant is None:
         return None
     if recommendation.host.system == "Windows":
-        return (f"gen-matrix env {variant.name} --shell powershell > build.ps1, then run it in a PyTorch "
-                "checkout (or --shell cmd > build.cmd)")
+        # -o, not >: Windows PowerShell 5.1's > writes UTF-16, which cmd cannot run
+        return (f"gen-matrix env {variant.name} --shell powershell -o build.ps1, then run it in a PyTorch "
+                "checkout (or --shell cmd -o build.cmd)")
     return f"flox build {variant.name}"
 
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import GenMatrixError, Location
-from ..escape import bash
+from ..escape import argument
 from ..knowledge import CANNOT, SOURCE, Finding, Isa, Knowledge, Release, Sm, findings, version_key
 from . import buildenv
 from .listing import axis_value
@@ -30,6 +30,7 @@ class Asked:
     isa: str | None = None
     shell: str = "bash"
     wheel: bool = False
+    output: str | None = None  # -o FILE, carried into the commands suggested
 
 
 @dataclass(frozen=True)
@@ -115,16 +116,25 @@ def _wheel_hint(knowledge: Knowledge, sm: Sm, shell: str, python: str | None, re
             f"{sm.name} ({how_text(fit)}): `{fit.command}`, with {driver_text(fit, [buildenv.SYSTEM[shell]])}; or ")
 
 
-def _command(asked: Asked, gpu: str | None, choice: Choice) -> str:
+def _command(asked: Asked, sm: Sm | None, choice: Choice) -> str:
+    """The command of `choice`, quoted for the shell its script is for: there it is typed."""
     parts = ["gen-matrix env"]
-    if gpu:
-        parts.append(f"--gpu {gpu}" if re.fullmatch(r"[A-Za-z0-9._-]+", gpu) else f'--gpu "{bash(gpu)}"')
+    if asked.gpu:
+        try:
+            parts.append(f"--gpu {argument(asked.gpu.strip(), asked.shell)}")
+        except ValueError:  # a name that shell cannot quote: the SM it matched says the same
+            parts.append(f"--gpu {sm.name}")
     if choice.cuda:
         parts.append(f"--cuda {choice.cuda}")
     parts += [f"--pytorch {choice.release.newest}", f"--python {choice.python}"]
     if asked.isa:
         parts.append(f"--isa {asked.isa}")
     parts.append(f"--shell {asked.shell}")
+    if asked.output:
+        try:
+            parts.append(f"-o {argument(asked.output, asked.shell)}")
+        except ValueError:  # a path that shell cannot quote: the user has it at hand
+            parts.append("-o FILE")
     return " ".join(parts)
 
 
@@ -219,7 +229,7 @@ def resolve(knowledge: Knowledge, asked: Asked) -> buildenv.Target:
             fitting = sorted(name for name, row in knowledge.isa.items() if row.arch in sm.hosts)
             hint = f"give an --isa of the CPUs {sm.name} sits beside ({', '.join(fitting)}), or none"
         else:
-            hint = (f"the nearest combination that works: {_command(asked, asked.gpu, close)}" if close
+            hint = (f"the nearest combination that works: {_command(asked, sm, close)}" if close
                     else "no combination of the knowledge table works for this GPU")
         if sm is not None:
             hint = _wheel_hint(knowledge, sm, asked.shell, python, releases[0].name if asked.pytorch else None,
@@ -232,7 +242,8 @@ def resolve(knowledge: Knowledge, asked: Asked) -> buildenv.Target:
     kind = "gpu" if sm else "cpu"
     return buildenv.Target(
         name=name_of(version, chosen.python, chosen.cuda, sm, isa), kind=kind, pytorch=version,
-        python=chosen.python, release=release, cuda=chosen.cuda, toolkit=toolkit, sm=sm, isa=isa,
+        python=chosen.python, release=release, job_memory_gb=knowledge.job_memory_gb(cuda=sm is not None),
+        cuda=chosen.cuda, toolkit=toolkit, sm=sm, isa=isa,
         fixes=_fixes(knowledge, version, chosen.cuda, isa, kind),
         workarounds=buildenv.workarounds(knowledge, version, chosen.cuda, system, kind),
         wheel=asked.wheel,

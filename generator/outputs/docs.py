@@ -149,14 +149,14 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
         "isas": isas,
         "summary": summary,
         "companions": [row(v) for v in companions],
-        "guide": _guide(by_kind, isas),
+        "guide": _guide(by_kind, isas, matrix.knowledge.job_memory_gb(cuda=True)),
     }
 
 
-def _guide(by_kind: Mapping[str, list[Variant]], isas: list[dict]) -> dict:
+def _guide(by_kind: Mapping[str, list[Variant]], isas: list[dict], job_memory_gb: int) -> dict:
     """What the chooser's guide shows beyond the SM and ISA rows: the commands that tell, and
     what a build takes."""
-    from ..knowledge import CPU_FLAGS_COMMAND, GPU_QUERY, JOB_MEMORY_GB
+    from ..knowledge import CPU_FLAGS_COMMAND, GPU_QUERY
 
     return {
         "darwin": [v.name for v in by_kind.get("darwin", ())],
@@ -167,7 +167,7 @@ def _guide(by_kind: Mapping[str, list[Variant]], isas: list[dict]) -> dict:
         "isas": sorted(isas, key=lambda isa: (isa["arch"], -isa["rank"])),
         "cpu_flags": sorted({flag for isa in isas for flag in isa["cpuinfo"]}),
         # from builds of the reference collection: hours on a many-core machine, per variant
-        "hours": "1 to 3", "disk_gb": 20, "ram_gb": 8, "job_memory_gb": JOB_MEMORY_GB["cuda"],
+        "hours": "1 to 3", "disk_gb": 20, "ram_gb": 8, "job_memory_gb": job_memory_gb,
     }
 
 

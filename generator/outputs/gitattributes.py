@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 
 from ..errors import Location
-from ..layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, PINS_FILE, PKGS_DIR, STATE_FILE, WORKFLOW_BUILD_FILE,
-                      WORKFLOW_FILE)
+from ..layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, PINS_FILE, PKGS_DIR, REFERENCE_FILE, STATE_FILE,
+                      WORKFLOW_BUILD_FILE, WORKFLOW_FILE)
 from . import splice
 
 BEGIN = "# >>> gen-matrix: the files it generates keep LF line endings (lines up to <<< are rewritten)"
@@ -28,10 +28,16 @@ PATTERNS = (f"/{PKGS_DIR}/*.nix", "/nix/lib/*.nix", "/nix/fixes/*.nix", f"/{PINS
             f"/{STATE_FILE}", f"/{BUILD_MATRIX_FILE}", f"/{WORKFLOW_FILE}", f"/{WORKFLOW_BUILD_FILE}")
 
 
-def block() -> str:
-    return "".join(f"{line}\n" for line in (BEGIN, *(f"{p} text eol=lf" for p in PATTERNS), END))
+# What gen-matrix's own checkout generates besides: the matrix.yaml reference.
+CHECKOUT_PATTERNS = (f"/{REFERENCE_FILE}",)
 
 
-def update(text: str | None) -> str:
-    """`text` (LF line endings) with gen-matrix's block replaced, or appended when it has none."""
-    return splice.appended(text or "", MARKERS, block(), lambda number: Location(ATTRIBUTES_FILE, number))
+def block(checkout: bool = False) -> str:
+    patterns = PATTERNS + CHECKOUT_PATTERNS if checkout else PATTERNS
+    return "".join(f"{line}\n" for line in (BEGIN, *(f"{p} text eol=lf" for p in patterns), END))
+
+
+def update(text: str | None, checkout: bool = False) -> str:
+    """`text` (LF line endings) with gen-matrix's block replaced, or appended when it has none;
+    `checkout`: the block of gen-matrix's own checkout."""
+    return splice.appended(text or "", MARKERS, block(checkout), lambda number: Location(ATTRIBUTES_FILE, number))

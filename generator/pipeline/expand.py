@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from ..errors import GenMatrixError, Location, Problem
 from ..knowledge import why_not_rows
+from . import pinned
 from ..model import KIND_AXES, Dropped, Expansion, Matrix, Section, Variant, check_name, nixpkgs_scope_needed
 
 def variant_name(matrix: Matrix, kind: str, combination: dict, package: str = "pytorch") -> str:
@@ -217,7 +218,9 @@ def expand(matrix: Matrix, allow_empty: bool = False) -> Expansion:
     variants += _companions(matrix, variants, warnings)
     problems += _unpinned(matrix, variants) + _scope_refused(matrix, variants)
     unsupported, notes = _unsupported(matrix, variants)
-    warnings += _unused_pins(matrix, variants) + unsupported
+    pin_warnings, pin_notes = pinned.check(matrix, variants)
+    warnings += _unused_pins(matrix, variants) + unsupported + pin_warnings
+    notes += pin_notes
     by_name: dict[str, Variant] = {}
     where = {s.kind: s.where for s in matrix.sections}
     for variant in variants:

@@ -15,7 +15,6 @@ from pathlib import Path
 from . import identity, state
 from .. import layout
 from ..layout import PINS_FILE, PKGS_DIR
-from ..knowledge import JOB_MEMORY_GB
 from ..model import Expansion, Matrix, Variant
 from ..templating import environment
 from .nixvalue import NIX_HEADER, Verbatim
@@ -112,7 +111,7 @@ def torch_build(matrix: Matrix, variant: Variant) -> dict:
         "environment": environment_,
         "blas": "openblas" if variant.kind == "cpu" else None,
         "systemFeatures": list(matrix.system_features),
-        "jobMemoryGib": JOB_MEMORY_GB["cuda" if variant.cuda else "cpu"],
+        "jobMemoryGib": matrix.knowledge.job_memory_gb(cuda=variant.cuda is not None),
         "fixes": sorted(matrix.knowledge.fixes[name].stem for name in variant.fixes),
         "passthru": {
             # Consumers (a vLLM build, say) read the capability in its dotted form.

@@ -283,6 +283,7 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
         capability_scope=nixpkgs.get("capability_scope", "auto"),
         capability_scope_where=doc.where(("nixpkgs", "capability_scope")) if "capability_scope" in nixpkgs
         else doc.key_where(("nixpkgs",)),
+        pytorch_where=doc.where(("pytorch", "version")),
         jobs=build.get("jobs", 16),
         system_features=tuple(build.get("system_features", ["big-parallel"])),
         naming=MappingProxyType(naming),
