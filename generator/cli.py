@@ -162,8 +162,11 @@ def _kind_axes(command):
 @_kind_axes
 @click.option("--format", "output", type=click.Choice(["names", "table", "json"]), default="names",
               show_default=True, help="names: one a line, for scripts; table: aligned columns; json.")
+@click.option("--no-upstream-wheel", "only_here", is_flag=True,
+              help="Only the variants no wheel of PyTorch's own (of the matrix's release, for the variant's Python "
+                   "and system) runs on: what only this matrix gives.")
 @project_options
-def list_(project: layout.Project, kinds, python, cuda, sm, isa, accelerator, output) -> None:
+def list_(project: layout.Project, kinds, python, cuda, sm, isa, accelerator, output, only_here) -> None:
     """List the variants, filtered on any axis.
 
     Values of one option: any of them; of several options: all of them.
@@ -175,6 +178,8 @@ def list_(project: layout.Project, kinds, python, cuda, sm, isa, accelerator, ou
     chosen = listing.make_filter(expansion.matrix.knowledge, kinds=kinds, python=python, cuda=cuda,
                                  sm=sm, isa=isa, accelerator=accelerator)
     variants = listing.select(expansion, chosen)
+    if only_here:
+        variants = tuple(v for v in variants if listing.upstream_wheel(expansion.matrix, v) is None)
     if output == "json":
         click.echo(json.dumps([listing.facts(expansion.matrix, v) for v in variants], indent=2))
     elif output == "table":
@@ -242,11 +247,11 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu
     machine = host.gather(uname=uname, cpuinfo=Path(cpuinfo) if cpuinfo else None, cpu_flags=cpu_flags,
                           nvidia_smi_output=Path(nvidia_smi_output) if nvidia_smi_output else None,
                           gpus=gpus, gpu_source=source)
-    chosen_python, python_warning = None, None
+    version, chosen_python, python_warning = None, None, None
     if python:
         from .commands import smoke as smoke_
-        expansion, chosen_python, python_warning = detect_.for_python(expansion, smoke_.interpreter(python))
-    result = detect_.recommend(machine, expansion)
+        expansion, version, chosen_python, python_warning = detect_.for_python(expansion, smoke_.interpreter(python))
+    result = detect_.recommend(machine, expansion, version)
     if python_warning:
         result = dataclasses.replace(result, warnings=result.warnings + (python_warning,))
     if as_json:
@@ -457,7 +462,7 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
                      else knowledge_.build(knowledge_.builtin()))
         if detect:
             gpu, isa, python = handbuild.detected(knowledge, gpu, isa, python)
-        target = handbuild.resolve(knowledge, handbuild.Asked(gpu, cuda, pytorch, python, isa, shell, wheel))
+        target = handbuild.resolve(knowledge, handbuild.Asked(gpu, cuda, pytorch, python, isa, shell, wheel, output))
     text = buildenv.script(target, shell)
     if output is None:
         click.echo(buildenv.readable(text, shell), nl=False)
@@ -547,7 +552,8 @@ def ci(project: layout.Project, since, by, nixpkgs, selection_file, shard_size, 
 
 @main.command()
 @click.argument("name", required=False)
-@click.option("--sm", help='An SM: sm_61, sm61, 61, its capability 6.1, or a GPU name ("GTX 1080").')
+@click.option("--sm", "--gpu", "sm", help='An SM: sm_61, sm61, 61, its capability 6.1, or a GPU name ("GTX 1080"); '
+              "with it, which of PyTorch's own wheels run on it and what a build from source gives.")
 @click.option("--cuda", help="A CUDA release, e.g. 12.8; releases nixpkgs no longer packages (10.2 to 12.5) too.")
 @click.option("--isa", help="A CPU instruction set, e.g. avx2.")
 @click.option("--python", help="A Python version, e.g. 3.13.")

@@ -43,6 +43,7 @@ class Sm:
     gpus: tuple[str, ...] = ()  # the cards people know it by
     names: tuple[str, ...] = ()  # more cards, as nvidia-smi names them
     pytorch: str | None = None  # the PyTorch releases whose source builds for it (">=2.7"); None: any
+    upstream_wheels: bool = True  # False: PyTorch's own wheels do not run on it (a Jetson before Thor)
 
     @property
     def label(self) -> str:
@@ -102,6 +103,20 @@ class Toolkit:
 
 
 @dataclass(frozen=True)
+class MinorCompat:
+    """CUDA minor-version compatibility of a CUDA major release ("12"): the oldest driver that
+    runs a binary of any of its minor releases, for SASS only (no PTX JIT in this mode)."""
+
+    name: str
+    driver: str
+    windows_driver: str
+    source: str
+
+    def driver_for(self, system: str) -> str:
+        return self.windows_driver if system == "Windows" else self.driver
+
+
+@dataclass(frozen=True)
 class Python:
     name: str
 
@@ -139,6 +154,18 @@ class Accelerator:
 
 
 @dataclass(frozen=True)
+class Wheel:
+    """A set of PyTorch's own binaries of a release: one CUDA release, system and index."""
+
+    cuda: str
+    system: str  # x86_64-linux, aarch64-linux or x86_64-windows
+    index: str  # pip or conda
+    arch: str  # as TORCH_CUDA_ARCH_LIST writes it: "5.0;8.6;9.0+PTX"
+    source: str
+    inferred: str = ""  # where the list was not read from the release's own build script: from what
+
+
+@dataclass(frozen=True)
 class Release:
     """A PyTorch release line ("2.10"), as RELEASE.md's compatibility matrix gives it."""
 
@@ -146,8 +173,7 @@ class Release:
     python: tuple[str, ...]  # (oldest, newest) Python it supports
     cuda: tuple[str, ...]  # CUDA releases it is built and tested with
     experimental_cuda: tuple[str, ...] = ()
-    # CUDA release -> compute capabilities PyTorch's own wheels compile for
-    wheels: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    wheels: tuple[Wheel, ...] = ()  # PyTorch's own binaries
     latest: str = ""  # the newest patch release, "2.7.1"
     source_cuda: str | None = None  # the CUDA releases its source builds with (a range); None: any
 
@@ -299,7 +325,7 @@ class PinFacts:
         return table[cuda].capabilities if cuda in table else ()
 
 
-TABLES = {"sm": Sm, "cuda": Cuda, "toolkit": Toolkit, "python": Python, "isa": Isa, "accelerator": Accelerator,
+TABLES = {"sm": Sm, "cuda": Cuda, "toolkit": Toolkit, "minor_compat": MinorCompat, "python": Python, "isa": Isa, "accelerator": Accelerator,
           "pytorch": Release, "fixes": Fix, "workarounds": Workaround, "compile_jobs": CompileJob,
           "build_costs": BuildCost, "pins": PinFacts}
 
@@ -324,6 +350,7 @@ class Knowledge:
     sm: Mapping[str, Sm]
     cuda: Mapping[str, Cuda]
     toolkit: Mapping[str, Toolkit]
+    minor_compat: Mapping[str, MinorCompat]
     python: Mapping[str, Python]
     isa: Mapping[str, Isa]
     accelerator: Mapping[str, Accelerator]
@@ -433,7 +460,8 @@ def _row(cls, name: str, values: dict):
     if cls is Workaround:
         converted["env"] = MappingProxyType({str(k): str(v) for k, v in sorted((values.get("env") or {}).items())})
     if cls is Release:
-        converted["wheels"] = MappingProxyType({str(k): tuple(v) for k, v in sorted((values.get("wheels") or {}).items())})
+        converted["wheels"] = tuple(Wheel(**{key: str(value) for key, value in row.items()})
+                                    for row in values.get("wheels") or ())
     if cls is Accelerator:
         converted["environment"] = MappingProxyType(dict(sorted((values.get("environment") or {}).items())))
     if cls is Cuda:
@@ -600,26 +628,182 @@ def findings(knowledge: Knowledge, *, sm: Sm | None = None, cuda: str | None = N
                 found.append(Finding(NOTE, release.cuda_support(cuda), "cuda"))
         if python is not None and release.python_support(python):
             found.append(Finding(SOURCE, release.python_support(python), "python"))
-        if cuda is not None and sm is not None and cuda in release.wheels \
-                and sm.capability not in release.wheels[cuda]:
+        built = any(wheel.cuda == cuda for wheel in release.wheels)
+        if sm is not None and built and not any(fit.release.name == release.name and fit.cuda == cuda
+                                                for fit in wheels_for(knowledge, sm)):
             found.append(Finding(NOTE, f"PyTorch {release.name}'s own CUDA {cuda} wheels leave out {sm.name} "
                                        f"({sm.capability}): a build for it from source works, untested upstream", "cuda"))
     order = (CANNOT, SOURCE, NOTE)
     return tuple(sorted(found, key=lambda f: order.index(f.level)))
 
 
-def prebuilt_wheel(knowledge: Knowledge, sm: Sm) -> tuple[Release, str] | None:
-    """The newest PyTorch release whose own wheels compile for `sm`, by the table's `wheels`
-    rows, with the oldest of its CUDA releases that do (the one that asks least of the
-    driver); None where no row has it."""
-    for release in sorted(knowledge.pytorch.values(), key=lambda r: version_key(r.name), reverse=True):
-        cudas = [cuda for cuda, capabilities in release.wheels.items() if sm.capability in capabilities]
-        if cudas:
-            return release, min(cudas, key=version_key)
-    return None
+# ---- binary compatibility: which of PyTorch's own wheels run on a GPU ---------------------
+
+SASS = "SASS"  # machine code, run as it is
+PTX = "PTX"  # compiled for the GPU by the driver's JIT when first loaded
 
 
-def wheel_command(release: Release, cuda: str) -> str:
-    """How to install PyTorch's own CUDA wheel of a release."""
-    return (f"pip install torch=={release.newest} --index-url "
-            f"https://download.pytorch.org/whl/cu{cuda.replace('.', '')}")
+@dataclass(frozen=True)
+class Runs:
+    """How binaries compiled for an arch list run on a GPU: the entry that serves it, and how."""
+
+    target: str  # the arch list's entry that serves it: "8.6" for SASS, "9.0+PTX" for PTX
+    how: str  # SASS or PTX
+
+
+def _target(entry: str) -> tuple[tuple[int, ...], str, bool]:
+    """An arch list entry ("9.0a+PTX") as (capability, suffix: "", "a" or "f", whether it has PTX)."""
+    base = entry.removesuffix("+PTX")
+    suffix = base[-1] if base[-1] in "af" else ""
+    return version_key(base.removesuffix(suffix)), suffix, entry.endswith("+PTX")
+
+
+def serves(arch: str, capability: str) -> Runs | None:
+    """Whether binaries compiled for `arch` (a TORCH_CUDA_ARCH_LIST, "5.0;8.6;9.0+PTX") run on a
+    GPU of compute capability `capability`, and how; None where they do not.
+
+    CUDA C Programming Guide, "Binary Compatibility": SASS for X.Y runs on X.Z for Z >= Y (one
+    major, a lower or equal minor); an arch-specific target (X.Ya) runs on X.Y alone, a
+    family-specific one (X.Yf) as plain SASS does; PTX for X.Y runs on any GPU of X.Y or newer,
+    compiled by the driver. SASS wins over PTX, and the nearest SASS over a farther one."""
+    want = version_key(capability)
+    sass, ptx = [], []
+    for entry in (part.strip() for part in arch.split(";") if part.strip()):
+        have, suffix, has_ptx = _target(entry)
+        if have == want if suffix == "a" else (have[0] == want[0] and have[1:] <= want[1:]):
+            sass.append((have, entry.removesuffix("+PTX")))
+        if has_ptx and (have == want if suffix == "a" else have <= want):
+            ptx.append((have, entry))
+    if sass:
+        return Runs(max(sass)[1], SASS)
+    return Runs(max(ptx)[1], PTX) if ptx else None
+
+
+# The `system` of a wheels row, as `platform.system()` and the driver tables name its OS
+WHEEL_OS = {"x86_64-linux": "Linux", "aarch64-linux": "Linux", "x86_64-windows": "Windows"}
+
+
+@dataclass(frozen=True)
+class WheelFit:
+    """PyTorch's own binaries of one release, CUDA release and index that run on an SM."""
+
+    release: Release
+    cuda: str
+    index: str  # pip or conda
+    runs: Runs
+    systems: tuple[str, ...]  # where they are built for, of those asked about
+    toolkit: Cuda | Toolkit | None  # the CUDA release's own drivers; None where the table lacks it
+    compat: MinorCompat | None  # where minor-version compatibility asks less of the driver (SASS only)
+    sources: tuple[str, ...]
+    # the drivers of the first CUDA release that knows the GPU: an older driver branch does not
+    # run the GPU at all, whatever the binary; None where the table lacks that release
+    first: Cuda | Toolkit | None = None
+
+    def driver_for(self, system: str) -> str:
+        """The oldest driver that runs them on `system` (Linux or Windows); empty where unknown."""
+        own = self.compat.driver_for(system) if self.compat else ""
+        if not own:  # no minor-version compatibility, or none known on this system
+            own = self.toolkit.driver_for(system) if self.toolkit else ""
+        floor = self.first.driver_for(system) if self.first else ""
+        numbered = [d for d in (own, floor) if d[:1].isdigit()]
+        if own and not own[:1].isdigit():
+            return own
+        return max(numbered, key=version_key) if numbered else own
+
+    @property
+    def command(self) -> str:
+        """How to install them."""
+        version = self.release.newest
+        if self.index == "conda":
+            # pytorch.org/get-started/previous-versions: cudatoolkit=X up to 1.12, pytorch-cuda=X from 1.13
+            if version_key(version) < (1, 13):
+                return f"conda install pytorch=={version} cudatoolkit={self.cuda} -c pytorch"
+            return f"conda install pytorch=={version} pytorch-cuda={self.cuda} -c pytorch -c nvidia"
+        return f"pip install torch=={version} --index-url https://download.pytorch.org/whl/cu{self.cuda.replace('.', '')}"
+
+
+def driver_meets(driver: str, needed: str) -> bool:
+    """Whether NVIDIA driver `driver` is at least `needed`; True where `needed` has no number
+    (CUDA 13's Windows minimum), which cannot be compared."""
+    return not needed[:1].isdigit() or version_key(driver) >= version_key(needed)
+
+
+def _compat(knowledge: Knowledge, cuda: str, runs: Runs, toolkit: Cuda | Toolkit | None,
+            first: Cuda | Toolkit | None) -> MinorCompat | None:
+    """The minor-version compatibility that lets an older driver run these binaries; None where
+    it gains nothing (the GPU itself needs the CUDA release's own driver or newer) or cannot work."""
+    compat = knowledge.minor_compat.get(cuda.split(".")[0])
+    if compat is None or runs.how != SASS:  # PTX JIT does not work under minor-version compatibility
+        return None
+    needed = max((compat.driver,) + ((first.driver,) if first else ()), key=version_key)
+    if toolkit is not None and version_key(needed) >= version_key(toolkit.driver):
+        return None
+    return compat
+
+
+def wheels_for(knowledge: Knowledge, sm: Sm, system: str | None = None,
+               python: str | None = None) -> tuple[WheelFit, ...]:
+    """Every (release, CUDA release, index) of PyTorch's own binaries that runs on `sm` (on
+    `system`, x86_64-linux and so on, else any; for `python` where given): the newest release
+    first, then the oldest CUDA release (the one that asks least of the driver), pip before conda."""
+    if not sm.upstream_wheels:
+        return ()
+    found: dict[tuple, list] = {}
+    for release in knowledge.pytorch.values():
+        if python is not None and release.python_support(python):
+            continue
+        for wheel in release.wheels:
+            runs = serves(wheel.arch, sm.capability)
+            if runs is None or (system is not None and wheel.system != system) \
+                    or wheel.system.split("-")[0] not in sm.hosts:
+                continue
+            # PTX JIT serves PyTorch's own kernels, but the CUDA libraries a wheel bundles (cuBLAS,
+            # cuDNN) of a CUDA release older than the GPU carry no code for it: such a wheel does not
+            # run there, as PyTorch's CUDA 12.4 wheels did not on sm120
+            if runs.how == PTX and version_key(wheel.cuda) < version_key(sm.min_cuda):
+                continue
+            found.setdefault((release.name, wheel.cuda, wheel.index, runs), []).append(wheel)
+    fits = []
+    first = knowledge.cuda_release(sm.min_cuda)
+    for (name, cuda, index, runs), wheels in found.items():
+        toolkit = knowledge.cuda_release(cuda)
+        fits.append(WheelFit(knowledge.pytorch[name], cuda, index, runs, tuple(sorted({w.system for w in wheels})),
+                             toolkit, _compat(knowledge, cuda, runs, toolkit, first),
+                             tuple(dict.fromkeys(w.source for w in wheels)), first))
+    return tuple(sorted(fits, key=lambda f: (tuple(-n for n in version_key(f.release.name)), version_key(f.cuda),
+                                             f.index != "pip", f.runs.how != SASS)))
+
+
+def best_wheel(fits: tuple[WheelFit, ...], driver: str | None = None, system: str = "Linux") -> WheelFit | None:
+    """The wheel to suggest: of the newest release, the newest CUDA release the driver runs
+    (without a driver seen, the oldest, which asks least of it); SASS and pip first."""
+    if not fits:
+        return None
+    runnable = tuple(f for f in fits if driver is not None and f.driver_for(system)
+                     and driver_meets(driver, f.driver_for(system)))
+    # with a driver too old for all of them, the one that asks least of it is nearest
+    fits = runnable or fits
+    newest = version_key(fits[0].release.name)
+    same = [f for f in fits if version_key(f.release.name) == newest]
+    return min(same, key=lambda f: (f.runs.how != SASS, f.index != "pip",
+                                    tuple(-n for n in version_key(f.cuda)) if runnable else version_key(f.cuda)))
+
+
+def upstream_for(knowledge: Knowledge, pytorch: str, python: str, systems: tuple[str, ...],
+                 sm: Sm | None) -> str | None:
+    """Which of PyTorch's own wheels of release `pytorch` serves a build for `python`, one of
+    `systems` and `sm` (None: CPU-only), as "cu126 (pip)" or "cpu"; "unknown" where the table
+    has no wheel list of the release for those systems (a gap in what was read, not proof that
+    none shipped); None where none does, so that only a build gives it. PyTorch ships CPU
+    wheels for every Python of a release's range on each system (pytorch.org "Get started");
+    CUDA ones as the release's `wheels` rows say."""
+    release = knowledge.release(pytorch)
+    if release is None or release.python_support(python):
+        return None
+    if sm is None:
+        return "cpu"
+    fit = best_wheel(tuple(f for system in systems for f in wheels_for(knowledge, sm, system, python)
+                           if f.release.name == release.name))
+    if fit is None and sm.upstream_wheels and not any(w.system in systems for w in release.wheels):
+        return "unknown"
+    return f"cu{fit.cuda.replace('.', '')} ({fit.index})" if fit else None

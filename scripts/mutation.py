@@ -63,7 +63,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
                                                    "tests/test_input_bounds.py")),
     "workflow": ("generator/outputs/workflow.py", ("tests/test_workflow_output.py", "tests/test_golden.py")),
     "knowledge": ("generator/knowledge.py", ("tests/test_validation.py", "tests/test_version_ranges.py",
-                                             "tests/test_explain.py", "tests/test_env.py")),
+                                             "tests/test_explain.py", "tests/test_env.py",
+                                             "tests/test_wheels.py")),
     "model": ("generator/model.py", ("tests/test_expand.py", "tests/test_validation.py")),
     "adopt": ("generator/commands/adopt.py", ("tests/test_adopt.py",)),
     "smoke": ("generator/commands/smoke.py", ("tests/test_smoke.py",)),
@@ -71,6 +72,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "buildenv": ("generator/commands/buildenv.py", ("tests/test_env.py", "tests/test_escaping.py")),
     "detect": ("generator/commands/detect.py", ("tests/test_detect.py", "tests/test_host.py")),
     "explain": ("generator/commands/explain.py", ("tests/test_explain.py",)),
+    "wheels": ("generator/commands/wheels.py", ("tests/test_wheels.py", "tests/test_explain.py", "tests/test_detect.py")),
 }
 
 # module -> {mutant name: why no test can tell it from the original}. Only these survivors

@@ -358,7 +358,9 @@ def test_the_windows_rtx_5070_host_is_told_of_the_prebuilt_wheel(run):
                  "--nvidia-smi-output", host / "nvidia-smi.csv", "--cpu-flags", (host / "cpu-flags").read_text())
     assert result.exit_code == 0, result.output
     prebuilt = next(line.strip() for line in result.stdout.splitlines() if "prebuilt:" in line)
-    assert "wheels include sm120" in prebuilt and "--index-url https://download.pytorch.org/whl/cu" in prebuilt
+    assert "wheels run on sm120 (12.0 SASS)" in prebuilt and "--index-url https://download.pytorch.org/whl/cu" in prebuilt
+    # the driver nvidia-smi showed is weighed against the one the wheel needs
+    assert "this host's driver" in prebuilt
     assert "a smaller binary for one SM" in prebuilt
 
 

@@ -456,6 +456,9 @@ def test_env_refuses_a_combination_that_cannot_work_with_the_reason_and_the_near
         # the suggestion is itself a combination that works
         words = __import__("shlex").split(nearest)[2:]
         assert run("env", "--matrix", MATRIX, *words).exit_code == 0
+    if "RTX 5070" in axes and "3.8" not in axes:  # PyTorch's own wheels run on it: said before any build
+        assert "no build is needed: PyTorch " in result.stderr and "--index-url https://download.pytorch.org/whl/cu" \
+            in result.stderr.split("the nearest combination", 1)[0]
 
 
 def test_the_nearest_combination_keeps_what_was_asked_where_it_can(run):

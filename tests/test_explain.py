@@ -4,6 +4,7 @@ keeps a combination out."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -79,7 +80,7 @@ def test_a_combination_outside_the_axes_names_the_axis_and_the_knowledge_verdict
     assert lines[0] == ("build: sm61 with CUDA 13.0 and PyTorch 2.8.0 cannot be built: sm61 (Pascal) was dropped "
                         "after CUDA 12.9; this asks for 13.0, which is too new; PyTorch 2.8's source does not build "
                         "with CUDA 13.0 (it takes CUDA <13.0)")
-    assert [line for line in lines if not line.startswith(("build:", "newest that", "note:", "prebuilt:",
+    assert [line for line in lines if not line.startswith(("build:", "newest that", "note:", "prebuilt:", "wheels:",
                                                            "first release:"))] == [
         "pytorch-python313-cuda13_0-sm61-avx2: not in the matrix (gpu: python 3.13, cuda 13.0, sm sm61, isa avx2)",
         "  kept out by  gpu.cuda (matrix.yaml:32:10): cuda 13.0 is not among gpu.cuda values (12.8)",
@@ -278,10 +279,14 @@ def test_a_cuda_outside_the_matrixs_axes_is_judged_before_the_matrix_says_it_lac
 
 def test_explain_names_the_prebuilt_wheel_that_already_fits(run):
     data = explain_json(run, "--sm", "sm120", "--cuda", "12.9")  # a CUDA outside the matrix
-    prebuilt = next(line for line in data["build"] if line.startswith("prebuilt:"))
-    assert "pip install torch==2.11.0 --index-url https://download.pytorch.org/whl/cu128" in prebuilt
+    prebuilt = next(line for line in data["wheel_summary"] if line.startswith("prebuilt:"))
+    # the newest release whose wheels run on sm120, with the oldest of its CUDA releases that do
+    newest = max((f for f in data["wheels"]), key=lambda f: tuple(int(n) for n in f["pytorch"].split(".")))
+    assert f"pip install torch=={newest['pytorch']} --index-url https://download.pytorch.org/whl/cu" in prebuilt
+    assert {f["how"] for f in data["wheels"]} == {"SASS"} and "8.6" not in {f["target"] for f in data["wheels"]}
     # a combination the matrix holds is explained by its variant alone
-    assert explain_json(run, "--sm", "sm120", "--cuda", "12.8", "--isa", "avx2")["build"] == []
+    held = explain_json(run, "--sm", "sm120", "--cuda", "12.8", "--isa", "avx2")
+    assert held["build"] == [] and held["wheels"][0]["command"] == data["wheels"][0]["command"]
     assert "a CPU instruction set of your choice, a smaller binary for one SM, or patches" in prebuilt
 
 
@@ -292,7 +297,8 @@ def test_the_kepler_owner_gets_an_honest_answer(run):
         "build: sm35 with CUDA 11.4 and PyTorch 1.12 can be built by hand: CUDA 11.4's nvcc compiles for it and the "
         "release's source builds with it; running it needs NVIDIA driver 470.42.01 (Linux) or 471.11 (Windows) or "
         "newer; `gen-matrix env --sm sm35 --cuda 11.4 --pytorch 1.12.1` writes the script")
-    assert "prebuilt: none of PyTorch's own wheels the knowledge table lists compiles for sm35" in k40.stdout
+    assert re.search(r"^prebuilt: none of PyTorch's own wheels the knowledge table lists \(releases [0-9.]+ to "
+                     r"[0-9.]+\) runs on sm35", k40.stdout, re.MULTILINE)
     cuda12 = run("explain", "--root", REPO, "--sm", "sm_35", "--cuda", "12.1").stdout.splitlines()
     assert cuda12[0].endswith("cannot be built: sm35 (Kepler) was dropped after CUDA 11.8; this asks for 12.1, "
                               "which is too new")

@@ -399,11 +399,14 @@ darwin:
 knowledge:
   sm:
     sm130: {capability: "13.0", family: Next, min_cuda: "12.8", max_cuda: null, jetson: false,
-            hosts: [x86_64], cudnn: true, gpus: [Example], names: [Example Ti], pytorch: ">=2.7"}
+            hosts: [x86_64], cudnn: true, gpus: [Example], names: [Example Ti], pytorch: ">=2.7",
+            upstream_wheels: true}
   cuda:
     "12.8": {driver: "570.26", windows_driver: "570.65", capabilities: ["9.0"], gcc: 14, msvc: [1910, 1950]}
   toolkit:
     "12.4": {driver: "550.54.14", windows_driver: "551.61", gcc: 13, msvc: [1910, 1950]}
+  minor_compat:
+    "12": {driver: "525.60.13", windows_driver: "", source: our reading of NVIDIA's table}
   python:
     "3.12": {}
   isa:
@@ -413,7 +416,9 @@ knowledge:
     metal2: {arch: aarch64, blas: vecLib, description: Metal 2, environment: {USE_MPS: "1"}}
   pytorch:
     "2.8": {python: ["3.9", "3.13"], cuda: ["12.6", "12.8"], experimental_cuda: ["12.9"],
-            wheels: {"12.8": ["9.0", "13.0"]}, latest: "2.8.0", source_cuda: "<13.0"}
+            wheels: [{cuda: "12.8", system: x86_64-linux, index: pip, arch: "9.0;13.0+PTX", source: a wheel we read,
+                      inferred: from a nightly of the same week}],
+            latest: "2.8.0", source_cuda: "<13.0"}
   workarounds:
     old-cmake: {why: an example of a hand-build workaround, source: our build log, pip: ["setuptools<74"],
                 env: {CMAKE_POLICY_VERSION_MINIMUM: "3.5"}, cmake: ">=4",

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from ..errors import GenMatrixError, Location
 from .host import Gpu, Host
-from ..knowledge import CPU_FLAGS_COMMAND, Isa, Knowledge, Sm, gpu_name_matches, incompatibility, version_key
+from ..knowledge import (CPU_FLAGS_COMMAND, Isa, Knowledge, Sm, WheelFit, best_wheel, gpu_name_matches, incompatibility,
+                         version_key, wheels_for)
 from .listing import axis_value
 from ..model import Expansion, Variant
 
@@ -27,6 +28,7 @@ class GpuFinding:
     how: str  # how the SM was found
     variant: Variant | None
     problem: str | None  # why there is no variant for it
+    wheel: WheelFit | None = None  # PyTorch's own wheel that runs on it here, where one does
 
 
 @dataclass(frozen=True)
@@ -188,11 +190,12 @@ def _gpu_finding(expansion: Expansion, host: Host, index: int, gpu: Gpu) -> GpuF
     return GpuFinding(index, gpu, sm, how, _best(runnable, gpu.driver, host.system), None)
 
 
-def _gpu_advice(expansion: Expansion, host: Host, finding: GpuFinding) -> list[str]:
+def _gpu_advice(expansion: Expansion, host: Host, finding: GpuFinding, python: str | None) -> list[str]:
     """For a GPU whose SM is known: the matrix's variants for it where the CPU is unknown,
     PyTorch's own wheel that already runs on it, and where the matrix has none for it, the
     newest PyTorch and CUDA a hand build can still take."""
-    from .handbuild import newest_line, prebuilt_line
+    from .handbuild import newest_line
+    from .wheels import prebuilt_line, wheel_system
 
     sm = finding.sm
     if sm is None or host.machine not in sm.hosts:
@@ -204,12 +207,24 @@ def _gpu_advice(expansion: Expansion, host: Host, finding: GpuFinding) -> list[s
     if host.cpu is None and served:
         advice.append(f"GPU {finding.index}: the matrix's variants for {sm.name}: {', '.join(served)}; the CPU's "
                       "flags decide among them")
-    advice.append(prebuilt_line(k, sm))
+    system = wheel_system(host.system, host.machine)
+    if system is not None:
+        advice.insert(0, prebuilt_line(k, sm, system, python, finding.gpu.driver))
     if not served:
-        line = newest_line(k, sm, shell="powershell" if host.system == "Windows" else "bash")
+        line = newest_line(k, sm, python, shell="powershell" if host.system == "Windows" else "bash")
         if line:
             advice.append(line)
     return advice
+
+
+def _with_wheel(knowledge: Knowledge, host: Host, finding: GpuFinding, python: str | None) -> GpuFinding:
+    from .wheels import wheel_system
+
+    system = wheel_system(host.system, host.machine)
+    if finding.sm is None or system is None:
+        return finding
+    fit = best_wheel(wheels_for(knowledge, finding.sm, system, python), finding.gpu.driver, host.system)
+    return replace(finding, wheel=fit)
 
 
 def _describe_gpu(finding: GpuFinding) -> str:
@@ -226,8 +241,9 @@ def _describe_cpu(host: Host, variant: Variant) -> str:
             f"it runs (it shows {' '.join(isa.cpuinfo)})")
 
 
-def recommend(host: Host, expansion: Expansion) -> Recommendation:
-    """The best variant of the matrix for `host`, with the reasons and what to look out for."""
+def recommend(host: Host, expansion: Expansion, python: str | None = None) -> Recommendation:
+    """The best variant of the matrix for `host`, with the reasons and what to look out for;
+    `python`, the user's Python version where known, narrows the wheels and builds suggested."""
     reasons = [f"host: {host.system} {host.machine}"]
     warnings: list[str] = []
     pytorch = [v for v in expansion.variants if v.package == "pytorch"]
@@ -246,14 +262,15 @@ def recommend(host: Host, expansion: Expansion) -> Recommendation:
         warnings.append(f"{host.gpu_error}; the GPUs of this host are unknown, so no variant is recommended: "
                         "repair the NVIDIA driver, or give --gpu NAME, or --no-gpu for a CPU-only variant")
         return Recommendation(host, None, (), tuple(reasons), tuple(warnings))
-    findings = tuple(_gpu_finding(expansion, host, i, gpu) for i, gpu in enumerate(host.gpus))
+    findings = tuple(_with_wheel(expansion.matrix.knowledge, host, _gpu_finding(expansion, host, i, gpu), python)
+                     for i, gpu in enumerate(host.gpus))
     if findings:
         reasons.append(f"GPUs from {host.gpu_source}")
     for finding in findings:
         reasons.append(_describe_gpu(finding))
         if finding.problem:
             warnings.append(f"GPU {finding.index} ({finding.gpu.name}): {finding.problem}")
-        reasons += _gpu_advice(expansion, host, finding)
+        reasons += _gpu_advice(expansion, host, finding, python)
     served = [f for f in findings if f.variant]
     if len(findings) > 1:
         reasons.append(f"{len(findings)} GPUs: a variant targets one SM; the recommendation serves "
@@ -307,6 +324,8 @@ def build_command(recommendation: Recommendation) -> str | None:
 
 
 def as_json(recommendation: Recommendation) -> dict:
+    from .wheels import as_json as wheel_json
+
     host = recommendation.host
     variant = recommendation.variant
     return {
@@ -323,15 +342,16 @@ def as_json(recommendation: Recommendation) -> dict:
             "index": f.index, "name": f.gpu.name, "compute_cap": f.gpu.capability, "driver": f.gpu.driver,
             "sm": f.sm.name if f.sm else None, "found_by": f.how or None,
             "variant": f.variant.name if f.variant else None, "problem": f.problem,
+            "wheel": wheel_json(f.wheel) if f.wheel else None,
         } for f in recommendation.gpus],
         "reasons": list(recommendation.reasons),
         "warnings": list(recommendation.warnings),
     }
 
 
-def for_python(expansion: Expansion, interpreter: Path) -> tuple[Expansion, str | None, str | None]:
-    """The expansion narrowed to the variants for the Python `interpreter` runs, with the
-    reason to show; where the matrix has none for it, the expansion whole and why."""
+def for_python(expansion: Expansion, interpreter: Path) -> tuple[Expansion, str, str | None, str | None]:
+    """The expansion narrowed to the variants for the Python `interpreter` runs, with its
+    version and the reason to show; where the matrix has none for it, the expansion whole and why."""
     try:
         done = subprocess.run([str(interpreter), "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
                               capture_output=True, encoding="utf-8", errors="replace", timeout=60)
@@ -345,7 +365,7 @@ def for_python(expansion: Expansion, interpreter: Path) -> tuple[Expansion, str 
     kept = tuple(v for v in expansion.variants if v.python.name == version)
     if not kept:
         have = sorted({v.python.name for v in expansion.variants}, key=version_key)
-        return expansion, None, (f"{interpreter} is Python {version}, and the matrix has no variant for it (it has "
+        return expansion, version, None, (f"{interpreter} is Python {version}, and the matrix has no variant for it (it has "
                                  f"{', '.join(have)}): the recommendation is for another Python; add \"{version}\" to "
                                  "python in matrix.yaml for one of its own")
-    return replace(expansion, variants=kept), f"Python {version}, that of {interpreter}", None
+    return replace(expansion, variants=kept), version, f"Python {version}, that of {interpreter}", None

@@ -15,7 +15,9 @@ from pathlib import PurePosixPath
 from ..errors import GenMatrixError, Location
 from ..pipeline.expand import combination_text, variant_name
 from ..knowledge import CANNOT, NOTE, Knowledge, Sm, Toolkit, findings, sm_cuda_problem, version_key
-from .handbuild import newest_line, prebuilt_line
+from .handbuild import newest_line
+from ..knowledge import wheels_for
+from .wheels import as_json as wheel_json, prebuilt_line, release_lines
 from .listing import axis_value
 from ..model import KIND_AXES, KINDS, Expansion, Matrix, Section, Variant
 from ..layout import PKGS_DIR
@@ -78,7 +80,9 @@ class Explanation:
     query: tuple[tuple[str, str], ...]  # what was asked: ("name", ...) or the given axes
     outcomes: tuple[Outcome, ...]
     pytorch: tuple[str, ...] = ()  # what the release table says for `explain --pytorch`
-    build: tuple[str, ...] = ()  # whether nvcc and PyTorch can build the SM asked about, by hand or prebuilt
+    build: tuple[str, ...] = ()  # whether nvcc and PyTorch can build the SM asked about by hand
+    wheels: tuple[str, ...] = ()  # which of PyTorch's own wheels run on the SM asked about
+    wheel_fits: tuple = ()  # the same as knowledge.WheelFit values, for --json
 
 
 def _section(matrix: Matrix, kind: str) -> Section | None:
@@ -236,21 +240,30 @@ def by_values(expansion: Expansion, given: dict[str, str], kind: str | None = No
     Axes not given take the values of the matrix's section; without `kind`, every kind of
     variant that has all the given axes is asked about."""
     explanation = _by_values(expansion, given, kind, pytorch)
-    if "sm" not in given or (pytorch is None and all(o.included for o in explanation.outcomes)):
-        return explanation  # the matrix builds all of it: the outcomes say everything
+    if "sm" not in given:
+        return explanation
     k = expansion.matrix.knowledge
     values = {axis: text.strip() if axis == "cuda" and k.cuda_release(text.strip()) else axis_value(k, axis, text, f"--{axis}")
               for axis, text in given.items() if axis in ("sm", "cuda", "python")}
+    sm, python = k.sm[values["sm"]], values.get("python")
+    # PyTorch's own wheels are part of the answer whatever the matrix holds: they cost no build
+    explanation = dataclasses.replace(explanation, wheels=(prebuilt_line(k, sm, python=python),
+                                                           *release_lines(k, sm, python)),
+                                      wheel_fits=wheels_for(k, sm, python=python))
+    if pytorch is None and all(o.included for o in explanation.outcomes):
+        if not explanation.wheel_fits:  # no wheel: what a build from source gives, beyond the matrix
+            line = newest_line(k, sm, python, cuda=values.get("cuda"))
+            explanation = dataclasses.replace(explanation, wheels=explanation.wheels + ((line,) if line else ()))
+        return explanation  # the matrix builds all of it: the outcomes say everything
     return dataclasses.replace(explanation, build=hand_build(
-        k, k.sm[values["sm"]], values.get("cuda"), values.get("python"),
-        pytorch or expansion.matrix.pytorch_version, notes=pytorch is None))
+        k, sm, values.get("cuda"), python, pytorch or expansion.matrix.pytorch_version, notes=pytorch is None))
 
 
 def hand_build(knowledge: Knowledge, sm: Sm, cuda: str | None, python: str | None, version: str,
                notes: bool = True) -> tuple[str, ...]:
     """Whether nvcc of CUDA `cuda` and PyTorch `version` can build for `sm`, from the knowledge
-    table alone (matrix or not); the first release that builds for it; PyTorch's own wheel
-    that already has it, and what a build adds over it."""
+    table alone (matrix or not); the newest release that does, keeping the user's Python and
+    CUDA where they fit; the first release that builds for it."""
     release = knowledge.release(version)
     lines = []
     found = findings(knowledge, sm=sm, cuda=cuda, pytorch=version, python=python)
@@ -268,7 +281,7 @@ def hand_build(knowledge: Knowledge, sm: Sm, cuda: str | None, python: str | Non
                      f"builds with it; running it needs NVIDIA driver {toolkit.driver} (Linux) or "
                      f"{toolkit.driver_for('Windows')} (Windows) or newer; `{command}` writes the script")
     if blocking or not cuda:
-        line = newest_line(knowledge, sm, python)
+        line = newest_line(knowledge, sm, python, cuda=cuda)
         if line:
             lines.append(line)
     if notes:
@@ -276,7 +289,6 @@ def hand_build(knowledge: Knowledge, sm: Sm, cuda: str | None, python: str | Non
     if sm.first_pytorch:
         lines.append(f"first release: PyTorch {sm.first_pytorch} is the first whose source builds for {sm.name} "
                      f"(CUDA >= {sm.min_cuda})")
-    lines.append(prebuilt_line(knowledge, sm))
     return tuple(lines)
 
 
@@ -386,7 +398,8 @@ def text(explanation: Explanation) -> str:
     """The explanation as `gen-matrix explain` prints it: one outcome in full, several one a line."""
     notes = "".join(f"{note}\n" for note in explanation.pytorch)
     build = "".join(f"{line}\n" for line in explanation.build)
-    return build + _outcomes_text(explanation) + notes
+    wheels = "".join(f"{line}\n" for line in explanation.wheels)
+    return build + _outcomes_text(explanation) + wheels + notes
 
 
 def _outcomes_text(explanation: Explanation) -> str:
@@ -432,4 +445,5 @@ def as_json(explanation: Explanation) -> dict:
         }
 
     return {"query": dict(explanation.query), "outcomes": [outcome(o) for o in explanation.outcomes],
-            "pytorch": list(explanation.pytorch), "build": list(explanation.build)}
+            "pytorch": list(explanation.pytorch), "build": list(explanation.build),
+            "wheels": [wheel_json(fit) for fit in explanation.wheel_fits], "wheel_summary": list(explanation.wheels)}

@@ -31,6 +31,7 @@ class Asked:
     isa: str | None = None
     shell: str = "bash"
     wheel: bool = False
+    output: str | None = None  # -o FILE, carried into the commands suggested
 
 
 @dataclass(frozen=True)
@@ -95,6 +96,27 @@ def pytorch_release(knowledge: Knowledge, text: str) -> tuple[Release, str]:
     return release, value if value.count(".") == 2 else release.newest
 
 
+def _wheel_hint(knowledge: Knowledge, sm: Sm, shell: str, python: str | None, release: str | None,
+                cuda: str | None) -> str:
+    """PyTorch's own wheel that runs on `sm` where the script would run, so that no build is
+    needed: of the `release` and `cuda` asked for where one is, else the newest."""
+    from ..knowledge import best_wheel, wheels_for
+    from .wheels import driver_text, how_text
+
+    if shell in buildenv.WINDOWS_SHELLS:
+        system = "x86_64-windows"
+    else:
+        system = "x86_64-linux" if "x86_64" in sm.hosts else "aarch64-linux"
+    fits = wheels_for(knowledge, sm, system, python)
+    for wanted in (lambda f: f.release.name == release, lambda f: f.cuda == cuda):
+        fits = tuple(f for f in fits if wanted(f)) or fits
+    fit = best_wheel(fits)
+    if fit is None:
+        return ""
+    return (f"no build is needed: PyTorch {fit.release.newest}'s own CUDA {fit.cuda} wheels for {system} run on "
+            f"{sm.name} ({how_text(fit)}): `{fit.command}`, with {driver_text(fit, [buildenv.SYSTEM[shell]])}; or ")
+
+
 def _command(asked: Asked, sm: Sm | None, choice: Choice) -> str:
     """The command of `choice`, quoted for the shell its script is for: there it is typed."""
     parts = ["gen-matrix env"]
@@ -109,6 +131,11 @@ def _command(asked: Asked, sm: Sm | None, choice: Choice) -> str:
     if asked.isa:
         parts.append(f"--isa {asked.isa}")
     parts.append(f"--shell {asked.shell}")
+    if asked.output:
+        try:
+            parts.append(f"-o {argument(asked.output, asked.shell)}")
+        except ValueError:  # a path that shell cannot quote: the user has it at hand
+            parts.append("-o FILE")
     return " ".join(parts)
 
 
@@ -239,6 +266,9 @@ def resolve(knowledge: Knowledge, asked: Asked) -> buildenv.Target:
         else:
             hint = (f"the nearest combination that works: {_command(asked, sm, close)}" if close
                     else "no combination of the knowledge table works for this GPU")
+        if sm is not None:
+            hint = _wheel_hint(knowledge, sm, asked.shell, python, releases[0].name if asked.pytorch else None,
+                               cuda) + hint
         raise GenMatrixError.at(Location(option), reason, hint)
 
     release = chosen.release
@@ -276,19 +306,23 @@ def detected(knowledge: Knowledge, gpu: str | None, isa: str | None, python: str
     return gpu, isa, python
 
 
-def newest(knowledge: Knowledge, sm: Sm, python: str | None = None) -> buildenv.Target | None:
-    """The newest PyTorch release, CUDA release (and `python`, where it fits) that build for `sm`."""
-    for asked_python in ((python, None) if python else (None,)):
+def newest(knowledge: Knowledge, sm: Sm, python: str | None = None, cuda: str | None = None,
+           shell: str = "bash") -> buildenv.Target | None:
+    """The newest PyTorch release and CUDA release that build for `sm`, keeping the user's own
+    `python` and `cuda` where they fit (both, else Python, else CUDA, else neither)."""
+    tries = dict.fromkeys(((python, cuda), (python, None), (None, cuda), (None, None)))
+    for asked_python, asked_cuda in tries:
         try:
-            return resolve(knowledge, Asked(gpu=sm.name, python=asked_python))
+            return resolve(knowledge, Asked(gpu=sm.name, python=asked_python, cuda=asked_cuda, shell=shell))
         except GenMatrixError:
             continue
     return None
 
 
-def newest_line(knowledge: Knowledge, sm: Sm, python: str | None = None, shell: str = "bash") -> str | None:
+def newest_line(knowledge: Knowledge, sm: Sm, python: str | None = None, shell: str = "bash",
+                cuda: str | None = None) -> str | None:
     """Which PyTorch and CUDA still build for `sm`, newest first, and the command that writes the script."""
-    best = newest(knowledge, sm, python)
+    best = newest(knowledge, sm, python, cuda, shell)
     if best is None:
         return None
     on = f" --shell {shell}" if shell != "bash" else ""
@@ -296,22 +330,3 @@ def newest_line(knowledge: Knowledge, sm: Sm, python: str | None = None, shell: 
             f"{best.python} (NVIDIA driver {best.toolkit.driver} on Linux, {best.toolkit.driver_for('Windows')} on "
             f"Windows, or newer): `gen-matrix env --sm {sm.name} --cuda {best.cuda} --pytorch {best.pytorch} "
             f"--python {best.python}{on}` writes the script")
-
-
-def prebuilt_line(knowledge: Knowledge, sm: Sm) -> str:
-    """PyTorch's own wheel that already runs on `sm`, and what a build adds over it; or that none does."""
-    from ..knowledge import prebuilt_wheel, wheel_command
-
-    wheel = prebuilt_wheel(knowledge, sm)
-    if wheel:
-        release, cuda = wheel
-        toolkit = knowledge.cuda_release(cuda)
-        driver = (f" (NVIDIA driver {toolkit.driver} on Linux, {toolkit.driver_for('Windows')} on Windows, or newer)"
-                  if toolkit else "")
-        return (f"prebuilt: PyTorch {release.newest}'s own CUDA {cuda} wheels include {sm.name}{driver}, no build "
-                f"needed: {wheel_command(release, cuda)}. A build adds a CPU instruction set of your choice, a smaller "
-                "binary for one SM, or patches")
-    listed = sorted(f"{release.name} (CUDA {', '.join(release.wheels)})"
-                    for release in knowledge.pytorch.values() if release.wheels)
-    return (f"prebuilt: none of PyTorch's own wheels the knowledge table lists compiles for {sm.name} "
-            f"({'; '.join(listed)}): a build from source is the way")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import GenMatrixError, Location
-from ..knowledge import Knowledge, gpu_name_matches, version_key
+from ..knowledge import Knowledge, gpu_name_matches, upstream_for, version_key
 from ..knowledge import switches as knowledge_switches
 from ..model import COMPANION, Expansion, Matrix, Variant
 from ..layout import PKGS_DIR
@@ -123,7 +123,15 @@ def facts(matrix: Matrix, variant: Variant) -> dict:
         "file": f"{PKGS_DIR}/{variant.name}.nix",
         "build": f"flox build {variant.name}",
         "origin": variant.origin,
+        "upstream_wheel": upstream_wheel(matrix, variant),
     }
+
+
+def upstream_wheel(matrix: Matrix, variant: Variant) -> str | None:
+    """PyTorch's own wheel of the matrix's release that already serves the variant (its Python,
+    system and SM, by binary compatibility), as "cu126 (pip)" or "cpu"; None: only this matrix
+    gives it."""
+    return upstream_for(matrix.knowledge, matrix.pytorch_version, variant.python.name, variant.platforms, variant.sm)
 
 
 def table(matrix: Matrix, variants: tuple[Variant, ...]) -> list[list[str]]:

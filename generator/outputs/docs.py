@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Callable, Iterable, Mapping, NamedTuple
 
 from ..errors import Location
-from ..knowledge import version_key
+from ..knowledge import upstream_for, version_key
 from ..layout import HEADER, README_FILE, TEMPLATES
 from ..model import KIND_AXES, Expansion, Variant
 from ..pipeline.expand import fix_facts
@@ -63,6 +63,7 @@ class Row(NamedTuple):
     companions: list[str]  # the names of the companions built against it
     package: str
     torch: str | None
+    upstream: str | None  # PyTorch's own wheel that already serves it ("cu126 (pip)"); None: only this matrix
 
 
 def _json(value) -> str:
@@ -104,7 +105,9 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
     def row(variant: Variant) -> Row:
         recipe = recipe_of[variant.name]
         return Row(variant.name, variant.combination, recipe.description, recipe.entry.revision,
-                   [c.name for c in companions_of.get(variant.name, ())], variant.package, variant.torch)
+                   [c.name for c in companions_of.get(variant.name, ())], variant.package, variant.torch,
+                   upstream_for(matrix.knowledge, matrix.pytorch_version, variant.python.name, variant.platforms,
+                                variant.sm))
 
     kinds = [{"kind": s.kind, "title": KIND_TITLES[s.kind], "axes": [{"axis": a, "values": list(v)} for a, v in s.axes],
               "variants": [row(v) for v in by_kind.get(s.kind, ())]}

@@ -1,0 +1,172 @@
+"""Which of PyTorch's own wheels run on a GPU: CUDA binary compatibility (SASS of a lower minor of
+the same major, PTX by JIT on anything newer, arch-specific targets on their SM alone), the
+driver each needs, and the answers `explain`, `env` and `list` build on it."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from types import MappingProxyType
+
+import pytest
+
+from conftest import REPO
+from generator import knowledge as K
+from generator.commands import handbuild
+
+KNOWLEDGE = K.build(K.builtin())
+
+
+@pytest.mark.parametrize("arch, capability, served", [
+    ("5.0;6.0;7.0;7.5;8.0;8.6;9.0", "8.9", ("8.6", K.SASS)),  # RTX 4090, L40S
+    ("5.0;6.0;7.0;7.5;8.0;8.6;9.0", "6.1", ("6.0", K.SASS)),  # GTX 1080
+    ("5.0;6.0;7.0;7.5;8.0;8.6;9.0", "5.2", ("5.0", K.SASS)),  # GTX 970
+    ("7.5;8.0;8.6;9.0;10.0;12.0", "12.1", ("12.0", K.SASS)),  # DGX Spark
+    ("7.5;8.0;8.6;9.0;10.0;12.0", "11.0", None),  # Thor: 10.0 SASS is another major
+    ("8.6", "8.0", None),  # SASS never runs on a lower minor
+    ("8.0;9.0a", "9.0", ("9.0a", K.SASS)),
+    ("9.0a", "9.1", None),  # arch-specific: that SM alone
+    ("9.0a+PTX", "10.0", None),
+    ("10.0f", "10.3", ("10.0f", K.SASS)),  # family-specific: the family's later minors too
+    ("8.0;9.0+PTX", "12.0", ("9.0+PTX", K.PTX)),
+    ("8.0;9.0+PTX", "9.0", ("9.0", K.SASS)),  # SASS wins over PTX
+    ("7.5;8.0;8.6;9.0;10.0;12.0+PTX", "12.1", ("12.0", K.SASS)),
+    ("3.7+PTX;5.0", "3.5", None),  # PTX runs on newer GPUs only
+])
+def test_an_arch_list_serves_an_sm_by_binary_compatibility(arch, capability, served):
+    runs = K.serves(arch, capability)
+    assert (runs.target, runs.how) == served if served else runs is None
+
+
+def _with_release(name: str, *wheels: K.Wheel, python=("3.10", "3.14")) -> K.Knowledge:
+    release = K.Release(name=name, python=python, cuda=tuple(w.cuda for w in wheels), wheels=wheels, latest=f"{name}.0")
+    return dataclasses.replace(KNOWLEDGE, pytorch=MappingProxyType({name: release}))
+
+
+def test_ptx_serves_a_newer_gpu_only_with_the_cuda_releases_own_driver():
+    ptx = _with_release("2.9", K.Wheel("12.8", "x86_64-linux", "pip", "8.0;9.0+PTX", "test"))
+    (fit,) = K.wheels_for(ptx, KNOWLEDGE.sm["sm120"], "x86_64-linux")
+    assert fit.runs.how == K.PTX and fit.compat is None  # no minor-version compatibility for PTX
+    assert fit.driver_for("Linux") == KNOWLEDGE.cuda["12.8"].driver
+    assert not K.driver_meets("560.35.03", fit.driver_for("Linux")) and K.driver_meets("575.64", fit.driver_for("Linux"))
+    # an H100 could take CUDA 12.6's SASS on a 525 driver, but its PTX needs 12.6's own driver
+    hopper = _with_release("2.9", K.Wheel("12.6", "x86_64-linux", "pip", "8.0+PTX", "test"))
+    (fit,) = K.wheels_for(hopper, KNOWLEDGE.sm["sm90"], "x86_64-linux")
+    assert fit.runs.how == K.PTX and fit.driver_for("Linux") == KNOWLEDGE.cuda["12.6"].driver
+    # PTX of a CUDA older than the GPU: the wheel's bundled CUDA libraries do not know the GPU
+    old = _with_release("2.6", K.Wheel("12.4", "x86_64-linux", "pip", "8.0;9.0+PTX", "test"))
+    assert K.wheels_for(old, KNOWLEDGE.sm["sm120"], "x86_64-linux") == ()
+
+
+def test_sass_runs_on_an_older_driver_by_minor_version_compatibility_but_not_below_the_gpus_own():
+    k80 = K.best_wheel(K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm["sm37"], "x86_64-linux"))
+    assert k80 is not None and k80.cuda.startswith("11.") and k80.runs.how == K.SASS
+    # Kepler's last driver branch is R470: CUDA 11.x wheels reach it by minor-version compatibility
+    assert k80.driver_for("Linux") == KNOWLEDGE.minor_compat["11"].driver
+    assert K.version_key(k80.driver_for("Linux")) < (470,) < K.version_key(KNOWLEDGE.cuda_release(k80.cuda).driver)
+    # an RTX 5070 needs a driver that knows Blackwell, whatever minor-version compatibility allows
+    rtx = _with_release("2.9", K.Wheel("12.9", "x86_64-linux", "pip", "12.0", "test"))
+    (fit,) = K.wheels_for(rtx, KNOWLEDGE.sm["sm120"], "x86_64-linux")
+    assert fit.driver_for("Linux") == KNOWLEDGE.cuda["12.8"].driver  # sm120's first CUDA, below 12.9's own
+
+
+def test_releases_come_newest_first_by_version_not_by_text():
+    order = [fit.release.name for fit in K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm["sm86"], "x86_64-linux")]
+    assert order.index("2.10") < order.index("2.9") < order.index("1.12")
+    assert order == sorted(order, key=K.version_key, reverse=True)
+
+
+def test_wheels_follow_the_system_and_the_gpus_hosts():
+    assert K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm["sm121"], "x86_64-linux") == ()  # GB10 sits beside ARM only
+    spark = K.best_wheel(K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm["sm121"], "aarch64-linux"))
+    assert spark.runs.target == "12.0" and spark.systems == ("aarch64-linux",)
+    assert K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm["sm87"]) == ()  # a Jetson Orin runs JetPack's builds
+
+
+def test_sm110_is_built_from_pytorch_2_9_on():
+    assert KNOWLEDGE.sm["sm110"].pytorch_problem("2.8") and not KNOWLEDGE.sm["sm110"].pytorch_problem("2.9")
+
+
+def test_the_newest_build_keeps_the_users_python_and_cuda_where_they_fit():
+    sm61 = KNOWLEDGE.sm["sm61"]
+    kept = handbuild.newest(KNOWLEDGE, sm61, python="3.12", cuda="11.8")
+    assert (kept.python, kept.cuda) == ("3.12", "11.8")
+    # CUDA 13 cannot compile for Pascal: the user's Python stays, the CUDA gives way
+    other = handbuild.newest(KNOWLEDGE, sm61, python="3.12", cuda="13.0")
+    assert other.python == "3.12" and other.cuda != "13.0"
+
+
+def test_env_refuses_a_cuda_below_the_releases_source_floor_and_names_the_wheel(run, tmp_path):
+    result = run("env", "--root", tmp_path, "--gpu", "A100", "--cuda", "11.0", "--pytorch", "2.9.1")
+    assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
+    assert result.stderr.startswith("error: --cuda: PyTorch 2.9's source does not build with CUDA 11.0")
+    assert "pip install torch==2.9.1 --index-url https://download.pytorch.org/whl/cu1" in result.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_explain_lists_every_release_whose_wheels_run_on_the_gpu(run, tmp_path):
+    result = run("explain", "--root", tmp_path, "--gpu", "RTX 4090", "--json")
+    assert result.exit_code == 0, result.output
+    wheels = json.loads(result.stdout)["wheels"]
+    releases = [w["pytorch"] for w in wheels]
+    assert releases == sorted(releases, key=K.version_key, reverse=True)
+    assert {(w["target"], w["how"]) for w in wheels} >= {("8.6", "SASS")}
+    assert all(w["driver"] and w["sources"] for w in wheels)
+
+
+MATRIX = """\
+pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+gpu: {python: ["3.13", "3.14"], cuda: ["12.8"], sm: [sm61, sm86], isa: [avx2, armv9]}
+"""
+
+
+def test_list_no_upstream_wheel_keeps_only_what_no_wheel_serves(run, tmp_path):
+    (tmp_path / "matrix.yaml").write_text(MATRIX)
+    only = run("list", "--root", tmp_path, "--no-upstream-wheel")
+    assert only.exit_code == 0, only.output
+    # PyTorch 2.8 supports Python 3.9 to 3.13 (no 3.14 wheel at all); its CUDA 12.6 x86_64 wheels
+    # carry sm_60 and sm_86 SASS; the table has no aarch64 list of 2.8 (unknown, so not listed)
+    assert sorted(only.stdout.split()) == [f"pytorch-python314-cuda12_8-{sm}-{isa}" for sm in ("sm61", "sm86")
+                                           for isa in ("armv9", "avx2")]
+    table = {v["name"]: v["upstream_wheel"] for v in json.loads(run("list", "--root", tmp_path, "--format", "json").stdout)}
+    assert table["pytorch-python313-cuda12_8-sm61-avx2"] == "cu126 (pip)"
+    assert table["pytorch-python313-cuda12_8-sm86-armv9"] == "unknown"
+    # a matrix's own wheel rows replace the release's: without the CUDA 12.6 list, no wheel has sm_6x
+    (tmp_path / "matrix.yaml").write_text(MATRIX + 'knowledge:\n  pytorch:\n    "2.8":\n      wheels:\n'
+                                          '        - {cuda: "12.8", system: x86_64-linux, index: pip, arch: "7.0;8.0;8.6",'
+                                          ' source: a wheel we read}\n')
+    only = run("list", "--root", tmp_path, "--no-upstream-wheel")
+    assert "pytorch-python313-cuda12_8-sm61-avx2" in only.stdout.split()
+    assert "pytorch-python313-cuda12_8-sm86-avx2" not in only.stdout.split()
+
+
+def test_the_wheel_suggested_is_the_newest_cuda_the_drivers_runs_else_the_least_demanding():
+    fits = K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm["sm89"], "x86_64-linux")
+    newest = fits[0].release.name
+    cudas = sorted((f.cuda for f in fits if f.release.name == newest), key=K.version_key)
+    assert len(cudas) > 1
+    assert K.best_wheel(fits).cuda == cudas[0]  # no driver seen: the one that asks least of it
+    assert K.best_wheel(fits, "470.82").cuda == cudas[0]  # too old for all: the nearest
+    on_550 = K.best_wheel(fits, "550.54")
+    assert K.driver_meets("550.54", on_550.driver_for("Linux"))
+    assert K.best_wheel(fits, "999.1").cuda == cudas[-1]
+
+
+def test_explain_says_what_a_build_gives_where_no_wheel_runs_even_when_the_matrix_has_the_gpu(run, tmp_path):
+    (tmp_path / "matrix.yaml").write_text(
+        'pytorch: {version: "2.8.0"}\nnixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n'
+        'gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm87], isa: [armv8_2]}\n')
+    result = run("explain", "--root", tmp_path, "--gpu", "Jetson Orin", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["outcomes"][0]["in_matrix"] and data["wheels"] == []
+    assert any(line.startswith("newest that builds for sm87: PyTorch ") for line in data["wheel_summary"])
+
+
+def test_the_suggested_build_carries_the_users_python_shell_and_output(run, tmp_path):
+    result = run("env", "--root", tmp_path, "--gpu", "K40c", "--python", "3.9", "--shell", "powershell",
+                 "--cuda", "12.1", "-o", str(tmp_path / "build.ps1"))
+    assert result.exit_code == 2 and list(tmp_path.iterdir()) == []
+    nearest = result.stderr.split("the nearest combination that works: ", 1)[1]
+    assert "--cuda 11.8" in nearest and "--python 3.9 --shell powershell -o " in nearest and "build.ps1" in nearest
