@@ -704,6 +704,8 @@ class WheelFit:
         own = self.compat.driver_for(system) if self.compat else ""
         if not own:  # no minor-version compatibility, or none known on this system
             own = self.toolkit.driver_for(system) if self.toolkit else ""
+        if not own:  # what the CUDA release asks is unknown: the GPU's own floor would understate it
+            return ""
         floor = self.first.driver_for(system) if self.first else ""
         numbered = [d for d in (own, floor) if d[:1].isdigit()]
         if own and not own[:1].isdigit():

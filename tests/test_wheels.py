@@ -70,6 +70,15 @@ def test_sass_runs_on_an_older_driver_by_minor_version_compatibility_but_not_bel
     assert fit.driver_for("Linux") == KNOWLEDGE.cuda["12.8"].driver  # sm120's first CUDA, below 12.9's own
 
 
+def test_a_driver_the_table_does_not_know_is_unknown_not_the_gpus_floor():
+    # CUDA 13.2 is in no driver table, and CUDA 13's Windows minor-version driver is unverified:
+    # the Windows answer is unknown, never an Ada card's 520.06, which runs no CUDA 13 binary
+    newer = _with_release("2.13", K.Wheel("13.2", "x86_64-windows", "pip", "8.6", "test"))
+    (fit,) = K.wheels_for(newer, KNOWLEDGE.sm["sm89"], "x86_64-windows")
+    assert fit.driver_for("Windows") == ""
+    assert K.version_key(fit.driver_for("Linux")) >= (580,)
+
+
 def test_releases_come_newest_first_by_version_not_by_text():
     order = [fit.release.name for fit in K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm["sm86"], "x86_64-linux")]
     assert order.index("2.10") < order.index("2.9") < order.index("1.12")

@@ -90,7 +90,8 @@ def release_lines(knowledge: Knowledge, sm: Sm, python: str | None = None) -> li
         by_release.setdefault(fit.release.newest, []).append(fit)
     return [f"wheels: PyTorch {version}: " + "; ".join(
         f"CUDA {fit.cuda} {fit.index} ({', '.join(fit.systems)}): {how_text(fit)}, "
-        + ", ".join(f"driver {fit.driver_for(os)}+ ({os})" for os in _oses(fit) if fit.driver_for(os))
+        + ", ".join(f"driver {fit.driver_for(os)}+ ({os})" if fit.driver_for(os) else f"driver unknown ({os})"
+                    for os in _oses(fit))
         + (" by minor-version compatibility" if fit.compat else "") for fit in fits)
         for version, fits in by_release.items()]
 
