@@ -68,6 +68,38 @@ def a_machine_of_no_ones(tmp_path_factory):
         yield
 
 
+# What `pytest -m "not slow"` leaves out besides the tests marked slow where they are written:
+# whole files whose every test runs real tools at length, and single long tests, by file. The
+# quick subset keeps at least one test of every module.
+SLOW_FILES = {
+    "test_build_identity.py": "evaluates every recipe before and after each edit",
+    "test_ci.py": "commits in git repositories and evaluates recipes at two revisions",
+    "test_docs_commands.py": "runs every command the docs show through the installed console script",
+    "test_escaping.py": "reads text back through bash, nix-instantiate and Wine's cmd",
+    "test_eval.py": "evaluates recipes with nix-instantiate, some until their time limit",
+    "test_examples.py": "generates and evaluates every example",
+    "test_fixes_behaviour.py": "runs the build fixes' CMake",
+    "test_compiler_cache.py": "compiles a CMake project twice through ccache",
+    "test_init.py": "makes and commits repositories with git",
+    "test_project_workflow.py": "runs the release workflow's steps",
+    "test_revisions.py": "commits revisions of a repository with git",
+    "test_sandbox.py": "runs processes to their time limits",
+    "test_workflow_logic.py": "runs the generated workflow's steps over a plan",
+}
+SLOW_TESTS = {
+    "test_validation.py": ("test_fuzz_built_matrix_runs_cleanly_or_fails_located",
+                           "test_fuzz_mutated_matrix_runs_cleanly_or_fails_located"),
+    "test_ownership.py": ("test_two_runs_at_once_leave_the_tree_of_one_of_them",),
+}
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        file = Path(str(item.fspath)).name
+        if file in SLOW_FILES or item.originalname in SLOW_TESTS.get(file, ()):
+            item.add_marker(pytest.mark.slow)
+
+
 def pytest_addoption(parser):
     parser.addoption("--update-golden", action="store_true",
                      help="rewrite tests/golden/ from the current templates instead of comparing")
