@@ -56,10 +56,27 @@ def _warn(warnings, notes=()) -> None:
         click.echo(f"note: {note}", err=True)
 
 
+def _version() -> str:
+    """gen-matrix's version: its installed distribution's, else (run from a source tree, with
+    `python -m generator`) pyproject.toml's beside the package."""
+    import importlib.metadata
+
+    try:
+        return importlib.metadata.version("gen-matrix")
+    except importlib.metadata.PackageNotFoundError:
+        import tomlkit
+
+        pyproject = Path(__file__).resolve().parent.parent / "pyproject.toml"
+        try:
+            return str(tomlkit.parse(pyproject.read_text(encoding="utf-8"))["project"]["version"]) + " (source tree)"
+        except (OSError, KeyError, ValueError):
+            return "unknown (not installed)"
+
+
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @_MATRIX
 @_ROOT
-@click.version_option(package_name="gen-matrix")
+@click.version_option(version=_version(), prog_name="gen-matrix")
 @click.pass_context
 def main(ctx: click.Context, matrix, root) -> None:
     """Expand matrix.yaml into Flox recipes for custom PyTorch builds.

@@ -210,3 +210,19 @@ def test_check_shows_the_control_characters_of_an_edited_file_escaped(project, r
     assert result.exit_code == 1
     assert "+# \\x1b]0;owned\\x07\\x1b[2J\\x9b31m" in result.stdout.replace("-# ", "+# ")
     assert not any(character in result.stdout for character in "\x1b\x07\x9b")
+
+
+def test_the_version_is_told_from_a_source_tree_too(monkeypatch):
+    # `python -m generator` from a checkout that was never installed: no distribution metadata
+    import importlib.metadata
+
+    import tomlkit as toml
+
+    from generator import cli
+
+    def not_installed(name):
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    expected = toml.parse((REPO / "pyproject.toml").read_text())["project"]["version"]
+    assert cli._version() == f"{expected} (source tree)"
