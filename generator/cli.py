@@ -596,7 +596,10 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
     if name is not None and (given or kind or pytorch):
         raise click.UsageError("give a variant NAME or axis options, not both")
     expansion, read = run.expansion_or_example(project, allow_empty=True)
-    _warn(expansion.warnings, expansion.notes)
+    # no matrix here: the shipped example stands in, and its notes are not the user's
+    example = None if project.matrix_given or os.path.lexists(project.matrix_path) else read.rsplit(" ", 1)[-1]
+    if example is None:
+        _warn(expansion.warnings, expansion.notes)
     result = (explain_.by_name(expansion, name) if name is not None
               else explain_.by_values(expansion, given, kind, pytorch))
     if pytorch is not None:
@@ -604,7 +607,7 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
     if as_json:
         click.echo(json.dumps({**explain_.as_json(result), "matrix": read}, indent=2))
     else:
-        click.echo(explain_.text(result), nl=False)
+        click.echo(explain_.text(result, example), nl=False)
         click.echo(f"matrix: {read}", err=True)
 
 

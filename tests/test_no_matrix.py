@@ -71,3 +71,18 @@ def test_env_by_name_without_a_matrix_says_what_to_do(empty):
 def test_env_by_axes_without_a_matrix_writes_a_script(empty):
     result = invoke("env", "--gpu", "sm_90", "--isa", "avx2")
     assert result.exit_code == 0 and result.stdout.startswith("#!/usr/bin/env bash")
+
+
+def test_explain_a_gpu_without_a_matrix_answers_with_the_wheels_first(empty):
+    result = invoke("explain", "--gpu", "RTX 4090")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("prebuilt: ") and "sm89" in lines[0]
+    assert all(line.startswith(("prebuilt: ", "wheels: ")) for line in lines[:-1])
+    assert lines[-1].startswith(f"the shipped example {init.examples()[-1]} holds ")
+    assert "note:" not in result.stderr  # the example's own notes are not the reader's
+    # with a matrix here, its variants come first and its notes are said
+    example = init.EXAMPLES / init.examples()[-1] / "matrix.yaml"
+    (empty / "matrix.yaml").write_text(example.read_text())
+    mine = invoke("explain", "--gpu", "RTX 4090")
+    assert mine.stdout.splitlines()[0].startswith("pytorch-") and "note:" in mine.stderr

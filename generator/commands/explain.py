@@ -394,11 +394,17 @@ def _headline(outcome: Outcome) -> str:
     return f"{outcome.name}: {state} ({what})"
 
 
-def text(explanation: Explanation) -> str:
-    """The explanation as `gen-matrix explain` prints it: one outcome in full, several one a line."""
+def text(explanation: Explanation, example: str | None = None) -> str:
+    """The explanation as `gen-matrix explain` prints it: one outcome in full, several one a line.
+    Asked about a GPU where there is no matrix (`example`: the shipped example that stands in),
+    PyTorch's own wheels and what a build gives come first, and the example's variants in one line."""
     notes = "".join(f"{note}\n" for note in explanation.pytorch)
     build = "".join(f"{line}\n" for line in explanation.build)
     wheels = "".join(f"{line}\n" for line in explanation.wheels)
+    if example is not None and wheels and len(explanation.outcomes) > 1:
+        inside = sum(o.included for o in explanation.outcomes)
+        return (wheels + build + notes + f"the shipped example {example} holds {inside} of "
+                f"{len(explanation.outcomes)} such combinations; `gen-matrix explain NAME` shows one in full\n")
     return build + _outcomes_text(explanation) + wheels + notes
 
 
