@@ -202,6 +202,7 @@ class Matrix:
     companions: tuple[Companions, ...] = ()
     torch_source: TorchSource | None = None
     capability_scope_where: Location | None = None
+    compiler_cache: str | None = None  # build.compiler_cache: "ccache", or None (off)
 
     def pin_of(self, kind: str, combination: Combination) -> Pin | None:
         """The first pin whose rule takes a torch variant of `kind` and `combination`."""

@@ -285,6 +285,7 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
         else doc.key_where(("nixpkgs",)),
         jobs=build.get("jobs", 16),
         system_features=tuple(build.get("system_features", ["big-parallel"])),
+        compiler_cache=None if build.get("compiler_cache", "none") == "none" else build["compiler_cache"],
         naming=MappingProxyType(naming),
         description=MappingProxyType(description),
         sections=sections,

@@ -1,0 +1,113 @@
+"""build.compiler_cache: ccache builds torch through nixpkgs' ccache wrapper, and a matrix
+without it builds exactly what it built before the option existed.
+
+"Before" is gen-matrix itself at the commit before the option's Nix file was added, taken
+from this repository's history and run on the same matrix: its recipes and this version's
+are evaluated with the real nix-instantiate against the test package set (tests/nix) and
+their drvPaths compared. What the package set cannot prove: that the real nixpkgs at each
+pin has ccacheWrapper and overrideCC in the form modelled there (tests/nix/README.md says
+where each was read), and that a real build hits the cache.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+from conftest import FAKES, FIXTURE_MATRIX, REPO, drv_paths, expansion_of, fake_for, needs_nix, nix_eval
+
+pytestmark = needs_nix
+
+FIX_FILE = "nix/fixes/compiler-cache-ccache.nix"
+
+
+def git(*args: str, text: bool = True):
+    return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=text)
+
+
+@pytest.fixture(scope="module")
+def before(tmp_path_factory) -> Path:
+    """gen-matrix's source at the commit before the compiler cache existed."""
+    added = git("log", "--diff-filter=A", "--format=%H", "--", FIX_FILE)
+    commits = added.stdout.split() if added.returncode == 0 else []
+    if not commits:
+        pytest.skip("no git history here to find gen-matrix before build.compiler_cache (a shallow or archived checkout)")
+    parent = git("rev-parse", "--verify", "--quiet", f"{commits[-1]}^")
+    if parent.returncode != 0:
+        pytest.skip("the commit that added build.compiler_cache has no parent in this checkout (shallow)")
+    archive = git("archive", "--format=tar", parent.stdout.strip(), text=False)
+    assert archive.returncode == 0, archive.stderr
+    folder = tmp_path_factory.mktemp("before")
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(folder, filter="data") if hasattr(tarfile, "data_filter") else tar.extractall(folder)
+    return folder
+
+
+def project(tmp_path: Path, name: str, build_lines: str = "") -> Path:
+    root = tmp_path / name
+    root.mkdir()
+    text = FIXTURE_MATRIX.read_text(encoding="utf-8")
+    assert "\nbuild:\n" in text
+    (root / "matrix.yaml").write_text(text.replace("\nbuild:\n", "\nbuild:\n" + build_lines), encoding="utf-8")
+    return root
+
+
+def generate_with(source: Path, root: Path) -> None:
+    env = dict(os.environ, PYTHONPATH=str(source))
+    done = subprocess.run([sys.executable, "-m", "generator", "--root", str(root)], cwd=root, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_without_the_option_every_derivation_is_the_one_built_before(before, tmp_path, run):
+    old = project(tmp_path, "old")
+    generate_with(before, old)
+    absent, off = project(tmp_path, "absent"), project(tmp_path, "off", "  compiler_cache: none\n")
+    for root in (absent, off):
+        assert run("--root", root).exit_code == 0
+    expected = drv_paths(old)
+    assert len(expected) == len(expansion_of(old).variants) > 50
+    assert drv_paths(absent) == expected
+    assert drv_paths(off) == expected
+
+
+def _facts(root: Path) -> dict:
+    """Per variant: whether its heavy build's compiler is the ccache wrapper, the CUDA release
+    whose backend stdenv it compiles with (null without CUDA), and the drvPath of NCCL in its
+    package set (GPU variants)."""
+    expansion = expansion_of(root)
+    body = "".join(
+        f'"{v.name}" = let r = import {root / ".flox/pkgs" / (v.name + ".nix")} '
+        f'{{ genMatrixNixpkgs = {fake_for(v, expansion.matrix)}; }}; build = r.unwrapped; in {{ '
+        f'ccache = build.stdenv.cc.cc.isCcache or false; '
+        f'backend = build.stdenv.drvAttrs.cudaBackend or null; '
+        f'nccl = if {"true" if v.cuda else "false"} then r.genMatrix.pkgs.cudaPackages.nccl.drvPath else null; }};\n'
+        for v in expansion.variants if not v.is_companion)
+    return nix_eval("{\n" + body + "}")
+
+
+def test_with_ccache_every_torch_compiles_through_the_wrapper_and_nothing_else_changes(tmp_path, run):
+    on, off = project(tmp_path, "on", "  compiler_cache: ccache\n"), project(tmp_path, "off")
+    for root in (on, off):
+        assert run("--root", root).exit_code == 0
+    cached, plain = _facts(on), _facts(off)
+    variants = {v.name: v for v in expansion_of(on).variants}
+    assert cached.keys() == plain.keys() and any(variants[n].cuda for n in cached) and any(
+        not variants[n].cuda for n in cached)
+    for name, facts in cached.items():
+        assert facts["ccache"] is True, name
+        assert plain[name]["ccache"] is False, name
+        # a CUDA torch keeps compiling with the CUDA release's own compiler, now through ccache
+        cuda = variants[name].cuda
+        assert facts["backend"] == (cuda.name if cuda else None) == plain[name]["backend"], name
+        # the CUDA libraries stay the binary cache's
+        assert facts["nccl"] == plain[name]["nccl"], name
+    builds_on, builds_off = drv_paths(on), drv_paths(off)
+    assert all(builds_on[name]["build"] != builds_off[name]["build"] for name in cached)
+
