@@ -111,3 +111,51 @@ def test_with_ccache_every_torch_compiles_through_the_wrapper_and_nothing_else_c
     builds_on, builds_off = drv_paths(on), drv_paths(off)
     assert all(builds_on[name]["build"] != builds_off[name]["build"] for name in cached)
 
+
+
+def _build_steps(root: Path) -> dict:
+    import yaml
+
+    from generator import layout
+
+    document = yaml.safe_load((root / layout.WORKFLOW_BUILD_FILE).read_text(encoding="utf-8"))
+    return {step.get("name") or step["uses"]: step for step in document["jobs"]["build"]["steps"]}
+
+
+SETUP = "Give the builds the compiler cache folder (build.compiler_cache)"
+# A stand-in for sudo: records each command and what it was given on stdin, and runs nothing
+# (the script writes /etc/nix/nix.conf and a folder under /nix/var, which a test may not).
+SUDO = """#!/usr/bin/env bash
+{ printf 'sudo'; printf ' %s' "$@"; printf '\\n'; } >> "$CALLS"
+case "$1" in tee) cat | sed 's/^/  stdin: /' >> "$CALLS" ;; test) exit 1 ;; esac
+"""
+
+
+def test_the_build_jobs_give_the_sandbox_the_folder_the_recipes_name(tmp_path, run):
+    """The setup step, run by real bash: it reads the folder from the fix the recipes build
+    with (real nix-instantiate), creates it for the build users and adds it to nix.conf."""
+    on, off = project(tmp_path, "on", "  compiler_cache: ccache\n"), project(tmp_path, "off")
+    for root in (on, off):
+        assert run("--root", root).exit_code == 0
+    assert not any("compiler cache" in name for name in _build_steps(off))
+    steps = _build_steps(on)
+    folder = nix_eval(f"(import {on / FIX_FILE}).cacheDir")
+    bin_ = tmp_path / "bin"
+    bin_.mkdir()
+    (bin_ / "sudo").write_text(SUDO, encoding="utf-8")
+    (bin_ / "sudo").chmod(0o755)
+    (bin_ / "systemctl").write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    (bin_ / "systemctl").chmod(0o755)
+    calls, output = tmp_path / "calls", tmp_path / "output"
+    conf = tmp_path / "etc-nix"
+    conf.mkdir()
+    env = dict(os.environ, PATH=f"{bin_}{os.pathsep}{os.environ['PATH']}", CALLS=str(calls),
+               GITHUB_OUTPUT=str(output), NIX_CONF_DIR=str(conf), **steps[SETUP]["env"])
+    done = subprocess.run(["bash", "-e", "-c", steps[SETUP]["run"]], cwd=on, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert output.read_text() == f"dir={folder}\n"
+    recorded = calls.read_text().splitlines()
+    assert f"sudo mkdir -p {folder}" in recorded
+    assert f"sudo chown root:nixbld {folder}" in recorded and f"sudo chmod 0770 {folder}" in recorded
+    assert recorded[recorded.index(f"sudo tee -a {conf}/nix.conf") + 1] == f"  stdin: extra-sandbox-paths = {folder}"
+    assert "sudo systemctl restart nix-daemon" in recorded
