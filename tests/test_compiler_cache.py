@@ -159,3 +159,33 @@ def test_the_build_jobs_give_the_sandbox_the_folder_the_recipes_name(tmp_path, r
     assert f"sudo chown root:nixbld {folder}" in recorded and f"sudo chmod 0770 {folder}" in recorded
     assert recorded[recorded.index(f"sudo tee -a {conf}/nix.conf") + 1] == f"  stdin: extra-sandbox-paths = {folder}"
     assert "sudo systemctl restart nix-daemon" in recorded
+
+
+def _shards(run, root: Path, tmp_path: Path) -> list[list[str]]:
+    """The torch of each job, by shard, as the plan the build jobs read (plan.json) has them."""
+    import json
+
+    plan = tmp_path / f"plan-{root.name}"
+    assert run("ci", "--root", root, "--plan", plan).exit_code == 0
+    return [[job["name"] for job in shard] for shard in json.loads((plan / "plan.json").read_text())["shards"]]
+
+
+def test_with_ccache_each_runner_builds_the_torches_sharing_cpu_side_objects_one_after_another(tmp_path, run):
+    from generator.commands.ci import cpu_side
+
+    on, off = project(tmp_path, "on", "  compiler_cache: ccache\n"), project(tmp_path, "off")
+    for root in (on, off):
+        assert run("--root", root).exit_code == 0
+    variants = expansion_of(on).by_name
+
+    def runs(shard: list[str]) -> list[tuple]:
+        """The shard's CPU-side groups in the order its jobs meet them, one entry per run of equals."""
+        keys = [cpu_side(variants[name]) for name in shard]
+        return [key for index, key in enumerate(keys) if index == 0 or keys[index - 1] != key]
+
+    cached, plain = _shards(run, on, tmp_path), _shards(run, off, tmp_path)
+    assert sorted(map(sorted, cached)) == sorted(map(sorted, plain))  # the same jobs on the same runners
+    # in name order a group is split (sm61-avx, sm61-avx2, sm75-avx, ...): the test can fail
+    assert any(len(runs(shard)) > len(set(runs(shard))) for shard in plain)
+    for shard in cached:
+        assert len(runs(shard)) == len(set(runs(shard))), shard
