@@ -131,6 +131,12 @@ case "$1" in tee) cat | sed 's/^/  stdin: /' >> "$CALLS" ;; test) exit 1 ;; esac
 """
 
 
+NIX_BUILD = """#!/usr/bin/env bash
+[ "$2" = -A ] && [ "$4" = --no-out-link ] || { echo "unexpected: nix-build $*" >&2; exit 1; }
+nix-instantiate --eval --expr "(import $PWD/$1 { genMatrixNixpkgs = $FAKE; }).$3.outPath" | tr -d '"'
+"""
+
+
 def test_the_build_jobs_give_the_sandbox_the_folder_the_recipes_name(tmp_path, run):
     """The setup step, run by real bash: it reads the folder from the fix the recipes build
     with (real nix-instantiate), creates it for the build users and adds it to nix.conf."""
@@ -146,14 +152,23 @@ def test_the_build_jobs_give_the_sandbox_the_folder_the_recipes_name(tmp_path, r
     (bin_ / "sudo").chmod(0o755)
     (bin_ / "systemctl").write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
     (bin_ / "systemctl").chmod(0o755)
-    calls, output = tmp_path / "calls", tmp_path / "output"
+    # nix-build would fetch the pin and build: the stand-in evaluates the same attribute of
+    # the same recipe against the test package set and prints the output path it would build
+    (bin_ / "nix-build").write_text(NIX_BUILD, encoding="utf-8")
+    (bin_ / "nix-build").chmod(0o755)
+    torch = next(v for v in expansion_of(on).variants if v.cuda and not v.is_companion)
+    ccache = nix_eval(f"(import {on / '.flox/pkgs' / (torch.name + '.nix')} "
+                      f"{{ genMatrixNixpkgs = {fake_for(torch, expansion_of(on).matrix)}; }}).genMatrix.pkgs.ccache.outPath")
+    calls, output, job_env = tmp_path / "calls", tmp_path / "output", tmp_path / "env"
     conf = tmp_path / "etc-nix"
     conf.mkdir()
     env = dict(os.environ, PATH=f"{bin_}{os.pathsep}{os.environ['PATH']}", CALLS=str(calls),
-               GITHUB_OUTPUT=str(output), NIX_CONF_DIR=str(conf), **steps[SETUP]["env"])
+               GITHUB_OUTPUT=str(output), GITHUB_ENV=str(job_env), NIX_CONF_DIR=str(conf), TORCH=torch.name,
+               FAKE=fake_for(torch, expansion_of(on).matrix), **steps[SETUP]["env"])
     done = subprocess.run(["bash", "-e", "-c", steps[SETUP]["run"]], cwd=on, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert output.read_text() == f"dir={folder}\n"
+    assert job_env.read_text() == f"CCACHE_PROGRAM={ccache}/bin/ccache\n"
     recorded = calls.read_text().splitlines()
     assert f"sudo mkdir -p {folder}" in recorded
     assert f"sudo chown root:nixbld {folder}" in recorded and f"sudo chmod 0770 {folder}" in recorded

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..layout import FLOX_LOCK_FILE, HEADER, MANIFEST_FILE, STATE_FILE, WORKFLOW_BUILD_FILE, WORKFLOW_FILE
+from ..layout import (FLOX_LOCK_FILE, HEADER, MANIFEST_FILE, MEASURED_DIR, STATE_FILE, WORKFLOW_BUILD_FILE,
+                      WORKFLOW_FILE)
 from ..model import CI, Expansion, Matrix
 from ..pin import Source
 from ..templating import environment
@@ -41,6 +42,7 @@ def workflow_context(expansion: Expansion, source: Source) -> dict:
         "lock_file": FLOX_LOCK_FILE,
         "lock_command": LOCK_COMMAND,
         "plan_artifact": PLAN_ARTIFACT,
+        "measured_dir": MEASURED_DIR,
         "manifest_file": MANIFEST_FILE,
         "workflow_file": WORKFLOW_FILE,
         "build_file": WORKFLOW_BUILD_FILE,
