@@ -124,6 +124,8 @@ class CI:
     # kind -> system -> labels, before `runners`
     kind_runners: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=lambda: DEFAULT_KIND_RUNNERS)
     cache: Cache | None = None
+    # public binary caches the build jobs fetch from: (url, public key), as ci.substituters lists them
+    substituters: tuple[tuple[str, str], ...] = ()
     # the pip requirement the workflow installs gen-matrix with; None: this release's
     gen_matrix: str | None = None
 

@@ -371,6 +371,7 @@ ci:
   runners: {x86_64-linux: [big], aarch64-linux: [arm], x86_64-darwin: [mac13], aarch64-darwin: [mac]}
   gpu_runners: [{labels: [self-hosted, gpu], system: x86_64-linux, sm: [sm90]}]
   kind_runners: {gpu: {x86_64-linux: [self-hosted, cuda]}, cpu: {aarch64-linux: [arm-big]}, darwin: {aarch64-darwin: [m4]}}
+  substituters: [{url: "https://cache.nixos-cuda.org", key: "cache.nixos-cuda.org:74DUi4Ye579gUqzH4ziL9IyiJBlDpMRn9MBN8oNan9M="}]
   cache: {type: cachix, substituter: "https://my-org.cachix.org", public_key: "my-org.cachix.org-1:AAAA",
           name: my-org, secret: CACHIX_AUTH_TOKEN}
 companions:

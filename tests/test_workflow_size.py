@@ -32,6 +32,8 @@ def test_at_50000_variants_each_workflow_file_and_run_script_is_within_githubs_l
                   "cache": {"type": "attic", "substituter": "https://attic.example/acme",
                             "public_key": "acme:AAAA", "name": "acme", "secret": "ATTIC_TOKEN"}}
     data["build"]["compiler_cache"] = "ccache"
+    data["ci"]["substituters"] = [{"url": f"https://cache{i}.example.org", "key": f"cache{i}:{'A' * 43}="}
+                                  for i in range(16)]
     expansion = expand.expand(validate.validate(load.parse(yaml.safe_dump(data), "matrix.yaml")))
     assert len(expansion.variants) >= 50_000
     files = workflow.render(expansion, pin.of(REPO / "tests", expansion.matrix.ci.gen_matrix))

@@ -36,6 +36,8 @@ def workflow_context(expansion: Expansion, source: Source) -> dict:
         "cache_secret": f"${{{{ secrets.{ci.cache.secret} }}}}" if ci.cache and ci.cache.secret else "",
         "nix_config": _nix_config(ci),
         "compiler_cache": compiler_cache(expansion.matrix),
+        "substituters": " ".join(url for url, _ in ci.substituters),
+        "substituter_keys": " ".join(key for _, key in ci.substituters),
         "jobs": expansion.matrix.jobs,
         "state_file": STATE_FILE,
         "marker": PUBLISHED_MARKER,

@@ -194,6 +194,7 @@ class _Checker:
             gpu_runners=tuple(gpu_runners),
             kind_runners=MappingProxyType({kind: MappingProxyType(systems) for kind, systems in sorted(kind_runners.items())}),
             cache=None if cache is None else self.cache(cache),
+            substituters=tuple((entry["url"], entry["key"]) for entry in given.get("substituters", ())),
         )
 
     def cache(self, raw: dict) -> Cache:
