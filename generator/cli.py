@@ -516,12 +516,16 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
                    "their heavy build (empty: none, unless ci.cache has a substituter).")
 @click.option("--compared-with", "compared_with", default=None, metavar="TEXT",
               help="What the selection was compared with, in words, for the summary and plan.json.")
+@click.option("--measured", "measured_path", type=click.Path(), default=None, metavar="DIR_OR_FILE",
+              help="Build costs the build jobs measured (their gen-matrix-measured-* artifacts: a folder of "
+                   "them, or one file): the estimate takes each build's own last measurement, else the mean of "
+                   "its kind's, and knowledge.build_costs only where nothing was measured.")
 @click.option("--time-limit", "time_limit", type=click.FloatRange(min=0), default=None, metavar="MINUTES",
               help="With --by derivations: evaluate for at most MINUTES; the recipes not evaluated by then are "
                    "compared by their text identity, and the summary and plan.json name them.")
 @project_options
 def ci(project: layout.Project, since, by, nixpkgs, selection_file, shard_size, shard, list_shards, summary,
-       list_names, plan_dir, organisation, compared_with, time_limit) -> None:
+       list_names, plan_dir, organisation, compared_with, measured_path, time_limit) -> None:
     """Print the GitHub Actions build matrix as JSON: every variant, or those changed since REF.
 
     Variants whose metadata alone changed are marked metadata_only; variants in the state at
@@ -538,6 +542,9 @@ def ci(project: layout.Project, since, by, nixpkgs, selection_file, shard_size, 
         raise click.UsageError("--time-limit bounds the evaluation of --by derivations: give both")
     expansion = run.expansion(project)
     _warn(expansion.warnings)
+    from .commands import measured as measured_
+
+    measured = {} if measured_path is None else measured_.read(Path(measured_path), measured_path)
     if selection_file is not None:
         from .pipeline import load
 
@@ -549,10 +556,10 @@ def ci(project: layout.Project, since, by, nixpkgs, selection_file, shard_size, 
     size = shard_size or expansion.matrix.ci.shard_size
     shards = selection.shards(size)
     if plan_dir is not None:
-        ci_.write_plan(expansion, selection, Path(plan_dir), size, organisation or None, compared_with)
+        ci_.write_plan(expansion, selection, Path(plan_dir), size, organisation or None, compared_with, measured)
         return
     if summary:
-        click.echo(ci_.summary(expansion, selection, organisation or None, compared_with), nl=False)
+        click.echo(ci_.summary(expansion, selection, organisation or None, compared_with, measured), nl=False)
         return
     if list_names:
         for name in selection.builds:

@@ -211,7 +211,8 @@ class Fix:
 
     `when` maps a condition to what a variant must have: pytorch and cuda take a version
     range (">=13.0,<13.1"), source true or false (whether pytorch.source is set), and isa,
-    system, kind and pin a list of values. A variant without CUDA fails any cuda range."""
+    system, kind, pin and compiler_cache (build.compiler_cache) a list of values. A variant
+    without CUDA fails any cuda range."""
 
     name: str
     why: str
@@ -225,7 +226,7 @@ class Fix:
 
     def applies(self, facts: Mapping[str, object]) -> bool:
         """Whether the fix applies to a variant with these facts: pytorch, cuda (or None),
-        source (bool), isa (or None), system, kind and pin."""
+        source (bool), isa (or None), system, kind, pin and compiler_cache (or None)."""
         if not self.enabled:
             return False
         for condition, wanted in self.when.items():

@@ -37,6 +37,9 @@ WORKFLOW_FILE = ".github/workflows/flox-variants.yml"
 # most 256 jobs of one matrix, and a matrix of calls to a matrix reaches 256 x 256.
 WORKFLOW_BUILD_FILE = ".github/workflows/flox-variants-build.yml"
 ATTRIBUTES_FILE = ".gitattributes"
+# Where the plan job looks for the build costs earlier runs measured (`gen-matrix ci --measured`):
+# their gen-matrix-measured-* artifacts, downloaded and committed by the repository's owner.
+MEASURED_DIR = "measured"
 # Held by a run that writes, so that two never interleave.
 RUN_LOCK_FILE = ".gen-matrix.lock"
 # Beside it, where Python has no lock on open files: the process that holds the run lock.

@@ -124,6 +124,8 @@ class CI:
     # kind -> system -> labels, before `runners`
     kind_runners: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=lambda: DEFAULT_KIND_RUNNERS)
     cache: Cache | None = None
+    # public binary caches the build jobs fetch from: (url, public key), as ci.substituters lists them
+    substituters: tuple[tuple[str, str], ...] = ()
     # the pip requirement the workflow installs gen-matrix with; None: this release's
     gen_matrix: str | None = None
 
@@ -203,6 +205,7 @@ class Matrix:
     torch_source: TorchSource | None = None
     capability_scope_where: Location | None = None
     pytorch_where: Location | None = None  # pytorch.version's line
+    compiler_cache: str | None = None  # build.compiler_cache: "ccache", or None (off)
 
     def pin_of(self, kind: str, combination: Combination) -> Pin | None:
         """The first pin whose rule takes a torch variant of `kind` and `combination`."""

@@ -1076,7 +1076,8 @@ def test_the_full_plan_names_each_build_its_job_and_why_and_the_shards_have_thei
         "compared_with": "abc123", "selected_by": ci_.TEXT, "heavy_source": None, "jobs": 1,
         "builds": [{"name": gpu.name, "job": gpu.name, "why": ci_.REASONS[ci_.BUILD], "metadata_only": False,
                     "builds": "full"}],
-        "deleted": ["pytorch-gone"], "by_text": [], "out_of_time": [], "not_evaluated": []}
+        "deleted": ["pytorch-gone"], "by_text": [], "out_of_time": [], "not_evaluated": [],
+        "estimated_from": {"own": 0, "kind": 0, "guessed": 1}}
     assert plan["shards"] == [[job.as_json()]]
     assert (tmp_path / "plan" / "here" / "github-output").read_text() == (
         'build=true\nshards={"include":[{"shard":0,"runner":' + json.dumps(list(job.runner), separators=(",", ":"))
@@ -1122,8 +1123,9 @@ without evaluating the recipes (the offline comparison).
 | no longer in the matrix (not built, not unpublished) | 2 |
 | jobs | 8 |
 
-**Estimated build time: 12.6 runner-hours.** This is an estimate: the
-sum of each build's minutes in knowledge.build_costs.
+**Estimated build time: 12.6 runner-hours**, the sum of each build's minutes:
+0 measured for that very build (`--measured`), 0 the mean of the
+measured builds of its kind, 10 guessed from knowledge.build_costs (below).
 2 metadata-only build(s) fetch their unchanged heavy build from the Flox catalog of
 acme, in the closure of the wrapper published there, and build only the wrapper.
 
@@ -1158,8 +1160,9 @@ without evaluating the recipes (the offline comparison).
 | no longer in the matrix (not built, not unpublished) | 0 |
 | jobs | 8 |
 
-**Estimated build time: 18.5 runner-hours.** This is an estimate: the
-sum of each build's minutes in knowledge.build_costs.
+**Estimated build time: 18.5 runner-hours**, the sum of each build's minutes:
+0 measured for that very build (`--measured`), 0 the mean of the
+measured builds of its kind, 10 guessed from knowledge.build_costs (below).
 **No source for the heavy builds of 2 metadata-only build(s):** no Flox organisation
 (repository variable FLOX_ORG or ci.organisation) and no binary cache (ci.cache) is set, so
 they compile their heavy build again, and the estimate counts them as full builds.

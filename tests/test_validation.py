@@ -89,6 +89,8 @@ CASES = [
          ("nixpkgs.pins[0] has no `when`, so the pins after it are never used", "move it to the end")),
     Case("fix-range-not-a-range", BASE + 'knowledge:\n  fixes:\n    mine: {why: x, when: {cuda: "13"}}\n' + GPU, "5:33",
          ("knowledge.fixes.mine.when.cuda: '13' is not valid", "a version range"), schema=True),
+    Case("compiler-cache-unknown", BASE + "build: {compiler_cache: sccache}\n" + GPU, "3:25",
+         ("build.compiler_cache: 'sccache' is not allowed here", "did you mean 'ccache'?"), schema=True),
     Case("fix-without-its-file", BASE + "knowledge:\n  fixes:\n    mine: {why: x, when: {isa: [avx2]}}\n" + GPU, "",
          ("no file for the fix 'mine': nix/fixes/mine.nix", "write the fix there")),
     Case("unknown-sm", BASE + 'gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm91], isa: [avx2]}\n', "3:46",
@@ -353,7 +355,7 @@ nixpkgs:
        patches: {magma: [{url: "https://example.org/magma.patch", hash: "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}]},
        config: {cudaForwardCompat: false}}
     - {name: default, rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
-build: {jobs: 4, system_features: [big-parallel, kvm]}
+build: {jobs: 4, system_features: [big-parallel, kvm], compiler_cache: ccache}
 naming: {gpu: "t-{python}-{cuda}-{sm}-{isa}-{package}", cpu: "t-{python}-{isa}-{package}",
          darwin: "t-{python}-{accelerator}-{package}"}
 description: {gpu: "{pytorch} {family} {gpus} {capability}", cpu: "{cpus}", darwin: "{accelerator}",
@@ -369,6 +371,7 @@ ci:
   runners: {x86_64-linux: [big], aarch64-linux: [arm], x86_64-darwin: [mac13], aarch64-darwin: [mac]}
   gpu_runners: [{labels: [self-hosted, gpu], system: x86_64-linux, sm: [sm90]}]
   kind_runners: {gpu: {x86_64-linux: [self-hosted, cuda]}, cpu: {aarch64-linux: [arm-big]}, darwin: {aarch64-darwin: [m4]}}
+  substituters: [{url: "https://cache.nixos-cuda.org", key: "cache.nixos-cuda.org:74DUi4Ye579gUqzH4ziL9IyiJBlDpMRn9MBN8oNan9M="}]
   cache: {type: cachix, substituter: "https://my-org.cachix.org", public_key: "my-org.cachix.org-1:AAAA",
           name: my-org, secret: CACHIX_AUTH_TOKEN}
 companions:
@@ -435,7 +438,7 @@ knowledge:
   fixes:
     hopper-only: {why: an example of a repository's own fix, file: local-fix, enabled: true,
                   when: {pytorch: ">=2.8", cuda: ">=12.8,<13.0", source: true, isa: [avx2], system: [x86_64-linux],
-                         kind: [gpu], pin: [hopper]}}
+                         kind: [gpu], pin: [hopper], compiler_cache: [ccache]}}
 """
 
 

@@ -281,6 +281,27 @@ def test_the_full_plan_is_an_artifact_linked_from_the_summary(project):
     assert "[plan.json](https://github.invalid/artifacts/gen-matrix-plan)" in run.summary
 
 
+def test_each_build_job_measures_its_builds_and_the_next_plan_estimates_from_them(project, tmp_path):
+    from generator.commands import measured
+
+    head = project.commit("sm90 without cuDNN, sm86's GPUs", lambda data: (sm_build("sm90", False)(data),
+                                                                          sm_gpus("sm86", ["RTX 3090"])(data)))
+    run = project.harness.run("push", head)
+    # as `gh run download -p 'gen-matrix-measured-*' -D measured` lays them out
+    folder = tmp_path / "measured"
+    for name, kept in run.artifacts.items():
+        if name.startswith("gen-matrix-measured-"):
+            shutil.copytree(kept, folder / name)
+    found = {path.stem: measured.parse(path.read_text(), str(path)) for path in folder.rglob("*.json")}
+    assert sorted(found) == sorted(run.builds())
+    assert {name: m.builds for name, m in found.items()} == {**{n: "full" for n in SM90}, SM86[0]: "wrapper"}
+    assert all(m.cores >= 1 and m.wall_seconds >= 0 and m.compiler_cache_hit_rate is None for m in found.values())
+    assert all(m.peak_memory_gib > 0 for m in found.values()) or not Path("/proc/meminfo").exists()
+    result = project.run("ci", "--root", project.work, "--summary", "--measured", folder)
+    assert result.exit_code == 0, result.output
+    assert f"{len(SM90)} measured for that very build" in result.output
+
+
 def test_a_failed_smoke_test_publishes_nothing_of_its_job_and_leaves_the_marker(project):
     published = project.harness.tag(MARKER)
     before = project.harness.published()

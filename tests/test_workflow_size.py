@@ -4,7 +4,7 @@ GitHub starts no run of a workflow file over 500,000 bytes, and gives no error; 
 script of about 20,000 characters made a whole workflow unparseable. The build job's matrix
 is the plan's output, so the files do not grow with the matrix: this renders them for the
 benchmark's 50,000-variant matrix (benchmarks/bench.py), with every setting that adds text
-(a GPU runner, a cache with every field), and holds them under those limits with room left.
+(a GPU runner, a cache with every field, the compiler cache), and holds them under those limits with room left.
 """
 
 from __future__ import annotations
@@ -31,6 +31,9 @@ def test_at_50000_variants_each_workflow_file_and_run_script_is_within_githubs_l
                   "gpu_runners": [{"labels": ["self-hosted", "h100"], "system": "x86_64-linux", "sm": ["sm90"]}],
                   "cache": {"type": "attic", "substituter": "https://attic.example/acme",
                             "public_key": "acme:AAAA", "name": "acme", "secret": "ATTIC_TOKEN"}}
+    data["build"]["compiler_cache"] = "ccache"
+    data["ci"]["substituters"] = [{"url": f"https://cache{i}.example.org", "key": f"cache{i}:{'A' * 43}="}
+                                  for i in range(16)]
     expansion = expand.expand(validate.validate(load.parse(yaml.safe_dump(data), "matrix.yaml")))
     assert len(expansion.variants) >= 50_000
     files = workflow.render(expansion, pin.of(REPO / "tests", expansion.matrix.ci.gen_matrix))

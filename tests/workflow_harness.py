@@ -510,10 +510,20 @@ class Harness:
                 # kept under artifacts/, at a URL the later steps link to
                 name = substitute(step["with"]["name"], context)
                 found = Path(substitute(step["with"]["path"], context))
+                kept = self.root / "artifacts" / f"run{self.runs}" / name
+                if found.is_dir() and any(found.iterdir()):
+                    # a folder: its files, as the artifact holds them (`gh run download` lays
+                    # them out under a folder named after the artifact)
+                    kept.mkdir(parents=True, exist_ok=True)
+                    for file in sorted(found.iterdir()):
+                        (kept / file.name).write_bytes(file.read_bytes())
+                    run.artifacts[name] = kept
+                    continue
                 if not found.is_file():
+                    if step["with"].get("if-no-files-found") == "ignore":
+                        continue
                     run.log.append(f"{label}: step '{step.get('name')}' failed: no file {found}")
                     return "failure"
-                kept = self.root / "artifacts" / f"run{self.runs}" / name
                 kept.mkdir(parents=True, exist_ok=True)
                 (kept / found.name).write_bytes(found.read_bytes())
                 run.artifacts[name] = kept / found.name

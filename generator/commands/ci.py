@@ -36,6 +36,7 @@ from ..pipeline import load, lock, state, write
 from ..errors import GenMatrixError, Location
 from ..layout import PKGS_DIR, STATE_FILE
 from . import eval as eval_command
+from . import measured as measured_
 from ..model import CI, KINDS, Expansion, Variant
 
 
@@ -84,7 +85,8 @@ CATALOG, CACHE = "catalog", "cache"
 
 @dataclass(frozen=True)
 class Selection:
-    jobs: tuple[Job, ...]  # sorted by name
+    # by name; with build.compiler_cache, by what their CPU-side objects share (cpu_side), then by name
+    jobs: tuple[Job, ...]
     deleted: tuple[str, ...]  # in the state at the revision, no longer in the matrix
     selected_by: str = EVERY
     # by DERIVATIONS: the variants whose recipe did not evaluate at the revision, compared
@@ -299,7 +301,12 @@ def select(expansion: Expansion, changes: dict[str, str], deleted: tuple[str, ..
         if variant.name in changes:
             changed.setdefault(variant.torch or variant.name, []).append(variant)
     jobs = []
-    for torch_name, group in sorted(changed.items()):
+    groups = sorted(changed.items())
+    if expansion.matrix.compiler_cache is not None:
+        # Builds that compile the same CPU-side objects run one after another, each
+        # finding the objects of the one before in the compiler cache.
+        groups.sort(key=lambda item: cpu_side(expansion.by_name[item[0]]))
+    for torch_name, group in groups:
         torch = expansion.by_name[torch_name]
         runner, gpu = ci.placement(torch)
         builds = tuple(v.name for v in group)
@@ -307,6 +314,14 @@ def select(expansion: Expansion, changes: dict[str, str], deleted: tuple[str, ..
                         tuple(name for name in builds if changes[name] == WRAPPER),
                         gpu))
     return Selection(tuple(jobs), tuple(sorted(deleted)), selected_by, by_text, MappingProxyType(dict(changes)))
+
+
+def cpu_side(torch: Variant) -> tuple[str, ...]:
+    """What a torch build's CPU-side objects are compiled from, beside the source: its Python,
+    CUDA release (whose headers they include), CPU flags and nixpkgs pin. Torch variants equal
+    in it differ only in their GPU, and share those objects through a compiler cache."""
+    return (torch.kind, torch.pin, torch.python.name, torch.cuda.name if torch.cuda else "",
+            " ".join(torch.isa.flags) if torch.isa else "")
 
 
 def selection(expansion: Expansion, root: Path, now: dict[str, state.Entry], since: str | None,
@@ -404,11 +419,14 @@ class Plan:
     companions: int
     wrappers: int  # wrapper-only builds over a heavy build fetched from `source`
     deleted: int
-    minutes: int  # estimated, from knowledge.build_costs
+    minutes: int  # estimated: from measurements (--measured) where there are any, else knowledge.build_costs
     source: str | None  # CATALOG, CACHE or None: where metadata-only builds get their heavy build
     metadata_only: int  # builds whose heavy build is unchanged; without a source they count as full
     groups: tuple[Group, ...]
     unevaluated: tuple[tuple[str, str], ...]  # (name, Nix's error) of the recipes that do not evaluate now
+    # how many builds were estimated from their own measurement (OWN), from the mean of the
+    # measured builds of their kind (KIND), or guessed from knowledge.build_costs (GUESSED)
+    estimated_from: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
 
 
 def heavy_source(ci: CI, organisation: str | None) -> str | None:
@@ -420,39 +438,72 @@ def heavy_source(ci: CI, organisation: str | None) -> str | None:
     return CATALOG if organisation else None
 
 
-def plan(expansion: Expansion, selection: Selection, organisation: str | None = None) -> Plan:
+# Where a build's estimate came from: see Plan.estimated_from.
+OWN, KIND, GUESSED = "own", "kind", "guessed"
+
+
+def cost_row(variant: Variant, builds: str) -> str:
+    """The knowledge.build_costs row a build falls under: wrapper, companion, or its kind."""
+    if builds == measured_.WRAPPER:
+        return "wrapper"
+    return "companion" if variant.is_companion else variant.kind
+
+
+def plan(expansion: Expansion, selection: Selection, organisation: str | None = None,
+         measured: Mapping[str, measured_.Measurement] = MappingProxyType({})) -> Plan:
     costs = expansion.matrix.knowledge.build_costs
     source = heavy_source(expansion.matrix.ci, organisation)
     torches = {kind: 0 for kind in KINDS}
-    companions = wrappers = minutes = metadata_only = 0
+    companions = wrappers = metadata_only = 0
+    minutes = 0.0
     names: dict[str, list[str]] = {}
+    by_row: dict[str, list[float]] = {}
+    for found in measured.values():
+        if found.variant in expansion.by_name:
+            by_row.setdefault(cost_row(expansion.by_name[found.variant], found.builds), []).append(found.minutes)
+    means = {row: sum(values) / len(values) for row, values in by_row.items()}
+    estimated_from = {OWN: 0, KIND: 0, GUESSED: 0}
+
+    def estimate(variant: Variant, builds: str) -> float:
+        own, row = measured.get(variant.name), cost_row(variant, builds)
+        if own is not None and own.builds == builds:
+            estimated_from[OWN] += 1
+            return own.minutes
+        if row in means:
+            estimated_from[KIND] += 1
+            return means[row]
+        estimated_from[GUESSED] += 1
+        return costs[row].minutes
+
     for job in selection.jobs:
         for name in job.builds:
             variant = expansion.by_name[name]
             metadata_only += name in job.metadata_only
             if name in job.metadata_only and source is not None:
                 wrappers += 1
-                minutes += costs["wrapper"].minutes
+                minutes += estimate(variant, measured_.WRAPPER)
                 label = "wrapper only"
             elif variant.is_companion:
                 companions += 1
-                minutes += costs["companion"].minutes
+                minutes += estimate(variant, measured_.FULL)
                 label = "companions"
             else:
                 torches[variant.kind] += 1
-                minutes += costs[variant.kind].minutes
+                minutes += estimate(variant, measured_.FULL)
                 label = f"torch, {variant.kind}"
             names.setdefault(label, []).append(name)
     names["no longer in the matrix"] = list(selection.deleted)
     groups = tuple(Group(label, len(found), tuple(sorted(found)[:FIRST_NAMES]))
                    for label, found in names.items() if found)
     unevaluated = tuple((r.name, r.error or "") for r in selection.evaluated if not r.ok)
-    return Plan(MappingProxyType(torches), companions, wrappers, len(selection.deleted), minutes, source,
-                metadata_only, tuple(sorted(groups, key=lambda g: g.label)), unevaluated)
+    return Plan(MappingProxyType(torches), companions, wrappers, len(selection.deleted), round(minutes), source,
+                metadata_only, tuple(sorted(groups, key=lambda g: g.label)), unevaluated,
+                MappingProxyType(estimated_from))
 
 
 def summary(expansion: Expansion, selection: Selection, organisation: str | None = None,
-            compared_with: str | None = None) -> str:
+            compared_with: str | None = None,
+            measured: Mapping[str, measured_.Measurement] = MappingProxyType({})) -> str:
     """The plan of a run in Markdown, for $GITHUB_STEP_SUMMARY: counts, the estimate and the
     first names of each group, a few kilobytes whatever the size of the matrix (GitHub takes
     at most 1 MiB); every name is in the plan's JSON (`plan_json`)."""
@@ -461,7 +512,7 @@ def summary(expansion: Expansion, selection: Selection, organisation: str | None
     costs = expansion.matrix.knowledge.build_costs
     ci = expansion.matrix.ci
     return environment(False).get_template("ci-summary.md.j2").render(
-        plan=plan(expansion, selection, organisation), costs=[costs[kind] for kind in KINDS + ("companion", "wrapper")],
+        plan=plan(expansion, selection, organisation, measured), costs=[costs[kind] for kind in KINDS + ("companion", "wrapper")],
         jobs=len(selection.jobs), selected_by=selection.selected_by, by_text=selection.by_text[:FIRST_NAMES],
         by_text_count=len(selection.by_text), out_of_time=selection.out_of_time[:FIRST_NAMES],
         out_of_time_count=len(selection.out_of_time), first=FIRST_NAMES, organisation=organisation,
@@ -470,16 +521,18 @@ def summary(expansion: Expansion, selection: Selection, organisation: str | None
 
 
 def plan_json(expansion: Expansion, selection: Selection, size: int, organisation: str | None = None,
-              compared_with: str | None = None) -> dict:
+              compared_with: str | None = None,
+              measured: Mapping[str, measured_.Measurement] = MappingProxyType({})) -> dict:
     """The full plan: every selected name, why it was selected, whether only its wrapper
     builds, and its job; what is no longer in the matrix; the recipes that do not evaluate."""
-    found = plan(expansion, selection, organisation)
+    found = plan(expansion, selection, organisation, measured)
     builds = [{"name": name, "job": job.name, "why": REASONS.get(selection.why.get(name, BUILD), BUILD),
                "metadata_only": name in job.metadata_only,
                "builds": "wrapper" if name in job.metadata_only and found.source is not None else "full"}
               for job in selection.jobs for name in job.builds]
     return {"compared_with": compared_with, "selected_by": selection.selected_by,
             "heavy_source": found.source, "estimated_minutes": found.minutes,
+            "estimated_from": dict(found.estimated_from),
             "jobs": len(selection.jobs), "builds": builds, "deleted": list(selection.deleted),
             "shards": [[job.as_json() for job in jobs] for jobs in selection.shards(size)],
             "by_text": list(selection.by_text), "out_of_time": list(selection.out_of_time),
@@ -521,7 +574,8 @@ PLAN_MARKER_TEXT = "gen-matrix ci --plan wrote this folder, and rewrites it: kee
 
 
 def write_plan(expansion: Expansion, selection: Selection, folder: Path, size: int,
-               organisation: str | None = None, compared_with: str | None = None) -> None:
+               organisation: str | None = None, compared_with: str | None = None,
+               measured: Mapping[str, measured_.Measurement] = MappingProxyType({})) -> None:
     """Everything the plan job needs from one selection, into `folder`: the outputs, the
     summary, the full plan (plan.json, uploaded as an artifact), and the evaluation of the
     recipes now (eval.txt, and eval-errors.txt with those that do not evaluate), so that
@@ -535,8 +589,9 @@ def write_plan(expansion: Expansion, selection: Selection, folder: Path, size: i
         evaluated += eval_command.report(eval_command.counts(results)) + "\n"
     files = {
         "github-output": github_output(selection, size),
-        "summary.md": summary(expansion, selection, organisation, compared_with),
-        "plan.json": json.dumps(plan_json(expansion, selection, size, organisation, compared_with), indent=1) + "\n",
+        "summary.md": summary(expansion, selection, organisation, compared_with, measured),
+        "plan.json": json.dumps(plan_json(expansion, selection, size, organisation, compared_with, measured),
+                                indent=1) + "\n",
         "eval.txt": evaluated,
         "eval-errors.txt": "".join(eval_command.line(result) + "\n" for result in results if not result.ok),
         PLAN_MARKER: PLAN_MARKER_TEXT,

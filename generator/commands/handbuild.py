@@ -184,7 +184,7 @@ def axes_of_name(knowledge: Knowledge, name: str) -> Named | None:
 def _fixes(knowledge: Knowledge, version: str, cuda: str | None, isa: Isa | None, kind: str) -> tuple[str, ...]:
     """The matrix build fixes a hand build carries out too (the avx-only kernel presets)."""
     facts = {"pytorch": version, "cuda": cuda, "source": False, "isa": isa.name if isa else None,
-             "system": f"{isa.arch}-linux" if isa else None, "kind": kind, "pin": None}
+             "system": f"{isa.arch}-linux" if isa else None, "kind": kind, "pin": None, "compiler_cache": None}
     return tuple(name for name, fix in knowledge.fixes.items() if name == buildenv.AVX_ONLY_FIX and fix.applies(facts))
 
 

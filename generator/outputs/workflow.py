@@ -6,8 +6,11 @@ grows with the matrix."""
 
 from __future__ import annotations
 
-from ..layout import FLOX_LOCK_FILE, HEADER, MANIFEST_FILE, STATE_FILE, WORKFLOW_BUILD_FILE, WORKFLOW_FILE
-from ..model import CI, Expansion
+from dataclasses import dataclass
+
+from ..layout import (FLOX_LOCK_FILE, HEADER, MANIFEST_FILE, MEASURED_DIR, STATE_FILE, WORKFLOW_BUILD_FILE,
+                      WORKFLOW_FILE)
+from ..model import CI, Expansion, Matrix
 from ..pin import Source
 from ..templating import environment
 
@@ -32,16 +35,41 @@ def workflow_context(expansion: Expansion, source: Source) -> dict:
         "cache": ci.cache,
         "cache_secret": f"${{{{ secrets.{ci.cache.secret} }}}}" if ci.cache and ci.cache.secret else "",
         "nix_config": _nix_config(ci),
+        "compiler_cache": compiler_cache(expansion.matrix),
+        "substituters": " ".join(url for url, _ in ci.substituters),
+        "substituter_keys": " ".join(key for _, key in ci.substituters),
         "jobs": expansion.matrix.jobs,
         "state_file": STATE_FILE,
         "marker": PUBLISHED_MARKER,
         "lock_file": FLOX_LOCK_FILE,
         "lock_command": LOCK_COMMAND,
         "plan_artifact": PLAN_ARTIFACT,
+        "measured_dir": MEASURED_DIR,
         "manifest_file": MANIFEST_FILE,
         "workflow_file": WORKFLOW_FILE,
         "build_file": WORKFLOW_BUILD_FILE,
     }
+
+
+@dataclass(frozen=True)
+class CompilerCache:
+    """What the build jobs set up for build.compiler_cache: the tool, and the fix file that
+    names its folder (the workflow reads the folder from there)."""
+
+    tool: str
+    file: str
+
+
+def compiler_cache(matrix: Matrix) -> CompilerCache | None:
+    """The compiler cache of the matrix's builds, by the knowledge row that carries it out
+    (the enabled fix whose `when` names the tool); None where build.compiler_cache is off or
+    no enabled row carries it out, which builds without it."""
+    if matrix.compiler_cache is None:
+        return None
+    for fix in matrix.knowledge.fixes.values():
+        if fix.enabled and matrix.compiler_cache in tuple(fix.when.get("compiler_cache", ())):
+            return CompilerCache(matrix.compiler_cache, f"nix/fixes/{fix.stem}.nix")
+    return None
 
 
 def _nix_config(ci: CI) -> str:

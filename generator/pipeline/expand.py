@@ -41,7 +41,7 @@ def fix_facts(matrix: Matrix, variant: Variant, pin: str) -> dict:
     """What a build fix's `when` is matched against, for a variant built on `pin`."""
     return {"pytorch": matrix.pytorch_version, "cuda": variant.cuda.name if variant.cuda else None,
             "source": matrix.torch_source is not None, "isa": variant.isa.name if variant.isa else None,
-            "system": variant.system, "kind": variant.kind, "pin": pin}
+            "system": variant.system, "kind": variant.kind, "pin": pin, "compiler_cache": matrix.compiler_cache}
 
 
 def combination_text(combination) -> str:

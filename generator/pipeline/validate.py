@@ -194,6 +194,7 @@ class _Checker:
             gpu_runners=tuple(gpu_runners),
             kind_runners=MappingProxyType({kind: MappingProxyType(systems) for kind, systems in sorted(kind_runners.items())}),
             cache=None if cache is None else self.cache(cache),
+            substituters=tuple((entry["url"], entry["key"]) for entry in given.get("substituters", ())),
         )
 
     def cache(self, raw: dict) -> Cache:
@@ -286,6 +287,7 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
         pytorch_where=doc.where(("pytorch", "version")),
         jobs=build.get("jobs", 16),
         system_features=tuple(build.get("system_features", ["big-parallel"])),
+        compiler_cache=None if build.get("compiler_cache", "none") == "none" else build["compiler_cache"],
         naming=MappingProxyType(naming),
         description=MappingProxyType(description),
         sections=sections,

@@ -175,6 +175,22 @@ let
       lapack-reference = simple "lapack-reference" "3.12.1" { meta.license = lib.licenses.bsd3; };
       mkl = simple "mkl" "2023.1.0" { meta = { license = lib.licenses.issl or lib.licenses.unfree; platforms = lib.platforms.x86_64; }; };
       blas = final.callPackage ./pkgs/blas.nix { };
+
+      # The compiler cache nix/fixes/compiler-cache-ccache.nix builds torch with.
+      # ccacheWrapper as a current pkgs/top-level/all-packages.nix has it (the text whose
+      # cudaPackages_13 is cudaPackages_13_2, read from the index without its commit):
+      # `makeOverridable ({ cc, extraConfig }: cc.override { cc = ccache.links { inherit
+      # extraConfig; unwrappedCC = cc.cc; }; }) { inherit (stdenv) cc; extraConfig = ""; }`.
+      # overrideCC as pkgs/stdenv/adapters.nix has it (NixOS/nixpkgs@eadcd446 stores that
+      # path; the form with hasCC). That the four pins have the same two is *inferred*: the
+      # interface of ccache.links and this form of overrideCC are older than every pin.
+      ccache = final.callPackage ./pkgs/ccache.nix { };
+      ccacheWrapper = lib.makeOverridable
+        ({ cc, extraConfig }: cc.override {
+          cc = final.ccache.links { inherit extraConfig; unwrappedCC = cc.cc; };
+        })
+        { inherit (final.stdenv) cc; extraConfig = ""; };
+      overrideCC = stdenv: cc: stdenv.override { allowedRequisites = null; cc = cc; hasCC = cc != null; };
       lapack = final.blas;
       python3 = final.python313;
 

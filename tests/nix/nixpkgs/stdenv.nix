@@ -171,7 +171,7 @@ let
     "stackprotector" "stackclashprotection" "strictoverflow" "trivialautovarinit"
     "zerocallusedregs" "shadowstack" "nostrictaliasing" "pacret" ];
 
-  makeStdenv = { name, cc, extraAttrs ? { }, drvExtra ? { } }:
+  makeStdenv = { name, cc, extraAttrs ? { }, drvExtra ? { } }@args:
     let
       stdenv = extendedStdenv;
       stdenvDrv = builtins.derivation ({
@@ -336,24 +336,43 @@ let
         hasCC = cc != null;
         shell = "${bash}/bin/bash";
         inherit bash;
-        # stdenv.override / overrideCC-style helpers are not mimicked.
+        # What overrideCC (pkgs/stdenv/adapters.nix) calls: `stdenv.override { allowedRequisites
+        # = null; cc = cc; hasCC = cc != null; }`. The other arguments of nixpkgs' stdenv are
+        # not mimicked, so only those three are taken.
+        override = { cc ? args.cc, allowedRequisites ? null, hasCC ? cc != null }:
+          makeStdenv (args // { inherit cc; });
       } // extraAttrs;
     in
     extendedStdenv;
 
-  # The C compiler wrapper, a real derivation with nixpkgs' passthru names.
-  mkCC = { pname, version, isClang }:
-    let drv = builtins.derivation {
-      name = "${pname}-${version}";
-      inherit system;
-      builder = "/bin/sh";
-      args = [ "-c" "mkdir -p $out/bin; echo fake > $out/bin/cc" ];
-    }; in
+  # The C compiler wrapper, a real derivation with nixpkgs' passthru names. `cc` is the
+  # compiler it wraps (nixpkgs' cc-wrapper takes it as its `cc` argument and keeps it as
+  # the `cc` attribute), and `.override { cc = ...; }` wraps another one, as ccacheWrapper
+  # does. The default compiler is not an input of the stand-in wrapper's derivation, so
+  # the wrappers (and every stdenv) keep the store paths they had before it was modelled;
+  # a compiler handed in through override is one.
+  mkCC = { pname, version, isClang, cc ? null }@args:
+    let
+      unwrapped = if cc != null then cc else
+        bootDrv "${if isClang then "clang" else "gcc"}-${version}" "mkdir -p $out/bin" // {
+          inherit isClang version;
+          isGNU = !isClang;
+          lib = null;
+        };
+      drv = builtins.derivation ({
+        name = "${pname}-${version}";
+        inherit system;
+        builder = "/bin/sh";
+        args = [ "-c" "mkdir -p $out/bin; echo fake > $out/bin/cc" ];
+      } // optionalAttrs (cc != null) { inherit cc; });
+    in
     drv // {
       inherit pname version isClang;
+      cc = unwrapped;
       isGNU = !isClang;
       targetPrefix = "";
       meta = { mainProgram = "cc"; platforms = lib.platforms.all; };
+      override = newArgs: mkCC (args // newArgs);
     };
 
   defaultCC = if hostPlatform.isDarwin

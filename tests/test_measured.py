@@ -1,0 +1,104 @@
+"""`gen-matrix ci --measured`: the plan's estimate from the build costs the build jobs
+measured, read from real files as the artifacts download, and every bad file refused with
+where it is and what to do."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import expansion_of
+
+MINUTES = {"gpu": 180, "cpu": 60, "darwin": 90, "companion": 30}
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> Path:
+    from click.testing import CliRunner
+
+    from conftest import FIXTURE_MATRIX
+    from generator.cli import main
+
+    root = tmp_path_factory.mktemp("repo")
+    (root / "matrix.yaml").write_text(FIXTURE_MATRIX.read_text(encoding="utf-8"), encoding="utf-8")
+    assert CliRunner().invoke(main, ["--root", str(root)]).exit_code == 0
+    return root
+
+
+def measurement(name: str, seconds: float, builds: str = "full", **more) -> dict:
+    return {"variant": name, "builds": builds, "wall_seconds": seconds, "cores": 32, "peak_memory_gib": 61.5,
+            "compiler_cache_hit_rate": None, **more}
+
+
+def write(path: Path, data) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
+
+
+def plan(run, repo: Path, tmp_path: Path, *args) -> dict:
+    folder = tmp_path / "plan"
+    result = run("ci", "--root", repo, "--plan", folder, *args)
+    assert result.exit_code == 0, result.output
+    return {"plan": json.loads((folder / "plan.json").read_text()), "summary": (folder / "summary.md").read_text()}
+
+
+def test_each_build_is_estimated_from_its_own_measurement_else_its_kinds_else_the_guess(repo, tmp_path, run):
+    variants = [v for v in expansion_of(repo).variants]
+    gpus = sorted(v.name for v in variants if v.kind == "gpu" and not v.is_companion)
+    others = [v for v in variants if v.kind != "gpu" or v.is_companion]
+    # as `gh run download` lays the artifacts out: a folder per artifact
+    folder = tmp_path / "measured"
+    write(folder / "gen-matrix-measured-0-0" / f"{gpus[0]}.json", measurement(gpus[0], 600, compiler_cache_hit_rate=0.5))
+    write(folder / "gen-matrix-measured-0-1" / f"{gpus[1]}.json", measurement(gpus[1], 1800))
+    write(folder / "notes.txt", "not a measurement: left alone")
+    guessed = plan(run, repo, tmp_path, "--measured", folder)
+    gpu_mean = (600 + 1800) / 2 / 60
+    expected = 10 + 30 + (len(gpus) - 2) * gpu_mean + sum(MINUTES["companion" if v.is_companion else v.kind]
+                                                          for v in others)
+    assert guessed["plan"]["estimated_minutes"] == round(expected)
+    assert guessed["plan"]["estimated_from"] == {"own": 2, "kind": len(gpus) - 2, "guessed": len(others)}
+    assert (f"2 measured for that very build (`--measured`), {len(gpus) - 2} the mean of the\nmeasured builds "
+            f"of its kind, {len(others)} guessed from knowledge.build_costs") in guessed["summary"]
+    unmeasured = plan(run, repo, tmp_path / "again")
+    assert unmeasured["plan"]["estimated_from"] == {"own": 0, "kind": 0, "guessed": len(variants)}
+
+
+def test_a_wrapper_only_measurement_does_not_estimate_a_full_build(repo, tmp_path, run):
+    gpu = next(v.name for v in expansion_of(repo).variants if v.kind == "gpu" and not v.is_companion)
+    found = plan(run, repo, tmp_path, "--measured", write(tmp_path / "one.json", measurement(gpu, 60, "wrapper")))
+    assert found["plan"]["estimated_from"]["own"] == 0 and found["plan"]["estimated_from"]["kind"] == 0
+
+
+BAD = [
+    ("not-json", '{"variant": "x",\n  "builds": }', ":2:13: not JSON: Expecting value"),
+    ("not-an-object", "[1, 2]", ": a measurement is a JSON object"),
+    ("unknown-field", dict(measurement("pytorch-x", 1), seconds=3), ": unknown field 'seconds'"),
+    ("missing-field", {"variant": "pytorch-x"}, ": no field 'builds'"),
+    ("bad-name", measurement("../etc/passwd", 1), ": variant: '../etc/passwd' is not a safe package name"),
+    ("negative-time", measurement("pytorch-x", -5), ": wall_seconds must be a number from 0 to 2.592e+06, not -5"),
+    ("text-cores", dict(measurement("pytorch-x", 5), cores="32"), ': cores must be a whole number from 1 to 65536, not "32"'),
+    ("hit-rate-over-one", measurement("pytorch-x", 5, compiler_cache_hit_rate=1.5),
+     ": compiler_cache_hit_rate must be a number from 0 to 1 or null, not 1.5"),
+    ("bad-builds", measurement("pytorch-x", 5, "half"), ': builds must be "full" or "wrapper"'),
+    ("too-big", " " * (16 * 1024 + 1), ": the file is larger than 16384 bytes"),
+    ("deep", "[" * 10_000, ": not a measurement: nested or numbered beyond reason"),
+]
+
+
+@pytest.mark.parametrize("content, message", [(c, m) for _, c, m in BAD], ids=[i for i, _, _ in BAD])
+def test_a_bad_measurement_is_refused_where_it_is_and_nothing_is_written(repo, tmp_path, run, content, message):
+    bad = write(tmp_path / "measured" / "sub" / "pytorch-x.json", content)
+    folder = tmp_path / "plan"
+    result = run("ci", "--root", repo, "--plan", folder, "--measured", tmp_path / "measured")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"error: {tmp_path / 'measured'}/sub/pytorch-x.json{message}" in result.stderr, result.stderr
+    assert "hint: a measurement is the JSON object a build job" in result.stderr or "too-big" in str(bad)
+    assert not folder.exists()
+
+
+def test_a_missing_path_is_refused(repo, tmp_path, run):
+    result = run("ci", "--root", repo, "--summary", "--measured", tmp_path / "nowhere")
+    assert result.exit_code == 2 and f"error: {tmp_path / 'nowhere'}: no such file or folder" in result.stderr
