@@ -33,6 +33,8 @@ PROGRAMS = {
     "flox": "needs Flox and hours of build",
     "git": "commits in the reader's repository",
     "ls": "lists the result of a flox build",
+    "sudo": "sets up a Nix builder of the reader's, as root",
+    "echo": "appends to the reader's /etc/nix/nix.conf, as root",
 }
 # gen-matrix commands that are not run, and why.
 NOT_RUN = {

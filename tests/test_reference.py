@@ -84,6 +84,7 @@ def test_each_default_the_reference_shows_is_the_one_gen_matrix_takes(tmp_path):
     taken = {"pytorch.source.owner": matrix.torch_source.owner, "pytorch.source.repo": matrix.torch_source.repo,
              "nixpkgs.capability_scope": matrix.capability_scope, "build.jobs": matrix.jobs,
              "build.system_features": list(matrix.system_features),
+             "build.compiler_cache": matrix.compiler_cache or "none",  # off is None in the model
              "ci.organisation_variable": ci.organisation_variable, "ci.main_branch": ci.main_branch,
              "ci.timeout_minutes": ci.timeout_minutes, "ci.shard_size": ci.shard_size,
              "ci.plan_runner": list(ci.plan_runner)}
