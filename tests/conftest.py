@@ -93,14 +93,40 @@ SLOW_TESTS = {
 }
 
 
+# Seconds each test took, setup and teardown included, on 2 cores (tests/durations.json): a test
+# above QUICK_SECONDS is left out of the quick subset too. `pytest --record-durations` writes the
+# tests it ran into the file; a test the file does not name stays in.
+DURATIONS = Path(__file__).with_name("durations.json")
+QUICK_SECONDS = 0.4
+
+
 def pytest_collection_modifyitems(config, items):
+    durations = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.is_file() else {}
     for item in items:
         file = Path(str(item.fspath)).name
-        if file in SLOW_FILES or item.originalname in SLOW_TESTS.get(file, ()):
+        if file in SLOW_FILES or item.originalname in SLOW_TESTS.get(file, ()) \
+                or durations.get(item.nodeid, 0) > QUICK_SECONDS:
             item.add_marker(pytest.mark.slow)
 
 
+_recorded: dict[str, float] = {}
+
+
+def pytest_runtest_logreport(report):
+    _recorded[report.nodeid] = _recorded.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session):
+    if session.config.getoption("--record-durations") and _recorded:
+        durations = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.is_file() else {}
+        durations.update({nodeid: round(seconds, 2) for nodeid, seconds in _recorded.items()})
+        DURATIONS.write_text(json.dumps({k: v for k, v in sorted(durations.items()) if v >= 0.1}, indent=0)
+                             + "\n", encoding="utf-8")
+
+
 def pytest_addoption(parser):
+    parser.addoption("--record-durations", action="store_true",
+                     help="write each test's seconds into tests/durations.json (the quick subset's cut)")
     parser.addoption("--update-golden", action="store_true",
                      help="rewrite tests/golden/ from the current templates instead of comparing")
 
