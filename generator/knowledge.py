@@ -284,6 +284,21 @@ class CompileJob:
 
 
 @dataclass(frozen=True)
+class NixpkgsOff:
+    """A PyTorch feature nixpkgs itself turns off in a torch build (USE_<name>=0), and when."""
+
+    name: str
+    when: str  # one of NIXPKGS_OFF_WHEN
+    switches: tuple[str, ...]  # the variables nixpkgs' torch then sets to 0
+    why: str
+    source: str
+
+
+# jetson_build: config.cudaCapabilities holds a Jetson part (nixpkgs' cudaFlags.isJetsonBuild)
+NIXPKGS_OFF_WHEN = ("jetson_build",)
+
+
+@dataclass(frozen=True)
 class BuildCost:
     """What one build of a kind (gpu, cpu, darwin, companion, wrapper) takes on its runner."""
 
@@ -328,7 +343,7 @@ class PinFacts:
 
 TABLES = {"sm": Sm, "cuda": Cuda, "toolkit": Toolkit, "minor_compat": MinorCompat, "python": Python, "isa": Isa, "accelerator": Accelerator,
           "pytorch": Release, "fixes": Fix, "workarounds": Workaround, "compile_jobs": CompileJob,
-          "build_costs": BuildCost, "pins": PinFacts}
+          "nixpkgs_off": NixpkgsOff, "build_costs": BuildCost, "pins": PinFacts}
 
 
 def in_range(version: str, spec: str) -> bool:
@@ -359,6 +374,7 @@ class Knowledge:
     fixes: Mapping[str, Fix]
     workarounds: Mapping[str, Workaround]
     compile_jobs: Mapping[str, CompileJob]
+    nixpkgs_off: Mapping[str, NixpkgsOff]
     build_costs: Mapping[str, BuildCost]
     pins: Mapping[str, PinFacts]
 

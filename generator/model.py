@@ -220,6 +220,36 @@ class Matrix:
             return "nixpkgs" if nixpkgs_scope_needed(variant) else "torch"
         return self.capability_scope
 
+    def nixpkgs_off(self, variant: "Variant") -> tuple:
+        """The knowledge's nixpkgs_off rows that hold for `variant`: PyTorch features nixpkgs
+        itself turns off in its build (NCCL in a Jetson build)."""
+        jetson_build = bool(variant.sm and variant.sm.jetson and self.capability_scope_of(variant) == "nixpkgs")
+        holds = {"jetson_build": jetson_build}
+        return tuple(row for _, row in sorted(self.knowledge.nixpkgs_off.items()) if holds[row.when])
+
+    def switches(self, variant: "Variant") -> dict[str, str]:
+        """The variables torch's derivation of `variant` sets that its pin's own torch (with or
+        without CUDA, as the variant) does not: the features switched off, by the matrix
+        (USE_<X>=0) or by nixpkgs, and the variables the recipe exports for setup.py."""
+        values = {f"USE_{feature}": "0" for feature in variant.disabled_features}
+        values.update({switch: "0" for row in self.nixpkgs_off(variant) for switch in row.switches})
+        values.update(variant.environment)
+        return dict(sorted(values.items()))
+
+
+# What each capability scope compiles for the variant's SM, as show and explain say it.
+SCOPE_TEXT = {
+    "torch": "torch and its companions only; the CUDA libraries are nixpkgs' own, built for its default capabilities",
+    "nixpkgs": "torch and every CUDA library it links (config.cudaCapabilities): they are built for it too",
+}
+
+
+def jobs_text(matrix: "Matrix", variant: "Variant") -> str:
+    """What the matrix's build.jobs and the knowledge's compile_jobs make of a build's jobs."""
+    memory = matrix.knowledge.job_memory_gb(cuda=variant.cuda is not None)
+    return (f"at most {matrix.jobs} at once on the generated workflow's builders (Nix's cores); "
+            f"each build runs one per {memory} GiB of free memory")
+
 
 def nixpkgs_scope_needed(variant: "Variant") -> str | None:
     """Why only config.cudaCapabilities (every CUDA library built for the SM) serves a GPU
@@ -264,6 +294,15 @@ class Variant:
         cuDNN where it no longer supports the SM."""
         from .knowledge import disabled_features
         return disabled_features(self.sm, self.isa)
+
+    @property
+    def environment(self) -> dict[str, str]:
+        """Variables the recipe exports for PyTorch's setup.py besides the switches: the
+        accelerator's, and OpenBLAS as the BLAS of a CPU build."""
+        values = dict(self.accelerator.environment) if self.accelerator else {}
+        if self.kind == "cpu":
+            values["BLAS"] = "OpenBLAS"
+        return values
 
     @property
     def blas(self) -> str | None:

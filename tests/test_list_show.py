@@ -88,7 +88,8 @@ def test_show_says_everything_about_a_variant(run):
         "  gpu:        sm61, compute capability 6.1 (Pascal): GeForce GTX 1070, GeForce GTX 1080,",
         "  cpu:        avx: Intel Sandy Bridge, Intel Ivy Bridge, AMD Bulldozer; needs avx in /proc/cpuinfo",
         "  flags:      -mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2 (MSVC /arch:AVX)",
-        "  switches:   USE_CUDA=1 USE_CUDNN=0 USE_FBGEMM=0 USE_MKLDNN=0 USE_MKLDNN_CBLAS=0 USE_NNPACK=0",
+        "  switches:   USE_CUDNN=0 USE_FBGEMM=0 USE_MKLDNN=0 USE_MKLDNN_CBLAS=0 USE_NNPACK=0",
+        "  scope:      torch and every CUDA library it links (config.cudaCapabilities): they are built for it too",
         "  platforms:  x86_64-linux",
         "  file:       .flox/pkgs/pytorch-python313-cuda12_8-sm61-avx.nix",
         "  build:      flox build pytorch-python313-cuda12_8-sm61-avx",
@@ -100,7 +101,7 @@ def test_show_says_everything_about_a_variant(run):
 def test_show_darwin_and_cpu_leave_out_what_does_not_apply(run):
     darwin = run("show", "--matrix", MATRIX, "pytorch-python313-darwin-mps").stdout
     assert "apple gpu:  mps" in darwin and "cuda:" not in darwin and "cpu:" not in darwin
-    assert "switches:   USE_CUDA=0 USE_MPS=1" in darwin
+    assert "switches:   BLAS=vecLib USE_MPS=1" in darwin and "scope:" not in darwin
     cpu = run("show", "--matrix", MATRIX, "pytorch-python313-cpu-armv9").stdout
     assert "cpu:        armv9" in cpu and "gpu:" not in cpu and "MSVC" not in cpu
 
@@ -108,7 +109,7 @@ def test_show_darwin_and_cpu_leave_out_what_does_not_apply(run):
 def test_show_json(run):
     data = json.loads(run("show", "--matrix", MATRIX, "--json", "pytorch-python313-cuda12_8-sm90-avx512").stdout)
     assert data["sm"] == "sm90" and data["isa"] == "avx512" and data["msvc"] == "/arch:AVX512"
-    assert data["switches"] == {"USE_CUDA": "1", "USE_CUDNN": "1"}
+    assert data["switches"] == {} and data["nixpkgs_off"] == [] and data["capability_scope"] == "torch"
     assert data["platforms"] == ["x86_64-linux"]
     assert data["build"] == "flox build pytorch-python313-cuda12_8-sm90-avx512"
 

@@ -430,6 +430,8 @@ knowledge:
     gpu: {minutes: 240, cores: 64, memory_gb: 256, disk_gb: 200, source: our runners}
   compile_jobs:
     cuda: {memory_gb: 6, source: our builders' logs}
+  nixpkgs_off:
+    NCCL: {when: jetson_build, switches: [USE_NCCL], why: our reading of nixpkgs, source: our reading of nixpkgs}
   pins:
     0123456789abcdef0123456789abcdef01234567:
       {torch: "2.8.0", torchvision: "0.23.0", torchaudio: "2.8.0", cuda: {"12.8": "12.8.1"},

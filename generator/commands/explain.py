@@ -19,7 +19,7 @@ from .handbuild import newest_line
 from ..knowledge import wheels_for
 from .wheels import as_json as wheel_json, prebuilt_line, release_lines
 from .listing import axis_value
-from ..model import KIND_AXES, KINDS, Expansion, Matrix, Section, Variant
+from ..model import KIND_AXES, KINDS, SCOPE_TEXT, Expansion, Matrix, Section, Variant, jobs_text
 from ..layout import PKGS_DIR
 from ..pipeline.render import describe
 from ..pipeline.schema import suggest
@@ -46,11 +46,14 @@ class Resolved:
     details: tuple[tuple[str, str], ...]  # axis -> what the knowledge table says of its value
     cpu_flags: tuple[str, ...]
     disabled: tuple[str, ...]  # PyTorch features switched off (USE_<X>=0)
+    switches: tuple[tuple[str, str], ...]  # what torch's derivation sets beyond nixpkgs' own torch
+    nixpkgs_off: tuple[tuple[str, str], ...]  # (feature, why) nixpkgs itself turns off
     capabilities: tuple[str, ...]
     capability_scope: str | None
     blas: str | None
     platforms: tuple[str, ...]
     jobs: int
+    jobs_text: str
     system_features: tuple[str, ...]
     description: str
     pin: str  # "name (nixpkgs rev)"
@@ -135,11 +138,14 @@ def resolve(expansion: Expansion, variant: Variant) -> Resolved:
         details=_details(variant),
         cpu_flags=tuple(variant.isa.flags) if variant.isa else (),
         disabled=variant.disabled_features,
+        switches=tuple(matrix.switches(variant).items()),
+        nixpkgs_off=tuple((row.name, row.why) for row in matrix.nixpkgs_off(variant)),
         capabilities=(variant.sm.capability,) if variant.sm else (),
         capability_scope=matrix.capability_scope_of(variant) if variant.sm else None,
         blas=variant.blas,
         platforms=variant.platforms,
         jobs=matrix.jobs,
+        jobs_text=jobs_text(matrix, variant),
         system_features=matrix.system_features,
         description=describe(expansion, variant),
         pin=f"{variant.pin} (nixpkgs {next(p.rev for p in matrix.pins if p.name == variant.pin)})",
@@ -373,12 +379,11 @@ def _detail_lines(outcome: Outcome) -> list[tuple[str, str]]:
              for axis, value in outcome.combination]
     if r.cpu_flags:
         rows.append(("cpu flags", " ".join(r.cpu_flags)))
-    rows.append(("disabled", ", ".join(r.disabled) or "nothing"))
+    rows.append(("switches", " ".join(f"{key}={value}" for key, value in r.switches) or "none beyond nixpkgs' own"))
+    rows += [("nixpkgs", f"{feature} off: {why}") for feature, why in r.nixpkgs_off]
     if r.capabilities:
-        scope = ("every CUDA dependency is rebuilt for it" if r.capability_scope == "nixpkgs"
-                 else "torch and its companions only; CUDA libraries stay binary-cache hits")
-        rows.append(("capabilities", f"{', '.join(r.capabilities)} ({scope})"))
-    rows += [("blas", r.blas or "none"), ("platforms", ", ".join(r.platforms)), ("jobs", str(r.jobs)),
+        rows.append(("capabilities", f"{', '.join(r.capabilities)} ({SCOPE_TEXT[r.capability_scope]})"))
+    rows += [("blas", r.blas or "none"), ("platforms", ", ".join(r.platforms)), ("jobs", r.jobs_text),
              ("features", ", ".join(r.system_features) or "none"), ("description", r.description),
              ("nixpkgs pin", r.pin)]
     rows += [("build fix" if i == 0 else "", f"{name}: {why}") for i, (name, why) in enumerate(r.fixes)]
@@ -436,7 +441,9 @@ def as_json(explanation: Explanation) -> dict:
             r = o.resolved
             resolved = {
                 "file": r.file, "build": r.build, "details": dict(r.details), "cpu_flags": list(r.cpu_flags),
-                "disabled": list(r.disabled), "capabilities": list(r.capabilities),
+                "disabled": list(r.disabled), "switches": dict(r.switches),
+                "nixpkgs_off": [{"feature": feature, "why": why} for feature, why in r.nixpkgs_off],
+                "capabilities": list(r.capabilities),
                 "capability_scope": r.capability_scope, "blas": r.blas, "platforms": list(r.platforms),
                 "jobs": r.jobs, "system_features": list(r.system_features), "description": r.description,
                 "pin": r.pin, "fixes": [{"name": name, "why": why} for name, why in r.fixes],

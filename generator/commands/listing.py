@@ -6,8 +6,7 @@ from dataclasses import dataclass
 
 from ..errors import GenMatrixError, Location
 from ..knowledge import Knowledge, gpu_name_matches, upstream_for, version_key
-from ..knowledge import switches as knowledge_switches
-from ..model import COMPANION, Expansion, Matrix, Variant
+from ..model import COMPANION, SCOPE_TEXT, Expansion, Matrix, Variant, jobs_text
 from ..layout import PKGS_DIR
 from ..pipeline.schema import suggest
 
@@ -90,11 +89,6 @@ def find(expansion: Expansion, name: str, where: str) -> Variant:
                             suggest(name, names) or "`gen-matrix list` names every variant")
 
 
-def switches(variant: Variant) -> dict[str, str]:
-    """The PyTorch build switches (USE_<X>) the variant sets, as the recipes and `env` set them."""
-    return knowledge_switches(variant.sm, variant.isa, variant.accelerator)
-
-
 def facts(matrix: Matrix, variant: Variant) -> dict:
     """Everything about one variant, as plain values (the JSON of `list` and `show`)."""
     sm, isa, cuda, accelerator = variant.sm, variant.isa, variant.cuda, variant.accelerator
@@ -117,8 +111,13 @@ def facts(matrix: Matrix, variant: Variant) -> dict:
         "flags": list(isa.flags) if isa else [],
         "msvc": (isa.msvc or None) if isa else None,
         "accelerator": accelerator.name if accelerator else None,
-        "switches": switches(variant),
+        "switches": matrix.switches(variant),
+        "nixpkgs_off": [{"feature": row.name, "why": row.why} for row in matrix.nixpkgs_off(variant)],
+        "capability_scope": matrix.capability_scope_of(variant) if sm else None,
+        "scope_text": SCOPE_TEXT[matrix.capability_scope_of(variant)] if sm else None,
         "jobs": matrix.jobs,
+        "job_memory_gb": matrix.knowledge.job_memory_gb(cuda=cuda is not None),
+        "jobs_text": jobs_text(matrix, variant),
         "platforms": list(variant.platforms),
         "file": f"{PKGS_DIR}/{variant.name}.nix",
         "build": f"flox build {variant.name}",

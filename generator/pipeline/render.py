@@ -94,9 +94,6 @@ def torch_build(matrix: Matrix, variant: Variant) -> dict:
     """What goes into a torch variant's heavy derivation, as nix/lib/torch.nix takes it: the
     variant's build identity. Nothing here may be metadata."""
     isa, sm, source = variant.isa, variant.sm, matrix.torch_source
-    environment_ = dict(variant.accelerator.environment) if variant.accelerator else {}
-    if variant.kind == "cpu":
-        environment_["BLAS"] = "OpenBLAS"
     return {
         "python": variant.python.name,
         "version": matrix.pytorch_version,
@@ -108,7 +105,7 @@ def torch_build(matrix: Matrix, variant: Variant) -> dict:
         "capabilityScope": matrix.capability_scope_of(variant) if sm else "torch",
         "cpuFlags": list(isa.flags) if isa else [],
         "disabledFeatures": list(variant.disabled_features),
-        "environment": environment_,
+        "environment": variant.environment,
         "blas": "openblas" if variant.kind == "cpu" else None,
         "systemFeatures": list(matrix.system_features),
         "jobMemoryGib": matrix.knowledge.job_memory_gb(cuda=variant.cuda is not None),
