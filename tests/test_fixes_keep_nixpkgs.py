@@ -19,9 +19,13 @@ magma at each pin (tests/nix/README.md says where each was read), so a fix that 
 One fix is exempt, on purpose: torch-source-patches builds another PyTorch source, and
 nixpkgs' torch patches and `--replace-fail` substitutions are written for the pin's own.
 
+A second test fails where a fix adds a patch the package already has (patch(1) refuses it
+as previously applied). Its known cases are marked: the MAGMA fix's rule admits CUDA 13.0 on
+pins whose magma carries the same commit.
+
 What this cannot prove: that the real nixpkgs at each pin has these attributes (the package
 set is read from the nearest stored texts, some of it inferred), and that a fix which keeps
-them builds (a patch applied twice fails at build time, not here).
+them builds.
 """
 
 from __future__ import annotations
@@ -96,6 +100,10 @@ let
       else [ ]) phases
     ++ map (n: "env.${n}") (builtins.filter (n: !((new.env or { }) ? ${n})) (builtins.attrNames (old.env or { })));
   lib = (import fakes."fe5e41d"."x86_64-linux" { }).lib;
+  # patches the list holds twice: a fetchpatch by its hash (the same text under another
+  # name), a file by its path; patch(1) refuses the second as "previously applied"
+  same = p: p.outputHash or (toString p);
+  twice = ps: map name (builtins.filter (p: builtins.length (builtins.filter (q: same q == same p) ps) > 1) ps);
   one = c:
     let
       fix = import (FIXES + "/${c.fix}.nix");
@@ -117,6 +125,7 @@ let
         magma = lost plain.magma-cuda-static fixed.magma-cuda-static;
         # what each checked package had, so that an empty comparison cannot pass unnoticed
         magmaPatches = map name plain.magma-cuda-static.patches;
+        twice = twice fixed.magma-cuda-static.patches ++ twice torchAfter.patches;
       } // builtins.listToAttrs (map (a: { name = a; value = lost plain.${a} fixed.${a}; }) touched);
     };
 in builtins.listToAttrs (map one cases)
@@ -150,8 +159,25 @@ def test_every_fix_of_a_package_is_checked():
 @needs_nix
 @pytest.mark.parametrize("fix, pin, cuda", CASES, ids=[f"{f}-{p[:7]}-cuda{c}" for f, p, c in CASES])
 def test_the_fix_keeps_what_nixpkgs_had(compared, fix, pin, cuda):
-    result = compared[f"{fix} {pin} {cuda}"]
+    result = dict(compared[f"{fix} {pin} {cuda}"])
     # the test package set's magma has nixpkgs' patches at every modelled pin
     assert "drop-cmp0037-old.patch" in result.pop("magmaPatches")
+    result.pop("twice")
     lost = {package: what for package, what in result.items() if what}
     assert not lost, f"{fix} on {pin[:7]} with CUDA {cuda} drops what nixpkgs had: {lost}"
+
+
+# Where a fix's rule lets it add a patch nixpkgs already carries. knowledge.yaml keeps the
+# MAGMA fix to CUDA 13.0, but NixOS/nixpkgs#487064 put the same commit into magma under
+# every CUDA release; 0182a36 having it is inferred from dates (tests/nix/README.md).
+TWICE = {("magma-cuda13-clockrate", "0182a361324364ae3f436a63005877674cf45efb", "13.0"),
+         ("magma-cuda13-clockrate", "2017d6d515f8a7b289fe06d3a880a7ec588c3900", "13.0")}
+
+
+@needs_nix
+@pytest.mark.parametrize("fix, pin, cuda", [
+    pytest.param(*case, marks=pytest.mark.xfail(strict=True, reason="the pin's magma has the patch already"))
+    if case in TWICE else case for case in CASES], ids=[f"{f}-{p[:7]}-cuda{c}" for f, p, c in CASES])
+def test_the_fix_adds_no_patch_nixpkgs_already_has(compared, fix, pin, cuda):
+    twice = compared[f"{fix} {pin} {cuda}"]["twice"]
+    assert not twice, f"{fix} on {pin[:7]} with CUDA {cuda} applies a patch twice: {twice}"
