@@ -97,8 +97,11 @@ def test_recipes_build_the_declared_source_with_the_patches(overlaid):
         cpuPostPatch = cpu.unwrapped.postPatch;
       }
     """)
-    # the pin's patch reaches magma, and that magma is the one torch builds with
-    assert result.pop("patches") == [{"urls": [PATCH_URL], "outputHash": PATCH_HASH}]
+    # the pin's patch reaches magma after nixpkgs' own, and that magma is the one torch builds with
+    assert result.pop("patches") == [
+        {"urls": ["https://github.com/icl-utk-edu/magma/commit/2fecaf3f0c811344363f713669c1fe30f6879acd.patch"],
+         "outputHash": "sha256-Dfzq2gqoLSByCLWV5xvY/lXZeVa/yQ67lDSoIAa9jUU="},
+        {"urls": [PATCH_URL], "outputHash": PATCH_HASH}]
     assert result.pop("magmaIsTheSetsMagma") is True
     # the pin's config reaches the package set
     assert result.pop("forwardCompat") is False and result.pop("allowBroken") is True

@@ -12,7 +12,6 @@ to it rebuilds no torch.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from .. import layout
 from ..errors import GenMatrixError, Location
 from ..model import Matrix
 from . import load, nixtext, state
+from .digest import sha256
 
 _JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)
 # The recipe templates, by the library function they call: a recipe is that call.
@@ -190,13 +190,8 @@ class Sources:
         return cls(files, Library.of(texts))
 
     def digest(self, *names: str, data=None, more: tuple[str, ...] = ()) -> str:
-        hasher = hashlib.sha256()
-        for name in names:
-            hasher.update(f"{name}\0{self.files[name]}\0".encode("utf-8"))
-        hasher.update(canonical(data).encode("utf-8"))
-        for part in more:
-            hasher.update(f"\0{part}".encode("utf-8"))
-        return hasher.hexdigest()
+        return sha256(*(f"{name}\0{self.files[name]}\0" for name in names), canonical(data),
+                      *(f"\0{part}" for part in more)).hexdigest()
 
 
 def torch(sources: Sources, fixes: tuple[str, ...], pin: dict, build: dict) -> str:

@@ -20,7 +20,6 @@ naming any other file (matrix.yaml, a file under .git/) is refused, whatever its
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -29,6 +28,7 @@ from pathlib import Path
 from ..errors import GenMatrixError, Location
 from ..layout import (BUILD_MATRIX_FILE, PINS_FILE, PKGS_DIR, REFERENCE_FILE, STATE_FILE, WORKFLOW_BUILD_FILE,
                       WORKFLOW_FILE)
+from .digest import sha256
 from .load import MAX_DEPTH, read_text
 
 # Nix's integers are 64-bit: a revision goes up by one at most per run.
@@ -45,7 +45,7 @@ class Entry:
 
 def hasher(*parts: str, start=None):
     """A SHA-256 fed with `parts`, each ended by a NUL, after what `start` (a hasher) was fed."""
-    result = start.copy() if start is not None else hashlib.sha256()
+    result = start.copy() if start is not None else sha256()
     for part in parts:
         result.update(part.encode("utf-8"))
         result.update(b"\0")
@@ -214,7 +214,7 @@ def _files(data, text: str, file: str) -> dict[str, str] | None:
 
 
 def file_digest(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256(text).hexdigest()
 
 
 def dump(entries: dict[str, Entry], header: str, files: dict[str, str] | None = None) -> str:

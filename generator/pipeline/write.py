@@ -21,7 +21,6 @@ change (gen-matrix does not follow the link to write the file it points to).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import posixpath
 import re
@@ -32,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from . import lock, state
+from .digest import sha256
 from ..errors import GenMatrixError, Location, Problem, printable
 from ..layout import LIBRARY_MARKER, MARKER, PKGS_DIR, STATE_FILE
 
@@ -190,7 +190,7 @@ def _leftovers(root: Path, paths, tokens) -> list[str]:
 
 def _as_written(old: bytes, recorded: str) -> bool:
     """Whether `old` is the text whose SHA-256 gen-matrix recorded (or it with git's CRLF)."""
-    return recorded in (hashlib.sha256(old).hexdigest(), hashlib.sha256(old.replace(b"\r\n", b"\n")).hexdigest())
+    return recorded in (sha256(old).hexdigest(), sha256(old.replace(b"\r\n", b"\n")).hexdigest())
 
 
 def plan(root: Path, outputs: dict[str, str], record: dict[str, str] | None,

@@ -29,6 +29,21 @@
 # Source hashes are stand-ins (hex sha256 of "fake:<owner>/<repo>@<tag>"),
 # computed where the package is defined.
 let
+  # magma's patches (names from pkgs/magma/default.nix, each under the condition its text
+  # gives it) and whether its preConfigure runs `make generate`. Read at
+  # NixOS/nixpkgs@06b5cdf2 (CMake 4 patch, the two ROCm 7 patches, make generate) and
+  # anund/nixpkgs@2b406e68, Swarsel/nixpkgs@4aa6836a (those and the CUDA 13 patch,
+  # NixOS/nixpkgs#487064, opened 2026-02-04, backported to 25.11 by #487182 the day after).
+  # Which form each pin has is INFERRED from the dates: ../README.md has the reasons.
+  magmaCmake4 = { patches = [ "drop-cmp0037-old.patch" ]; generate = false; };
+  magmaRocm7 = {
+    patches = [ "drop-cmp0037-old.patch" "magma-ROCm-7.0-compat.patch" "magma-hipblas-v2-buildflags.patch" ];
+    generate = true;
+  };
+  magmaCuda13 = {
+    patches = [ "drop-cmp0037-old.patch" "fix-cuda13-compat.patch" "magma-ROCm-7.0-compat.patch" "magma-hipblas-v2-buildflags.patch" ];
+    generate = true;
+  };
   cuda2025 = { "12_6" = "12.6.3"; "12_8" = "12.8.1"; "12_9" = "12.9.1"; "13_0" = "13.0.2"; };
 in
 {
@@ -45,7 +60,9 @@ in
     torchaudio = { version = "2.8.0"; };
     cuda = cuda2025;
     cudaPackages_13 = null;
-    magmaPatches = [ ];
+    # INFERRED: the pin falls between 2025-08-28 and 2025-10-29, mostly after the CMake 4
+    # bump that NixOS/nixpkgs#444478 (2025-09-20) answered with this patch.
+    magma = magmaCmake4;
   };
 
   # github:NixOS/nixpkgs/0182a361324364ae3f436a63005877674cf45efb — nixos-unstable,
@@ -61,7 +78,8 @@ in
     torchaudio = { version = "2.9.0"; };
     cuda = cuda2025;
     cudaPackages_13 = null;
-    magmaPatches = [ ];
+    # INFERRED: nixos-unstable twelve days after NixOS/nixpkgs#487064 reached master.
+    magma = magmaCuda13;
   };
 
   # github:NixOS/nixpkgs/6a030d535719c5190187c4cec156f335e95e3211 — torch 2.9.1,
@@ -76,15 +94,18 @@ in
     torchaudio = { version = "2.9.0"; };
     cuda = cuda2025;
     cudaPackages_13 = "13_0";
-    magmaPatches = [ ];
+    # Before NixOS/nixpkgs#487064 (opened 2026-02-04): the reference's CUDA 13.0 recipes
+    # on this pin patch magma themselves. The ROCm 7 form is INFERRED.
+    magma = magmaRocm7;
   };
 
   # github:NixOS/nixpkgs/2017d6d515f8a7b289fe06d3a880a7ec588c3900 — first used by
   # barstoolbluz/build-pytorch on 2026-02-22 (ff9732b, CUDA 13.1.1 variants), used
   # for CUDA 13.1. Its magma builds with CUDA 13.1 unpatched (the reference's 13.1
   # recipes: "MAGMA: Uses nixpkgs CUDA 13.1 with built-in compatibility fix", while
-  # its 13.0 recipes on 6a030d5 patch magma); the fix's form is INFERRED (no magma
-  # text at 2017d6d was read), so "fix-cuda13-compat.patch" is a stand-in name.
+  # its 13.0 recipes on 6a030d5 patch magma): NixOS/nixpkgs#487064's patch, in the form
+  # anund/nixpkgs@2b406e68 and Swarsel/nixpkgs@4aa6836a have (INFERRED: no magma text
+  # at 2017d6d was read).
   # Torch there still needs allowBroken for CUDA 13 in the reference recipes, so
   # "Unsupported CUDA version" keeps [ "11" "12" ].
   "2017d6d" = {
@@ -95,6 +116,6 @@ in
     torchaudio = { version = "2.9.0"; };
     cuda = cuda2025 // { "13_1" = "13.1.1"; };
     cudaPackages_13 = "13_1";
-    magmaPatches = [ "fix-cuda13-compat.patch" ];
+    magma = magmaCuda13;
   };
 }

@@ -1,9 +1,17 @@
-# Mimics nixpkgs' pkgs/by-name/ma/magma/package.nix (read at eddf5815 and
-# 06b5cdf2: magma 2.9.0; passthru cudaPackages/cudaSupport/rocmSupport/gpuTargets,
-# CMAKE_CUDA_ARCHITECTURES from cudaPackages.flags, MIN_ARCH, meta.broken).
-# `patches` is a list so an overlay can add one with
-# `magma.overrideAttrs (old: { patches = (old.patches or [ ]) ++ [ ... ]; })`;
-# the newest impersonated pin (2017d6d) already carries a CUDA 13 fix.
+# Mimics nixpkgs' pkgs/by-name/ma/magma/package.nix, magma 2.9.0: passthru
+# cudaPackages/cudaSupport/rocmSupport/gpuTargets, CMAKE_CUDA_ARCHITECTURES from
+# cudaPackages.flags, MIN_ARCH, meta.broken (read at NixOS/nixpkgs@eddf5815 and
+# @06b5cdf2). What differs between the pins is `rev.magma` (revisions.nix):
+#   patches: names, in nixpkgs' order, from `known` below. Each carries the
+#     condition its text puts it under (the CUDA 13 fix under cudaSupport, the two
+#     ROCm 7 patches under rocmSupport, the CMake 4 patch always); a fetchpatch with
+#     the text's url and hash, or a local stand-in file where nixpkgs vendors one.
+#   generate: the preConfigure that writes make.inc and runs `make generate`
+#     (the texts that build from git with the upstream ROCm 7 patch have it).
+# postPatch (patchShebangs) is in every text read, from eddf5815 to magma 2.10.0.
+# ../../README.md names the commit of each fact and what stays inferred.
+# A fix adds a patch with
+# `magma.overrideAttrs (old: { patches = (old.patches or [ ]) ++ [ ... ]; })`.
 # magma-cuda-static (what torch uses with CUDA) is `magma.override { ... }` in
 # all-packages, so an overlay on `magma` reaches torch.
 rev:
@@ -13,6 +21,7 @@ rev:
   cmake,
   cudaPackages,
   cudaSupport ? config.cudaSupport,
+  fetchpatch,
   fetchurl,
   gfortran,
   gpuTargets ? [ ],
@@ -35,8 +44,45 @@ let
     caps = flags.cudaCapabilities;
     asInt = c: lib.toInt (lib.replaceStrings [ "." "a" ] [ "" "" ] c);
   in toString (lib.foldl' (m: c: if asInt c < m then asInt c else m) 10000 caps);
+  # Every patch a magma text of the pins' era names: url and hash as the text has them.
+  known = {
+    # NixOS/nixpkgs#444478 (2025-09-20, "Required to unbreak magma after the recent
+    # CMake 4 bump"); read at NixOS/nixpkgs@06b5cdf2 and in the forks below.
+    "drop-cmp0037-old.patch" = {
+      when = true;
+      patch = fetchpatch {
+        name = "drop-cmp0037-old.patch";
+        url = "https://github.com/icl-utk-edu/magma/commit/2fecaf3f0c811344363f713669c1fe30f6879acd.patch";
+        hash = "sha256-Dfzq2gqoLSByCLWV5xvY/lXZeVa/yQ67lDSoIAa9jUU=";
+      };
+    };
+    # NixOS/nixpkgs#487064 (2026-02-04); read at anund/nixpkgs@2b406e68 and
+    # Swarsel/nixpkgs@4aa6836a: under cudaSupport, whatever the CUDA release.
+    "fix-cuda13-compat.patch" = {
+      when = cudaSupport;
+      patch = fetchpatch {
+        name = "fix-cuda13-compat.patch";
+        url = "https://github.com/icl-utk-edu/magma/commit/235aefb7b064954fce09d035c69907ba8a87cbcd.patch";
+        hash = "sha256-i9InbxD5HtfonB/GyF9nQhFmok3jZ73RxGcIciGBGvU=";
+      };
+    };
+    # Read at NixOS/nixpkgs@06b5cdf2 (and GZGavinZhao/nixpkgs@2f735aea): under rocmSupport.
+    "magma-ROCm-7.0-compat.patch" = {
+      when = rocmSupport;
+      patch = fetchpatch {
+        name = "magma-ROCm-7.0-compat.patch";
+        url = "https://github.com/icl-utk-edu/magma/commit/02ecee0ccc56cce85194fdda18c9e0614797b2f9.patch";
+        hash = "sha256-vm58X30ZR02sOMsKrvxEcEF27tJYuuyZZrz+GGFNz5Q=";
+        excludes = [ "testing/testing_ztrsv_batched.cpp" "CMakeLists.txt" "Makefile" ];
+      };
+    };
+    "magma-hipblas-v2-buildflags.patch" = {
+      when = rocmSupport;
+      patch = ./magma-hipblas-v2-buildflags.patch;
+    };
+  };
 in
-effectiveStdenv.mkDerivation {
+effectiveStdenv.mkDerivation ({
   pname = "magma";
   inherit version;
 
@@ -46,7 +92,14 @@ effectiveStdenv.mkDerivation {
     sha256 = builtins.hashString "sha256" "fake:magma-${version}.tar.gz";
   };
 
-  patches = map (p: ./. + "/${p}") rev.magmaPatches;
+  patches = lib.concatMap (p: lib.optional known.${p}.when known.${p}.patch) rev.magma.patches;
+
+  postPatch = ''
+    # For rocm version script invoked by cmake
+    patchShebangs tools/
+    # Fixup for the python test runners
+    patchShebangs ./testing/run_{tests,summarize}.py
+  '';
 
   # Magma doesn't have a test suite we can easily run, just loose executables, all of which require a GPU.
   doCheck = false;
@@ -87,3 +140,14 @@ effectiveStdenv.mkDerivation {
     broken = (cudaSupport && !static) || !(cudaSupport || rocmSupport) || (cudaSupport && rocmSupport);
   };
 }
+// lib.optionalAttrs rev.magma.generate {
+  # README Step 0: generate precision variants and CMake.src.{hip|cuda} when building from git
+  preConfigure = ''
+    cat > make.inc <<EOF
+    BACKEND = ${if rocmSupport then "hip" else "cuda"}
+    FORT = true
+    GPU_TARGET = ${if rocmSupport then "gfx900" else "sm_90"}
+    EOF
+    make -j$NIX_BUILD_CORES generate
+  '';
+})
