@@ -20,8 +20,8 @@ One fix is exempt, on purpose: torch-source-patches builds another PyTorch sourc
 nixpkgs' torch patches and `--replace-fail` substitutions are written for the pin's own.
 
 A second test fails where a fix adds a patch the package already has (patch(1) refuses it
-as previously applied). Its known cases are marked: the MAGMA fix's rule admits CUDA 13.0 on
-pins whose magma carries the same commit.
+as previously applied): the MAGMA fix's rule admits CUDA 13.0 on pins whose magma carries
+the same commit (0182a36, 2017d6d), where the fix must add nothing.
 
 What this cannot prove: that the real nixpkgs at each pin has these attributes (the package
 set is read from the nearest stored texts, some of it inferred), and that a fix which keeps
@@ -126,6 +126,8 @@ let
         # what each checked package had, so that an empty comparison cannot pass unnoticed
         magmaPatches = map name plain.magma-cuda-static.patches;
         twice = twice fixed.magma-cuda-static.patches ++ twice torchAfter.patches;
+        # the content of each patch of magma after the fix, to see that the MAGMA fix's is there
+        magmaPatchesAfter = map same fixed.magma-cuda-static.patches;
       } // builtins.listToAttrs (map (a: { name = a; value = lost plain.${a} fixed.${a}; }) touched);
     };
 in builtins.listToAttrs (map one cases)
@@ -163,21 +165,31 @@ def test_the_fix_keeps_what_nixpkgs_had(compared, fix, pin, cuda):
     # the test package set's magma has nixpkgs' patches at every modelled pin
     assert "drop-cmp0037-old.patch" in result.pop("magmaPatches")
     result.pop("twice")
+    result.pop("magmaPatchesAfter")
     lost = {package: what for package, what in result.items() if what}
     assert not lost, f"{fix} on {pin[:7]} with CUDA {cuda} drops what nixpkgs had: {lost}"
 
 
 # Where a fix's rule lets it add a patch nixpkgs already carries. knowledge.yaml keeps the
 # MAGMA fix to CUDA 13.0, but NixOS/nixpkgs#487064 put the same commit into magma under
-# every CUDA release; 0182a36 having it is inferred from dates (tests/nix/README.md).
-TWICE = {("magma-cuda13-clockrate", "0182a361324364ae3f436a63005877674cf45efb", "13.0"),
-         ("magma-cuda13-clockrate", "2017d6d515f8a7b289fe06d3a880a7ec588c3900", "13.0")}
-
-
+# every CUDA release; 0182a36 having it is inferred from dates (tests/nix/README.md), and
+# agrees with barstoolbluz/build-pytorch's pytorch-2.9-python313 branch, whose CUDA 13.0
+# recipes on 0182a36 leave magma as it is. The fix adds its patch only where none of the
+# same content is there.
 @needs_nix
-@pytest.mark.parametrize("fix, pin, cuda", [
-    pytest.param(*case, marks=pytest.mark.xfail(strict=True, reason="the pin's magma has the patch already"))
-    if case in TWICE else case for case in CASES], ids=[f"{f}-{p[:7]}-cuda{c}" for f, p, c in CASES])
+@pytest.mark.parametrize("fix, pin, cuda", CASES, ids=[f"{f}-{p[:7]}-cuda{c}" for f, p, c in CASES])
 def test_the_fix_adds_no_patch_nixpkgs_already_has(compared, fix, pin, cuda):
     twice = compared[f"{fix} {pin} {cuda}"]["twice"]
     assert not twice, f"{fix} on {pin[:7]} with CUDA {cuda} applies a patch twice: {twice}"
+
+
+@needs_nix
+def test_the_magma_fix_leaves_magma_with_its_patch_once_on_every_pin(compared):
+    """Where nixpkgs' magma lacks the commit the fix adds it; where it has it, it adds none."""
+    wanted = "sha256-i9InbxD5HtfonB/GyF9nQhFmok3jZ73RxGcIciGBGvU="
+    assert wanted in (FIXES / "magma-cuda13-clockrate.nix").read_text()
+    seen = {}
+    for fix, pin, cuda in CASES:
+        if fix == "magma-cuda13-clockrate":
+            seen[pin[:7]] = compared[f"{fix} {pin} {cuda}"]["magmaPatchesAfter"].count(wanted)
+    assert seen and set(seen.values()) == {1}, seen
