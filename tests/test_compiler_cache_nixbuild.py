@@ -13,9 +13,10 @@ extra-sandbox-paths, as the fix tells a builder to give it.
 Each test builds in a Nix store of its own (`--store local?root=DIR`, no daemon), with
 sandbox-fallback off, so that a build that could not be sandboxed fails instead of running
 unsandboxed. The fix's cache folder, /nix/var/cache/ccache inside the sandbox, is a folder of
-the test's outside it (`extra-sandbox-paths = /nix/var/cache/ccache=DIR`): the machine's /nix/var
-is never written. The compiler and ccache are the machine's, given to the sandbox as paths of
-their own (/usr, /bin, /lib, /lib64 and the ccache binary), not built by Nix.
+the test's outside it (`extra-sandbox-paths = /nix/var/cache/ccache=DIR`): the machine's
+/nix/var/cache is never written (Nix itself locks its build users in /nix/var/nix/userpool).
+The compiler and ccache are the machine's, given to the sandbox as paths of their own (/usr,
+/bin, /lib, /lib64 and the ccache binary), not built by Nix.
 
 Nix 2.8 builds every sandboxed derivation in /build, so two variants' units have the same paths
 there with or without CCACHE_BASEDIR; one test moves the second build's folder
