@@ -80,6 +80,7 @@ SLOW_FILES = {
     "test_examples.py": "generates and evaluates every example",
     "test_fixes_behaviour.py": "runs the build fixes' CMake",
     "test_compiler_cache.py": "compiles a CMake project twice through ccache",
+    "test_compiler_cache_nixbuild.py": "builds with a sandboxed nix-build, twice through ccache",
     "test_init.py": "makes and commits repositories with git",
     "test_project_workflow.py": "runs the release workflow's steps",
     "test_revisions.py": "commits revisions of a repository with git",

@@ -1,0 +1,259 @@
+"""build.compiler_cache: ccache through a real, sandboxed nix-build.
+
+A stand-in for torch is built twice by nix-build, as two variants that differ only in the GPU
+architecture: 8 CPU units, which compile the same for every variant, and 3 GPU-side units, which
+carry the architecture as a compile definition. Every compile goes through a compiler wrapper
+made as nixpkgs' ccache.links makes it (makeWrapper ccache $out/bin/cc --run extraConfig
+--add-flags <the compiler>), with the extraConfig nix/fixes/compiler-cache-ccache.nix gives
+ccacheWrapper, read from the fix by evaluating its overlay; the build runs the fix's own
+preConfigure first, and passes -frandom-seed from its output path, as nixpkgs'
+reproducible-builds.sh setup hook does. The cache folder reaches the sandbox only through
+extra-sandbox-paths, as the fix tells a builder to give it.
+
+Each test builds in a Nix store of its own (`--store local?root=DIR`, no daemon), with
+sandbox-fallback off, so that a build that could not be sandboxed fails instead of running
+unsandboxed. The fix's cache folder, /nix/var/cache/ccache inside the sandbox, is a folder of
+the test's outside it (`extra-sandbox-paths = /nix/var/cache/ccache=DIR`): the machine's
+/nix/var/cache is never written (Nix itself locks its build users in /nix/var/nix/userpool).
+The compiler and ccache are the machine's, given to the sandbox as paths of their own (/usr,
+/bin, /lib, /lib64 and the ccache binary), not built by Nix.
+
+Nix 2.8 builds every sandboxed derivation in /build, so two variants' units have the same paths
+there with or without CCACHE_BASEDIR; one test moves the second build's folder
+(sandbox-build-dir) to show what the setting keeps.
+
+What this cannot prove: nixpkgs' own cc-wrapper and stdenv around the wrapper (the test package
+set builds nothing), torch's CMake, nvcc under ccache, and two builds under different build
+users sharing the folder (both run as the first free one; the test checks the group permissions
+that would allow it).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import stat
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, needs_posix
+from test_compiler_cache import CCACHE, hits, outcomes, stats
+
+pytestmark = [needs_posix("nix-build and its sandbox run on Linux"), pytest.mark.usefixtures("sandboxed")]
+
+NIX_BUILD = shutil.which("nix-build")
+NIX_INSTANTIATE = shutil.which("nix-instantiate")
+FIX_FILE = REPO / "nix" / "fixes" / "compiler-cache-ccache.nix"
+COMPILER = shutil.which("cc") or shutil.which("gcc")
+# The machine's toolchain inside the sandbox: where an FHS system keeps the compiler, its
+# assembler and linker, libc and its headers.
+HOST_PATHS = [path for path in ("/usr", "/bin", "/lib", "/lib64") if os.path.exists(path)]
+CPU_UNITS, GPU_UNITS = 8, 3
+
+# What nix/fixes/compiler-cache-ccache.nix gives ccacheWrapper and torch: the overlay evaluated
+# with a ccacheWrapper.override and an overrideCC that return their arguments.
+FIX_VALUES = """\
+fixFile:
+let
+  fix = import fixFile;
+  final = { overrideCC = stdenv: cc: cc; ccacheWrapper.override = args: args; };
+  extension = builtins.head (fix.overlay final { pythonPackagesExtensions = [ ]; }).pythonPackagesExtensions;
+  torch = (extension { } { torch.override = f: f { stdenv.cc = null; cudaPackages.backendStdenv.cc = null; }; }).torch;
+in {
+  inherit (fix) cacheDir;
+  extraConfig = torch.stdenv.extraConfig;
+  cudaExtraConfig = torch.cudaPackages.backendStdenv.extraConfig;
+  preConfigure = (fix.torch { } { } { }).preConfigure;
+}
+"""
+
+BUILD = """\
+{ fixFile, arch, src, ccache, compiler }:
+let
+  inherit (import ./fix-values.nix fixFile) extraConfig preConfigure;
+  system = builtins.currentSystem;
+  # nixpkgs' ccache.links: a cc that runs extraConfig, then ccache with the compiler.
+  links = derivation {
+    name = "ccache-links"; inherit system extraConfig ccache compiler;
+    builder = "/bin/sh";
+    args = [ "-c" ''
+      set -e; PATH=/usr/bin:/bin
+      mkdir -p $out/bin
+      { echo '#!/bin/bash -e'; printf '%s\\n' "$extraConfig"; printf 'exec %s %s "$@"\\n' "$ccache" "$compiler"; } > $out/bin/cc
+      chmod +x $out/bin/cc
+      echo "wrapped $compiler"
+    '' ];
+  };
+in derivation {
+  name = "stand-in-torch-${arch}"; inherit system arch src preConfigure;
+  cc = "${links}/bin/cc";
+  builder = "/bin/bash";
+  args = [ "-c" ''
+    set -e; PATH=/usr/bin:/bin
+    eval "$preConfigure"
+    cp -r "$src" source; chmod -R u+w source; cd source
+    # reproducible-builds.sh: a seed from the output path, other in every variant
+    outbase=''${out##*/}; seed=''${outbase:0:10}
+    export CCACHE_LOGFILE=$NIX_BUILD_TOP/ccache.log
+    for unit in cpu*.c gpu*.c; do
+      echo "compiling $unit"
+      case $unit in gpu*) defs="-DARCH=\\"$arch\\"";; *) defs=;; esac
+      "$cc" -O2 -frandom-seed=$seed -I"$PWD/include" $defs -c "$PWD/$unit" -o "$PWD/''${unit%.c}.o"
+    done
+    mkdir $out; cp *.o $NIX_BUILD_TOP/ccache.log $out/
+    # the last command a builtin, not a program bash ends by exec: Nix 2.8 here reported such a
+    # builder killed by signal 9 in 13 of 32 builds (NixOS/nix#2176 has the same on short builds)
+    echo "installed in $out"
+  '' ];
+}
+"""
+
+PROBE = """\
+{ ccache, compiler }:
+derivation {
+  name = "probe"; system = builtins.currentSystem; builder = "/bin/sh"; inherit ccache compiler;
+  args = [ "-c" "PATH=/usr/bin:/bin; $ccache --version >/dev/null && echo 'int main(void) { return 0; }' > t.c && $compiler -c t.c && echo compiled && echo ok > $out" ];
+}
+"""
+
+
+def has_group(name: str) -> bool:
+    try:
+        import grp  # POSIX only
+        grp.getgrnam(name)
+    except (ImportError, KeyError):
+        return False
+    return True
+
+
+def nix_build(root: Path, expression: Path, sandbox_paths: list[str], *args: str,
+              build_dir: str = "/build") -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [NIX_BUILD, "--store", f"local?root={root}", "--no-out-link",
+         "--option", "substituters", "", "--option", "sandbox", "true",
+         "--option", "sandbox-fallback", "false", "--option", "sandbox-build-dir", build_dir,
+         "--option", "sandbox-paths", " ".join(HOST_PATHS + [f"/ccache-bin/ccache={Path(CCACHE).resolve()}"]),
+         "--option", "extra-sandbox-paths", " ".join(sandbox_paths),
+         str(expression), "--argstr", "ccache", "/ccache-bin/ccache",
+         "--argstr", "compiler", str(Path(COMPILER).resolve()), *args],
+        capture_output=True, text=True)
+
+
+@pytest.fixture(scope="module")
+def sandboxed(tmp_path_factory) -> None:
+    """Skips unless nix-build builds here in a sandbox that runs the compiler and ccache."""
+    if not (NIX_BUILD and NIX_INSTANTIATE):
+        pytest.skip("nix-build not found: install Nix (apt-get install nix-bin)")
+    if not (CCACHE and COMPILER):
+        pytest.skip("needs ccache (the test extra installs it) and a C compiler")
+    if not str(Path(COMPILER).resolve()).startswith("/usr/"):
+        pytest.skip(f"the C compiler {COMPILER} is not under /usr, the paths this test gives the sandbox")
+    if not (hasattr(os, "geteuid") and os.geteuid() == 0 and has_group("nixbld")):
+        pytest.skip("needs root and the group nixbld: the cache folder is root:nixbld, as the fix asks")
+    folder = tmp_path_factory.mktemp("probe")
+    (folder / "probe.nix").write_text(PROBE)
+    done = nix_build(folder / "store", folder / "probe.nix", [])
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        pytest.skip(f"nix-build cannot build in a sandbox with the machine's compiler and ccache here: {last}")
+
+
+class Project:
+    """The stand-in, its cache folder (owned by the build users' group, as the fix says) and a
+    store of its own."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        (folder / "fix-values.nix").write_text(FIX_VALUES)
+        (folder / "build.nix").write_text(BUILD)
+        values = subprocess.run(
+            [NIX_INSTANTIATE, "--eval", "--strict", "--json", "--expr",
+             f"import {folder / 'fix-values.nix'} {FIX_FILE.resolve()}"],
+            capture_output=True, text=True, check=True)
+        self.fix = json.loads(values.stdout)
+        src = folder / "src"
+        (src / "include").mkdir(parents=True)
+        (src / "include" / "common.h").write_text("int common(int x);\n")
+        for i in range(CPU_UNITS):
+            (src / f"cpu{i}.c").write_text(f'#include "common.h"\nint cpu{i}(int n) {{ int s = 0; '
+                                           f"for (int i = 0; i < n; i++) s += common(i) * {i}; return s; }}\n")
+        for i in range(GPU_UNITS):  # the architecture they are compiled for, as -gencode is
+            (src / f"gpu{i}.c").write_text(f"#include <string.h>\nunsigned long gpu{i}(void) "
+                                           f"{{ return strlen(ARCH) + {i}; }}\n")
+        self.cache = folder / "ccache"
+        self.cache.mkdir()
+        shutil.chown(self.cache, "root", "nixbld")
+        self.cache.chmod(0o770)
+        self.units = sorted(path.name for path in src.glob("*.c"))
+
+    def build(self, arch: str, given: bool = True, build_dir: str = "/build") -> subprocess.CompletedProcess:
+        paths = [f"{self.fix['cacheDir']}={self.cache}"] if given else []
+        started = time.monotonic()
+        done = nix_build(self.folder / "store", self.folder / "build.nix", paths,
+                         "--arg", "fixFile", str(FIX_FILE.resolve()), "--argstr", "arch", arch,
+                         "--arg", "src", str(self.folder / "src"), build_dir=build_dir)
+        done.seconds = time.monotonic() - started
+        return done
+
+    def log(self, done: subprocess.CompletedProcess) -> Path:
+        """ccache's log of the build, from the output in the test's store."""
+        assert done.returncode == 0, done.stderr
+        return self.folder / "store" / done.stdout.strip().lstrip("/") / "ccache.log"
+
+
+def test_the_fix_gives_both_compilers_of_torch_the_same_settings(tmp_path):
+    fix = Project(tmp_path).fix
+    assert fix["extraConfig"] == fix["cudaExtraConfig"]
+    assert f"export CCACHE_DIR={fix['cacheDir']}" in fix["extraConfig"]
+
+
+def test_a_second_variant_built_by_nix_build_takes_its_cpu_units_from_the_cache(tmp_path):
+    project = Project(tmp_path)
+    one = project.build("sm80")
+    assert outcomes(project.log(one)) == {unit: "miss" for unit in project.units}
+    # counted as differences: zeroing them here would leave files of root's in the folder,
+    # which the build users then may not write
+    cold = stats(project.cache, tmp_path)
+
+    two = project.build("sm90")
+    # the CPU units from the cache although the seed differs (random_seed sloppiness); the
+    # GPU-side units compiled again for the other architecture
+    assert outcomes(project.log(two)) == {unit: "hit" if unit.startswith("cpu") else "miss" for unit in project.units}
+    total = stats(project.cache, tmp_path)
+    warm = {key: value - cold.get(key, 0) for key, value in total.items()}
+    assert (hits(warm), warm["cache_miss"]) == (CPU_UNITS, GPU_UNITS)
+    # CCACHE_UMASK=007: what a build user wrote, another of the group nixbld may read and write
+    written = [path for path in project.cache.rglob("*") if path.is_file() and path.stat().st_uid != 0]
+    assert written
+    assert all(stat.S_IMODE(path.stat().st_mode) & 0o067 == 0o060 for path in written)
+    print(f"\nnix-build, first variant {one.seconds:.2f}s: {hits(cold)} hits, {cold['cache_miss']} misses; "
+          f"second {two.seconds:.2f}s: {hits(warm)} hits, {warm['cache_miss']} misses")
+
+
+def test_where_the_build_folder_differs_the_cpu_units_still_hit(tmp_path):
+    """Nix 2.8 builds every sandboxed derivation in /build, so there the paths of two variants'
+    units are the same anyway. The folder is a setting (sandbox-build-dir), and a build outside
+    the sandbox has a folder of its own name: CCACHE_BASEDIR="$NIX_BUILD_TOP" is what keeps the
+    hits where it differs."""
+    project = Project(tmp_path)
+    assert project.build("sm80").returncode == 0
+    two = project.build("sm90", build_dir="/build-sm90")
+    assert outcomes(project.log(two)) == {unit: "hit" if unit.startswith("cpu") else "miss" for unit in project.units}
+
+
+@pytest.mark.parametrize("case", ["not given to the sandbox", "not writable by the build users"])
+def test_without_the_cache_folder_the_build_stops_with_the_fixs_message(tmp_path, case):
+    project = Project(tmp_path)
+    if case == "not writable by the build users":
+        shutil.chown(project.cache, "root", "root")
+        project.cache.chmod(0o755)
+    done = project.build("sm80", given=case != "not given to the sandbox")
+    assert done.returncode != 0
+    message = f"gen-matrix: build.compiler_cache is ccache, but {project.fix['cacheDir']} is not a folder this build may write."
+    assert message in done.stderr
+    assert f"extra-sandbox-paths = {project.fix['cacheDir']}" in done.stderr
+    assert not list(project.cache.iterdir())  # stopped before anything compiled
