@@ -25,7 +25,7 @@ import yaml
 from ..errors import GenMatrixError, Location, Problem
 from ..knowledge import Knowledge, build, builtin, version_key
 from ..layout import LIBRARY, PKGS_DIR
-from ..model import KIND_AXES
+from ..model import KIND_AXES, SCOPE_TEXT
 from ..pipeline import expand, load, render, validate
 from . import sandbox
 
@@ -85,6 +85,8 @@ class Recipe:
     # what the recipe sets torch.cudaCapabilities to (passthru, else config); None: the pin's default
     capabilities: tuple[str, ...] | None = None
     platforms: tuple[str, ...] = ()  # meta.platforms as the recipe sets it; (): not set
+    # config.cudaCapabilities of the recipe's nixpkgs; None: the pin's defaults
+    config_capabilities: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -383,7 +385,8 @@ def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
         system_features=tuple(attrs["requiredSystemFeatures"]) if "requiredSystemFeatures" in attrs else None,
         config=tuple(config), lost=tuple(lost),
         capabilities=_capabilities(passthru.get("cudaCapabilities", nixpkgs["config"].get("cudaCapabilities"))),
-        platforms=tuple(str(p) for p in platforms))
+        platforms=tuple(str(p) for p in platforms),
+        config_capabilities=_capabilities(nixpkgs["config"].get("cudaCapabilities")))
 
 
 def _capabilities(value) -> tuple[str, ...] | None:
@@ -716,7 +719,9 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
         if var == "CUDAFLAGS" and "cccl-include" in variant.fixes:
             continue
         if var.startswith("USE_") and value == "0" and recipe.kind in ("cpu", "darwin") and var[4:] in ("CUDA", "CUDNN", "CUBLAS"):
-            continue  # a build without CUDA
+            changes.append(f"export {var}=0: dropped; the build has no CUDA (cudaSupport false), so setup.py "
+                           "finds none to use")
+            continue
         lost.append(f"export {var}={value}: set by hand, gen-matrix sets no such variable")
     for flag in recipe.cmake_flags:
         switch = re.fullmatch(r"-DUSE_([A-Z0-9_]+)=(OFF|0|FALSE)", flag)
@@ -746,11 +751,35 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
                            + ("the recipe's own list gives" if recipe.capabilities else "its pin's CUDA set's defaults give")
                            + " way to the variant's SM alone, which torchvision and torchaudio built against it "
                              "compile for")
+    if variant.sm is not None:
+        changes += _cuda_library_changes(matrix, variant, recipe)
     if recipe.jobs is not None and recipe.jobs != matrix.jobs:
         lost.append(f"ninjaFlags -j{recipe.jobs}: the matrix's build.jobs is {matrix.jobs}")
     if recipe.system_features is not None and list(recipe.system_features) != build["systemFeatures"]:
         lost.append(f"requiredSystemFeatures {list(recipe.system_features)}: the matrix's are {build['systemFeatures']}")
     return changes, lost
+
+
+def _cuda_library_changes(matrix, variant, recipe: Recipe) -> list[str]:
+    """What generate changes in the CUDA libraries a GPU recipe's torch links: the capabilities
+    nixpkgs builds them for (config.cudaCapabilities, by the variant's capability scope), and
+    what nixpkgs then turns off (NCCL in a Jetson build)."""
+    changes = []
+    had = list(recipe.config_capabilities) if recipe.config_capabilities else None
+    scope = matrix.capability_scope_of(variant)
+    wanted = [variant.sm.capability] if scope == "nixpkgs" else None
+    if had != wanted:
+        before = " ".join(had) if had else "the pin's defaults"
+        after = " ".join(wanted) if wanted else "the pin's defaults"
+        changes.append(f"config.cudaCapabilities {before} -> {after}: capability scope {scope}, "
+                       f"{SCOPE_TEXT[scope]}")
+    jetson = {sm.capability for sm in matrix.knowledge.sm.values() if sm.jetson}
+    recipe_jetson_build = bool(had) and any(capability in jetson for capability in had)
+    for row in matrix.nixpkgs_off(variant):
+        if not recipe_jetson_build:
+            changes.append(f"{row.name} off ({' '.join(f'{switch}=0' for switch in row.switches)}) where the "
+                           f"recipe's build has it: {row.why}")
+    return changes
 
 
 def takeover(expansion, root: Path | None) -> dict:

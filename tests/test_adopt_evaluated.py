@@ -1,0 +1,234 @@
+"""adopt's report names every fact of a build whose evaluated value the takeover changes.
+
+Two folders of hand-written recipes: one shaped like barstoolbluz/build-pytorch's main
+branch (its 51 GPU recipes on fe5e41d, from tests/test_adopt.py) beside the adopt fixture's
+others, and Thor recipes written as its pytorch-2.10-python313 branch writes them (6a030d5,
+cudaPackages_13, torch overridden for 11.0 alone, MAGMA patched by hand). Each recipe is
+evaluated by nix-instantiate against the test package set as it is written (its
+fetchTarball of the pin answered by the package set that impersonates the pin), and so is
+the recipe `gen-matrix generate --adopt` writes in its place. Every fact that differs
+between the two must be among what the report says of that recipe (`changes` or `lost`):
+
+- a build switch or a variable exported for setup.py (USE_*, BLAS, MAX_JOBS);
+- the compile jobs pinned by ninjaFlags;
+- passthru.cudaCapabilities (what torchvision and torchaudio compile for);
+- the capabilities nixpkgs builds the CUDA libraries for (cudaPackages.flags);
+- NCCL, available to torch or not;
+- the CPU flags;
+- meta.platforms, where the recipe sets it (a recipe that does not takes nixpkgs' list,
+  which is no fact of the recipe's).
+
+Each check is of a fact found to differ somewhere, so the test fails if the folders stop
+exercising it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from conftest import REPO, fake_for, needs_nix, nix_eval, nix_string
+from generator.cli import main
+from generator.commands import adopt
+from test_adopt import FIXTURE, reference_shaped
+
+pytestmark = [needs_nix, pytest.mark.slow]
+
+FAKES = REPO / "tests" / "nix" / "fakes.nix"
+FIXES = REPO / "nix" / "fixes"
+EXPORT = re.compile(r"^\s*export ([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.M)
+
+THOR = '''# Written as barstoolbluz/build-pytorch's pytorch-2.10-python313 branch writes its Thor
+# recipes: the pin's CUDA 13 set, MAGMA patched for CUDA 13.0, torch for 11.0 alone.
+{ pkgs ? import <nixpkgs> { } }:
+let
+  nixpkgs_pinned = import (builtins.fetchTarball {
+    url = "https://github.com/NixOS/nixpkgs/archive/6a030d535719c5190187c4cec156f335e95e3211.tar.gz";
+  }) {
+    config = { allowUnfree = true; allowBroken = true; cudaSupport = true; };
+    overlays = [
+      (final: prev: { cudaPackages = final.cudaPackages_13; })
+      (final: prev: {
+        magma = prev.magma.overrideAttrs (oldAttrs: {
+          patches = (oldAttrs.patches or [ ]) ++ [
+            (final.fetchpatch {
+              name = "cuda-13.0-clockrate-fix.patch";
+              url = "https://github.com/icl-utk-edu/magma/commit/235aefb7b064954fce09d035c69907ba8a87cbcd.patch";
+              hash = "sha256-i9InbxD5HtfonB/GyF9nQhFmok3jZ73RxGcIciGBGvU=";
+            })
+          ];
+        });
+      })
+    ];
+  };
+  gpuArchSM = "11.0";
+  cpuFlags = [ FLAGS ];
+in
+(nixpkgs_pinned.python3Packages.torch.override {
+  cudaSupport = true;
+  gpuTargets = [ gpuArchSM ];
+}).overrideAttrs (oldAttrs: {
+  pname = "NAME";
+  passthru = oldAttrs.passthru // { gpuArch = gpuArchSM; cpuISA = "ISA"; };
+  ninjaFlags = [ "-j32" ];
+  requiredSystemFeatures = [ "big-parallel" ];
+  preConfigure = (oldAttrs.preConfigure or "") + \'\'
+    export CXXFLAGS="${nixpkgs_pinned.lib.concatStringsSep " " cpuFlags} $CXXFLAGS"
+    export CFLAGS="${nixpkgs_pinned.lib.concatStringsSep " " cpuFlags} $CFLAGS"
+    export MAX_JOBS=32
+  \'\';
+  meta = oldAttrs.meta // { platforms = [ "aarch64-linux" ]; };
+})
+'''
+
+
+def _reference_main(folder: Path) -> None:
+    shutil.copytree(FIXTURE, folder)
+    keep = {p.name: p.read_text() for p in (folder / ".flox" / "pkgs").glob("*.nix")}
+    reference_shaped(folder)
+    for name, text in keep.items():  # the fixture's CPU, Apple and companion recipes beside them
+        if "cuda12_8-sm" not in name or name.startswith("torchvision"):
+            (folder / ".flox" / "pkgs" / name).write_text(text)
+
+
+def _thor(folder: Path) -> None:
+    from generator.knowledge import build, builtin
+
+    knowledge = build(builtin())
+    pkgs = folder / ".flox" / "pkgs"
+    pkgs.mkdir(parents=True)
+    for isa in ("armv8_2", "armv9"):
+        name = f"pytorch-python313-cuda13_0-sm110-{isa}"
+        flags = " ".join(f'"{flag}"' for flag in knowledge.isa[isa].flags)
+        (pkgs / f"{name}.nix").write_text(THOR.replace("FLAGS", flags).replace("NAME", name).replace("ISA", isa))
+
+
+FACTS = '''
+  facts = r: t: cuda: {
+    vars = builtins.mapAttrs (_: toString) (lib.filterAttrs
+      (n: v: builtins.match "USE_[A-Z0-9_]+|BLAS|MAX_JOBS" n != null && (builtins.isString v || builtins.isInt v)) t.drvAttrs);
+    preConfigure = t.preConfigure or "";
+    ninjaFlags = t.drvAttrs.ninjaFlags or [ ];
+    passthruCapabilities = t.passthru.cudaCapabilities or [ ];
+    gencode = if cuda then t.passthru.cudaPackages.flags.gencodeString else null;
+    nccl = if cuda then t.passthru.cudaPackages.nccl.meta.available else null;
+    platforms = r.meta.platforms or null;
+  };
+'''
+
+
+def _evaluate(folder: Path, generated: Path, result) -> dict:
+    """{recipe: {"before": facts, "after": facts}} for the torch recipes both folders hold."""
+    from conftest import expansion_of
+
+    expansion = expansion_of(generated)
+    entries = []
+    for v in expansion.variants:
+        if v.is_companion or v.name not in result.names:
+            continue
+        fake = fake_for(v, expansion.matrix)
+        cuda = "true" if v.cuda else "false"
+        old = folder / ".flox" / "pkgs" / f"{v.name}.nix"
+        new = generated / ".flox" / "pkgs" / f"{v.name}.nix"
+        entries.append(f'''"{v.name}" = let
+      fake = {fake};
+      scope = {{
+        fetchTarball = _: fake;
+        __findFile = _: _: fake;
+        builtins = builtins // {{ fetchTarball = _: fake; }};
+      }};
+      old = scopedImport scope {nix_string(old)} {{ }};
+      new = import {nix_string(new)} {{ genMatrixNixpkgs = fake; }};
+    in {{ before = facts old old {cuda}; after = facts new new.unwrapped {cuda}; }};''')
+    lib = f"(import {nix_string(FAKES)}).fe5e41d.x86_64-linux"
+    expression = f"let lib = (import {lib} {{ }}).lib;\n{FACTS}\nin {{\n" + "\n".join(entries) + "\n}"
+    return nix_eval(expression)
+
+
+def _exports(text: str) -> dict[str, str]:
+    return {name: value.strip().strip('"') for name, value in EXPORT.findall(text)}
+
+
+def _flags(text: str) -> set[str]:
+    exported = _exports(text)
+    return {flag for var in ("CXXFLAGS", "CFLAGS") for flag in exported.get(var, "").split() if not flag.startswith("$")}
+
+
+def _differences(before: dict, after: dict) -> dict:
+    """fact -> the word (or words, one of which) the report must use for it, for each fact
+    that differs."""
+    found = {}
+    have = {**before["vars"], **_exports(before["preConfigure"])}
+    want = {**after["vars"], **_exports(after["preConfigure"])}
+    for var in sorted(set(have) | set(want)):
+        if var in ("CXXFLAGS", "CFLAGS", "NIX_BUILD_CORES", "TORCH_CUDA_ARCH_LIST") or "$" in have.get(var, ""):
+            continue
+        if have.get(var) != want.get(var):
+            # a variable a built-in fix sets is said with the fix that the report says it adds
+            fixes = tuple(f"adds the {path.stem} fix" for path in sorted(FIXES.glob("*.nix")) if var in path.read_text())
+            found[f"variable {var}"] = ("NCCL" if "NCCL" in var else var,) + fixes
+    if before["ninjaFlags"] != after["ninjaFlags"]:
+        found["ninjaFlags"] = "ninjaFlags"
+    if before["passthruCapabilities"] != after["passthruCapabilities"]:
+        found["passthru.cudaCapabilities"] = "passthru.cudaCapabilities"
+    if before["gencode"] != after["gencode"]:
+        # config.cudaCapabilities or another nixpkgs config (cudaForwardCompat) sets the gencode
+        found["CUDA libraries' capabilities"] = ("config.cudaCapabilities", "nixpkgs config")
+    if before["nccl"] != after["nccl"]:
+        found["NCCL"] = "NCCL off"
+    if _flags(before["preConfigure"]) != _flags(after["preConfigure"]):
+        found["CPU flags"] = "flag"
+    return found
+
+
+@pytest.fixture(scope="module")
+def adopted(tmp_path_factory) -> dict:
+    out = {}
+    for label, make in (("reference-main", _reference_main), ("thor", _thor)):
+        tmp = tmp_path_factory.mktemp(label)
+        folder = tmp / "recipes"
+        make(folder)
+        subprocess.run(["git", "init", "-q", str(folder)], check=True)
+        result = adopt.adopt(folder, None)
+        generated = tmp / "generated"  # what generate --adopt writes in the recipes' place
+        generated.mkdir()
+        (generated / "matrix.yaml").write_text(result.text)
+        done = CliRunner().invoke(main, ["--root", str(generated), "generate"], catch_exceptions=False)
+        assert done.exit_code == 0, done.output
+        out[label] = (folder, result, _evaluate(folder, generated, result))
+    return out
+
+
+def test_every_fact_whose_evaluated_value_changes_is_in_the_report(adopted):
+    seen = set()
+    for label, (folder, result, evaluated) in adopted.items():
+        assert evaluated, label
+        for name, both in evaluated.items():
+            said = " | ".join(result.changes.get(name, []) + result.lost.get(name, []))
+            for fact, word in _differences(both["before"], both["after"]).items():
+                seen.add(fact.split()[0] if fact.startswith("variable") else fact)
+                words = word if isinstance(word, tuple) else (word,)
+                assert any(w in said for w in words), f"{label}: {name}: {fact} changes, and the report says only: {said}"
+            recipe_sets_platforms = "platforms" in (folder / ".flox/pkgs" / f"{name}.nix").read_text()
+            if recipe_sets_platforms and both["before"]["platforms"] != both["after"]["platforms"]:
+                seen.add("platforms")
+                assert "meta.platforms" in said, f"{label}: {name}: meta.platforms changes: {said}"
+    # each kind of fact differs somewhere, so none of the checks above is idle
+    assert {"variable", "ninjaFlags", "passthru.cudaCapabilities", "CUDA libraries' capabilities", "NCCL",
+            "CPU flags"} <= seen, seen
+
+
+def test_the_thor_report_says_nccl_goes_off_and_the_cuda_libraries_are_built_for_it(adopted):
+    folder, result, evaluated = adopted["thor"]
+    for name, both in evaluated.items():
+        assert both["before"]["nccl"] is True and both["after"]["nccl"] is False
+        assert both["after"]["vars"]["USE_NCCL"] == "0" and both["before"]["vars"]["USE_NCCL"] == "1"
+    text = adopt.report(result)
+    assert "NCCL off (USE_NCCL=0 USE_STATIC_NCCL=0 USE_SYSTEM_NCCL=0) where the recipe's build has it" in text
+    assert "config.cudaCapabilities the pin's defaults -> 11.0" in text
