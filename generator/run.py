@@ -7,12 +7,12 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Mapping
 
 from . import pin
 from .outputs import docs, gitattributes, manifest, reference, workflow
 from .pipeline import expand, identity, load, render, state, validate, write
-from .layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, FLOX_GITIGNORE_FILE, HEADER, MANIFEST_FILE,
+from .layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, FLOX_GITIGNORE_FILE, HEADER, MANIFEST_FILE, MEASURED_DIR,
                      POINTER_FILE, README_FILE, REFERENCE_FILE, STATE_FILE, WORKFLOW_FILE, Project)
 from .model import Expansion
 
@@ -66,13 +66,22 @@ def source(project: Project, result: Expansion) -> pin.Source:
     return pin.of(project.root, result.matrix.ci.gen_matrix)
 
 
+def measured_of(root: Path) -> Mapping:
+    """The build costs the repository keeps in measured/ (the build jobs' gen-matrix-measured-*
+    artifacts, committed), by variant, for BUILD_MATRIX.md; none where there is no such folder."""
+    from .commands import measured
+
+    folder = root / MEASURED_DIR
+    return measured.read(folder, MEASURED_DIR) if os.path.lexists(folder) else {}
+
+
 def outputs(project: Project, result: Expansion, previous: state.State) -> dict[str, str]:
     """Every output by path: the files gen-matrix owns whole, recorded with their digests in
     the state file, and the files of the user's it owns parts of (`write.Merged`).
     `previous` is the state file as committed."""
     planned = render.recipes(result, previous.entries, project.root)
     files = render.files(result, planned)
-    context = docs.facts(result, planned)
+    context = docs.facts(result, planned, measured_of(project.root))
     files[BUILD_MATRIX_FILE] = docs.build_matrix(context)
     runs = source(project, result)
     files.update(workflow.render(result, runs))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import collections
+import dataclasses
 import json
 import os
 import re
@@ -1077,7 +1078,8 @@ def test_the_full_plan_names_each_build_its_job_and_why_and_the_shards_have_thei
         "builds": [{"name": gpu.name, "job": gpu.name, "why": ci_.REASONS[ci_.BUILD], "metadata_only": False,
                     "builds": "full"}],
         "deleted": ["pytorch-gone"], "by_text": [], "out_of_time": [], "not_evaluated": [],
-        "estimated_from": {"own": 0, "kind": 0, "guessed": 1}}
+        "estimated_from": {"own": 0, "kind": 0, "guessed": 1},
+        "cuda_libraries": {"for_sm": 0, "defaults": 1, "substituters": 0}}
     assert plan["shards"] == [[job.as_json()]]
     assert (tmp_path / "plan" / "here" / "github-output").read_text() == (
         'build=true\nshards={"include":[{"shard":0,"runner":' + json.dumps(list(job.runner), separators=(",", ":"))
@@ -1123,6 +1125,14 @@ without evaluating the recipes (the offline comparison).
 | no longer in the matrix (not built, not unpublished) | 2 |
 | jobs | 8 |
 
+CUDA libraries (magma, NCCL and the rest of a pin's CUDA release, built before torch where no cache holds them),
+each set once however many variants share it:
+- 1 set(s) built for one SM (capability scope nixpkgs): no public cache builds a single
+  capability, so each is built in the first job that needs it;
+- 1 set(s) of the pins' default capabilities, built: cache.nixos.org holds nothing unfree, and
+  ci.substituters lists no cache that carries CUDA (gen-matrix's reference of ci.substituters names some).
+These are not in the estimate below.
+
 **Estimated build time: 12.6 runner-hours**, the sum of each build's minutes:
 0 measured for that very build (`--measured`), 0 the mean of the
 measured builds of its kind, 10 guessed from knowledge.build_costs (below).
@@ -1159,6 +1169,14 @@ without evaluating the recipes (the offline comparison).
 | wrapper only (metadata changed, the heavy build did not) | 0 |
 | no longer in the matrix (not built, not unpublished) | 0 |
 | jobs | 8 |
+
+CUDA libraries (magma, NCCL and the rest of a pin's CUDA release, built before torch where no cache holds them),
+each set once however many variants share it:
+- 1 set(s) built for one SM (capability scope nixpkgs): no public cache builds a single
+  capability, so each is built in the first job that needs it;
+- 1 set(s) of the pins' default capabilities, built: cache.nixos.org holds nothing unfree, and
+  ci.substituters lists no cache that carries CUDA (gen-matrix's reference of ci.substituters names some).
+These are not in the estimate below.
 
 **Estimated build time: 18.5 runner-hours**, the sum of each build's minutes:
 0 measured for that very build (`--measured`), 0 the mean of the
@@ -1308,3 +1326,26 @@ def test_by_derivations_a_recipe_missing_at_the_revision_is_new(repo, run):
     document = by_derivations(run, repo, "HEAD")
     assert document["why"] == {name: ci_.NEW}
     assert names(document) == [name]
+
+
+def test_the_plan_counts_each_cuda_library_set_once_and_says_which_a_cache_may_serve(tmp_path):
+    """Variants that differ only in their ISA share their CUDA libraries: one set per pin and
+    CUDA release at the pin's defaults, one per pin, release and SM where the scope is nixpkgs."""
+    gpu = [v for v in SHIPPED.variants if v.kind == "gpu" and not v.is_companion]
+    selection = ci_.select(SHIPPED, {v.name: ci_.BUILD for v in gpu}, (), ci_.TEXT)
+    found = ci_.plan(SHIPPED, selection).cuda_libraries
+    matrix = SHIPPED.matrix
+    for_sm = {(v.pin, v.cuda.name, v.sm.name) for v in gpu if matrix.capability_scope_of(v) == "nixpkgs"}
+    defaults = {(v.pin, v.cuda.name) for v in gpu if matrix.capability_scope_of(v) == "torch"}
+    assert (found.for_sm, found.defaults) == (len(for_sm), len(defaults)) == (1, 1)
+    assert len(gpu) > 40  # many variants, two sets
+    assert "1 set(s) of the pins' default capabilities, built: cache.nixos.org holds nothing unfree" in \
+        ci_.summary(SHIPPED, selection)
+    cached = dataclasses.replace(SHIPPED, matrix=dataclasses.replace(
+        matrix, ci=dataclasses.replace(matrix.ci, substituters=(("https://cache.example.org", "example:key"),))))
+    text = ci_.summary(cached, ci_.select(cached, {v.name: ci_.BUILD for v in gpu}, (), ci_.TEXT))
+    assert "fetched where one of the 1\n  cache(s) of ci.substituters built that pin" in text
+    cpu = [v for v in SHIPPED.variants if v.kind == "cpu"]
+    none = ci_.plan(SHIPPED, ci_.select(SHIPPED, {v.name: ci_.BUILD for v in cpu}, (), ci_.TEXT))
+    assert (none.cuda_libraries.for_sm, none.cuda_libraries.defaults) == (0, 0)
+    assert "CUDA libraries" not in ci_.summary(SHIPPED, ci_.select(SHIPPED, {v.name: ci_.BUILD for v in cpu}, (), ci_.TEXT))

@@ -102,3 +102,34 @@ def test_a_bad_measurement_is_refused_where_it_is_and_nothing_is_written(repo, t
 def test_a_missing_path_is_refused(repo, tmp_path, run):
     result = run("ci", "--root", repo, "--summary", "--measured", tmp_path / "nowhere")
     assert result.exit_code == 2 and f"error: {tmp_path / 'nowhere'}: no such file or folder" in result.stderr
+
+
+def test_build_matrix_shows_the_measured_hours_the_repository_keeps_and_a_bad_file_stops_generate(tmp_path, run):
+    import shutil
+
+    from conftest import FIXTURE_MATRIX
+
+    root = tmp_path / "repo"
+    root.mkdir()
+    shutil.copy(FIXTURE_MATRIX, root / "matrix.yaml")
+    assert run("--root", root).exit_code == 0
+    before = (root / "BUILD_MATRIX.md").read_text()
+    assert "measured build" not in before
+    torches = [v for v in expansion_of(root).variants if not v.is_companion]
+    full, wrapper = torches[0].name, torches[1].name
+    write(root / "measured" / "gen-matrix-measured-0-0" / f"{full}.json", measurement(full, 2.5 * 3600))
+    write(root / "measured" / "gen-matrix-measured-0-1" / f"{wrapper}.json", measurement(wrapper, 90, "wrapper"))
+    assert run("--root", root, "check").exit_code == 1  # BUILD_MATRIX.md is stale now
+    assert run("--root", root).exit_code == 0
+    rows = {line.split(" | ")[0].strip("| `"): line for line in (root / "BUILD_MATRIX.md").read_text().splitlines()
+            if line.startswith("| `")}
+    assert rows[full].endswith(" | 2.5 h on 32 cores |")
+    assert rows[wrapper].endswith(" | - |")  # a wrapper-only build says nothing of the heavy build
+    assert "| upstream wheel | measured build |" in (root / "BUILD_MATRIX.md").read_text()
+    assert run("--root", root, "check").exit_code == 0
+    generated = (root / "BUILD_MATRIX.md").read_text()
+    write(root / "measured" / "gen-matrix-measured-0-0" / f"{full}.json", "{not json")
+    result = run("--root", root)
+    assert result.exit_code == 2
+    assert f"measured/gen-matrix-measured-0-0/{full}.json" in result.output and "Traceback" not in result.output
+    assert (root / "BUILD_MATRIX.md").read_text() == generated

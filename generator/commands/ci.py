@@ -427,6 +427,40 @@ class Plan:
     # how many builds were estimated from their own measurement (OWN), from the mean of the
     # measured builds of their kind (KIND), or guessed from knowledge.build_costs (GUESSED)
     estimated_from: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))
+    # the CUDA library sets (magma, NCCL and the rest of a pin's CUDA release) the torch builds
+    # need: for one SM (capability scope nixpkgs), and for the pin's default capabilities
+    cuda_libraries: "CudaLibraries" = None
+
+
+@dataclass(frozen=True)
+class CudaLibraries:
+    """The CUDA library sets a run's GPU torch builds link, each counted once however many
+    variants share it (the CPU instruction set does not change them).
+
+    for_sm: (pin, CUDA release, capability) sets built for one SM (capability scope nixpkgs).
+    No public cache builds a single capability, so each is built, once, by the first job that
+    needs it.
+    defaults: (pin, CUDA release) sets of nixpkgs' default capabilities. cache.nixos.org holds
+    nothing unfree, so they are built unless a cache of ci.substituters (or ci.cache, after a
+    first run) holds that pin's; whether one does is known only by asking it."""
+
+    for_sm: int
+    defaults: int
+    substituters: int  # how many caches ci.substituters lists
+
+
+def cuda_libraries(expansion: Expansion, names) -> CudaLibraries:
+    matrix = expansion.matrix
+    for_sm, defaults = set(), set()
+    for name in names:
+        variant = expansion.by_name[name]
+        if variant.is_companion or variant.sm is None:
+            continue
+        if matrix.capability_scope_of(variant) == "nixpkgs":
+            for_sm.add((variant.pin, variant.cuda.name, variant.sm.capability))
+        else:
+            defaults.add((variant.pin, variant.cuda.name))
+    return CudaLibraries(len(for_sm), len(defaults), len(matrix.ci.substituters))
 
 
 def heavy_source(ci: CI, organisation: str | None) -> str | None:
@@ -496,9 +530,11 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
     groups = tuple(Group(label, len(found), tuple(sorted(found)[:FIRST_NAMES]))
                    for label, found in names.items() if found)
     unevaluated = tuple((r.name, r.error or "") for r in selection.evaluated if not r.ok)
+    heavy = [name for job in selection.jobs for name in job.builds
+             if not (name in job.metadata_only and source is not None)]
     return Plan(MappingProxyType(torches), companions, wrappers, len(selection.deleted), round(minutes), source,
                 metadata_only, tuple(sorted(groups, key=lambda g: g.label)), unevaluated,
-                MappingProxyType(estimated_from))
+                MappingProxyType(estimated_from), cuda_libraries(expansion, heavy))
 
 
 def summary(expansion: Expansion, selection: Selection, organisation: str | None = None,
@@ -533,6 +569,8 @@ def plan_json(expansion: Expansion, selection: Selection, size: int, organisatio
     return {"compared_with": compared_with, "selected_by": selection.selected_by,
             "heavy_source": found.source, "estimated_minutes": found.minutes,
             "estimated_from": dict(found.estimated_from),
+            "cuda_libraries": {"for_sm": found.cuda_libraries.for_sm, "defaults": found.cuda_libraries.defaults,
+                               "substituters": found.cuda_libraries.substituters},
             "jobs": len(selection.jobs), "builds": builds, "deleted": list(selection.deleted),
             "shards": [[job.as_json() for job in jobs] for jobs in selection.shards(size)],
             "by_text": list(selection.by_text), "out_of_time": list(selection.out_of_time),

@@ -11,6 +11,7 @@ import json
 import re
 from collections import Counter
 from dataclasses import replace
+from types import MappingProxyType
 from typing import Callable, Iterable, Mapping, NamedTuple
 
 from ..errors import Location
@@ -64,6 +65,15 @@ class Row(NamedTuple):
     package: str
     torch: str | None
     upstream: str | None  # PyTorch's own wheel that already serves it ("cu126 (pip)"); None: only this matrix
+    measured: str | None = None  # its last full build as a build job measured it ("2.4 h on 32 cores")
+
+
+def _measured(found) -> str | None:
+    """A full build's measured cost as BUILD_MATRIX.md shows it; None for none, or for a
+    wrapper-only build (it says nothing of the heavy build's)."""
+    if found is None or found.builds != "full":
+        return None
+    return f"{found.wall_seconds / 3600:.1f} h on {found.cores} cores"
 
 
 def _json(value) -> str:
@@ -71,9 +81,10 @@ def _json(value) -> str:
     return json.dumps(value.value if isinstance(value, FloatText) else value)
 
 
-def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
+def facts(expansion: Expansion, recipes: Iterable[Recipe], measured: Mapping = MappingProxyType({})) -> dict:
     """Everything the docs templates show, computed once from the expansion and its recipes
-    (their descriptions, and their metadata revisions as the state file records them)."""
+    (their descriptions, and their metadata revisions as the state file records them), and
+    the build costs the repository keeps (`measured`: variant -> the build job's Measurement)."""
     matrix = expansion.matrix
     recipe_of = {recipe.variant.name: recipe for recipe in recipes}
     torches = [v for v in expansion.variants if not v.is_companion]
@@ -107,7 +118,8 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
         return Row(variant.name, variant.combination, recipe.description, recipe.entry.revision,
                    [c.name for c in companions_of.get(variant.name, ())], variant.package, variant.torch,
                    upstream_for(matrix.knowledge, matrix.pytorch_version, variant.python.name, variant.platforms,
-                                variant.sm))
+                                variant.sm),
+                   _measured(measured.get(variant.name)))
 
     kinds = [{"kind": s.kind, "title": KIND_TITLES[s.kind], "axes": [{"axis": a, "values": list(v)} for a, v in s.axes],
               "variants": [row(v) for v in by_kind.get(s.kind, ())]}
@@ -144,6 +156,7 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe]) -> dict:
         "total": len(expansion.variants),
         "torch_count": len(torches),
         "kinds": kinds,
+        "measured": any(row.measured for kind in kinds for row in kind["variants"]),
         "kind_axes": dict(KIND_AXES),
         "sms": sms,
         "isas": isas,
