@@ -175,3 +175,31 @@ in
                   "templates/pins.nix.j2", "lib/nested.nix"),
         # nix/fixes is a folder, whose files are sources of the variants that use them
         "companion": ("lib/companion.nix",), "wrapper": ("lib/wrapper.nix",)}
+
+
+def test_every_field_a_recipe_gives_its_heavy_build_is_in_its_identity():
+    """Each value torch.nix or companion.nix takes reaches the identity, and so does the torch
+    under a companion, even where the torch's identity holds the same value (a companion's
+    systemFeatures is its torch's today): an identity that left one out would miss a rebuild
+    as soon as the two differ."""
+    from conftest import expansion_of
+    from generator.pipeline import render
+
+    expansion = expansion_of(REPO)
+    sources = identity.Sources.read(REPO, set())
+    variant = next(v for v in expansion.variants if v.is_companion)
+    build = {"systemFeatures": list(expansion.matrix.system_features)}
+    base = identity.companion(sources, variant.package, build, "torch-identity")
+    for key in build:
+        assert identity.companion(sources, variant.package, dict(build, **{key: ["other"]}), "torch-identity") != base, key
+    assert identity.companion(sources, "torchaudio" if variant.package != "torchaudio" else "torchvision", build,
+                              "torch-identity") != base
+    assert identity.companion(sources, variant.package, build, "another torch") != base
+    torch = next(v for v in expansion.variants if not v.is_companion and v.sm is not None)
+    build = render.torch_build(expansion.matrix, torch)
+    pin = render.pin_data(expansion.matrix, torch.pin)
+    base = identity.torch(sources, (), pin, build)
+    for key, value in build.items():
+        assert identity.torch(sources, (), pin, dict(build, **{key: ["other", value]})) != base, key
+    for key in ("rev", "config", "patches"):
+        assert identity.torch(sources, (), dict(pin, **{key: "other"}), build) != base, key
