@@ -269,15 +269,15 @@ def test_no_more_rules_than_the_hand_written_examples(example):
             continue
         wanted = {tuple(v.combination.items()) for v in variants}
         axes = {axis: sorted({dict(w)[axis] for w in wanted}) for axis in variants[0].combination}
-        restrict, exclude, impossible = adopt._rules(expansion.matrix.knowledge, kind, axes, wanted)
+        restrict, exclude, impossible = adopt.inferring._rules(expansion.matrix.knowledge, kind, axes, wanted)
         assert impossible == set()
         own = len(written[kind].get("restrict", [])) + len(written[kind].get("exclude", []))
         assert len(restrict) + len(exclude) <= own
         kept = {w for w in itertools.product(*([(a, v) for v in axes[a]] for a in axes))
                 if expansion.matrix.knowledge.why_not(dict(w)) is None
-                and not any(adopt._matches(_listed(r["when"]), dict(w)) and not adopt._matches(_listed(r["only"]), dict(w))
+                and not any(adopt.inferring._matches(_listed(r["when"]), dict(w)) and not adopt.inferring._matches(_listed(r["only"]), dict(w))
                             for r in restrict)
-                and not any(adopt._matches(_listed(r), dict(w)) for r in exclude)}
+                and not any(adopt.inferring._matches(_listed(r), dict(w)) for r in exclude)}
         assert kept == wanted
 
 
