@@ -15,7 +15,8 @@ print about the build is then held against what was evaluated:
   config.cudaCapabilities is the SM;
 - jobs: the derivation holds no job count, only compile.nix's cap by memory at the GiB the
   line names; the count is the generated workflow's;
-- cpu flags, platforms, features, blas, version, Python and CUDA release.
+- cpu flags, platforms, features, blas, version, Python, CUDA release, description and the
+  pin's revision as nix/pins.nix holds it.
 
 The schema's descriptions of the same options are held to the same facts.
 """
@@ -111,6 +112,8 @@ def _evaluate(root: Path, variants) -> dict:
       blas = b.passthru.blasProvider or null;
       features = b.drvAttrs.requiredSystemFeatures or [ ];
       platforms = r.meta.platforms;
+      description = r.meta.description;
+      pinRev = (import {nix_string(root / "nix/pins.nix")})."{v.pin}".rev;
       cudaSet = cudaFacts pkgs;
       baseCudaSet = cudaFacts base;
     }};''')
@@ -240,6 +243,8 @@ def test_show_and_explain_say_only_what_the_derivation_holds(evaluated, which):
             assert f'export CXXFLAGS="$CXXFLAGS {flags}"' in f["preConfigure"], v.name
             assert show_text["flags"].startswith(flags) and explain_text["cpu flags"] == flags
         assert f["platforms"] == shown["platforms"] == explained["platforms"], v.name
+        assert f["description"] == explained["description"] == explain_text["description"], v.name
+        assert explain_text["nixpkgs pin"] == explained["pin"] == f'{v.pin} (nixpkgs {f["pinRev"]})', v.name
         assert f["features"] == explained["system_features"], v.name
         assert f["blas"] == explained["blas"], v.name
         assert f["version"] == shown["pytorch"], v.name
