@@ -675,21 +675,32 @@ def _target(entry: str) -> tuple[tuple[int, ...], str, bool]:
     return version_key(base.removesuffix(suffix)), suffix, entry.endswith("+PTX")
 
 
+def code_runs(have: tuple[int, ...], suffix: str, ptx: bool, want: tuple[int, ...]) -> bool:
+    """Whether GPU code compiled for compute capability `have` runs on a GPU of capability
+    `want`; `suffix` "a" (arch-specific), "f" (family-specific) or "", `ptx` whether the code is
+    PTX rather than SASS. CUDA C Programming Guide, "Binary Compatibility": SASS for X.Y runs on
+    X.Z for Z >= Y (one major, a lower or equal minor); an arch-specific target runs on X.Y
+    alone, a family-specific one within its major, as SASS does, PTX or not; plain PTX for X.Y
+    runs on any GPU of X.Y or newer, compiled by the driver when it loads. One rule for wheels'
+    arch lists (serves) and for what cuobjdump finds in a build (smoke's `code` check)."""
+    if suffix == "a":
+        return have == want
+    if suffix == "f" or not ptx:
+        return have[0] == want[0] and have[1:] <= want[1:]
+    return have <= want
+
+
 def serves(arch: str, capability: str) -> Runs | None:
     """Whether binaries compiled for `arch` (a TORCH_CUDA_ARCH_LIST, "5.0;8.6;9.0+PTX") run on a
-    GPU of compute capability `capability`, and how; None where they do not.
-
-    CUDA C Programming Guide, "Binary Compatibility": SASS for X.Y runs on X.Z for Z >= Y (one
-    major, a lower or equal minor); an arch-specific target (X.Ya) runs on X.Y alone, a
-    family-specific one (X.Yf) as plain SASS does; PTX for X.Y runs on any GPU of X.Y or newer,
-    compiled by the driver. SASS wins over PTX, and the nearest SASS over a farther one."""
+    GPU of compute capability `capability`, and how (code_runs); None where they do not. SASS
+    wins over PTX, and the nearest SASS over a farther one."""
     want = version_key(capability)
     sass, ptx = [], []
     for entry in (part.strip() for part in arch.split(";") if part.strip()):
         have, suffix, has_ptx = _target(entry)
-        if have == want if suffix == "a" else (have[0] == want[0] and have[1:] <= want[1:]):
+        if code_runs(have, suffix, False, want):
             sass.append((have, entry.removesuffix("+PTX")))
-        if has_ptx and (have == want if suffix == "a" else have <= want):
+        if has_ptx and code_runs(have, suffix, True, want):
             ptx.append((have, entry))
     if sass:
         return Runs(max(sass)[1], SASS)

@@ -32,10 +32,29 @@ KNOWLEDGE = K.build(K.builtin())
     ("8.0;9.0+PTX", "9.0", ("9.0", K.SASS)),  # SASS wins over PTX
     ("7.5;8.0;8.6;9.0;10.0;12.0+PTX", "12.1", ("12.0", K.SASS)),
     ("3.7+PTX;5.0", "3.5", None),  # PTX runs on newer GPUs only
+    ("10.0f+PTX", "12.0", None),  # family-specific PTX stays within its family
+    ("10.0f+PTX", "10.3", ("10.0f", K.SASS)),
 ])
 def test_an_arch_list_serves_an_sm_by_binary_compatibility(arch, capability, served):
     runs = K.serves(arch, capability)
     assert (runs.target, runs.how) == served if served else runs is None
+
+
+@pytest.mark.parametrize("suffix", ["", "a", "f"])
+@pytest.mark.parametrize("ptx", [False, True])
+def test_a_wheels_arch_list_and_cuobjdumps_names_are_judged_by_one_rule(suffix, ptx):
+    """serves (TORCH_CUDA_ARCH_LIST entries) and smoke's runs_on (cuobjdump's sm_XY names)
+    agree on every target and GPU of the knowledge table."""
+    from generator.commands import cuobjdump
+
+    capabilities = sorted({sm.capability for sm in KNOWLEDGE.sm.values()}, key=K.version_key)
+    for have in capabilities:
+        entry = f"{have}{suffix}{'+PTX' if ptx else ''}"
+        name = f"sm_{have.replace('.', '')}{suffix}"
+        for sm in KNOWLEDGE.sm.values():
+            # where the SASS of an entry runs, its PTX runs too: an entry with +PTX serves
+            # exactly where its PTX runs
+            assert cuobjdump.runs_on(name, sm, ptx) == (K.serves(entry, sm.capability) is not None), (entry, sm.name)
 
 
 def _with_release(name: str, *wheels: K.Wheel, python=("3.10", "3.14")) -> K.Knowledge:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import GenMatrixError, Location
-from ..knowledge import Sm
+from ..knowledge import Sm, code_runs, version_key
 from .promise import Promise
 from .smoke import FAIL, PASS, SKIP, Check
 
@@ -110,18 +110,10 @@ def _architecture(arch: str) -> tuple[int, int, str]:
 
 
 def runs_on(arch: str, sm: Sm, ptx: bool) -> bool:
-    """Whether code for `arch` runs on a GPU of `sm`'s compute capability, by the CUDA
-    Programming Guide's compatibility rules: SASS on the same major version at an equal or
-    higher minor; PTX, compiled when it loads, on any GPU of its version or later;
-    architecture-specific code (sm_90a) on that version alone; family code (sm_100f) on the
-    later minors of its major version."""
+    """Whether code for `arch` (cuobjdump's sm_86, sm_90a, sm_100f), SASS or PTX, runs on a
+    GPU of `sm`'s compute capability (knowledge.code_runs)."""
     major, minor, suffix = _architecture(arch)
-    wanted = tuple(int(part) for part in sm.capability.split("."))
-    if suffix == "a":
-        return (major, minor) == wanted
-    if suffix == "f" or not ptx:
-        return major == wanted[0] and minor <= wanted[1]
-    return (major, minor) <= wanted
+    return code_runs((major, minor), suffix, ptx, version_key(sm.capability))
 
 
 def _listed(held: Held) -> str:
