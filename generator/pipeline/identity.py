@@ -31,8 +31,6 @@ PINS_TEMPLATE = "templates/pins.nix.j2"
 ENTRY = "lib/default.nix"
 WRAPPER = "lib/wrapper.nix"
 
-_PATH = re.compile(r"(?<![\w./'+-])\.\.?/[\w.+/-]*")
-_NAME = re.compile(r"[A-Za-z_][\w'-]*")
 
 
 def canonical(value) -> str:
@@ -40,40 +38,6 @@ def canonical(value) -> str:
 
 
 # --- which files an identity is made from ---------------------------------------------------
-
-def _split(text: str, separator: str) -> list[str]:
-    """`text` cut at each `separator` outside brackets and let ... in."""
-    parts, depth, start = [], 0, 0
-    for found in re.finditer(r"[{(\[]|[})\]]|\blet\b|\bin\b|" + re.escape(separator), text):
-        token = found.group()
-        if token in ("{", "(", "[", "let"):
-            depth += 1
-        elif token in ("}", ")", "]", "in"):
-            depth -= 1
-        elif depth == 0:
-            parts.append(text[start:found.start()])
-            start = found.end()
-    parts.append(text[start:])
-    return [part.strip() for part in parts if part.strip()]
-
-
-def _let(text: str) -> tuple[str, str]:
-    """The bindings and the body of `text`'s outermost `let BINDINGS in BODY`."""
-    depth, start = 0, None
-    for found in re.finditer(r"[{(\[]|[})\]]|\blet\b|\bin\b", text):
-        token = found.group()
-        if token == "let" and depth == 0 and start is None:
-            start = found.end()
-        elif token == "in" and depth == 1 and start is not None:
-            return text[start:found.start()], text[found.end():]
-        depth += 1 if token in ("{", "(", "[", "let") else -1
-    raise ValueError("the library's entry point is not `{ ... }: let ... in { ... }`")
-
-
-def _bindings(text: str) -> dict[str, str]:
-    """`name = value` pairs of a let or attribute set body, by name."""
-    return {part.split("=", 1)[0].strip(): part.split("=", 1)[1] for part in _split(text, ";") if "=" in part}
-
 
 def _reached(path: str, source: str) -> str | None:
     """The identity source that path literal `path`, written in library file `source`, names;
@@ -107,21 +71,21 @@ class Library:
         """The graph of the library files `texts` ("lib/x.nix" -> its text)."""
         imports = {}
         for name, text in sorted(texts.items()):
-            found = (_reached(p, name) for p in _PATH.findall(nixtext.code(text)))
+            found = (_reached(p, name) for p in nixtext.PATH.findall(nixtext.code(text)))
             imports[name] = tuple(dict.fromkeys(p for p in found if p))
         code = nixtext.code(texts[ENTRY])
         # { args }: let BINDINGS in { FUNCTIONS }
-        bindings_text, body = _let(code)
-        bindings = _bindings(bindings_text)
+        bindings_text, body = nixtext.outer_let(code)
+        bindings = nixtext.bindings(bindings_text)
         functions = {name: tuple(cls._names(value, bindings, ())) for name, value in
-                     _bindings(body.strip().removeprefix("{")).items()}  # the closing } follows the last ;
+                     nixtext.bindings(body.strip().removeprefix("{")).items()}  # the closing } follows the last ;
         return cls(imports, functions)
 
     @staticmethod
     def _names(text: str, bindings: dict, seen: tuple) -> list[str]:
         """The sources `text` of default.nix names, through the let bindings it uses, in order."""
         found = []
-        for match in re.finditer(f"{_PATH.pattern}|{_NAME.pattern}", text):
+        for match in re.finditer(f"{nixtext.PATH.pattern}|{nixtext.NAME.pattern}", text):
             token = match.group()
             if token.startswith("."):
                 source = _reached(token, ENTRY)

@@ -12,6 +12,12 @@ two dollars in either are text, never an end or the start of an interpolation.
 
 from __future__ import annotations
 
+import re
+
+# A path literal (./x.nix, ../pins.nix) and a name, in the text `code` returns.
+PATH = re.compile(r"(?<![\w./'+-])\.\.?/[\w.+/-]*")
+NAME = re.compile(r"[A-Za-z_][\w'-]*")
+
 
 def significant(source: str) -> str:
     """`source` with comments removed and each run of whitespace outside strings made one
@@ -105,3 +111,43 @@ def _string(text: str, i: int, out: list[str], quote: str, strings: bool = True)
             kept.append(text[i])
             i += 1
     return i
+
+
+# --- the shape of nix/lib/default.nix, for build identities ------------------------------
+# Enough of Nix's grammar for the library's own entry point, `{ args }: let BINDINGS in {
+# FUNCTIONS }`, read from `code`'s output: gen-matrix writes that file and reads no other
+# with it. tests/test_identity.py holds the paths read against nix-instantiate --parse, and
+# each function's sources against the files it reaches.
+
+def _split(text: str, separator: str) -> list[str]:
+    """`text` cut at each `separator` outside brackets and let ... in."""
+    parts, depth, start = [], 0, 0
+    for found in re.finditer(r"[{(\[]|[})\]]|\blet\b|\bin\b|" + re.escape(separator), text):
+        token = found.group()
+        if token in ("{", "(", "[", "let"):
+            depth += 1
+        elif token in ("}", ")", "]", "in"):
+            depth -= 1
+        elif depth == 0:
+            parts.append(text[start:found.start()])
+            start = found.end()
+    parts.append(text[start:])
+    return [part.strip() for part in parts if part.strip()]
+
+
+def outer_let(text: str) -> tuple[str, str]:
+    """The bindings and the body of `text`'s outermost `let BINDINGS in BODY`."""
+    depth, start = 0, None
+    for found in re.finditer(r"[{(\[]|[})\]]|\blet\b|\bin\b", text):
+        token = found.group()
+        if token == "let" and depth == 0 and start is None:
+            start = found.end()
+        elif token == "in" and depth == 1 and start is not None:
+            return text[start:found.start()], text[found.end():]
+        depth += 1 if token in ("{", "(", "[", "let") else -1
+    raise ValueError("the library's entry point is not `{ ... }: let ... in { ... }`")
+
+
+def bindings(text: str) -> dict[str, str]:
+    """`name = value` pairs of a let or attribute set body, by name."""
+    return {part.split("=", 1)[0].strip(): part.split("=", 1)[1] for part in _split(text, ";") if "=" in part}
