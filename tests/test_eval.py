@@ -160,6 +160,13 @@ def test_without_nix_instantiate_it_says_how_to_get_it(project, run, tmp_path, m
      "Package ‘torch-2.9.1’ in /x is marked as broken, refusing to evaluate."),
     ("warning: unknown setting 'foo'\n\x1b[31;1merror:\x1b[0m syntax error, unexpected end of file\n",
      "syntax error, unexpected end of file"),
+    # an error whose message follows on lines of its own: the last of them
+    ("error:\n       Failed assertions:\n       - the CUDA release is not supported\n\n",
+     "- the CUDA release is not supported"),
+    ("error:\n\n", "error"),  # nothing after it
+    ("some output\nthe last words\n", "the last words"),  # no error line at all
+    ("", ""),
+    ("   \n\n", ""),
 ])
 def test_the_error_line_is_the_message_nix_ends_with(stderr, expected):
     assert eval_command.error_line(stderr) == expected
