@@ -254,7 +254,13 @@ def test_pytorch_option_says_what_that_release_supports(run):
                 "--pytorch", "2.8")
     assert "PyTorch 2.8 supports Python 3.9 to 3.13; 3.14 is outside" in newer.stdout
     unknown = run("explain", "--root", REPO, "--sm", "sm120", "--pytorch", "3.0")
-    assert unknown.exit_code == 2 and "PyTorch 3.0 is not in the knowledge table's pytorch rows" in unknown.stderr
+    assert unknown.exit_code == 2
+    lines = unknown.stderr.splitlines()
+    assert lines[0] == "error: --pytorch: PyTorch 3.0 is not in the knowledge table's pytorch rows"
+    # the hint names every release line, in version order (2.10 after 2.9, not after 2.1)
+    lines_known = sorted(knowledge_release_lines(), key=lambda v: tuple(int(p) for p in v.split(".")))
+    assert lines[1] == f"  hint: known release lines: {', '.join(lines_known)}"
+    assert lines_known.index("2.10") == lines_known.index("2.9") + 1
 
 
 # ---- whether nvcc and PyTorch can build it, before whether the matrix has it ------------
@@ -317,3 +323,42 @@ def test_a_fix_the_matrix_turned_off_shows_as_disabled(project, run):
         in outcome["resolved"]["fixes"]
     on = json.loads(run("explain", "--root", REPO, "--json", "pytorch-python313-cuda12_8-sm61-avx").stdout)
     assert [f["name"] for f in on["outcomes"][0]["resolved"]["fixes"]] == ["avx-only-kernels"]
+
+
+def test_the_json_holds_every_value_the_text_says_under_its_documented_key(run):
+    """`explain --json` is read by scripts: its keys are an interface, and each value is the
+    one the text shows."""
+    name = "pytorch-python313-cuda12_8-sm61-avx"
+    data = explain_json(run, name)
+    assert set(data) == {"query", "outcomes", "pytorch", "build", "wheels", "wheel_summary", "matrix"}
+    assert data["query"] == {"name": name}
+    (outcome,) = data["outcomes"]
+    assert set(outcome) == {"kind", "combination", "name", "in_matrix", "origin", "reasons", "knowledge", "resolved"}
+    assert (outcome["kind"], outcome["name"], outcome["in_matrix"], outcome["reasons"]) == ("gpu", name, True, [])
+    resolved = outcome["resolved"]
+    assert set(resolved) == {"file", "build", "details", "cpu_flags", "disabled", "switches", "nixpkgs_off",
+                             "capabilities", "capability_scope", "blas", "platforms", "jobs", "system_features",
+                             "description", "pin", "fixes", "pytorch_support"}
+    text = run("explain", "--root", REPO, name).stdout
+    assert resolved["file"] == f".flox/pkgs/{name}.nix" and f"file          {resolved['file']}" in text
+    assert resolved["build"] == f"flox build {name}"
+    assert resolved["details"]["python"] == "python313Packages"
+    assert resolved["cpu_flags"] == ["-mavx", "-mno-fma", "-mno-bmi", "-mno-bmi2", "-mno-avx2"]
+    assert resolved["disabled"] == ["CUDNN", "FBGEMM", "MKLDNN", "MKLDNN_CBLAS", "NNPACK"]
+    assert resolved["switches"] == {f"USE_{f}": "0" for f in resolved["disabled"]}
+    assert resolved["nixpkgs_off"] == []
+    assert (resolved["capabilities"], resolved["capability_scope"], resolved["blas"]) == (["6.1"], "nixpkgs", "cublas")
+    assert (resolved["platforms"], resolved["jobs"], resolved["system_features"]) == (["x86_64-linux"], 32, ["big-parallel"])
+    assert resolved["description"] in text and resolved["pin"] in text
+    assert [fix["name"] for fix in resolved["fixes"]] == ["avx-only-kernels"] and resolved["fixes"][0]["why"] in text
+    assert resolved["pytorch_support"] and all(note in text for note in resolved["pytorch_support"])
+    absent = explain_json(run, "--python", "3.13", "--cuda", "12.8", "--sm", "sm61", "--isa", "avx512")
+    (outcome,) = absent["outcomes"]
+    assert outcome["resolved"] is None and outcome["in_matrix"] is False and outcome["reasons"]
+    assert outcome["knowledge"] == {"allows": True, "reason": None}
+
+
+def knowledge_release_lines() -> list[str]:
+    from generator.knowledge import build, builtin
+
+    return list(build(builtin()).pytorch)
