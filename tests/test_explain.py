@@ -362,3 +362,20 @@ def knowledge_release_lines() -> list[str]:
     from generator.knowledge import build, builtin
 
     return list(build(builtin()).pytorch)
+
+
+def test_a_name_no_variant_has_is_a_located_error_and_a_dropped_name_says_what_kept_it_out(run):
+    missing = run("explain", "--root", REPO, "NOPE-x")
+    assert missing.exit_code == 2
+    assert missing.stderr.splitlines()[:2] == [
+        "error: matrix.yaml: no variant is named 'NOPE-x'",
+        "  hint: `gen-matrix explain --sm SM --cuda VERSION --isa ISA` explains a combination"]
+    name = "pytorch-python313-cuda12_8-sm61-avx512"
+    data = explain_json(run, name)
+    assert data["query"] == {"name": name}
+    (outcome,) = data["outcomes"]
+    assert (outcome["name"], outcome["in_matrix"], outcome["resolved"]) == (name, False, None)
+    assert outcome["reasons"] == [{"rule": "gpu.restrict[0]", "where": "matrix.yaml:37:13",
+                                   "text": "where sm sm61, only isa avx/avx2"}]
+    text = run("explain", "--root", REPO, name).stdout
+    assert text.splitlines()[1] == "  kept out by  gpu.restrict[0] (matrix.yaml:37:13): where sm sm61, only isa avx/avx2"
