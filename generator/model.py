@@ -231,9 +231,8 @@ class Matrix:
         """The variables torch's derivation of `variant` sets that its pin's own torch (with or
         without CUDA, as the variant) does not: the features switched off, by the matrix
         (USE_<X>=0) or by nixpkgs, and the variables the recipe exports for setup.py."""
-        values = {f"USE_{feature}": "0" for feature in variant.disabled_features}
-        values.update({switch: "0" for row in self.nixpkgs_off(variant) for switch in row.switches})
-        values.update(variant.environment)
+        values = {switch: "0" for row in self.nixpkgs_off(variant) for switch in row.switches}
+        values.update(variant.exports)
         return dict(sorted(values.items()))
 
 
@@ -303,6 +302,13 @@ class Variant:
         if self.kind == "cpu":
             values["BLAS"] = "OpenBLAS"
         return values
+
+    @property
+    def exports(self) -> dict[str, str]:
+        """What the recipe exports for setup.py, as nix/lib/torch.nix makes it of
+        disabledFeatures and environment: USE_<X>=0 for each feature switched off, then the
+        environment."""
+        return {f"USE_{feature}": "0" for feature in self.disabled_features} | self.environment
 
     @property
     def blas(self) -> str | None:

@@ -107,7 +107,7 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
     if set(recipe.flags) != set(build["cpuFlags"]):
         changes.append(f"CPU flags {' '.join(build['cpuFlags']) or '(none)'} where the recipe has "
                        f"{' '.join(recipe.flags) or '(none)'} (the knowledge table's flags of {recipe.combination[-1][1]})")
-    wanted = {f"USE_{feature}": "0" for feature in build["disabledFeatures"]} | dict(build["environment"])
+    wanted = variant.exports
     have = dict(recipe.exports)
     for var, value in sorted(wanted.items()):
         if have.get(var) != value:
