@@ -186,6 +186,15 @@ class NixError(Exception):
     pass
 
 
+SHELL_EXPORT = re.compile(r"^\s*export ([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.M)
+
+
+def shell_exports(text: str) -> dict[str, str]:
+    """The `export NAME=value` lines of a shell fragment (a derivation's preConfigure), by
+    name, each value without the quotes around it (lib.escapeShellArg writes 'value')."""
+    return {name: value.strip().strip('"').strip("'") for name, value in SHELL_EXPORT.findall(text)}
+
+
 def nix_string(path: Path) -> str:
     """A path as a Nix path literal (absolute, so it works from any folder)."""
     return str(path.resolve())

@@ -24,8 +24,6 @@ exercising it.
 
 from __future__ import annotations
 
-import json
-import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -33,7 +31,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from conftest import REPO, fake_for, needs_nix, nix_eval, nix_string
+from conftest import REPO, fake_for, needs_nix, nix_eval, nix_string, shell_exports
 from generator.cli import main
 from generator.commands import adopt
 from test_adopt import FIXTURE, reference_shaped
@@ -42,7 +40,6 @@ pytestmark = [needs_nix, pytest.mark.slow]
 
 FAKES = REPO / "tests" / "nix" / "fakes.nix"
 FIXES = REPO / "nix" / "fixes"
-EXPORT = re.compile(r"^\s*export ([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.M)
 
 THOR = '''# Written as barstoolbluz/build-pytorch's pytorch-2.10-python313 branch writes its Thor
 # recipes: the pin's CUDA 13 set, MAGMA patched for CUDA 13.0, torch for 11.0 alone.
@@ -151,12 +148,9 @@ def _evaluate(folder: Path, generated: Path, result) -> dict:
     return nix_eval(expression)
 
 
-def _exports(text: str) -> dict[str, str]:
-    return {name: value.strip().strip('"') for name, value in EXPORT.findall(text)}
-
 
 def _flags(text: str) -> set[str]:
-    exported = _exports(text)
+    exported = shell_exports(text)
     return {flag for var in ("CXXFLAGS", "CFLAGS") for flag in exported.get(var, "").split() if not flag.startswith("$")}
 
 
@@ -164,8 +158,8 @@ def _differences(before: dict, after: dict) -> dict:
     """fact -> the word (or words, one of which) the report must use for it, for each fact
     that differs."""
     found = {}
-    have = {**before["vars"], **_exports(before["preConfigure"])}
-    want = {**after["vars"], **_exports(after["preConfigure"])}
+    have = {**before["vars"], **shell_exports(before["preConfigure"])}
+    want = {**after["vars"], **shell_exports(after["preConfigure"])}
     for var in sorted(set(have) | set(want)):
         if var in ("CXXFLAGS", "CFLAGS", "NIX_BUILD_CORES", "TORCH_CUDA_ARCH_LIST") or "$" in have.get(var, ""):
             continue

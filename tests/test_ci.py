@@ -1097,6 +1097,20 @@ MIXED = {GPU_ + "sm61-avx": ci_.BUILD, GPU_ + "sm100-avx": ci_.BUILD, GPU_ + "sm
          GPU_ + "sm100-armv9": ci_.WRAPPER, GPU_ + "sm100-avx512": ci_.WRAPPER}
 
 
+# What the summary says of MIXED's CUDA libraries: sm61 (capability scope nixpkgs) and the
+# pin's defaults that sm100 builds with.
+MIXED_CUDA_LIBRARIES = """\
+CUDA libraries (magma, NCCL and the rest of a pin's CUDA release, built before torch where no cache holds them),
+each set once however many variants share it:
+- 1 set(s) built for one SM (capability scope nixpkgs): no public cache builds a single
+  capability, so each is built in the first job that needs it;
+- 1 set(s) of the pins' default capabilities, built: cache.nixos.org holds nothing unfree, and
+  ci.substituters lists no cache that carries CUDA (gen-matrix's reference of ci.substituters names some).
+These are not in the estimate below.
+
+"""
+
+
 def summary_head(text: str) -> str:
     """The summary above its table of build costs."""
     head, found, _ = text.partition("\n| kind | minutes per build |")
@@ -1125,15 +1139,7 @@ without evaluating the recipes (the offline comparison).
 | no longer in the matrix (not built, not unpublished) | 2 |
 | jobs | 8 |
 
-CUDA libraries (magma, NCCL and the rest of a pin's CUDA release, built before torch where no cache holds them),
-each set once however many variants share it:
-- 1 set(s) built for one SM (capability scope nixpkgs): no public cache builds a single
-  capability, so each is built in the first job that needs it;
-- 1 set(s) of the pins' default capabilities, built: cache.nixos.org holds nothing unfree, and
-  ci.substituters lists no cache that carries CUDA (gen-matrix's reference of ci.substituters names some).
-These are not in the estimate below.
-
-**Estimated build time: 12.6 runner-hours**, the sum of each build's minutes:
+{MIXED_CUDA_LIBRARIES}**Estimated build time: 12.6 runner-hours**, the sum of each build's minutes:
 0 measured for that very build (`--measured`), 0 the mean of the
 measured builds of its kind, 10 guessed from knowledge.build_costs (below).
 2 metadata-only build(s) fetch their unchanged heavy build from the Flox catalog of
@@ -1170,15 +1176,7 @@ without evaluating the recipes (the offline comparison).
 | no longer in the matrix (not built, not unpublished) | 0 |
 | jobs | 8 |
 
-CUDA libraries (magma, NCCL and the rest of a pin's CUDA release, built before torch where no cache holds them),
-each set once however many variants share it:
-- 1 set(s) built for one SM (capability scope nixpkgs): no public cache builds a single
-  capability, so each is built in the first job that needs it;
-- 1 set(s) of the pins' default capabilities, built: cache.nixos.org holds nothing unfree, and
-  ci.substituters lists no cache that carries CUDA (gen-matrix's reference of ci.substituters names some).
-These are not in the estimate below.
-
-**Estimated build time: 18.5 runner-hours**, the sum of each build's minutes:
+{MIXED_CUDA_LIBRARIES}**Estimated build time: 18.5 runner-hours**, the sum of each build's minutes:
 0 measured for that very build (`--measured`), 0 the mean of the
 measured builds of its kind, 10 guessed from knowledge.build_costs (below).
 **No source for the heavy builds of 2 metadata-only build(s):** no Flox organisation

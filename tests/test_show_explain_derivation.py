@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import REPO, expansion_of, fake_for, needs_nix, nix_eval, nix_string
+from conftest import REPO, expansion_of, fake_for, needs_nix, nix_eval, nix_string, shell_exports
 
 pytestmark = [needs_nix, pytest.mark.slow]
 
@@ -39,7 +39,6 @@ pytestmark = [needs_nix, pytest.mark.slow]
 # (the "flags" line), the SM (the "capabilities" line) and compile.nix's own variables.
 NOT_SWITCHES = {"CFLAGS", "CXXFLAGS", "NIX_BUILD_CORES", "TORCH_CUDA_ARCH_LIST"}
 SWITCH = re.compile(r"^(USE_|BUILD_|BLAS$|[A-Z][A-Z0-9_]*$)")
-EXPORT = re.compile(r"^\s*export ([A-Za-z_][A-Za-z0-9_]*)=(.*)$", re.M)
 
 
 def _copy(source: Path, tmp_path: Path, name: str) -> Path:
@@ -120,15 +119,12 @@ def _evaluate(root: Path, variants) -> dict:
     return nix_eval("{\n" + "\n".join(body) + "\n}")
 
 
-def _exports(text: str) -> dict[str, str]:
-    return {name: value.strip().strip('"').strip("'") for name, value in EXPORT.findall(text)}
-
 
 def _switches(facts: dict) -> dict[str, str]:
     """What torch's derivation exports beyond the baseline's exports, and the attributes it
     sets otherwise than the baseline."""
-    exported = _exports(facts["preConfigure"])
-    base_exported = _exports(facts["basePreConfigure"])
+    exported = shell_exports(facts["preConfigure"])
+    base_exported = shell_exports(facts["basePreConfigure"])
     added = {name: value for name, value in exported.items() if base_exported.get(name) != value}
     changed = {name: value for name, value in facts["vars"].items() if facts["baseVars"].get(name) != value}
     return {name: value for name, value in sorted({**changed, **added}.items())
@@ -203,7 +199,7 @@ def test_show_and_explain_say_only_what_the_derivation_holds(evaluated, which):
         for row in matrix.nixpkgs_off(v):
             for name in row.switches:
                 assert f["vars"].get(name) == "0" and f["baseVars"].get(name) == "1", v.name
-                assert name not in _exports(f["preConfigure"]), v.name
+                assert name not in shell_exports(f["preConfigure"]), v.name
             assert f["cudaSet"]["ncclAvailable"] is False and f["baseCudaSet"]["ncclAvailable"] is True, v.name
         assert [o["feature"] for o in shown["nixpkgs_off"]] == [o["feature"] for o in explained["nixpkgs_off"]]
         if v.cuda and not shown["nixpkgs_off"]:
