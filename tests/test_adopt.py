@@ -447,3 +447,117 @@ def test_platforms_a_variant_does_not_build_for_are_said_to_be_dropped(folder):
     assert "meta.platforms aarch64-linux dropped: a variant builds for one system, that of its instruction set" in changes
     path.write_text(path.read_text().replace('[ "x86_64-linux" "aarch64-linux" ]', '[ "x86_64-linux" ]'))
     assert not [c for c in adopt.adopt(folder, None).changes["pytorch-python313-cpu-avx2"] if "platforms" in c]
+
+
+FE5E = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"
+REV_B = "0182a361324364ae3f436a63005877674cf45efb"
+REV_C = "2017d6d515f8a7b289fe06d3a880a7ec588c3900"
+SHA_B = "1" * 52
+
+
+def repin(recipe: Path, rev: str, sha256: str | None = None) -> None:
+    text = recipe.read_text().replace(FE5E, rev)
+    if sha256:
+        text = text.replace(f'{rev}.tar.gz";', f'{rev}.tar.gz";\n    sha256 = "{sha256}";')
+    recipe.write_text(text)
+
+
+def test_several_pins_the_most_used_is_the_default_and_each_other_has_its_rule_hash_and_config(folder):
+    """Reference-shaped recipes on three revisions: sm86 and sm120 on one (the most after the
+    default), sm90 on another; the first with a sha256 all its recipes give and without
+    cudaForwardCompat, the second with two different sha256s."""
+    reference_shaped(folder)
+    pkgs = folder / ".flox" / "pkgs"
+    counts = {}
+    for recipe in sorted(pkgs.glob("*.nix")):
+        sm = recipe.stem.split("-")[3]
+        if sm in ("sm86", "sm120"):
+            repin(recipe, REV_B, SHA_B)
+            recipe.write_text(recipe.read_text().replace(" cudaForwardCompat = false;", ""))
+        elif sm == "sm90":
+            counts[sm] = counts.get(sm, 0) + 1
+            repin(recipe, REV_C, str(counts[sm]) * 52)
+    result = adopt.adopt(folder, "2.8.0")
+    assert result.matrix["nixpkgs"]["pins"] == [
+        {"name": "nixpkgs_0182a36", "rev": REV_B, "when": {"sm": ["sm86", "sm120"]}, "sha256": SHA_B},
+        {"name": "nixpkgs_2017d6d", "rev": REV_C, "when": {"sm": "sm90"}, "config": {"cudaForwardCompat": False}},
+        {"name": "nixpkgs_fe5e41d", "rev": FE5E, "config": {"cudaForwardCompat": False}},
+    ]
+    assert not [w for w in result.warnings if "no rule over the axes" in w]
+    assert result.reproduced == 51 and result.pins_differ == ()
+
+
+def test_recipes_no_rule_can_pick_take_the_default_pin_and_each_revision_is_warned_of(folder):
+    """Two recipes on each of two other revisions, chosen so that no rule over the axes picks
+    exactly them (nor the default's): every recipe takes the most used revision."""
+    reference_shaped(folder)
+    pkgs = folder / ".flox" / "pkgs"
+    for name, rev in (("sm80-avx2", REV_B), ("sm90-avx512", REV_B), ("sm80-avx512", REV_C), ("sm90-avx2", REV_C)):
+        repin(pkgs / f"pytorch-python313-cuda12_8-{name}.nix", rev)
+    result = adopt.adopt(folder, "2.8.0")
+    assert result.matrix["nixpkgs"]["pins"] == [
+        {"name": "nixpkgs_fe5e41d", "rev": FE5E, "config": {"cudaForwardCompat": False}}]
+    assert [w for w in result.warnings if "no rule over the axes" in w] == [
+        "no rule over the axes picks exactly the recipes of nixpkgs 0182a36; they take the default pin",
+        "no rule over the axes picks exactly the recipes of nixpkgs 2017d6d; they take the default pin"]
+    assert sorted(result.pins_differ) == sorted(f"pytorch-python313-cuda12_8-{name}" for name in
+                                               ("sm80-avx2", "sm90-avx512", "sm80-avx512", "sm90-avx2"))
+
+
+COMPANION = """{ pkgs ? import <nixpkgs> { } }:
+let
+  nixpkgs_pinned = import (builtins.fetchTarball {
+    url = "https://github.com/NixOS/nixpkgs/archive/fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3.tar.gz";
+  }) { config = { allowUnfree = true; }; };
+  customPytorch = import ./TORCH.nix { };
+in
+(nixpkgs_pinned.python313Packages.PACKAGE.override { torch = customPytorch; }).overrideAttrs (old: {
+  pname = "NAME";
+})
+"""
+
+
+def companion(folder: Path, package: str, torch: str, imported: bool = True) -> None:
+    name = package + torch[len("pytorch"):]
+    text = COMPANION.replace("TORCH", torch).replace("PACKAGE", package).replace("NAME", name)
+    if not imported:
+        text = text.replace("import ./TORCH.nix { }".replace("TORCH", torch), "null")
+    (folder / ".flox" / "pkgs" / f"{name}.nix").write_text(text)
+
+
+def test_companions_a_rule_where_one_picks_their_torches_else_one_exact_rule_per_torch(folder):
+    pkgs = folder / ".flox" / "pkgs"
+    (pkgs / "torchvision-python313-cuda12_8-sm61-avx.nix").unlink()
+    companion(folder, "torchaudio", "pytorch-python313-cuda12_8-sm90-avx2")
+    for torch in ("pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-cpu-avx2"):
+        companion(folder, "torchvision", torch)
+    result = adopt.adopt(folder, "2.8.0")
+    assert result.matrix["companions"] == [
+        {"packages": ["torchaudio"], "when": {"sm": "sm90"}},
+        # without its kind, the CPU torch's rule would pick the sm90 AVX2 one too
+        {"packages": ["torchvision"], "when": {"kind": "cpu", "python": "3.13", "isa": "avx2"}},
+        {"packages": ["torchvision"], "when": {"python": "3.13", "cuda": "12.8", "sm": "sm61", "isa": "avx"}},
+    ]
+    assert set(result.generated) == {recipe.stem for recipe in pkgs.glob("*.nix")} and result.reproduced == 7
+    assert not result.warnings
+
+
+def test_companions_of_every_torch_are_one_rule_for_all(folder):
+    (folder / ".flox" / "pkgs" / "pytorch-python313-darwin-mps.nix").unlink()
+    for torch in NAMES:
+        if "darwin" in torch:
+            continue
+        if torch.startswith("pytorch-"):
+            for package in ("torchvision", "torchaudio"):
+                companion(folder, package, torch)
+    result = adopt.adopt(folder, "2.8.0")
+    assert result.matrix["companions"] == [{"packages": ["torchvision", "torchaudio"], "when": "all"}]
+
+
+def test_a_companion_whose_torch_is_no_recipe_of_the_folder_is_warned_of(folder):
+    companion(folder, "torchaudio", "pytorch-python313-cuda12_8-sm75-avx", imported=False)
+    companion(folder, "torchvision", "pytorch-python313-cuda12_8-sm75-avx", imported=False)
+    result = adopt.adopt(folder, "2.8.0")
+    assert result.matrix["companions"] == [{"packages": ["torchvision"], "when": {"sm": "sm61"}}]
+    assert [w for w in result.warnings if "no such torch recipe" in w] == [
+        "torchvision, torchaudio of pytorch-python313-cuda12_8-sm75-avx: no such torch recipe"]

@@ -209,15 +209,14 @@ def _pins(torches, facts, revs, knowledge, warnings) -> list[dict]:
     """Pins in order, each but the last with the `when` rule that picks its recipes."""
     by_rev = {rev: {r.name for r in torches if r.rev == rev} for rev in revs}
     keys = ("cuda", "kind", "python", "sm", "isa", "accelerator")
-    for default, _ in sorted(revs.items(), key=lambda item: (-item[1], item[0])):
-        rules = {}
-        for rev in sorted(by_rev, key=lambda rev: (-revs[rev], rev)):
-            if rev != default:
-                rules[rev] = _selector(by_rev[rev], facts, keys)
-        if all(rules.values()):
-            break
-    else:
-        default = max(revs, key=lambda rev: (revs[rev], rev))
+    ordered = sorted(revs, key=lambda rev: (-revs[rev], rev))  # the most used first
+
+    def rules_beside(default: str) -> dict:
+        return {rev: _selector(by_rev[rev], facts, keys) for rev in ordered if rev != default}
+
+    # the most used revision whose recipes leave every other one a rule; else the most used
+    default = next((rev for rev in ordered if all(rules_beside(rev).values())), ordered[0])
+    rules = rules_beside(default)
     pins = []
     for rev, rule in rules.items():
         if rule is None:
@@ -263,8 +262,10 @@ def _companions(companions, facts, knowledge, warnings) -> list[dict]:
             if fact is None:
                 warnings.append(f"{', '.join(made)} of {torch}: no such torch recipe")
                 continue
-            rules.append({"packages": list(made),
-                          "when": {k: fact[k] for k in keys if k in fact and k != "kind"}})
+            when = {k: fact[k] for k in keys if k in fact and k != "kind"}
+            if any(f["name"] != torch and _matches({k: {v} for k, v in when.items()}, f) for f in facts):
+                when = {"kind": fact["kind"], **when}  # a CPU torch's axes are also a GPU one's
+            rules.append({"packages": list(made), "when": when})
     return rules
 
 
