@@ -379,3 +379,54 @@ def test_a_name_no_variant_has_is_a_located_error_and_a_dropped_name_says_what_k
                                    "text": "where sm sm61, only isa avx/avx2"}]
     text = run("explain", "--root", REPO, name).stdout
     assert text.splitlines()[1] == "  kept out by  gpu.restrict[0] (matrix.yaml:37:13): where sm sm61, only isa avx/avx2"
+
+
+UNPACKAGED_12_4 = ("nixpkgs packages no CUDA 12.4 (it packages 12.6, 12.8, 12.9, 13.0, 13.1); a hand build with it "
+                   "needs NVIDIA driver 550.54.14 (Linux) or 551.61 (Windows) or newer")
+
+
+def wheels_note(pytorch: str, cuda: str, built: str) -> str:
+    return (f"PyTorch {pytorch}'s own wheels are built for CUDA {built}, not {cuda}: a build from source with it "
+            "is untested upstream")
+
+
+def test_an_unpackaged_cuda_outcome_whole(run):
+    data = explain_json(run, "--sm", "sm61", "--cuda", "12.4", "--python", "3.13", "--isa", "avx2")
+    assert data["query"] == {"python": "3.13", "cuda": "12.4", "sm": "sm61", "isa": "avx2"}
+    assert data["outcomes"] == [{
+        "kind": "gpu", "combination": {"python": "3.13", "cuda": "12.4", "sm": "sm61", "isa": "avx2"},
+        "name": None, "in_matrix": False, "origin": None,
+        "reasons": [{"rule": "the knowledge table", "where": "", "text": UNPACKAGED_12_4},
+                    {"rule": "PyTorch's release notes", "where": "",
+                     "text": wheels_note("2.8", "12.4", "12.6, 12.8 (experimental: 12.9)")}],
+        "knowledge": None, "resolved": None}]
+
+
+def test_an_unpackaged_cuda_alone_is_asked_of_every_sm_of_the_matrix_in_its_order(run):
+    result = run("explain", "--root", REPO, "--cuda", "12.4")
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    sms = ["sm61", "sm75", "sm80", "sm86", "sm89", "sm90", "sm100", "sm120"]
+    assert [line.split(": not in the matrix")[0] for line in lines[:-1]] == [f"gpu: cuda 12.4, sm {sm}" for sm in sms]
+    too_old = {"sm100": "sm100 (Blackwell datacenter) needs CUDA >= 12.8; this asks for 12.4, which is too old",
+               "sm120": "sm120 (Blackwell consumer) needs CUDA >= 12.8; this asks for 12.4, which is too old"}
+    for sm, line in zip(sms, lines):
+        reasons = [f"the knowledge table: {too_old[sm]}"] if sm in too_old else []
+        reasons += [f"the knowledge table: {UNPACKAGED_12_4}",
+                    f"PyTorch's release notes: {wheels_note('2.8', '12.4', '12.6, 12.8 (experimental: 12.9)')}"]
+        assert line == f"gpu: cuda 12.4, sm {sm}: not in the matrix: " + "; also ".join(reasons)
+    assert lines[-1] == "0 in the matrix, 8 not; `gen-matrix explain NAME` shows one in full"
+
+
+def test_an_unpackaged_cuda_is_judged_by_the_pytorch_asked_about(run):
+    (outcome,) = explain_json(run, "--sm", "sm61", "--cuda", "12.4", "--pytorch", "2.9")["outcomes"]
+    assert [r["text"] for r in outcome["reasons"]] == [
+        UNPACKAGED_12_4, wheels_note("2.9", "12.4", "12.6, 12.8 (experimental: 13.0)")]
+
+
+def test_an_unpackaged_cuda_without_a_gpu_section_is_asked_of_every_sm_the_knowledge_table_knows(project, run):
+    from generator.knowledge import build, builtin
+
+    write_matrix(project, 'cpu: {python: ["3.13"], isa: [avx2]}\n')
+    data = explain_json(run, "--root", project, "--cuda", "12.4")
+    assert [o["combination"] for o in data["outcomes"]] == [{"cuda": "12.4", "sm": sm} for sm in build(builtin()).sm]
