@@ -561,3 +561,61 @@ def test_a_companion_whose_torch_is_no_recipe_of_the_folder_is_warned_of(folder)
     assert result.matrix["companions"] == [{"packages": ["torchvision"], "when": {"sm": "sm61"}}]
     assert [w for w in result.warnings if "no such torch recipe" in w] == [
         "torchvision, torchaudio of pytorch-python313-cuda12_8-sm75-avx: no such torch recipe"]
+
+
+def test_what_adopt_cannot_infer_is_a_located_error_that_says_what_to_give(folder, tmp_path):
+    pkgs = folder / ".flox" / "pkgs"
+    for recipe in pkgs.glob("*.nix"):
+        recipe.write_text(recipe.read_text().replace(FE5E, "a" * 40))
+    assert run(str(folder)).output == (
+        f"error: {pkgs}: the recipes build their pin's own PyTorch, and the knowledge table does not know which torch "
+        "nixpkgs aaaaaaa holds\n  hint: give it with --pytorch-version, e.g. what `nix-instantiate --eval -A "
+        "python3Packages.torch.version <the pin>` prints; or add the pin's row under knowledge.pins "
+        "(generator/knowledge.yaml)\n")
+    only = tmp_path / "companions"
+    (only / ".flox" / "pkgs").mkdir(parents=True)
+    companion(only, "torchvision", "pytorch-python313-cuda12_8-sm61-avx", imported=False)
+    assert run(str(only), "--pytorch-version", "2.8.0").output == (
+        f"error: {only / '.flox' / 'pkgs'}: no torch recipe among the recipes\n"
+        "  hint: adopt starts from torch recipes\n")
+    unpinned = tmp_path / "unpinned"
+    unpinned.mkdir()
+    (unpinned / "pytorch-python313-cpu-avx512.nix").write_text(CALLPACKAGE_RECIPE)
+    assert run(str(unpinned), "--pytorch-version", "2.8.0").output == (
+        f"error: {unpinned}: no recipe pins nixpkgs: they build against the environment's\n"
+        "  hint: give the nixpkgs revision they should build against with --nixpkgs-rev REV\n")
+
+
+def test_a_pin_rule_by_kind_one_sha256_and_the_isa_axis_x86_first(folder):
+    by_isa = reference_shaped(folder)
+    pkgs = folder / ".flox" / "pkgs"
+    for name in ("pytorch-python313-cpu-avx2", "pytorch-python313-darwin-mps"):
+        shutil.copy(FIXTURE / ".flox" / "pkgs" / f"{name}.nix", pkgs)
+    repin(pkgs / "pytorch-python313-cpu-avx2.nix", REV_B)
+    result = adopt.adopt(folder, "2.8.0")
+    assert [pin.get("when") for pin in result.matrix["nixpkgs"]["pins"]] == [{"kind": "cpu"}, None]
+    assert result.matrix["gpu"]["isa"] == ["avx", "avx2", "avx512", "avx512bf16", "avx512vnni", "armv8_2", "armv9"]
+    assert sorted(by_isa) == sorted(result.matrix["gpu"]["isa"])
+    for recipe in pkgs.glob("*.nix"):
+        repin(recipe, REV_B, SHA_B)
+    assert adopt.adopt(folder, "2.9.1").matrix["nixpkgs"]["sha256"] == SHA_B
+
+
+def test_a_recipe_left_out_of_the_product_is_kept_out_by_a_rule(folder):
+    reference_shaped(folder)
+    pkgs = folder / ".flox" / "pkgs"
+    (pkgs / "pytorch-python313-cuda12_8-sm80-avx512.nix").unlink()
+    result = adopt.adopt(folder, "2.8.0")
+    assert result.matrix["gpu"]["exclude"] == [{"sm": "sm80", "isa": "avx512"}]
+    assert result.reproduced == 50 and set(result.generated) == {recipe.stem for recipe in pkgs.glob("*.nix")}
+
+
+def test_a_source_from_a_fork_keeps_its_owner_and_repository(folder):
+    for recipe in (folder / ".flox" / "pkgs").glob("pytorch-*.nix"):
+        recipe.write_text(recipe.read_text().replace("  pname = ", """  version = "2.9.0";
+  src = nixpkgs_pinned.fetchFromGitHub { owner = "someone"; repo = "pytorch-fork"; rev = "v2.9.0";
+    hash = "sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="; fetchSubmodules = true; };
+  pname = """, 1))
+    assert adopt.adopt(folder, None).matrix["pytorch"]["source"] == {
+        "rev": "v2.9.0", "hash": "sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB=", "owner": "someone",
+        "repo": "pytorch-fork"}

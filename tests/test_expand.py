@@ -157,3 +157,28 @@ def test_expansion_is_sorted_and_independent_of_axis_order():
     a = names('gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm90, sm80], isa: [avx512, avx2]}')
     b = names('gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm80, sm90], isa: [avx2, avx512]}')
     assert a == b == sorted(a)
+
+
+GPU_AND_CPU = """\
+gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm90], isa: [avx2]}
+cpu: {python: ["3.13"], isa: [avx2]}
+"""
+
+
+def test_a_companion_rule_can_name_the_kind():
+    expansion = expand_text(GPU_AND_CPU + "companions: [{packages: [torchvision], when: {kind: cpu, isa: avx2}}]\n")
+    assert {v.name: v.torch for v in expansion.variants if v.is_companion} == {
+        "torchvision-python313-cpu-avx2": "pytorch-python313-cpu-avx2"}
+
+
+def test_a_pin_rule_can_name_the_kind():
+    text = BASE.replace("nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n", """\
+nixpkgs:
+  pins:
+    - {name: cpu, rev: 0182a361324364ae3f436a63005877674cf45efb, when: {kind: cpu}}
+    - {name: main, rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+""") + GPU_AND_CPU
+    expansion = expand.expand(validate.validate(load.parse(text, "matrix.yaml")))
+    assert {v.name: v.pin for v in expansion.variants} == {
+        "pytorch-python313-cuda12_8-sm90-avx2": "main", "pytorch-python313-cpu-avx2": "cpu"}
+
