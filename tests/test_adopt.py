@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings, strategies as st
 
 from conftest import REPO, needs_nix
 from generator.cli import main
@@ -283,6 +284,37 @@ def test_no_more_rules_than_the_hand_written_examples(example):
 
 def _listed(rule: dict) -> dict:
     return {axis: value if isinstance(value, list) else [value] for axis, value in rule.items()}
+
+
+def _kept(knowledge, axes: dict, restrict: list, exclude: list) -> set:
+    """The combinations of the axes' product that the knowledge table and the rules keep."""
+    product = (tuple(zip(axes, values)) for values in itertools.product(*axes.values()))
+    return {w for w in product if knowledge.why_not(dict(w)) is None
+            and not any(adopt.inferring._matches(_listed(r["when"]), dict(w))
+                        and not adopt.inferring._matches(_listed(r["only"]), dict(w)) for r in restrict)
+            and not any(adopt.inferring._matches(_listed(r), dict(w)) for r in exclude)}
+
+
+GPU_AXES = {"python": ["3.12", "3.13"], "cuda": ["12.8"], "sm": ["sm61", "sm75", "sm90", "sm120"],
+            "isa": ["avx", "avx2", "avx512"]}
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.data())
+def test_the_rules_inferred_for_any_set_of_recipes_keep_exactly_them(data):
+    knowledge = build(builtin())
+    possible = sorted(_kept(knowledge, GPU_AXES, [], []))
+    wanted = set(data.draw(st.lists(st.sampled_from(possible), min_size=1, unique=True)))
+    axes = {axis: sorted({dict(w)[axis] for w in wanted}, key=adopt.inferring._sort_key(knowledge, axis))
+            for axis in GPU_AXES}
+    restrict, exclude, impossible = adopt.inferring._rules(knowledge, "gpu", axes, wanted)
+    assert impossible == set()
+    assert _kept(knowledge, axes, restrict, exclude) == wanted
+    # no rule is there for nothing: each one taken away keeps more
+    for i in range(len(restrict)):
+        assert _kept(knowledge, axes, restrict[:i] + restrict[i + 1:], exclude) != wanted
+    for i in range(len(exclude)):
+        assert _kept(knowledge, axes, restrict, exclude[:i] + exclude[i + 1:]) != wanted
 
 
 CALLPACKAGE_RECIPE = """# written for callPackage: Flox calls it with the environment's nixpkgs

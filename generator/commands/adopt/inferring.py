@@ -70,6 +70,9 @@ def _rules(knowledge: Knowledge, kind: str, axes: dict, wanted: set) -> tuple[li
             break
         chosen.append(best)
         uncovered -= best[2]
+    for candidate in reversed(chosen[:]):  # a rule whose extras the others all remove goes
+        if candidate[2] <= set().union(*(c[2] for c in chosen if c is not candidate)):
+            chosen.remove(candidate)
     restricts: dict = {}
     for _, (a, value, b, allowed), _ in (c for c in chosen if c[0] == "restrict"):
         restricts.setdefault((a, b, allowed), []).append(value)
