@@ -119,3 +119,42 @@ def test_what_a_recipe_did_not_write_is_left_out_and_said_where():
     assert lost == ["meta.platforms[1]: from builtins.currentSystem, not written in the recipe; left out of the matrix"]
     kept, lost = reading.unread({"system": MARK, "flags": [MARK]})
     assert kept == {"flags": []} and len(lost) == 2
+
+
+def test_what_no_matrix_carries_is_each_said(evaluated, knowledge):
+    def edit(facts):
+        facts["nixpkgs"]["tarball"] = {"channel": "nixpkgs"}
+        facts["nixpkgs"]["config"].update(odd={"a": 1}, numbers=[1, 2])
+        facts["steps"][1]["overrideAttrs"].append("dontStrip")
+        facts["attrs"]["buildInputs"] = [{"package": "cudnn"}, "a path"]
+        facts["attrs"]["meta"] = {"longDescription": "by hand"}
+    lost = read(evaluated, knowledge, GPU, edit).lost
+    for line in ("nixpkgs from <nixpkgs>: not a github.com/NixOS/nixpkgs/archive/REV.tar.gz pin",
+                 'nixpkgs config numbers = [1, 2]: not a value matrix.yaml can hold',
+                 'nixpkgs config odd = {"a": 1}: not a value matrix.yaml can hold',
+                 "overrideAttrs sets dontStrip by hand: gen-matrix does not carry it",
+                 "buildInputs adds cudnn: not carried",
+                 "meta.description and longDescription: generate writes them from the knowledge table"):
+        assert line in lost
+
+
+def test_a_fix_is_known_by_its_sign_in_postpatch_too(evaluated, knowledge):
+    assert "findcudatoolkit-stub" not in read(evaluated, knowledge, GPU).fixes
+    recipe = read(evaluated, knowledge, GPU,
+                  lambda f: f["attrs"].update(postPatch="rm cmake/Modules/FindCUDAToolkit.cmake"))
+    assert "findcudatoolkit-stub" in recipe.fixes
+
+
+def test_capabilities_come_from_passthru_else_the_nixpkgs_config(evaluated, knowledge):
+    recipe = read(evaluated, knowledge, GPU, lambda f: f["nixpkgs"]["config"].update(cudaCapabilities=["8.6"]))
+    assert recipe.capabilities == ("8.6",) and recipe.config_capabilities == ("8.6",)
+    both = read(evaluated, knowledge, GPU, lambda f: (f["nixpkgs"]["config"].update(cudaCapabilities=["8.6"]),
+                                                      f["attrs"]["passthru"].update(cudaCapabilities=["9.0"])))
+    assert both.capabilities == ("9.0",) and both.config_capabilities == ("8.6",)
+
+
+def test_a_folder_that_is_not_there_says_what_to_give(tmp_path):
+    with pytest.raises(GenMatrixError) as refused:
+        reading.recipes_folder(tmp_path / "nowhere")
+    assert str(refused.value) == (f"{tmp_path / 'nowhere'}: no such folder\n  hint: give a repository, or its "
+                                  ".flox/pkgs folder of recipes")
