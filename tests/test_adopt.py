@@ -226,6 +226,10 @@ def test_bad_input_is_a_located_error_with_exit_2(folder, tmp_path, case, expect
     assert digests(tmp_path) == before
     if case == "broken":
         assert "pytorch-python313-cpu-avx2.nix" in result.output and "noSuchBlas" in result.output
+        assert result.output.endswith(
+            "\n  hint: adopt reads recipes that import nixpkgs with fetchTarball and override its torch, torchvision "
+            "or torchaudio, reading nothing outside their repository; move this one aside, or write its variant by "
+            "hand\n")
     if case == "unknown pin":
         assert "does not know which torch nixpkgs aaaaaaa holds" in result.output and "knowledge.pins" in result.output
 
