@@ -655,3 +655,101 @@ def test_a_source_from_a_fork_keeps_its_owner_and_repository(folder):
     assert adopt.adopt(folder, None).matrix["pytorch"]["source"] == {
         "rev": "v2.9.0", "hash": "sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB=", "owner": "someone",
         "repo": "pytorch-fork"}
+
+
+def test_what_a_hand_written_switch_becomes_is_said_for_each_kind_of_switch(folder):
+    """USE_CUDA/USE_CUDNN off in a build without CUDA, -DUSE_X=OFF cmakeFlags (a CUDA one in a
+    CPU build, another), a CUDAFLAGS export no fix makes, and the source fixes' own variable and
+    CMake flag."""
+    pkgs = folder / ".flox" / "pkgs"
+    for recipe in pkgs.glob("pytorch-*.nix"):
+        recipe.write_text(recipe.read_text().replace("  pname = ", """  version = "2.9.0";
+  src = nixpkgs_pinned.fetchFromGitHub { owner = "pytorch"; repo = "pytorch"; rev = "v2.9.0";
+    hash = "sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="; fetchSubmodules = true; };
+  pname = """, 1).replace("  preConfigure = (old.preConfigure or \"\") + ''\n", """  preConfigure = (old.preConfigure or "") + ''
+    export PYTORCH_BUILD_VERSION=2.9.0
+""", 1))
+    cpu = pkgs / "pytorch-python313-cpu-avx2.nix"
+    cpu.write_text(cpu.read_text().replace('"-DCMAKE_BUILD_TYPE=Release"',
+                                           '"-DCMAKE_BUILD_TYPE=Release" "-DUSE_CUDA=OFF" "-DUSE_FOO=OFF" '
+                                           '"-DTORCH_BUILD_VERSION=2.9.0"')
+               .replace("export USE_CUDA=0", "export USE_CUDA=0\n    export USE_CUDNN=0"))
+    mps = pkgs / "pytorch-python313-darwin-mps.nix"
+    mps.write_text(mps.read_text().replace("export USE_MPS=1", "export USE_MPS=1\n    export USE_CUDA=0"))
+    gpu = pkgs / "pytorch-python313-cuda12_8-sm90-avx2.nix"
+    gpu.write_text(gpu.read_text().replace("export MAX_JOBS=32", "export MAX_JOBS=32\n    export CUDAFLAGS=-O2"))
+    result = adopt.adopt(folder, None)
+    assert [c for c in result.changes["pytorch-python313-cpu-avx2"] if "USE_" in c or "cmakeFlags" in c] == [
+        "export USE_CUDA=0: dropped; the build has no CUDA (cudaSupport false), so setup.py finds none to use",
+        "export USE_CUDNN=0: dropped; the build has no CUDA (cudaSupport false), so setup.py finds none to use",
+        "cmakeFlags -DUSE_CUDA=OFF: never reached CMake (nixpkgs builds torch through setup.py); generate switches "
+        "USE_CUDA off where setup.py reads it",
+        "cmakeFlags -DTORCH_BUILD_VERSION=2.9.0: nixpkgs builds torch through setup.py, so it never reached CMake; "
+        "the built-in fix does its work in the build"]
+    assert [line for line in result.lost["pytorch-python313-cpu-avx2"] if "cmakeFlags" in line] == [
+        "cmakeFlags -DCMAKE_BUILD_TYPE=Release: never reached CMake (nixpkgs builds torch through setup.py), dropped",
+        "cmakeFlags -DUSE_FOO=OFF: never reached CMake (nixpkgs builds torch through setup.py), dropped"]
+    assert "export USE_CUDA=0: dropped; the build has no CUDA (cudaSupport false), so setup.py finds none to use" in \
+        result.changes["pytorch-python313-darwin-mps"]
+    assert "export CUDAFLAGS=-O2: set by hand, gen-matrix sets no such variable" in \
+        result.lost["pytorch-python313-cuda12_8-sm90-avx2"]
+    assert not any("PYTORCH_BUILD_VERSION" in line for lines in result.lost.values() for line in lines)
+
+
+def test_the_report_of_the_fixture_whole(folder):
+    result = run(str(folder), "--pytorch-version", "2.8.0")
+    assert result.exit_code == 0, result.output
+    jobs = ("dropped; the build takes the builder's cores, as many as its free memory allows (4 GB a CUDA compile job, "
+            "2 GB another: nix/lib/compile.nix), and the workflow's builds at most build.jobs")
+    defaults = "7.5 8.0 8.6 8.9 9.0 10.0 12.0"
+    assert result.output.split("\n\ngen-matrix adopt: ", 1)[1].splitlines() == [
+        "the matrix reproduces 5 of 5 names",
+        "The takeover builds every variant anew: 4 torch builds (1 cpu, 1 darwin, 2 gpu) and 1 companion builds, "
+        "about 9 build-hours by the knowledge table's build_costs, with nothing cached; for 1 of them, whose SM the "
+        "binary cache does not serve, magma, NCCL and the other CUDA libraries are built too",
+        "`gen-matrix generate --adopt` replaces 5 recipes under .flox/pkgs",
+        "",
+        "Not carried over (7 facts of 3 recipes):",
+        "  - pname torch-cpu-avx2: the package takes the recipe's name (pytorch-python313-cpu-avx2)",
+        "  - meta.description and longDescription: generate writes them from the knowledge table "
+        "(pytorch-python313-cpu-avx2)",
+        "  - export USE_MKLDNN_CBLAS=1: set by hand, gen-matrix sets no such variable (pytorch-python313-cpu-avx2)",
+        "  - cmakeFlags -DCMAKE_BUILD_TYPE=Release: never reached CMake (nixpkgs builds torch through setup.py), "
+        "dropped (pytorch-python313-cpu-avx2)",
+        "  - magma patch local-tuning.patch: unknown to the built-in fixes (nixpkgs.patches in matrix.yaml can carry "
+        "it) (pytorch-python313-cuda12_8-sm61-avx)",
+        "  - nixpkgs config cudaForwardCompat = false: set by hand here, not by every recipe of its pin (a pin's "
+        "config is all its variants') (pytorch-python313-cuda12_8-sm90-avx2)",
+        "  - hand-written flag -O3: not among the knowledge table's flags of avx2 (pytorch-python313-cuda12_8-sm90-avx2)",
+        "",
+        "What `gen-matrix generate` would change (4 recipes):",
+        "  - export USE_CUDA=0: dropped; the build has no CUDA (cudaSupport false), so setup.py finds none to use "
+        "(pytorch-python313-cpu-avx2)",
+        f"  - ninjaFlags -j32; export MAX_JOBS=32 and ninjaFlags -j32: {jobs} (4 recipes, e.g. pytorch-python313-cpu-avx2)",
+        "  - exports USE_CUDNN=0: current cuDNN no longer supports sm61 (pytorch-python313-cuda12_8-sm61-avx)",
+        "  - exports USE_MKLDNN=0: the knowledge table switches MKLDNN off for avx (pytorch-python313-cuda12_8-sm61-avx)",
+        "  - exports USE_MKLDNN_CBLAS=0: the knowledge table switches MKLDNN_CBLAS off for avx "
+        "(pytorch-python313-cuda12_8-sm61-avx)",
+        "  - exports USE_NNPACK=0: the knowledge table switches NNPACK off for avx (pytorch-python313-cuda12_8-sm61-avx)",
+        "  - cmakeFlags -DCXX_AVX2_FOUND=FALSE; cmakeFlags -DC_AVX2_FOUND=FALSE: nixpkgs builds torch through "
+        "setup.py, so it never reached CMake; the built-in fix does its work in the build "
+        "(pytorch-python313-cuda12_8-sm61-avx)",
+        f"  - passthru.cudaCapabilities {defaults} -> 6.1; passthru.cudaCapabilities {defaults} -> 9.0: its pin's CUDA "
+        "set's defaults give way to the variant's SM alone, which torchvision and torchaudio built against it compile "
+        "for (2 recipes, e.g. pytorch-python313-cuda12_8-sm61-avx)",
+        "  - config.cudaCapabilities the pin's defaults -> 6.1: capability scope nixpkgs, torch and every CUDA library "
+        "it links (config.cudaCapabilities): they are built for it too (pytorch-python313-cuda12_8-sm61-avx)",
+        "  - CPU flags -mavx2 -mfma -mf16c where the recipe has -mavx2 -mfma -mf16c -O3 (the knowledge table's flags "
+        "of avx2) (pytorch-python313-cuda12_8-sm90-avx2)",
+    ]
+
+
+def test_facts_of_one_reason_are_said_once_with_at_most_four_subjects():
+    facts = {f"r{i}": [f"flag -O{i}: not carried"] for i in range(6)}
+    facts["r0"].append("a fact without a reason")
+    assert adopt.reporting._grouped(facts) == [
+        "  - flag -O0; flag -O1; flag -O2; 3 more like them: not carried (6 recipes, e.g. r0)",
+        "  - a fact without a reason (r0)"]
+    four = {f"r{i}": [f"flag -O{i}: not carried"] for i in range(4)}
+    assert adopt.reporting._grouped(four) == [
+        "  - flag -O0; flag -O1; flag -O2; flag -O3: not carried (4 recipes, e.g. r0)"]
