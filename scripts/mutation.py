@@ -91,6 +91,24 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "generator.model.xǁSectionǁwhere_value__mutmut_2": "unreachable: every caller asks for a value of the section's axes, each of which validate records where it is written",
         "generator.model.xǁSectionǁwhere_value__mutmut_4": "unreachable, as where_value__mutmut_2",
     },
+    "adopt-inferring": {
+        "generator.commands.adopt.inferring.x_infer__mutmut_147": "most_common(2)[0] is most_common(1)[0]",
+        "generator.commands.adopt.inferring.x__rules__mutmut_86": "a rule that removes an uncovered extra always exists (the extra's own exclude), so best is never None nor empty",
+        "generator.commands.adopt.inferring.x__companions__mutmut_26": "a darwin torch's exact rule without its accelerator picks the same torches: its kind is added where the rule would pick another, and darwin has one accelerator (mps)",
+    },
+    "adopt-reading": {
+        "generator.commands.adopt.reading.x__axes_from_name__mutmut_20": "lazy or greedy, a field's class has no '-', which separates every field, so the full match is the same",
+        "generator.commands.adopt.reading.x_read__mutmut_107": "get(key) gives None where get(key, False) gives False: both false",
+        "generator.commands.adopt.reading.x_read__mutmut_440": "unreachable: adopt.nix always gives preConfigure, an empty string where the recipe sets none",
+        "generator.commands.adopt.reading.x_read__mutmut_479": "'UTF-8' and 'utf-8' are the same codec",
+        "generator.commands.adopt.reading.x_evaluate__mutmut_25": "adopt.nix makes one attribute per CUDA release of the list, whatever its order (listToAttrs over the same values)",
+    },
+    "adopt-reporting": {
+        "generator.commands.adopt.reporting.x_render_matrix__mutmut_6": "sort_keys=None is false, as False",
+        "generator.commands.adopt.reporting.x__pin_capabilities__mutmut_7": "on the shipped knowledge every pin's default capabilities are its CUDA release's, so the pin's row and the release's row agree",
+        "generator.commands.adopt.reporting.x__pin_capabilities__mutmut_9": "as _pin_capabilities__mutmut_7",
+        "generator.commands.adopt.reporting.x__pin_capabilities__mutmut_11": "as _pin_capabilities__mutmut_7",
+    },
 }
 
 def scratch_copy(name: str, source: str, tests: tuple[str, ...]) -> Path:
