@@ -103,6 +103,12 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "generator.commands.adopt.reading.x_read__mutmut_479": "'UTF-8' and 'utf-8' are the same codec",
         "generator.commands.adopt.reading.x_evaluate__mutmut_25": "adopt.nix makes one attribute per CUDA release of the list, whatever its order (listToAttrs over the same values)",
     },
+    "explain": {
+        "generator.commands.explain.x__detail_lines__mutmut_34": "every axis of a combination has a detail (python, cuda, sm, isa, accelerator), so the plain value is never shown",
+        "generator.commands.explain.x__unpackaged_cuda__mutmut_35": "a gpu section always has an sm axis (the schema requires it)",
+        "generator.commands.explain.x__unpackaged_cuda__mutmut_48": "the CUDA releases nixpkgs packages (12.6 to 13.1) sort alike as text and as versions",
+        "generator.commands.explain.x_by_values__mutmut_101": "notes=None is false, as notes=False where --pytorch is given",
+    },
     "adopt-reporting": {
         "generator.commands.adopt.reporting.x_render_matrix__mutmut_6": "sort_keys=None is false, as False",
         "generator.commands.adopt.reporting.x__pin_capabilities__mutmut_7": "on the shipped knowledge every pin's default capabilities are its CUDA release's, so the pin's row and the release's row agree",

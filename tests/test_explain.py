@@ -430,3 +430,65 @@ def test_an_unpackaged_cuda_without_a_gpu_section_is_asked_of_every_sm_the_knowl
     write_matrix(project, 'cpu: {python: ["3.13"], isa: [avx2]}\n')
     data = explain_json(run, "--root", project, "--cuda", "12.4")
     assert [o["combination"] for o in data["outcomes"]] == [{"cuda": "12.4", "sm": sm} for sm in build(builtin()).sm]
+
+
+XAVIER = 'gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm72], isa: [armv8_2]}\n'
+
+
+def test_an_sm_no_wheel_runs_on_gets_the_newest_build_for_the_python_asked_about(project, run):
+    write_matrix(project, XAVIER)
+    data = explain_json(run, "--root", project, "--sm", "sm72", "--python", "3.13")
+    assert [o["in_matrix"] for o in data["outcomes"]] == [True] and data["wheels"] == []
+    assert data["wheel_summary"] == [
+        "prebuilt: none of PyTorch's own wheels runs on sm72 (Volta Xavier): they are built for servers, and a Jetson "
+        "runs NVIDIA's JetPack builds of PyTorch; else a build from source is the way",
+        "newest that builds for sm72: PyTorch 2.13.0 with CUDA 12.6 and Python 3.13 (NVIDIA driver 560.28.03 on "
+        "Linux, 560.76 on Windows, or newer): `gen-matrix env --sm sm72 --cuda 12.6 --pytorch 2.13.0 --python 3.13` "
+        "writes the script"]
+
+
+def test_a_variant_an_include_rule_adds_beyond_the_product_is_among_the_outcomes(project, run):
+    write_matrix(project, XAVIER.replace("}\n", ", include: [{python: '3.13', cuda: '12.8', sm: sm87, isa: armv9}]}\n"))
+    data = explain_json(run, "--root", project, "--cuda", "12.8")
+    assert [(o["name"], o["in_matrix"]) for o in data["outcomes"]] == [
+        ("pytorch-python313-cuda12_8-sm72-armv8_2", True), ("pytorch-python313-cuda12_8-sm87-armv9", True)]
+
+
+def test_axes_no_kind_has_together_are_a_located_error_with_the_kinds_axes(run):
+    result = run("explain", "--root", REPO, "--accelerator", "mps", "--sm", "sm90")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[:2] == [
+        "error: --sm: no kind of variant has all of sm, accelerator",
+        "  hint: ask about gpu (python, cuda, sm, isa), cpu (python, isa) or darwin (python, accelerator) separately"]
+
+
+def test_one_outcome_the_knowledge_table_allows_says_so_in_its_own_row(run):
+    lines = run("explain", "--root", REPO, "--sm", "sm61", "--isa", "avx512", "--kind", "gpu", "--python", "3.13",
+                "--cuda", "12.8").stdout.splitlines()
+    start = lines.index("pytorch-python313-cuda12_8-sm61-avx512: not in the matrix (gpu: python 3.13, cuda 12.8, "
+                        "sm sm61, isa avx512)")
+    assert lines[start + 1:start + 3] == [
+        "  kept out by  gpu.restrict[0] (matrix.yaml:37:13): where sm sm61, only isa avx/avx2",
+        "  knowledge    allows this combination"]
+
+
+def test_the_fixes_rows_are_labelled_once_and_the_accelerator_row_says_what_it_is(project, run):
+    lines = run("explain", "--root", REPO, "pytorch-python313-darwin-mps").stdout.splitlines()
+    assert "  accelerator  mps (aarch64; Metal Performance Shaders on Apple Silicon)" in lines
+    (project / "matrix.yaml").write_text(
+        'pytorch:\n  version: "2.9.0"\n  source: {rev: v2.9.0, hash: "sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="}\n'
+        "nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n" + XAVIER)
+    result = run("explain", "--root", project, "pytorch-python313-cuda12_8-sm72-armv8_2")
+    assert result.exit_code == 0, result.output
+    fixes = [line for line in result.stdout.splitlines()
+             if line[16:].startswith(("findcudatoolkit-stub:", "torch-source-patches:", "torch-source-version:"))]
+    assert [line[:16] for line in fixes] == ["  build fix     ", "                ", "                "]
+
+
+def test_a_build_by_hand_without_a_cuda_release_names_none(run):
+    lines = run("explain", "--root", REPO, "--sm", "sm120", "--pytorch", "2.6").stdout.splitlines()
+    assert lines[0] == ("build: sm120 and PyTorch 2.6 cannot be built: sm120 (Blackwell consumer) needs PyTorch >=2.7; "
+                        "PyTorch 2.6's source does not build for it")
+    python = run("explain", "--root", REPO, "--sm", "sm120", "--cuda", "12.9", "--python", "3.14").stdout.splitlines()
+    assert python[0] == ("build: sm120 with CUDA 12.9 and PyTorch 2.8.0 cannot be built: PyTorch 2.8 supports Python "
+                         "3.9 to 3.13; 3.14 is outside")
