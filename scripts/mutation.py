@@ -105,7 +105,7 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     },
     "explain": {
         "generator.commands.explain.x__detail_lines__mutmut_34": "every axis of a combination has a detail (python, cuda, sm, isa, accelerator), so the plain value is never shown",
-        "generator.commands.explain.x__unpackaged_cuda__mutmut_35": "a gpu section always has an sm axis (the schema requires it)",
+        "generator.commands.explain.x__unpackaged_cuda__mutmut_35": "a gpu section always has an sm axis: validate refuses one without (gpu.sm lists no values)",
         "generator.commands.explain.x__unpackaged_cuda__mutmut_48": "the CUDA releases nixpkgs packages (12.6 to 13.1) sort alike as text and as versions",
         "generator.commands.explain.x_by_values__mutmut_101": "notes=None is false, as notes=False where --pytorch is given",
     },
