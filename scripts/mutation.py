@@ -68,7 +68,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "manifest": ("generator/outputs/manifest.py", ("tests/test_manifest.py", "tests/test_splice.py",
                                                    "tests/test_input_bounds.py")),
     "workflow": ("generator/outputs/workflow.py", ("tests/test_workflow_output.py", "tests/test_golden.py")),
-    "knowledge": ("generator/knowledge.py", ("tests/test_validation.py", "tests/test_version_ranges.py",
+    "knowledge": ("generator/knowledge.py", ("tests/test_knowledge_rules.py", "tests/test_validation.py",
+                                             "tests/test_version_ranges.py",
                                              "tests/test_explain.py", "tests/test_env.py",
                                              "tests/test_wheels.py")),
     "model": ("generator/model.py", ("tests/test_expand.py", "tests/test_validation.py", "tests/test_explain.py",
@@ -102,6 +103,11 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "generator.commands.adopt.reading.x_read__mutmut_440": "unreachable: adopt.nix always gives preConfigure, an empty string where the recipe sets none",
         "generator.commands.adopt.reading.x_read__mutmut_479": "'UTF-8' and 'utf-8' are the same codec",
         "generator.commands.adopt.reading.x_evaluate__mutmut_25": "adopt.nix makes one attribute per CUDA release of the list, whatever its order (listToAttrs over the same values)",
+    },
+    "knowledge": {
+        "generator.knowledge.x_best_wheel__mutmut_3": "every driver_for reads any system but 'Windows' as Linux, so 'LINUX' is Linux",
+        "generator.knowledge.xǁWheelFitǁdriver_for__mutmut_18": "a floor of 'XXXX', as one of '', is no numbered driver and is left out",
+        "generator.knowledge.xǁWheelFitǁdriver_for__mutmut_27": "on the shipped table the drivers compared (1,346 pairs, every SM's wheels on Linux and Windows) order alike as text and as versions",
     },
     "explain": {
         "generator.commands.explain.x__detail_lines__mutmut_34": "every axis of a combination has a detail (python, cuda, sm, isa, accelerator), so the plain value is never shown",

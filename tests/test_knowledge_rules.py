@@ -1,0 +1,35 @@
+"""Rules of the knowledge table read on their own: a workaround's CUDA condition, a value
+typed as its token, and when CUDA minor-version compatibility gains anything."""
+
+from __future__ import annotations
+
+import pytest
+
+from generator import knowledge as K
+
+
+@pytest.fixture(scope="module")
+def table():
+    return K.build(K.builtin())
+
+
+@pytest.mark.parametrize("cuda, applies", [("12.8", False), ("13.0", True), ("13.1", True), (None, False)])
+def test_a_workaround_for_a_cuda_range_applies_to_the_releases_in_it(cuda, applies):
+    workaround = K.Workaround(name="w", why="", source="", when={"cuda": ">=13.0"}, pip=(), env=(), cmake=())
+    assert workaround.applies({"cuda": cuda, "pytorch": "2.9.0", "system": "Linux"}) is applies
+
+
+@pytest.mark.parametrize("axis, text, name", [("cuda", "12_8", "12.8"), ("cuda", " 12.8 ", "12.8"),
+                                              ("python", "313", "3.13"), ("python", "3_13", None),
+                                              ("cuda", "12_7", None)])
+def test_a_cuda_or_python_release_is_found_by_its_token_as_variant_names_spell_it(table, axis, text, name):
+    assert table.lookup(axis, text) == name
+
+
+def test_minor_version_compatibility_is_offered_only_where_it_asks_less_than_the_release_itself(table):
+    runs = K.Runs("12.0", K.SASS)
+    # CUDA 12.0's own driver is 525.60.13, the floor of CUDA 12's minor-version compatibility: it gains nothing
+    assert table.toolkit["12.0"].driver == table.minor_compat["12"].driver
+    assert K._compat(table, "12.0", runs, table.toolkit["12.0"], None) is None
+    assert K._compat(table, "12.8", runs, table.cuda["12.8"], None) == table.minor_compat["12"]
+    assert K._compat(table, "12.8", K.Runs("12.0", "PTX"), table.cuda["12.8"], None) is None
