@@ -32,4 +32,4 @@ def test_minor_version_compatibility_is_offered_only_where_it_asks_less_than_the
     assert table.toolkit["12.0"].driver == table.minor_compat["12"].driver
     assert K._compat(table, "12.0", runs, table.toolkit["12.0"], None) is None
     assert K._compat(table, "12.8", runs, table.cuda["12.8"], None) == table.minor_compat["12"]
-    assert K._compat(table, "12.8", K.Runs("12.0", "PTX"), table.cuda["12.8"], None) is None
+    assert K._compat(table, "12.8", K.Runs("12.0", K.PTX), table.cuda["12.8"], None) is None
