@@ -218,7 +218,14 @@ def test_the_metadata_revision_of_the_build_must_be_the_recipes(tmp_path):
         "FAIL", f"{tmp_path / '.metadata-rev'} is 3; the recipe's revision is 4")
     empty = tmp_path / "empty"
     empty.mkdir()
-    assert smoke.metadata(empty, 0).state == "FAIL"
+    assert smoke.metadata(empty, 0) == smoke.Check(
+        "metadata", "FAIL", f"{empty / '.metadata-rev'} is not there: this is not a build of a gen-matrix recipe")
+
+
+@pytest.mark.parametrize("machine, arch", [("AMD64", "x86_64"), ("x86_64", "x86_64"), ("arm64", "aarch64"),
+                                           ("ARM64", "aarch64"), ("aarch64", "aarch64")])
+def test_the_machine_windows_and_macos_report_is_named_as_linux_names_it(machine, arch):
+    assert smoke._arch(machine) == arch
 
 
 def test_host_cpu_without_the_variants_isa_fails():
