@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import importlib.util
 import json
@@ -587,3 +588,32 @@ def test_an_interpreter_path_longer_than_the_system_takes_is_invalid_input(run, 
     result = run("smoke", "--matrix", MATRIX, "pytorch-python313-cpu-avx2", "--python", tmp_path / ("p" * 5000))
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "cannot look for the interpreter" in result.stderr and "hint: give --python the path" in result.stderr
+
+
+def test_every_check_of_a_cpu_build_and_a_missing_companion_whole():
+    matrix, avx2 = variant("pytorch-python313-cpu-avx2")
+    facts = gpu_facts(cuda=None, cpu_ceiling="AVX2", cpu_capability="AVX2")
+    C = smoke.Check
+    assert smoke.checks(promise.promise_of(matrix, avx2), facts, host_of("ryzen5950x-rtx3090"), ("torchvision",)) == (
+        C("torch", "PASS", "torch 2.8.0 from /nix/store/x-torch/torch/__init__.py"),
+        C("python", "PASS", "Python 3.13.5; the variant is for Python 3.13"),
+        C("version", "PASS", "torch 2.8.0; the variant is PyTorch 2.8.0"),
+        C("cuda", "PASS", "no CUDA, as for a variant without CUDA"),
+        C("cpu", "PASS", "the host CPU shows avx2 fma f16c (avx2)"),
+        C("kernels", "SKIP", "torch.backends.cpu.get_cpu_capability() is AVX2, which avx2 allows; this CPU tops out at "
+                             "AVX2, so kernels beyond avx2 cannot show here: run smoke on a CPU with AVX512"),
+        C("compute", "PASS", "64x64 matmul on cpu gives the exact product"),
+        C("torchvision", "FAIL", "import torchvision with this torch failed: not imported"))
+
+
+def test_a_cuda_patch_release_is_its_release_and_nothing_computed_is_a_failure_of_each_device():
+    matrix, sm90 = variant("pytorch-python313-cuda12_8-sm90-avx512")
+    checks = {c.name: c for c in smoke.checks(promise.promise_of(matrix, sm90), gpu_facts(cuda="12.8.1", compute={}),
+                                              host_of("xeon8480-h100"))}
+    assert checks["cuda"] == smoke.Check("cuda", "PASS", "torch.version.cuda is 12.8.1; the variant is CUDA 12.8")
+    assert checks["compute"] == smoke.Check("compute", "FAIL", "no CPU: nothing computed")
+    assert checks["gpu"] == smoke.Check("gpu", "FAIL", "no CUDA device: nothing computed")
+    unchecked = dataclasses.replace(promise.promise_of(matrix, sm90), cuda=None)
+    (cuda,) = [c for c in smoke.checks(unchecked, gpu_facts(cuda="12.8.1"), host_of("xeon8480-h100")) if c.name == "cuda"]
+    assert cuda == smoke.Check("cuda", "PASS", "torch.version.cuda is 12.8.1; no CUDA release was given to check it "
+                                               "against")
