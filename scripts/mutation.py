@@ -109,6 +109,9 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "generator.knowledge.xǁWheelFitǁdriver_for__mutmut_18": "a floor of 'XXXX', as one of '', is no numbered driver and is left out",
         "generator.knowledge.xǁWheelFitǁdriver_for__mutmut_27": "on the shipped table the drivers compared (1,346 pairs, every SM's wheels on Linux and Windows) order alike as text and as versions",
     },
+    "detect": {
+        "generator.commands.detect.x__driver_ok__mutmut_3": "every driver_for reads any system but 'Windows' as Linux, so 'LINUX' is Linux",
+    },
     "explain": {
         "generator.commands.explain.x__detail_lines__mutmut_34": "every axis of a combination has a detail (python, cuda, sm, isa, accelerator), so the plain value is never shown",
         "generator.commands.explain.x__unpackaged_cuda__mutmut_35": "a gpu section always has an sm axis: validate refuses one without (gpu.sm lists no values)",

@@ -408,3 +408,44 @@ def test_the_python_given_is_preferred_or_the_warning_says_why_not(run, tmp_path
     assert f"is Python {here}, and the matrix has no variant for it (it has {other})" in result.stderr
     result = run("detect", "--matrix", matrix(other), "--no-gpu", "--python", tmp_path / "no-python")
     assert result.exit_code == 2 and "cannot run it" in result.stderr
+
+
+def test_json_says_the_hosts_system_and_where_its_gpus_were_read(run):
+    data = json.loads(run("detect", "--matrix", MATRIX, "--json", *host_args("ryzen7800x3d-rtx5070-driver550")).stdout)
+    assert data["host"]["system"] == "Linux"
+    assert data["host"]["gpu_source"]
+
+
+def test_a_gpu_name_the_table_lacks_says_where_to_add_it(run):
+    result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "ryzen5950x-rtx3090" / "cpuinfo",
+                 "--gpu", "Foo 9000")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[:2] == [
+        "error: --gpu: 'Foo 9000' is not in the GPU name table: add it to sm.<smXX>.gpus under knowledge: in "
+        "matrix.yaml, or give its compute capability",
+        "  hint: give the name nvidia-smi prints, an SM such as sm120 or a capability such as 12.0"]
+
+
+@needs_posix("a stand-in Python written as a #!/bin/sh script")
+def test_a_python_that_cannot_run_or_says_nothing_is_a_located_error(run, tmp_path):
+    silent = tmp_path / "python"
+    silent.write_text("#!/bin/sh\nexit 0\n")
+    silent.chmod(0o755)
+    for python, message in ((silent, "it did not say its version"),
+                            (tmp_path / "nowhere", "cannot run it: No such file or directory")):
+        result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "ryzen5950x-rtx3090" / "cpuinfo", "--no-gpu",
+                     "--python", python)
+        assert result.exit_code == 2
+        assert result.stderr.splitlines()[:2] == [f"error: {python}: {message}",
+                                                  "  hint: give --python the path of a Python interpreter"]
+
+
+@needs_posix("a stand-in Python written as a #!/bin/sh script")
+def test_a_python_that_answers_bytes_no_text_has_is_said_not_a_crash(run, tmp_path):
+    python = tmp_path / "python"
+    python.write_text('#!/bin/sh\nprintf "\\377\\n"\n')
+    python.chmod(0o755)
+    result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "ryzen5950x-rtx3090" / "cpuinfo", "--no-gpu",
+                 "--python", python)
+    assert result.exit_code == 0
+    assert f"{python} is Python \ufffd, and the matrix has no variant for it" in result.output
