@@ -205,10 +205,22 @@ def test_capability_missing_from_the_knowledge_table_says_to_add_a_row():
     assert 'add a row with capability: "13.0" under knowledge.sm in matrix.yaml' in finding.problem
 
 
-def test_intel_mac_gets_no_variant(run):
+def test_intel_mac_gets_no_variant(run, tmp_path):
     result = run("detect", "--matrix", MATRIX, "--uname", "Darwin x86_64")
     assert result.exit_code == 1
     assert "no Darwin variant for x86_64: its Darwin variants need Apple Silicon" in result.stderr
+    no_darwin = tmp_path / "matrix.yaml"
+    no_darwin.write_text('pytorch: {version: "2.8.0"}\nnixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n'
+                         'cpu: {python: ["3.13"], isa: [avx2]}\n')
+    result = run("detect", "--matrix", no_darwin, "--uname", "Darwin arm64")
+    assert result.exit_code == 1
+    assert "no Darwin variant for aarch64: its Darwin variants need a darwin: section" in result.stderr
+
+
+def test_one_gpu_is_not_counted_as_several(run):
+    result = run("detect", "--matrix", MATRIX, *host_args("ryzen5950x-rtx3090"))
+    assert result.exit_code == 0
+    assert not [line for line in result.stdout.splitlines() if "GPUs: a variant targets one SM" in line]
 
 
 def test_a_capture_file_that_is_missing_or_wrong_is_invalid_input(run, tmp_path):
@@ -340,7 +352,9 @@ def test_a_failing_nvidia_smi_warns_with_its_error_and_recommends_nothing(run, m
     result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "epyc9654-nogpu" / "cpuinfo")
     assert result.exit_code == 1
     assert result.stdout.splitlines()[0] == "no variant of the matrix fits this host"
-    assert said in result.stderr and "--no-gpu for a CPU-only variant" in result.stderr
+    assert said in result.stderr and ("the GPUs of this host are unknown, so no variant is recommended: repair the "
+                                      "NVIDIA driver, or give --gpu NAME, or --no-gpu for a CPU-only variant"
+                                      ) in result.stderr
 
 
 @pytest.mark.parametrize("name, sm", [
