@@ -109,6 +109,11 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "generator.knowledge.xǁWheelFitǁdriver_for__mutmut_18": "a floor of 'XXXX', as one of '', is no numbered driver and is left out",
         "generator.knowledge.xǁWheelFitǁdriver_for__mutmut_27": "on the shipped table the drivers compared (1,346 pairs, every SM's wheels on Linux and Windows) order alike as text and as versions",
     },
+    "buildenv": {
+        "generator.commands.buildenv.x_target_of__mutmut_50": "no workaround of the shipped table has a cuda condition",
+        "generator.commands.buildenv.x_nvcc_checks__mutmut_31": "no release of the shipped table writes its source CUDA range with a comma (one clause each: <13.0, >=12.0, >=12.1)",
+        "generator.commands.buildenv.x_visual_studio__mutmut_14": "unreachable: every MSVC range of the table starts below 1950",
+    },
     "detect": {
         "generator.commands.detect.x__driver_ok__mutmut_3": "every driver_for reads any system but 'Windows' as Linux, so 'LINUX' is Linux",
     },

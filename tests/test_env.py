@@ -381,8 +381,15 @@ def matrix_variant(name):
 # ---- env refuses what it cannot script ----------------------------------------------------
 
 @pytest.mark.parametrize("name, shell, wanted", [
-    ("torchvision-python313-cuda12_8-sm61-avx", "bash", "run `gen-matrix env pytorch-python313-cuda12_8-sm61-avx"),
-    ("pytorch-python313-darwin-mps", "cmd", "run `gen-matrix env pytorch-python313-darwin-mps --shell bash` on the Mac"),
+    ("torchvision-python313-cuda12_8-sm61-avx", "bash",
+     "error: NAME: torchvision-python313-cuda12_8-sm61-avx is a torchvision build on top of "
+     "pytorch-python313-cuda12_8-sm61-avx; `gen-matrix env` scripts PyTorch itself\n  hint: run `gen-matrix env "
+     "pytorch-python313-cuda12_8-sm61-avx --shell bash`, then build torchvision at its matching tag with `python -m "
+     "pip install --no-build-isolation -v .` in its checkout\n"),
+    ("pytorch-python313-darwin-mps", "cmd",
+     "error: NAME: pytorch-python313-darwin-mps builds for macOS (Metal Performance Shaders on Apple Silicon); a cmd "
+     "script is for Windows with MSVC\n  hint: run `gen-matrix env pytorch-python313-darwin-mps --shell bash` on the "
+     "Mac\n"),
     ("pytorch-python313-cpu-armv9", "powershell",
      "run `gen-matrix env pytorch-python313-cpu-armv9 --shell bash` on the aarch64 Linux machine"),
 ])
@@ -497,7 +504,9 @@ def test_a_cuda_release_without_a_pytorch_takes_the_newest_release_built_with_it
     assert f"# PyTorch {version} (git checkout v{version}," in text
 
 
-@pytest.mark.parametrize("msvc, names", [((1910, 1930), "Visual Studio 2017 or 2019"),
+@pytest.mark.parametrize("msvc, names", [((1930, 1950), "Visual Studio 2022"), ((1950, 1960), "Visual Studio 2026"),
+                                         ((1910, 1951), "Visual Studio 2017, 2019, 2022 or 2026"),
+                                         ((1910, 1930), "Visual Studio 2017 or 2019"),
                                          ((1910, 1940), "Visual Studio 2017, 2019 or 2022 (2022 up to 17.9)"),
                                          ((1910, 1950), "Visual Studio 2017, 2019 or 2022"),
                                          ((1920, 1960), "Visual Studio 2019, 2022 or 2026")])
@@ -691,3 +700,14 @@ def test_the_nearest_combination_quotes_a_gpu_name_for_the_scripts_shell(run, sh
     result = run("env", "--matrix", MATRIX, "--gpu", "Tesla K40c", "--cuda", "12.4", "--shell", shell)
     assert result.exit_code == 2
     assert f"the nearest combination that works: gen-matrix env --gpu {quoted} --cuda 11.8 " in result.stderr
+
+
+def test_a_workaround_for_gpu_builds_of_an_old_release_on_windows_is_in_the_gpu_script_alone(run, tmp_path):
+    (tmp_path / "matrix.yaml").write_text(
+        'pytorch: {version: "1.13.1"}\nnixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n'
+        'gpu: {python: ["3.11"], cuda: ["12.6"], sm: [sm86], isa: [avx2]}\ncpu: {python: ["3.11"], isa: [avx2]}\n')
+    gpu = run("env", "--root", tmp_path, "pytorch-python311-cuda12_6-sm86-avx2", "--shell", "cmd")
+    cpu = run("env", "--root", tmp_path, "pytorch-python311-cpu-avx2", "--shell", "cmd")
+    assert gpu.exit_code == cpu.exit_code == 0, gpu.output + cpu.output
+    assert "rem Workaround no-kineto:" in gpu.stdout and "rem Workaround no-kineto:" not in cpu.stdout
+    assert "rem Workaround setuptools-msvccompiler:" in cpu.stdout
