@@ -73,7 +73,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
                                              "tests/test_explain.py", "tests/test_env.py",
                                              "tests/test_wheels.py")),
     "model": ("generator/model.py", ("tests/test_expand.py", "tests/test_validation.py", "tests/test_explain.py",
-                                     "tests/test_list_show.py", "tests/test_ci.py")),
+                                     "tests/test_list_show.py")),
     "adopt-reading": ("generator/commands/adopt/reading.py", ("tests/test_adopt.py", "tests/test_adopt_reading.py")),
     "adopt-inferring": ("generator/commands/adopt/inferring.py", ("tests/test_adopt.py",)),
     "adopt-reporting": ("generator/commands/adopt/reporting.py", ("tests/test_adopt.py",)),

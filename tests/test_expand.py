@@ -6,6 +6,7 @@ import textwrap
 
 import pytest
 
+from generator import model
 from generator.pipeline import expand, load, validate
 from generator.errors import GenMatrixError
 
@@ -182,3 +183,31 @@ nixpkgs:
     assert {v.name: v.pin for v in expansion.variants} == {
         "pytorch-python313-cuda12_8-sm90-avx2": "main", "pytorch-python313-cpu-avx2": "cpu"}
 
+
+
+def test_each_variant_builds_on_a_gpu_runner_for_its_sm_else_its_kinds_runner_else_its_systems():
+    expansion = expand_text(GPU_AND_CPU.replace("sm: [sm90]", "sm: [sm90, sm120]") + """\
+ci:
+  gpu_runners: [{labels: [h100], system: x86_64-linux, sm: [sm90]}, {labels: [arm-h100], system: aarch64-linux, sm: [sm120]}]
+  runners: {x86_64-linux: [big]}
+""")
+    placed = {v.name: expansion.matrix.ci.placement(v) for v in expansion.variants}
+    assert placed == {
+        "pytorch-python313-cuda12_8-sm90-avx2": (("h100",), True),
+        # the GPU runner for sm120 is of another system
+        "pytorch-python313-cuda12_8-sm120-avx2": (("self-hosted", "linux", "x64", "pytorch-builder"), False),
+        "pytorch-python313-cpu-avx2": (("big",), False),
+    }
+
+
+@pytest.mark.parametrize("name, why", [
+    ("Torch", "'Torch' is not a safe package name: use lower-case letters, digits, _ and -, starting with a letter "
+              "or digit"),
+    ("-torch", "'-torch' is not a safe package name: use lower-case letters, digits, _ and -, starting with a letter "
+               "or digit"),
+    ("t" * 201, f"'{'t' * 40}...' is 201 characters long; a package name may have at most {model.MAX_NAME} (a file "
+                "name, with .nix and the prefixes Flox and Nix add, must stay under 255 bytes)"),
+    ("pytorch-python313-cpu-avx2", None),
+])
+def test_a_name_that_cannot_be_a_package_and_file_name_says_why(name, why):
+    assert model.check_name(name) == why
