@@ -13,6 +13,7 @@ import pytest
 from generator.commands import eval as eval_command
 
 from conftest import FAKE_NIXPKGS, NIX_INSTANTIATE, REPO, drv_paths, expansion_of, needs_nix, wrapped_package_set
+from generator.errors import GenMatrixError
 
 
 def generated(project: Path, run) -> Path:
@@ -164,6 +165,8 @@ def test_without_nix_instantiate_it_says_how_to_get_it(project, run, tmp_path, m
     ("error:\n       Failed assertions:\n       - the CUDA release is not supported\n\n",
      "- the CUDA release is not supported"),
     ("error:\n\n", "error"),  # nothing after it
+    ("error:\n       first\n       second\n       third\n", "third"),  # the last of several, not the second
+    ("error:\n       only\n", "only"),
     ("some output\nthe last words\n", "the last words"),  # no error line at all
     ("", ""),
     ("   \n\n", ""),
@@ -189,3 +192,25 @@ def test_without_messages_a_caught_failure_is_not_evaluated_again(counted, proje
     told = eval_command.evaluate(found, program)
     assert [r.name for r in told if not r.ok] == [r.name for r in failed]
     assert all("no CUDA here" in r.error for r in told if not r.ok)
+
+
+@pytest.mark.parametrize("value, holds", [
+    (None, True), ({"drv": "/nix/store/a.drv", "heavy": "/nix/store/b.drv"}, True),
+    ({"drv": "/nix/store/a.drv"}, False), ({"heavy": "/nix/store/b.drv"}, False), ({"drv": 1, "heavy": "x"}, False),
+    (["/nix/store/a.drv"], False), ("/nix/store/a.drv", False),
+])
+def test_only_the_shape_eval_nix_gives_is_read_as_derivations(value, holds):
+    assert eval_command._derivations(value) is holds
+
+
+def test_a_recipe_that_is_not_written_and_a_package_set_that_is_not_there_are_located(project, tmp_path):
+    expansion = expansion_of(project)
+    variant = expansion.variants[0]
+    with pytest.raises(GenMatrixError) as refused:
+        eval_command.targets(expansion, tmp_path, (variant,), {})
+    file = tmp_path / ".flox" / "pkgs" / f"{variant.name}.nix"
+    assert str(refused.value) == (f"{file}: the recipe is not there\n  hint: run `gen-matrix` to write the recipes, "
+                                  "then evaluate them")
+    with pytest.raises(GenMatrixError) as refused:
+        eval_command.package_sets(expansion.matrix, (str(tmp_path / "none"),))
+    assert str(refused.value).startswith(f"--nixpkgs {tmp_path / 'none'}: no such file or folder: ")
