@@ -492,3 +492,11 @@ def test_a_build_by_hand_without_a_cuda_release_names_none(run):
     python = run("explain", "--root", REPO, "--sm", "sm120", "--cuda", "12.9", "--python", "3.14").stdout.splitlines()
     assert python[0] == ("build: sm120 with CUDA 12.9 and PyTorch 2.8.0 cannot be built: PyTorch 2.8 supports Python "
                          "3.9 to 3.13; 3.14 is outside")
+
+
+def test_a_jetson_build_says_nixpkgs_turns_nccl_off(project, run):
+    write_matrix(project, XAVIER)
+    lines = run("explain", "--root", project, "pytorch-python313-cuda12_8-sm72-armv8_2").stdout.splitlines()
+    assert "  switches      USE_CUDNN=0 USE_NCCL=0 USE_STATIC_NCCL=0 USE_SYSTEM_NCCL=0" in lines
+    assert ("  nixpkgs       NCCL off: nixpkgs builds no NCCL for a Jetson part (its nccl is unsupported on "
+            "aarch64-linux in a Jetson build), and its torch links NCCL only where nccl is available") in lines
