@@ -115,16 +115,23 @@ def test_a_recipe_that_sets_its_capabilities_to_its_sm_keeps_them(folder):
         "torchvision and torchaudio built against it compile for"]
 
 
-def test_a_source_override_and_its_fixes_are_carried(folder):
+SOURCE_HASH = "sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="
+
+
+def give_source(folder: Path, owner: str = "pytorch", repo: str = "pytorch", extra: str = "") -> None:
+    """Every torch recipe of `folder` builds PyTorch 2.9.0 from `owner`/`repo`; `extra` is
+    written after its src."""
     for recipe in (folder / ".flox" / "pkgs").glob("pytorch-*.nix"):
-        recipe.write_text(recipe.read_text().replace("  pname = ", """  version = "2.9.0";
-  src = nixpkgs_pinned.fetchFromGitHub { owner = "pytorch"; repo = "pytorch"; rev = "v2.9.0";
-    hash = "sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="; fetchSubmodules = true; };
-  patches = [ ];
-  pname = """, 1))
+        recipe.write_text(recipe.read_text().replace("  pname = ", f"""  version = "2.9.0";
+  src = nixpkgs_pinned.fetchFromGitHub {{ owner = "{owner}"; repo = "{repo}"; rev = "v2.9.0";
+    hash = "{SOURCE_HASH}"; fetchSubmodules = true; }};
+{extra}  pname = """, 1))
+
+
+def test_a_source_override_and_its_fixes_are_carried(folder):
+    give_source(folder, extra="  patches = [ ];\n")
     result = adopt.adopt(folder, None)
-    assert result.matrix["pytorch"] == {"version": "2.9.0", "source": {
-        "rev": "v2.9.0", "hash": "sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="}}
+    assert result.matrix["pytorch"] == {"version": "2.9.0", "source": {"rev": "v2.9.0", "hash": SOURCE_HASH}}
     changes = result.changes["pytorch-python313-cuda12_8-sm90-avx2"]
     # patches = [] is nixpkgs' patches dropped by hand: the built-in fix; the version it did not set
     assert any(c.startswith("adds the torch-source-version fix") for c in changes)
@@ -135,9 +142,7 @@ def test_a_source_override_and_its_fixes_are_carried(folder):
 def test_pins_with_when_rules(folder):
     pkgs = folder / ".flox" / "pkgs"
     other = "0182a361324364ae3f436a63005877674cf45efb"
-    for name in ("pytorch-python313-cuda12_8-sm90-avx2.nix",):
-        path = pkgs / name
-        path.write_text(path.read_text().replace("fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3", other))
+    repin(pkgs / "pytorch-python313-cuda12_8-sm90-avx2.nix", other)
     result = adopt.adopt(folder, "2.8.0")
     pins = result.matrix["nixpkgs"]["pins"]
     assert pins[0]["rev"] == other and pins[0]["when"] == {"sm": "sm90"}
@@ -145,10 +150,21 @@ def test_pins_with_when_rules(folder):
     assert result.reproduced == 5 and result.pins_differ == ()
 
 
+FE5E = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"
+
+
+def repin(recipe: Path, rev: str, sha256: str | None = None) -> None:
+    """The recipe on nixpkgs `rev` instead of fe5e41d, with the tarball's sha256 where given."""
+    text = recipe.read_text().replace(FE5E, rev)
+    if sha256:
+        text = text.replace(f'{rev}.tar.gz";', f'{rev}.tar.gz";\n    sha256 = "{sha256}";')
+    recipe.write_text(text)
+
+
 def move_pin(folder: Path, rev: str, names=None) -> None:
     for recipe in (folder / ".flox" / "pkgs").glob("*.nix"):
         if names is None or recipe.name in names:
-            recipe.write_text(recipe.read_text().replace("fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3", rev))
+            repin(recipe, rev)
 
 
 def test_without_a_version_the_torch_of_a_known_pin_is_taken(folder):
@@ -212,8 +228,7 @@ def test_bad_input_is_a_located_error_with_exit_2(folder, tmp_path, case, expect
         broken = pkgs / "pytorch-python313-cpu-avx2.nix"
         broken.write_text(broken.read_text().replace("nixpkgs_pinned.openblas", "nixpkgs_pinned.noSuchBlas"))
     elif case == "unknown pin":  # a pin the knowledge table does not know: its torch is unknown
-        for recipe in pkgs.glob("*.nix"):
-            recipe.write_text(recipe.read_text().replace("fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3", "a" * 40))
+        move_pin(folder, "a" * 40)
     elif case == "not-torch":
         (pkgs / "hello.nix").write_text(
             '{ }: let p = import (builtins.fetchTarball "https://github.com/NixOS/nixpkgs/archive/'
@@ -485,17 +500,9 @@ def test_platforms_a_variant_does_not_build_for_are_said_to_be_dropped(folder):
     assert not [c for c in adopt.adopt(folder, None).changes["pytorch-python313-cpu-avx2"] if "platforms" in c]
 
 
-FE5E = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"
 REV_B = "0182a361324364ae3f436a63005877674cf45efb"
 REV_C = "2017d6d515f8a7b289fe06d3a880a7ec588c3900"
 SHA_B = "1" * 52
-
-
-def repin(recipe: Path, rev: str, sha256: str | None = None) -> None:
-    text = recipe.read_text().replace(FE5E, rev)
-    if sha256:
-        text = text.replace(f'{rev}.tar.gz";', f'{rev}.tar.gz";\n    sha256 = "{sha256}";')
-    recipe.write_text(text)
 
 
 def test_several_pins_the_most_used_is_the_default_and_each_other_has_its_rule_hash_and_config(folder):
@@ -545,7 +552,7 @@ let
   nixpkgs_pinned = import (builtins.fetchTarball {
     url = "https://github.com/NixOS/nixpkgs/archive/fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3.tar.gz";
   }) { config = { allowUnfree = true; }; };
-  customPytorch = import ./TORCH.nix { };
+  customPytorch = TORCH;
 in
 (nixpkgs_pinned.python313Packages.PACKAGE.override { torch = customPytorch; }).overrideAttrs (old: {
   pname = "NAME";
@@ -555,9 +562,8 @@ in
 
 def companion(folder: Path, package: str, torch: str, imported: bool = True) -> None:
     name = package + torch[len("pytorch"):]
-    text = COMPANION.replace("TORCH", torch).replace("PACKAGE", package).replace("NAME", name)
-    if not imported:
-        text = text.replace("import ./TORCH.nix { }".replace("TORCH", torch), "null")
+    text = (COMPANION.replace("TORCH", f"import ./{torch}.nix {{ }}" if imported else "null")
+            .replace("PACKAGE", package).replace("NAME", name))
     (folder / ".flox" / "pkgs" / f"{name}.nix").write_text(text)
 
 
@@ -601,8 +607,7 @@ def test_a_companion_whose_torch_is_no_recipe_of_the_folder_is_warned_of(folder)
 
 def test_what_adopt_cannot_infer_is_a_located_error_that_says_what_to_give(folder, tmp_path):
     pkgs = folder / ".flox" / "pkgs"
-    for recipe in pkgs.glob("*.nix"):
-        recipe.write_text(recipe.read_text().replace(FE5E, "a" * 40))
+    move_pin(folder, "a" * 40)
     assert run(str(folder)).output == (
         f"error: {pkgs}: the recipes build their pin's own PyTorch, and the knowledge table does not know which torch "
         "nixpkgs aaaaaaa holds\n  hint: give it with --pytorch-version, e.g. what `nix-instantiate --eval -A "
@@ -647,14 +652,9 @@ def test_a_recipe_left_out_of_the_product_is_kept_out_by_a_rule(folder):
 
 
 def test_a_source_from_a_fork_keeps_its_owner_and_repository(folder):
-    for recipe in (folder / ".flox" / "pkgs").glob("pytorch-*.nix"):
-        recipe.write_text(recipe.read_text().replace("  pname = ", """  version = "2.9.0";
-  src = nixpkgs_pinned.fetchFromGitHub { owner = "someone"; repo = "pytorch-fork"; rev = "v2.9.0";
-    hash = "sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="; fetchSubmodules = true; };
-  pname = """, 1))
+    give_source(folder, "someone", "pytorch-fork")
     assert adopt.adopt(folder, None).matrix["pytorch"]["source"] == {
-        "rev": "v2.9.0", "hash": "sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB=", "owner": "someone",
-        "repo": "pytorch-fork"}
+        "rev": "v2.9.0", "hash": SOURCE_HASH, "owner": "someone", "repo": "pytorch-fork"}
 
 
 def test_what_a_hand_written_switch_becomes_is_said_for_each_kind_of_switch(folder):
@@ -662,11 +662,9 @@ def test_what_a_hand_written_switch_becomes_is_said_for_each_kind_of_switch(fold
     CPU build, another), a CUDAFLAGS export no fix makes, and the source fixes' own variable and
     CMake flag."""
     pkgs = folder / ".flox" / "pkgs"
+    give_source(folder)
     for recipe in pkgs.glob("pytorch-*.nix"):
-        recipe.write_text(recipe.read_text().replace("  pname = ", """  version = "2.9.0";
-  src = nixpkgs_pinned.fetchFromGitHub { owner = "pytorch"; repo = "pytorch"; rev = "v2.9.0";
-    hash = "sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="; fetchSubmodules = true; };
-  pname = """, 1).replace("  preConfigure = (old.preConfigure or \"\") + ''\n", """  preConfigure = (old.preConfigure or "") + ''
+        recipe.write_text(recipe.read_text().replace("  preConfigure = (old.preConfigure or \"\") + ''\n", """  preConfigure = (old.preConfigure or "") + ''
     export PYTORCH_BUILD_VERSION=2.9.0
 """, 1))
     cpu = pkgs / "pytorch-python313-cpu-avx2.nix"

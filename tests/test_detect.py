@@ -440,15 +440,23 @@ def test_a_gpu_name_the_table_lacks_says_where_to_add_it(run):
         "  hint: give the name nvidia-smi prints, an SM such as sm120 or a capability such as 12.0"]
 
 
+def stand_in_python(tmp_path: Path, script: str) -> Path:
+    python = tmp_path / "python"
+    python.write_text(f"#!/bin/sh\n{script}\n")
+    python.chmod(0o755)
+    return python
+
+
+def detect_for(run, python: Path):
+    return run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "ryzen5950x-rtx3090" / "cpuinfo", "--no-gpu",
+               "--python", python)
+
+
 @needs_posix("a stand-in Python written as a #!/bin/sh script")
 def test_a_python_that_cannot_run_or_says_nothing_is_a_located_error(run, tmp_path):
-    silent = tmp_path / "python"
-    silent.write_text("#!/bin/sh\nexit 0\n")
-    silent.chmod(0o755)
-    for python, message in ((silent, "it did not say its version"),
+    for python, message in ((stand_in_python(tmp_path, "exit 0"), "it did not say its version"),
                             (tmp_path / "nowhere", "cannot run it: No such file or directory")):
-        result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "ryzen5950x-rtx3090" / "cpuinfo", "--no-gpu",
-                     "--python", python)
+        result = detect_for(run, python)
         assert result.exit_code == 2
         assert result.stderr.splitlines()[:2] == [f"error: {python}: {message}",
                                                   "  hint: give --python the path of a Python interpreter"]
@@ -456,10 +464,7 @@ def test_a_python_that_cannot_run_or_says_nothing_is_a_located_error(run, tmp_pa
 
 @needs_posix("a stand-in Python written as a #!/bin/sh script")
 def test_a_python_that_answers_bytes_no_text_has_is_said_not_a_crash(run, tmp_path):
-    python = tmp_path / "python"
-    python.write_text('#!/bin/sh\nprintf "\\377\\n"\n')
-    python.chmod(0o755)
-    result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "ryzen5950x-rtx3090" / "cpuinfo", "--no-gpu",
-                 "--python", python)
+    python = stand_in_python(tmp_path, 'printf "\\377\\n"')
+    result = detect_for(run, python)
     assert result.exit_code == 0
     assert f"{python} is Python \ufffd, and the matrix has no variant for it" in result.output
