@@ -65,6 +65,15 @@ EXPECTED = {
                        ["the matrix has no variant for sm121 (Blackwell GB10): add sm121 to gpu.sm in matrix.yaml, "
                         "and a CUDA release it supports (>= 12.9) to gpu.cuda"]),
     "macbook-m3": ("pytorch-python313-darwin-mps", ["host: Darwin aarch64", "Apple Silicon"], []),
+    # captured on the machine (fixtures/hosts/README.md), where detect gave the same answer
+    "xeon-vm-h200": ("pytorch-python313-cuda12_8-sm90-avx512bf16",
+                     ["GPU 0: NVIDIA H200: sm90 (Hopper) by compute capability 9.0, driver 580.159.04",
+                      "prebuilt: PyTorch 2.13.0's own CUDA 13.2 wheels run on sm90 (9.0 SASS), no build needed: "
+                      "`pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cu132`; NVIDIA driver "
+                      "580.65.06 (Linux) or newer; this host's driver 580.159.04 runs them",
+                      "CPU: Intel(R) Xeon(R) Processor: avx512bf16 is the best instruction set of these variants it "
+                      "runs (it shows avx512f avx512dq avx512vl avx512bw avx512_bf16)",
+                      "CUDA 12.8: driver 580.159.04 >= 570.26, its minimum"], []),
     "win11-i9-14900f-rtx5070": ("pytorch-python313-cuda12_8-sm120-avx2",
                                 ["host: Windows x86_64", "NVIDIA GeForce RTX 5070: sm120 (Blackwell consumer)",
                                  "avx2 is the best instruction set", "driver 576.88 >= 570.65"], []),

@@ -617,3 +617,47 @@ def test_a_cuda_patch_release_is_its_release_and_nothing_computed_is_a_failure_o
     (cuda,) = [c for c in smoke.checks(unchecked, gpu_facts(cuda="12.8.1"), host_of("xeon8480-h100")) if c.name == "cuda"]
     assert cuda == smoke.Check("cuda", "PASS", "torch.version.cuda is 12.8.1; no CUDA release was given to check it "
                                                "against")
+
+
+# ---- what the probe printed on a real GPU machine ---------------------------------------
+
+PROBED = Path(__file__).parent / "fixtures" / "probe"
+
+
+@needs_sh
+def test_what_a_real_cuda_torch_printed_on_an_h200_is_read_and_judged_as_it_was_there(tmp_path):
+    # fixtures/probe/README.md: the probe's output and the host, both captured on the machine,
+    # and the lines smoke printed there for this hand build
+    python = printing_file(tmp_path, PROBED / "torch-2.11.0-cu130-h200.txt")
+    facts = smoke.probe(python, "no hint needed", ("torchvision", "torchaudio"))
+    knowledge = expansion_of(REPO).matrix.knowledge
+    build = promise.hand_build(knowledge, None, "NVIDIA H200", "13.0", "avx512bf16", "2.11", "matrix.yaml", None)
+    C = smoke.Check
+    lib = "/opt/torch/.venv/lib/python3.12/site-packages"
+    assert smoke.checks(build, facts, host_of("xeon-vm-h200"), ("torchvision", "torchaudio")) == (
+        C("torch", "PASS", f"torch 2.11.0+cu130 from {lib}/torch/__init__.py"),
+        C("version", "PASS", "torch 2.11.0+cu130; the build is PyTorch 2.11"),
+        C("cuda", "PASS", "torch.version.cuda is 13.0; the build is CUDA 13.0"),
+        C("arch", "FAIL", "torch.cuda.get_arch_list() is sm_75 sm_80 sm_86 sm_90 sm_100 sm_120: beyond sm_90 (sm90) "
+                          "this torch holds sm_100 sm_120 sm_75 sm_80 sm_86, which the build does not promise"),
+        C("cpu", "PASS", "the host CPU shows avx512f avx512dq avx512vl avx512bw avx512_bf16 (avx512bf16)"),
+        C("kernels", "PASS", "torch.backends.cpu.get_cpu_capability() is AVX512, which avx512bf16 allows; avx512bf16 "
+                             "allows every CPU kernel torch has for x86_64 (DEFAULT, AVX2, AVX512)"),
+        C("compute", "PASS", "64x64 matmul on cpu gives the exact product"),
+        C("gpu", "PASS", "64x64 matmul on cuda:0 (NVIDIA H200, compute capability 9.0) gives the exact product"),
+        C("torchvision", "PASS", "torchvision 0.26.0+cu130 imports with this torch and runs torchvision.ops.nms"),
+        C("torchaudio", "PASS", "torchaudio 2.11.0+cu130 imports with this torch"))
+    # the same torch promised for avx2 only: its AVX-512 kernels are beyond what it may hold
+    avx2 = promise.hand_build(knowledge, None, "NVIDIA H200", "13.0", "avx2", "2.11", "matrix.yaml", None)
+    (kernels,) = [c for c in smoke.checks(avx2, facts, host_of("xeon-vm-h200")) if c.name == "kernels"]
+    assert kernels == C("kernels", "FAIL", "torch.backends.cpu.get_cpu_capability() is AVX512; a build for avx2 may "
+                                           "only report DEFAULT or AVX2: this torch holds kernels beyond avx2, which "
+                                           "crash a CPU without them")
+
+
+def printing_file(tmp_path: Path, output: Path) -> Path:
+    """An interpreter that prints the file `output`, whatever it is asked to run."""
+    return script(tmp_path / "python", f"""\
+        #!/bin/sh
+        cat '{output}'
+    """)
