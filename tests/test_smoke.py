@@ -550,7 +550,8 @@ def test_the_builds_metadata_revision_is_read_as_any_input_is(run, tmp_path, mak
     result = smoke_with_result(run, tmp_path, CPU_FACTS, build)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert f"error: {build / '.metadata-rev'}" in result.stderr and message in result.stderr
-    assert "--result the build of a gen-matrix recipe" in result.stderr
+    assert ("hint: give --result the build of a gen-matrix recipe: the result-NAME link `flox build NAME` leaves"
+            in result.stderr)
 
 
 @needs_sh
@@ -588,6 +589,7 @@ def test_an_interpreter_path_longer_than_the_system_takes_is_invalid_input(run, 
     result = run("smoke", "--matrix", MATRIX, "pytorch-python313-cpu-avx2", "--python", tmp_path / ("p" * 5000))
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert "cannot look for the interpreter" in result.stderr and "hint: give --python the path" in result.stderr
+    assert f"error: {tmp_path / ('p' * 5000)}: cannot look" in result.stderr
 
 
 def test_every_check_of_a_cpu_build_and_a_missing_companion_whole():
@@ -661,3 +663,35 @@ def printing_file(tmp_path: Path, output: Path) -> Path:
         #!/bin/sh
         cat '{output}'
     """)
+
+
+def test_a_builder_checks_a_companion_by_its_files_and_fails_one_that_is_not_there():
+    matrix, sm90 = variant("pytorch-python313-cuda12_8-sm90-avx512")
+    facts = {"failed": "the interpreter was killed by SIGILL", "python": "3.13.5",
+             "files": {"torch": {"file": "/x/torch/__init__.py", "__version__": "2.8.0", "cuda": "12.8"},
+                       "torchvision": {"file": "/x/torchvision/__init__.py", "__version__": "0.23.0"}}}
+    checks = smoke.checks(promise.promise_of(matrix, sm90), facts, host_of("ryzen5950x-rtx3090"),
+                          ("torchvision", "torchaudio"), builder=True)
+    lacks = "cannot run on this CPU, which lacks avx512f avx512dq avx512vl avx512bw"
+    assert checks[-2:] == (smoke.Check("torchvision", "SKIP", f"torchvision 0.23.0 is there; its import {lacks}"),
+                           smoke.Check("torchaudio", "FAIL", "no torchaudio in this Python"))
+
+
+@needs_sh
+def test_a_probe_that_runs_past_its_time_fails_saying_so(tmp_path, monkeypatch):
+    monkeypatch.setattr(smoke, "PROBE_TIMEOUT_S", 1)
+    python = script(tmp_path / "python", """\
+        #!/bin/sh
+        exec sleep 30
+    """)
+    assert smoke.probe(python, "no hint needed") == {"failed": "the probe ran past 1 s"}
+
+
+def test_a_captured_cpu_of_another_architecture_is_said_even_where_the_kernel_levels_are_named_alike():
+    matrix, _ = variant("pytorch-python313-cpu-avx2")
+    graviton = host_of("graviton2-nogpu")
+    described = smoke.host_ceiling(matrix.knowledge, graviton)
+    facts = gpu_facts(cuda=None, machine="x86_64", cpu_capability=described, cpu_ceiling=described)
+    assert smoke.notes(matrix.knowledge, facts, graviton, "--cpuinfo x") == (
+        f"the cpu check is about the CPU --cpuinfo x describes (aarch64, up to {described} kernels); torch "
+        f"dispatches on this machine's (x86_64, up to {described} kernels), which the kernels check is about",)
