@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from generator import knowledge
 from generator.commands import buildenv
+from generator.errors import GenMatrixError
 
 from conftest import REPO, needs_posix
 
@@ -711,3 +712,42 @@ def test_a_workaround_for_gpu_builds_of_an_old_release_on_windows_is_in_the_gpu_
     assert gpu.exit_code == cpu.exit_code == 0, gpu.output + cpu.output
     assert "rem Workaround no-kineto:" in gpu.stdout and "rem Workaround no-kineto:" not in cpu.stdout
     assert "rem Workaround setuptools-msvccompiler:" in cpu.stdout
+
+
+# ---- the script's text, part by part ----------------------------------------------------------
+
+def test_a_cmd_script_beyond_ascii_is_refused_naming_the_line_and_why():
+    with pytest.raises(GenMatrixError) as raised:
+        buildenv.readable("@echo off\nrem for the Kepler \u00dc card\n", "cmd")
+    (problem,) = raised.value.problems
+    assert (str(problem.where), problem.message) == (
+        "--shell", "the cmd script would hold '\u00dc' (U+00DC) on its line 2: rem for the Kepler \u00dc card; cmd reads "
+                   "a batch file in the console's code page, which differs between machines")
+    assert buildenv.readable("Kepler \u00dc\n", "powershell") == "Kepler \u00dc\n"
+
+
+def test_a_script_that_cannot_be_written_says_what_to_give(tmp_path):
+    with pytest.raises(GenMatrixError) as raised:
+        buildenv.write(tmp_path / "missing" / "build.sh", "echo\n", "bash")
+    (problem,) = raised.value.problems
+    assert problem.hint == "give a file in a folder that exists and that you may write"
+
+
+def test_a_variable_name_no_shell_can_set_is_a_bug_named_with_the_name():
+    target = buildenv.Target(name="x", kind="cpu", pytorch="2.8.0", python="3.13", release=None, job_memory_gb=4,
+                             workarounds=(knowledge.Workaround(name="w", why="", source="", when={}, env={"BAD NAME": "1"}),))
+    with pytest.raises(ValueError, match=r"^not an environment variable name: 'BAD NAME'$"):
+        buildenv.variables(target, "bash")
+
+
+def test_an_isa_without_an_msvc_flag_is_said_in_a_windows_script_and_not_in_a_bash_one():
+    import dataclasses
+
+    k = knowledge.build(knowledge.builtin())
+    no_flag = dataclasses.replace(k.isa["avx2"], msvc="")
+    target = buildenv.Target(name="x", kind="cpu", pytorch="2.8.0", python="3.13", release=None, job_memory_gb=4,
+                             isa=no_flag)
+    said = "avx2 has no MSVC /arch: equivalent; the compiler's defaults apply."
+    assert said in buildenv.script(target, "powershell") and said in buildenv.script(target, "cmd")
+    armv9 = dataclasses.replace(target, isa=k.isa["armv9"])
+    assert not armv9.isa.msvc and "MSVC" not in buildenv.script(armv9, "bash")
