@@ -214,3 +214,73 @@ def test_a_recipe_that_is_not_written_and_a_package_set_that_is_not_there_are_lo
     with pytest.raises(GenMatrixError) as refused:
         eval_command.package_sets(expansion.matrix, (str(tmp_path / "none"),))
     assert str(refused.value).startswith(f"--nixpkgs {tmp_path / 'none'}: no such file or folder: ")
+
+
+# ---- the runs of nix-instantiate, with a stand-in that answers as eval.nix does -------------
+
+class Answering:
+    """Stands for sandbox.Runs: answers each nix-instantiate command as eval.nix does (a trace
+    of every recipe of its spec, then their JSON), and records the command and its time limit."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[list[str], float]] = []
+
+    def __enter__(self) -> "Answering":
+        return self
+
+    def __exit__(self, *_) -> None:
+        pass
+
+    def run(self, command: list[str], limit: float):
+        from generator.commands import sandbox
+
+        self.calls.append((command, limit))
+        spec = json.loads(Path(command[command.index("spec") + 1]).read_text(encoding="utf-8"))
+        nonce = command[command.index("nonce") + 1]
+        values = {r["name"]: {"drv": f"/nix/store/{r['name']}.drv", "heavy": "/nix/store/h.drv"} for r in spec["recipes"]}
+        traces = [f"trace: gen-matrix-eval {nonce}: " + json.dumps({"name": name, "value": value})
+                  for name, value in values.items()]
+        return sandbox.Finished(0, json.dumps(values), "\n".join(traces), False)
+
+
+def stand_in_target(name: str, nixpkgs: str | None = None) -> eval_command.Target:
+    return eval_command.Target(name, "cpu", Path(f"/repo/.flox/pkgs/{name}.nix"), "x86_64-linux", nixpkgs, "pin",
+                               Path("/repo"), "https://example.org/nixpkgs.tar.gz")
+
+
+def test_a_run_takes_no_longer_than_the_time_left_and_none_starts_after_the_deadline():
+    import time
+
+    runs = Answering()
+    outcome, error, late = eval_command._run((stand_in_target("a"),), "nix-instantiate", runs, time.monotonic() + 5)
+    assert (outcome, error, late) == ({"a": {"drv": "/nix/store/a.drv", "heavy": "/nix/store/h.drv"}}, None, False)
+    ((_, limit),) = runs.calls
+    assert 0 < limit <= 5
+    assert eval_command._run((stand_in_target("a"),), "nix-instantiate", runs, time.monotonic() - 1) == ({}, None, True)
+    assert len(runs.calls) == 1
+
+
+def test_each_run_has_a_fresh_nonce_of_128_bits():
+    runs = Answering()
+    for _ in range(2):
+        eval_command._run((stand_in_target("a"),), "nix-instantiate", runs, None)
+    nonces = [command[command.index("nonce") + 1] for command, _ in runs.calls]
+    assert all(len(nonce) == 32 and int(nonce, 16) >= 0 for nonce in nonces) and nonces[0] != nonces[1]
+
+
+def test_recipes_with_a_package_set_and_with_their_pin_evaluate_side_by_side(monkeypatch, tmp_path):
+    monkeypatch.setattr(eval_command.sandbox, "Runs", Answering)
+    found = (stand_in_target("pinned"), stand_in_target("given", str(tmp_path)), stand_in_target("pinned-too"))
+    results = eval_command.evaluate(found, "nix-instantiate", jobs=1)
+    assert [(r.name, r.drv, r.error) for r in results] == [
+        ("pinned", "/nix/store/pinned.drv", None), ("given", "/nix/store/given.drv", None),
+        ("pinned-too", "/nix/store/pinned-too.drv", None)]
+
+
+def test_past_the_deadline_every_recipe_is_out_of_time(monkeypatch):
+    import time
+
+    monkeypatch.setattr(eval_command.sandbox, "Runs", Answering)
+    found = (stand_in_target("a"), stand_in_target("b"))
+    assert eval_command.evaluate(found, "nix-instantiate", deadline=time.monotonic() - 1) == tuple(
+        eval_command.Result(name, "cpu", None, None, eval_command.OUT_OF_TIME) for name in ("a", "b"))
