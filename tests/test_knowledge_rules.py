@@ -1,5 +1,6 @@
 """Rules of the knowledge table read on their own: a workaround's CUDA condition, a value
-typed as its token, and when CUDA minor-version compatibility gains anything."""
+typed as its token, when CUDA minor-version compatibility gains anything, and a pin's default
+capabilities."""
 
 from __future__ import annotations
 
@@ -33,3 +34,10 @@ def test_minor_version_compatibility_is_offered_only_where_it_asks_less_than_the
     assert K._compat(table, "12.0", runs, table.toolkit["12.0"], None) is None
     assert K._compat(table, "12.8", runs, table.cuda["12.8"], None) == table.minor_compat["12"]
     assert K._compat(table, "12.8", K.Runs("12.0", K.PTX), table.cuda["12.8"], None) is None
+
+
+def test_a_pins_default_capabilities_are_those_read_at_it_else_its_cuda_releases_else_none(table):
+    pin = K.PinFacts(name="0" * 40, torch="2.8.0", sources={}, capabilities={"12.8": ("9.0",)})
+    assert pin.default_capabilities("12.8", table.cuda) == ("9.0",)
+    assert pin.default_capabilities("13.0", table.cuda) == table.cuda["13.0"].capabilities != ()
+    assert pin.default_capabilities("11.8", table.cuda) == ()
