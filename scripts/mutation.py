@@ -94,6 +94,9 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     },
     "adopt-inferring": {
         "generator.commands.adopt.inferring.x_infer__mutmut_147": "most_common(2)[0] is most_common(1)[0]",
+        "generator.commands.adopt.inferring.x_infer__mutmut_156": "most_common(None)[0] is most_common(1)[0]: both "
+                                                                  "order ties as they were first counted",
+        "generator.commands.adopt.inferring.x_infer__mutmut_157": "most_common(2)[0] is most_common(1)[0]",
         "generator.commands.adopt.inferring.x__rules__mutmut_86": "a rule that removes an uncovered extra always exists (the extra's own exclude), so best is never None nor empty",
         "generator.commands.adopt.inferring.x__companions__mutmut_26": "a darwin torch's exact rule without its accelerator picks the same torches: its kind is added where the rule would pick another, and darwin has one accelerator (mps)",
     },

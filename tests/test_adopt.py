@@ -433,6 +433,12 @@ def test_the_sm_axis_is_in_capability_order_not_text_order(folder):
     assert result.reproduced == len(NAMES) + 2
 
 
+@pytest.mark.parametrize("axis, given, ordered", [("python", ["3.10", "3.9", "3.13"], ["3.9", "3.10", "3.13"]),
+                                                   ("cuda", ["13.0", "12.10", "12.8"], ["12.8", "12.10", "13.0"])])
+def test_the_python_and_cuda_axes_are_in_version_order_not_text_order(axis, given, ordered):
+    assert sorted(given, key=adopt.inferring._sort_key(build(builtin()), axis)) == ordered
+
+
 def reference_shaped(folder: Path) -> dict[str, list[str]]:
     """The recipes of a repository shaped like barstoolbluz/build-pytorch's main branch: its eight
     SMs by its seven ISAs where the knowledge table and its Pascal rule allow, each the fixture's sm90-avx2 recipe
