@@ -326,7 +326,10 @@ def newest_line(knowledge: Knowledge, sm: Sm, python: str | None = None, shell: 
     if best is None:
         return None
     on = f" --shell {shell}" if shell != "bash" else ""
+    # A Jetson runs no desktop driver: JetPack brings its own, and its CUDA release decides what runs.
+    drivers = ("a Jetson's driver comes with JetPack, whose CUDA release decides what runs on the board" if sm.jetson
+               else f"NVIDIA driver {best.toolkit.driver} on Linux, {best.toolkit.driver_for('Windows')} on Windows, "
+                    "or newer")
     return (f"newest that builds for {sm.name}: PyTorch {best.pytorch} with CUDA {best.cuda} and Python "
-            f"{best.python} (NVIDIA driver {best.toolkit.driver} on Linux, {best.toolkit.driver_for('Windows')} on "
-            f"Windows, or newer): `gen-matrix env --sm {sm.name} --cuda {best.cuda} --pytorch {best.pytorch} "
+            f"{best.python} ({drivers}): `gen-matrix env --sm {sm.name} --cuda {best.cuda} --pytorch {best.pytorch} "
             f"--python {best.python}{on}` writes the script")
