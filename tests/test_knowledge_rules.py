@@ -1,6 +1,6 @@
 """Rules of the knowledge table read on their own: a workaround's CUDA condition, a value
 typed as its token, when CUDA minor-version compatibility gains anything, and a pin's default
-capabilities."""
+capabilities, and an Apple GPU back end beside an instruction set."""
 
 from __future__ import annotations
 
@@ -41,3 +41,9 @@ def test_a_pins_default_capabilities_are_those_read_at_it_else_its_cuda_releases
     assert pin.default_capabilities("12.8", table.cuda) == ("9.0",)
     assert pin.default_capabilities("13.0", table.cuda) == table.cuda["13.0"].capabilities != ()
     assert pin.default_capabilities("11.8", table.cuda) == ()
+
+
+def test_an_apple_gpu_back_end_rules_out_an_instruction_set_of_another_architecture(table):
+    mps = table.accelerator["mps"]
+    assert K.why_not_rows({"isa": table.isa["avx2"], "accelerator": mps}) == "mps runs on aarch64; avx2 is x86_64"
+    assert K.why_not_rows({"isa": table.isa["armv8_2"], "accelerator": mps}) is None
