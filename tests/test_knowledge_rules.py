@@ -1,5 +1,5 @@
 """Rules of the knowledge table read on their own: a workaround's CUDA condition, a value
-typed as its token, when CUDA minor-version compatibility gains anything, and a pin's default
+typed as its token, when CUDA minor-version compatibility gains anything, a pin's default
 capabilities, and an Apple GPU back end beside an instruction set."""
 
 from __future__ import annotations
