@@ -1,6 +1,6 @@
 """Rules of the knowledge table read on their own: a workaround's CUDA condition, a value
 typed as its token, when CUDA minor-version compatibility gains anything, a pin's default
-capabilities, and an Apple GPU back end beside an instruction set."""
+capabilities, an Apple GPU back end beside an instruction set, and when a build fix applies."""
 
 from __future__ import annotations
 
@@ -47,3 +47,16 @@ def test_an_apple_gpu_back_end_rules_out_an_instruction_set_of_another_architect
     mps = table.accelerator["mps"]
     assert K.why_not_rows({"isa": table.isa["avx2"], "accelerator": mps}) == "mps runs on aarch64; avx2 is x86_64"
     assert K.why_not_rows({"isa": table.isa["armv8_2"], "accelerator": mps}) is None
+
+
+@pytest.mark.parametrize("facts, applies", [
+    ({"pytorch": "2.10.0", "cuda": "13.0", "source": True, "kind": "gpu"}, True),
+    ({"pytorch": "2.9.1", "cuda": "13.0", "source": True, "kind": "gpu"}, False),   # PyTorch out of range
+    ({"pytorch": "2.10.0", "cuda": None, "source": True, "kind": "gpu"}, False),    # no CUDA
+    ({"pytorch": "2.10.0", "cuda": "13.0", "source": False, "kind": "gpu"}, False),  # no source set
+    ({"pytorch": "2.10.0", "cuda": "13.0", "source": True, "kind": "cpu"}, False),   # another kind
+])
+def test_a_fix_applies_where_every_condition_holds(facts, applies):
+    fix = K.Fix(name="f", why="", when={"pytorch": ">=2.10", "cuda": ">=13.0", "source": True, "kind": ["gpu"]})
+    assert fix.applies(facts) is applies
+    assert K.Fix(name="f", why="", when={}, enabled=False).applies(facts) is False
