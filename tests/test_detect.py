@@ -477,3 +477,37 @@ def test_a_python_that_answers_bytes_no_text_has_is_said_not_a_crash(run, tmp_pa
     result = detect_for(run, python)
     assert result.exit_code == 0
     assert f"{python} is Python \ufffd, and the matrix has no variant for it" in result.output
+
+
+# ---- what detect says where it cannot recommend, whole ------------------------------------
+
+def test_what_to_add_or_give_where_no_variant_fits_whole():
+    from generator.commands import host
+
+    expansion = expansion_of(REPO)
+    k = expansion.matrix.knowledge
+    unknown_cpu = host.Host("Linux", "x86_64", None, (), "")
+    assert detect._for_cpu(expansion, unknown_cpu, "cpu", []) == (
+        [], "the CPU's flags are unknown on Linux: give --cpuinfo FILE (a Linux /proc/cpuinfo) or --cpu-flags "
+            f"\"FLAGS\", e.g. what `{detect.CPU_FLAGS_COMMAND}` prints there")
+    graviton = host.gather(cpuinfo=HOSTS / "graviton4-nogpu" / "cpuinfo", gpus=(), gpu_source="")
+    x86 = [v for v in expansion.variants if v.kind == "cpu" and v.isa.arch == "x86_64"]
+    assert detect._for_cpu(expansion, graviton, "cpu", x86) == (
+        [], "the matrix has no cpu variant for aarch64: add armv9 to cpu.isa in matrix.yaml")
+    # sm70 builds with the matrix's CUDA 12.8: only the SM is missing
+    assert detect._missing_sm(expansion, k.sm["sm70"]) == ("the matrix has no variant for sm70 (Volta): add sm70 "
+                                                           "to gpu.sm in matrix.yaml")
+    assert detect._foreign_cpu(k.sm["sm87"], unknown_cpu) == (
+        "sm87 (Ampere Orin) is a Jetson part, found only on aarch64 hosts: it cannot sit beside this x86_64 CPU, so "
+        "no gpu.sm entry can serve it here; use a CPU-only variant on this host")
+
+
+def test_the_json_of_a_captured_h200_host_names_the_wheel_that_runs_there(run):
+    result = run("detect", "--matrix", MATRIX, "--json", *host_args("xeon-vm-h200"))
+    (gpu,) = json.loads(result.stdout)["gpus"]
+    wheel = gpu["wheel"]
+    assert (gpu["sm"], wheel["pytorch"], wheel["cuda"], wheel["how"], wheel["driver"]) == (
+        "sm90", "2.13.0", "13.2", "SASS", {"Linux": "580.65.06"})
+    assert wheel["command"] == "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cu132"
+    # the CPU is known, so the matrix's variants for the GPU are not listed for the reader to choose
+    assert "the CPU's flags decide among them" not in run("detect", "--matrix", MATRIX, *host_args("xeon-vm-h200")).stdout
