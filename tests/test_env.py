@@ -510,7 +510,9 @@ def test_a_cuda_release_without_a_pytorch_takes_the_newest_release_built_with_it
                                          ((1910, 1930), "Visual Studio 2017 or 2019"),
                                          ((1910, 1940), "Visual Studio 2017, 2019 or 2022 (2022 up to 17.9)"),
                                          ((1910, 1950), "Visual Studio 2017, 2019 or 2022"),
-                                         ((1920, 1960), "Visual Studio 2019, 2022 or 2026")])
+                                         ((1920, 1960), "Visual Studio 2019, 2022 or 2026"),
+                                         # VS 2022's first MSVC alone (_MSC_VER 1930) is still VS 2022
+                                         ((1910, 1931), "Visual Studio 2017, 2019 or 2022")])
 def test_the_msvc_range_of_a_cuda_release_is_named_by_its_visual_studio_releases(msvc, names):
     assert buildenv.visual_studio(msvc) == names
 
