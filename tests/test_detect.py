@@ -511,3 +511,30 @@ def test_the_json_of_a_captured_h200_host_names_the_wheel_that_runs_there(run):
     assert wheel["command"] == "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cu132"
     # the CPU is known, so the matrix's variants for the GPU are not listed for the reader to choose
     assert "the CPU's flags decide among them" not in run("detect", "--matrix", MATRIX, *host_args("xeon-vm-h200")).stdout
+
+
+def test_how_a_gpu_was_found_or_why_not_whole():
+    from generator.commands import host
+
+    expansion = expansion_of(REPO)
+    k = expansion.matrix.knowledge
+    assert detect._resolve(k, Gpu("Quantum 9000", None, None)) == (
+        None, "", "'Quantum 9000' is not in the GPU name table: add it to sm.<smXX>.gpus under knowledge: in "
+                  "matrix.yaml, or give its compute capability")
+    # several SMs for one name: in capability order, the newest's capability as the example
+    assert detect._resolve(k, Gpu("GeForce RTX", None, None)) == (
+        None, "", "'GeForce RTX' could be sm75 or sm86 or sm89 or sm120; give its compute capability (e.g. --gpu 12.0)")
+    # a Jetson's GPU beside an x86 CPU: how it was found is kept beside why no variant serves it
+    x86 = host.Host("Linux", "x86_64", None, (), "")
+    finding = detect._gpu_finding(expansion, x86, 0, Gpu("Jetson AGX Orin", None, None))
+    assert (finding.sm.name, finding.how) == ("sm87", "the GPU name table ('Jetson AGX Orin' is 8.7)")
+
+
+def test_an_empty_gpu_query_says_what_to_give():
+    from generator.errors import GenMatrixError
+
+    with pytest.raises(GenMatrixError) as raised:
+        detect.gpu_from_query(expansion_of(REPO).matrix.knowledge, "  ")
+    (problem,) = raised.value.problems
+    assert (str(problem.where), problem.message) == ("--gpu", "the value is empty")
+    assert problem.hint.endswith("; --no-gpu leaves any GPU aside")
