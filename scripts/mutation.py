@@ -124,6 +124,9 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     },
     "detect": {
         "generator.commands.detect.x__driver_ok__mutmut_3": "every driver_for reads any system but 'Windows' as Linux, so 'LINUX' is Linux",
+        "generator.commands.detect.x__missing_sm__mutmut_29": "unreachable: an SM of gpu.sm that no variant has lost "
+                                                            "every combination with it, and expand records each "
+                                                            "combination it drops with the reason",
     },
     "explain": {
         "generator.commands.explain.x__detail_lines__mutmut_34": "every axis of a combination has a detail (python, cuda, sm, isa, accelerator), so the plain value is never shown",

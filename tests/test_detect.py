@@ -538,3 +538,14 @@ def test_an_empty_gpu_query_says_what_to_give():
     (problem,) = raised.value.problems
     assert (str(problem.where), problem.message) == ("--gpu", "the value is empty")
     assert problem.hint.endswith("; --no-gpu leaves any GPU aside")
+
+
+def test_the_json_of_a_host_no_variant_fits_holds_no_gpu_and_no_wheel(run):
+    intel_mac = json.loads(run("detect", "--matrix", MATRIX, "--json", "--uname", "Darwin x86_64").stdout)
+    assert (intel_mac["variant"], intel_mac["gpus"]) == (None, [])
+    assert intel_mac["warnings"] == ["the matrix has no Darwin variant for x86_64: its Darwin variants need Apple "
+                                     "Silicon"]
+    # PyTorch publishes no wheel for Windows on Arm: none is named, though its GPU has wheels elsewhere
+    windows_arm = json.loads(run("detect", "--matrix", MATRIX, "--json", "--uname", "Windows ARM64", "--gpu", "sm_120",
+                                 "--cpu-flags", "asimd").stdout)
+    assert [(gpu["sm"], gpu["wheel"]) for gpu in windows_arm["gpus"]] == [("sm120", None)]
