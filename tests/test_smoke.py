@@ -695,3 +695,51 @@ def test_a_captured_cpu_of_another_architecture_is_said_even_where_the_kernel_le
     assert smoke.notes(matrix.knowledge, facts, graviton, "--cpuinfo x") == (
         f"the cpu check is about the CPU --cpuinfo x describes (aarch64, up to {described} kernels); torch "
         f"dispatches on this machine's (x86_64, up to {described} kernels), which the kernels check is about",)
+
+
+def test_the_kernel_levels_are_those_of_the_machine_torch_runs_on():
+    # an x86 build's promise, checked by a torch that reports an aarch64 machine: the levels it
+    # may dispatch to are aarch64's (SVE256 is one), not x86's
+    matrix, avx2 = variant("pytorch-python313-cpu-avx2")
+    facts = gpu_facts(cuda=None, machine="aarch64", cpu_capability="DEFAULT", cpu_ceiling="SVE256")
+    (kernels,) = [c for c in smoke.checks(promise.promise_of(matrix, avx2), facts, host_of("ryzen5950x-rtx3090"))
+                  if c.name == "kernels"]
+    assert kernels == smoke.Check("kernels", "PASS", "torch.backends.cpu.get_cpu_capability() is DEFAULT on a CPU "
+                                                     "that runs SVE256 kernels: this torch holds none beyond avx2 "
+                                                     "(DEFAULT, AVX2)")
+    untold = gpu_facts(cuda=None, cpu_capability="AVX2", cpu_ceiling=None,
+                       cpu_ceiling_source="torch.cpu has no capability ceiling")
+    (kernels,) = [c for c in smoke.checks(promise.promise_of(matrix, avx2), untold, host_of("ryzen5950x-rtx3090"))
+                  if c.name == "kernels"]
+    assert kernels == smoke.Check("kernels", "SKIP", "torch.backends.cpu.get_cpu_capability() is AVX2, which avx2 "
+                                                     "allows; which kernels this CPU runs cannot be told (torch.cpu "
+                                                     "has no capability ceiling), so kernels beyond avx2 may be there "
+                                                     "unseen")
+
+
+def test_a_gpu_hand_build_without_a_cuda_release_fails_a_cpu_only_torch():
+    knowledge = expansion_of(REPO).matrix.knowledge
+    build = promise.hand_build(knowledge, None, "sm_90", None, None, None, "matrix.yaml", None)
+    (cuda,) = [c for c in smoke.checks(build, gpu_facts(cuda=None), host_of("xeon8480-h100")) if c.name == "cuda"]
+    assert cuda == smoke.Check("cuda", "FAIL", "this torch has no CUDA (torch.version.cuda is None): a CPU-only build; "
+                                               "the hand build for sm90 is built with CUDA")
+
+
+def test_the_cpu_check_where_its_flags_are_unknown_and_on_a_builder_that_lacks_them():
+    matrix, avx512 = variant("pytorch-python313-cuda12_8-sm90-avx512")
+    windows = host.gather(uname="Windows AMD64", gpus=(), gpu_source="")
+    (cpu,) = [c for c in smoke.checks(promise.promise_of(matrix, avx512), gpu_facts(), windows) if c.name == "cpu"]
+    assert cpu == smoke.Check("cpu", "FAIL", "the CPU's flags are unknown on Windows; avx512 needs avx512f avx512dq "
+                                             "avx512vl avx512bw")
+    (cpu,) = [c for c in smoke.checks(promise.promise_of(matrix, avx512), gpu_facts(), host_of("ryzen5950x-rtx3090"),
+                                      builder=True) if c.name == "cpu"]
+    assert cpu == smoke.Check("cpu", "SKIP", "avx512 needs avx512f avx512dq avx512vl avx512bw; this builder's CPU "
+                                             "lacks avx512f avx512dq avx512vl avx512bw, and need not run what it builds")
+
+
+def test_an_apple_silicon_host_passes_the_host_check_by_name():
+    matrix, mps = variant("pytorch-python313-darwin-mps")
+    facts = gpu_facts(cuda=None, cuda_available=False, compute={"mps": {"device": "mps", "ok": True, "size": 64, "wrong": 0}})
+    mac = host.gather(uname="Darwin arm64", gpus=(), proc_cpuinfo=Path("/nonexistent"))
+    (check,) = [c for c in smoke.checks(promise.promise_of(matrix, mps), facts, mac) if c.name == "host"]
+    assert check == smoke.Check("host", "PASS", "Darwin aarch64")
