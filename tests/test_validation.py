@@ -322,6 +322,16 @@ def test_versions_written_as_numbers_still_work(project, run):
     assert [p.name for p in (project / ".flox/pkgs").iterdir()] == ["pytorch-python313-cuda13_1-sm130-avx2.nix"]
 
 
+def test_a_whole_number_cuda_bound_is_a_release_too(project, run):
+    # YAML reads 13.1 as text of a number, but 13 as an integer
+    write_matrix(project, BASE + "knowledge:\n  sm:\n    sm130: {capability: \"13.0\", family: Next, min_cuda: 13, "
+                 "max_cuda: 14, hosts: [x86_64]}\n"
+                 "gpu: {python: [3.13], cuda: [12.9, 13.0], sm: [sm130], isa: [avx2]}\n")
+    result = run("--root", project)
+    assert result.exit_code == 0, result.output
+    assert [p.name for p in (project / ".flox/pkgs").iterdir()] == ["pytorch-python313-cuda13_0-sm130-avx2.nix"]
+
+
 # --- (2) the JSON Schema and the loader agree ---------------------------------------------
 
 def schema_errors(text: str) -> list[str]:
