@@ -691,3 +691,16 @@ def test_a_flox_manifest_that_starts_with_a_bom_is_named_for_it(project, run):
         "error: .flox/env/manifest.toml:1:1: the file starts with a byte order mark (U+FEFF)",
         '  hint: save it as UTF-8 without a BOM (in most editors: the encoding "UTF-8", not "UTF-8 with BOM"); '
         "gen-matrix only updates a manifest it can read"]
+
+
+def test_a_new_knowledge_row_near_a_built_in_ones_name_is_asked_about(project, run):
+    write_matrix(project, BASE + "knowledge:\n  sm:\n    sm900: {min_cuda: \"12.0\"}\n    quantum: {family: Q}\n" + GPU)
+    result = run("--root", project)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    where = project / "matrix.yaml"
+    needs = "a new sm row needs capability, family, min_cuda, hosts; see knowledge.yaml"
+    assert result.stderr.splitlines() == [
+        f"error: {where}:5:12: new sm row 'sm900' lacks capability, family, hosts",
+        f"  hint: did you mean 'sm90'? A row with a built-in row's name changes only the fields it gives; {needs}",
+        f"error: {where}:6:14: new sm row 'quantum' lacks capability, min_cuda, hosts",
+        f"  hint: {needs}"]
