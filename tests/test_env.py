@@ -9,8 +9,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from generator import knowledge
 from generator.commands import buildenv

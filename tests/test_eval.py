@@ -12,7 +12,8 @@ import pytest
 
 from generator.commands import eval as eval_command
 
-from conftest import FAKE_NIXPKGS, NIX_INSTANTIATE, REPO, drv_paths, expansion_of, needs_nix, wrapped_package_set
+from conftest import (FAKE_NIXPKGS, NIX_INSTANTIATE, REPO, drv_paths, expansion_of, needs_nix, needs_posix,
+                      wrapped_package_set)
 from generator.errors import GenMatrixError
 
 
@@ -284,3 +285,80 @@ def test_past_the_deadline_every_recipe_is_out_of_time(monkeypatch):
     found = (stand_in_target("a"), stand_in_target("b"))
     assert eval_command.evaluate(found, "nix-instantiate", deadline=time.monotonic() - 1) == tuple(
         eval_command.Result(name, "cpu", None, None, eval_command.OUT_OF_TIME) for name in ("a", "b"))
+
+
+HINT = "give a nixpkgs checkout, or a package set such as tests/nix/nixpkgs, as PATH (every pin) or PIN=PATH (one pin)"
+
+
+@needs_posix("a FIFO (os.mkfifo)")
+def test_each_package_set_that_cannot_be_used_is_located_with_what_to_give(project, tmp_path):
+    matrix = expansion_of(project).matrix
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    long = str(tmp_path / ("p" * 5000))
+    try:  # the words are Python's own
+        Path("~no-such-user-here").expanduser()
+        pytest.skip("this system has a user named no-such-user-here")
+    except RuntimeError as error:
+        no_home = str(error)
+    for given, message in ((str(tmp_path / "none"), f"no such file or folder: {tmp_path / 'none'}"),
+                           (str(fifo), "not a folder or a regular file (a FIFO or a device)"),
+                           (long, "cannot use this path: File name too long"),
+                           ("~no-such-user-here/nixpkgs", f"cannot use this path: {no_home}")):
+        with pytest.raises(GenMatrixError) as refused:
+            eval_command.package_sets(matrix, (given,))
+        assert str(refused.value) == f"--nixpkgs {given}: {message}\n  hint: {HINT}"
+
+
+def test_a_package_set_for_one_pin_leaves_the_others_to_their_pins(project, tmp_path):
+    matrix = expansion_of(project).matrix
+    pin = matrix.pins[0].name
+    assert eval_command.package_sets(matrix, (f"{pin}={tmp_path}",)) == {
+        p.name: (str(tmp_path.resolve()) if p.name == pin else None) for p in matrix.pins}
+
+
+def test_a_target_carries_its_recipes_pin(project, tmp_path):
+    expansion = expansion_of(project)
+    variant = next(v for v in expansion.variants if not v.is_companion)
+    (tmp_path / ".flox" / "pkgs").mkdir(parents=True)
+    (tmp_path / ".flox" / "pkgs" / f"{variant.name}.nix").write_text("{ }\n")
+    (target,) = eval_command.targets(expansion, tmp_path, (variant,), {})
+    assert (target.pin, target.nixpkgs) == (variant.pin, None)
+
+
+class Finishing(Answering):
+    """Stands for sandbox.Runs: every command ends as `finished` says, or raises `error`."""
+
+    def __init__(self, finished=None, error: OSError | None = None) -> None:
+        super().__init__()
+        self.finished, self.error = finished, error
+
+    def run(self, command: list[str], limit: float):
+        self.calls.append((command, limit))
+        if self.error:
+            raise self.error
+        return self.finished
+
+
+def test_how_a_run_of_nix_instantiate_that_fails_is_told():
+    from generator.commands import sandbox
+
+    one = (stand_in_target("a"),)
+    stopped = Finishing(sandbox.Finished(-9, "", "", True))
+    assert eval_command._run(one, "nix-instantiate", stopped, None) == (
+        {}, f"nix-instantiate ran for more than {sandbox.TIMEOUT_S:.0f} s and was stopped (does the recipe loop?)",
+        False)
+    memory = Finishing(sandbox.Finished(1, "", "error: out of memory\n", False))
+    assert eval_command._run(one, "nix-instantiate", memory, None) == (
+        {}, f"out of memory (evaluation may take {sandbox.MEMORY_BYTES // 2**30} GiB)", False)
+    missing = Finishing(error=FileNotFoundError(2, "No such file or directory"))
+    assert eval_command._run(one, "nix-instantiate", missing, None) == (
+        {}, "cannot run nix-instantiate: No such file or directory", False)
+
+
+def test_only_a_pin_that_is_fetched_is_an_allowed_uri():
+    runs = Answering()
+    eval_command._run((stand_in_target("fetched"),), "nix-instantiate", runs, None)
+    eval_command._run((stand_in_target("given", "/some/nixpkgs"),), "nix-instantiate", runs, None)
+    allowed = [command[command.index("allowed-uris") + 1] for command, _ in runs.calls]
+    assert allowed == ["https://example.org/nixpkgs.tar.gz", ""]
