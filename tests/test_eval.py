@@ -33,6 +33,155 @@ def package_set(tmp_path: Path, body: str) -> Path:
     return wrapped_package_set(tmp_path / "nixpkgs", body)
 
 
+# ---- the runs of nix-instantiate, with a stand-in that answers as eval.nix does -------------
+
+class Answering:
+    """Stands for sandbox.Runs: answers each nix-instantiate command as eval.nix does (a trace
+    of every recipe of its spec, then their JSON), and records the command and its time limit."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[list[str], float]] = []
+
+    def __enter__(self) -> "Answering":
+        return self
+
+    def __exit__(self, *_) -> None:
+        pass
+
+    def run(self, command: list[str], limit: float):
+        from generator.commands import sandbox
+
+        self.calls.append((command, limit))
+        spec = json.loads(Path(command[command.index("spec") + 1]).read_text(encoding="utf-8"))
+        nonce = command[command.index("nonce") + 1]
+        values = {r["name"]: {"drv": f"/nix/store/{r['name']}.drv", "heavy": "/nix/store/h.drv"} for r in spec["recipes"]}
+        traces = [f"trace: gen-matrix-eval {nonce}: " + json.dumps({"name": name, "value": value})
+                  for name, value in values.items()]
+        return sandbox.Finished(0, json.dumps(values), "\n".join(traces), False)
+
+
+def stand_in_target(name: str, nixpkgs: str | None = None) -> eval_command.Target:
+    return eval_command.Target(name, "cpu", Path(f"/repo/.flox/pkgs/{name}.nix"), "x86_64-linux", nixpkgs, "pin",
+                               Path("/repo"), "https://example.org/nixpkgs.tar.gz")
+
+
+def test_a_run_takes_no_longer_than_the_time_left_and_none_starts_after_the_deadline():
+    import time
+
+    runs = Answering()
+    outcome, error, late = eval_command._run((stand_in_target("a"),), "nix-instantiate", runs, time.monotonic() + 5)
+    assert (outcome, error, late) == ({"a": {"drv": "/nix/store/a.drv", "heavy": "/nix/store/h.drv"}}, None, False)
+    ((_, limit),) = runs.calls
+    assert 0 < limit <= 5
+    assert eval_command._run((stand_in_target("a"),), "nix-instantiate", runs, time.monotonic() - 1) == ({}, None, True)
+    assert len(runs.calls) == 1
+
+
+def test_each_run_has_a_fresh_nonce_of_128_bits():
+    runs = Answering()
+    for _ in range(2):
+        eval_command._run((stand_in_target("a"),), "nix-instantiate", runs, None)
+    nonces = [command[command.index("nonce") + 1] for command, _ in runs.calls]
+    assert all(len(nonce) == 32 and int(nonce, 16) >= 0 for nonce in nonces) and nonces[0] != nonces[1]
+
+
+def test_recipes_with_a_package_set_and_with_their_pin_evaluate_side_by_side(monkeypatch, tmp_path):
+    monkeypatch.setattr(eval_command.sandbox, "Runs", Answering)
+    found = (stand_in_target("pinned"), stand_in_target("given", str(tmp_path)), stand_in_target("pinned-too"))
+    results = eval_command.evaluate(found, "nix-instantiate", jobs=1)
+    assert [(r.name, r.drv, r.error) for r in results] == [
+        ("pinned", "/nix/store/pinned.drv", None), ("given", "/nix/store/given.drv", None),
+        ("pinned-too", "/nix/store/pinned-too.drv", None)]
+
+
+def test_past_the_deadline_every_recipe_is_out_of_time(monkeypatch):
+    import time
+
+    monkeypatch.setattr(eval_command.sandbox, "Runs", Answering)
+    found = (stand_in_target("a"), stand_in_target("b"))
+    assert eval_command.evaluate(found, "nix-instantiate", deadline=time.monotonic() - 1) == tuple(
+        eval_command.Result(name, "cpu", None, None, eval_command.OUT_OF_TIME) for name in ("a", "b"))
+
+
+HINT = "give a nixpkgs checkout, or a package set such as tests/nix/nixpkgs, as PATH (every pin) or PIN=PATH (one pin)"
+
+
+@needs_posix("a FIFO (os.mkfifo)")
+def test_each_package_set_that_cannot_be_used_is_located_with_what_to_give(project, tmp_path):
+    matrix = expansion_of(project).matrix
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    long = str(tmp_path / ("p" * 5000))
+    try:  # the words are Python's own
+        Path("~no-such-user-here").expanduser()
+        pytest.skip("this system has a user named no-such-user-here")
+    except RuntimeError as error:
+        no_home = str(error)
+    for given, message in ((str(tmp_path / "none"), f"no such file or folder: {tmp_path / 'none'}"),
+                           (str(fifo), "not a folder or a regular file (a FIFO or a device)"),
+                           (long, "cannot use this path: File name too long"),
+                           ("~no-such-user-here/nixpkgs", f"cannot use this path: {no_home}")):
+        with pytest.raises(GenMatrixError) as refused:
+            eval_command.package_sets(matrix, (given,))
+        assert str(refused.value) == f"--nixpkgs {given}: {message}\n  hint: {HINT}"
+
+
+def test_a_package_set_for_one_pin_leaves_the_others_to_their_pins(project, tmp_path):
+    matrix = expansion_of(project).matrix
+    pin = matrix.pins[0].name
+    assert eval_command.package_sets(matrix, (f"{pin}={tmp_path}",)) == {
+        p.name: (str(tmp_path.resolve()) if p.name == pin else None) for p in matrix.pins}
+
+
+def test_a_target_carries_its_recipes_pin(project, tmp_path):
+    expansion = expansion_of(project)
+    variant = next(v for v in expansion.variants if not v.is_companion)
+    (tmp_path / ".flox" / "pkgs").mkdir(parents=True)
+    (tmp_path / ".flox" / "pkgs" / f"{variant.name}.nix").write_text("{ }\n")
+    (target,) = eval_command.targets(expansion, tmp_path, (variant,), {})
+    assert (target.pin, target.nixpkgs) == (variant.pin, None)
+
+
+class Finishing(Answering):
+    """Stands for sandbox.Runs: every command ends as `finished` says, or raises `error`."""
+
+    def __init__(self, finished=None, error: OSError | None = None) -> None:
+        super().__init__()
+        self.finished, self.error = finished, error
+
+    def run(self, command: list[str], limit: float):
+        self.calls.append((command, limit))
+        if self.error:
+            raise self.error
+        return self.finished
+
+
+def test_how_a_run_of_nix_instantiate_that_fails_is_told():
+    from generator.commands import sandbox
+
+    one = (stand_in_target("a"),)
+    stopped = Finishing(sandbox.Finished(-9, "", "", True))
+    assert eval_command._run(one, "nix-instantiate", stopped, None) == (
+        {}, f"nix-instantiate ran for more than {sandbox.TIMEOUT_S:.0f} s and was stopped (does the recipe loop?)",
+        False)
+    memory = Finishing(sandbox.Finished(1, "", "error: out of memory\n", False))
+    assert eval_command._run(one, "nix-instantiate", memory, None) == (
+        {}, f"out of memory (evaluation may take {sandbox.MEMORY_BYTES // 2**30} GiB)", False)
+    missing = Finishing(error=FileNotFoundError(2, "No such file or directory"))
+    assert eval_command._run(one, "nix-instantiate", missing, None) == (
+        {}, "cannot run nix-instantiate: No such file or directory", False)
+
+
+def test_only_a_pin_that_is_fetched_is_an_allowed_uri():
+    runs = Answering()
+    eval_command._run((stand_in_target("fetched"),), "nix-instantiate", runs, None)
+    eval_command._run((stand_in_target("given", "/some/nixpkgs"),), "nix-instantiate", runs, None)
+    allowed = [command[command.index("allowed-uris") + 1] for command, _ in runs.calls]
+    assert allowed == ["https://example.org/nixpkgs.tar.gz", ""]
+
+
+# ---- the real nix-instantiate ---------------------------------------------------------------
+
 @needs_nix
 def test_the_shipped_matrix_evaluates_against_the_test_package_set(run):
     result = run("eval", "--root", REPO, "--nixpkgs", FAKE_NIXPKGS)
@@ -215,150 +364,3 @@ def test_a_recipe_that_is_not_written_and_a_package_set_that_is_not_there_are_lo
     with pytest.raises(GenMatrixError) as refused:
         eval_command.package_sets(expansion.matrix, (str(tmp_path / "none"),))
     assert str(refused.value).startswith(f"--nixpkgs {tmp_path / 'none'}: no such file or folder: ")
-
-
-# ---- the runs of nix-instantiate, with a stand-in that answers as eval.nix does -------------
-
-class Answering:
-    """Stands for sandbox.Runs: answers each nix-instantiate command as eval.nix does (a trace
-    of every recipe of its spec, then their JSON), and records the command and its time limit."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[list[str], float]] = []
-
-    def __enter__(self) -> "Answering":
-        return self
-
-    def __exit__(self, *_) -> None:
-        pass
-
-    def run(self, command: list[str], limit: float):
-        from generator.commands import sandbox
-
-        self.calls.append((command, limit))
-        spec = json.loads(Path(command[command.index("spec") + 1]).read_text(encoding="utf-8"))
-        nonce = command[command.index("nonce") + 1]
-        values = {r["name"]: {"drv": f"/nix/store/{r['name']}.drv", "heavy": "/nix/store/h.drv"} for r in spec["recipes"]}
-        traces = [f"trace: gen-matrix-eval {nonce}: " + json.dumps({"name": name, "value": value})
-                  for name, value in values.items()]
-        return sandbox.Finished(0, json.dumps(values), "\n".join(traces), False)
-
-
-def stand_in_target(name: str, nixpkgs: str | None = None) -> eval_command.Target:
-    return eval_command.Target(name, "cpu", Path(f"/repo/.flox/pkgs/{name}.nix"), "x86_64-linux", nixpkgs, "pin",
-                               Path("/repo"), "https://example.org/nixpkgs.tar.gz")
-
-
-def test_a_run_takes_no_longer_than_the_time_left_and_none_starts_after_the_deadline():
-    import time
-
-    runs = Answering()
-    outcome, error, late = eval_command._run((stand_in_target("a"),), "nix-instantiate", runs, time.monotonic() + 5)
-    assert (outcome, error, late) == ({"a": {"drv": "/nix/store/a.drv", "heavy": "/nix/store/h.drv"}}, None, False)
-    ((_, limit),) = runs.calls
-    assert 0 < limit <= 5
-    assert eval_command._run((stand_in_target("a"),), "nix-instantiate", runs, time.monotonic() - 1) == ({}, None, True)
-    assert len(runs.calls) == 1
-
-
-def test_each_run_has_a_fresh_nonce_of_128_bits():
-    runs = Answering()
-    for _ in range(2):
-        eval_command._run((stand_in_target("a"),), "nix-instantiate", runs, None)
-    nonces = [command[command.index("nonce") + 1] for command, _ in runs.calls]
-    assert all(len(nonce) == 32 and int(nonce, 16) >= 0 for nonce in nonces) and nonces[0] != nonces[1]
-
-
-def test_recipes_with_a_package_set_and_with_their_pin_evaluate_side_by_side(monkeypatch, tmp_path):
-    monkeypatch.setattr(eval_command.sandbox, "Runs", Answering)
-    found = (stand_in_target("pinned"), stand_in_target("given", str(tmp_path)), stand_in_target("pinned-too"))
-    results = eval_command.evaluate(found, "nix-instantiate", jobs=1)
-    assert [(r.name, r.drv, r.error) for r in results] == [
-        ("pinned", "/nix/store/pinned.drv", None), ("given", "/nix/store/given.drv", None),
-        ("pinned-too", "/nix/store/pinned-too.drv", None)]
-
-
-def test_past_the_deadline_every_recipe_is_out_of_time(monkeypatch):
-    import time
-
-    monkeypatch.setattr(eval_command.sandbox, "Runs", Answering)
-    found = (stand_in_target("a"), stand_in_target("b"))
-    assert eval_command.evaluate(found, "nix-instantiate", deadline=time.monotonic() - 1) == tuple(
-        eval_command.Result(name, "cpu", None, None, eval_command.OUT_OF_TIME) for name in ("a", "b"))
-
-
-HINT = "give a nixpkgs checkout, or a package set such as tests/nix/nixpkgs, as PATH (every pin) or PIN=PATH (one pin)"
-
-
-@needs_posix("a FIFO (os.mkfifo)")
-def test_each_package_set_that_cannot_be_used_is_located_with_what_to_give(project, tmp_path):
-    matrix = expansion_of(project).matrix
-    fifo = tmp_path / "fifo"
-    os.mkfifo(fifo)
-    long = str(tmp_path / ("p" * 5000))
-    try:  # the words are Python's own
-        Path("~no-such-user-here").expanduser()
-        pytest.skip("this system has a user named no-such-user-here")
-    except RuntimeError as error:
-        no_home = str(error)
-    for given, message in ((str(tmp_path / "none"), f"no such file or folder: {tmp_path / 'none'}"),
-                           (str(fifo), "not a folder or a regular file (a FIFO or a device)"),
-                           (long, "cannot use this path: File name too long"),
-                           ("~no-such-user-here/nixpkgs", f"cannot use this path: {no_home}")):
-        with pytest.raises(GenMatrixError) as refused:
-            eval_command.package_sets(matrix, (given,))
-        assert str(refused.value) == f"--nixpkgs {given}: {message}\n  hint: {HINT}"
-
-
-def test_a_package_set_for_one_pin_leaves_the_others_to_their_pins(project, tmp_path):
-    matrix = expansion_of(project).matrix
-    pin = matrix.pins[0].name
-    assert eval_command.package_sets(matrix, (f"{pin}={tmp_path}",)) == {
-        p.name: (str(tmp_path.resolve()) if p.name == pin else None) for p in matrix.pins}
-
-
-def test_a_target_carries_its_recipes_pin(project, tmp_path):
-    expansion = expansion_of(project)
-    variant = next(v for v in expansion.variants if not v.is_companion)
-    (tmp_path / ".flox" / "pkgs").mkdir(parents=True)
-    (tmp_path / ".flox" / "pkgs" / f"{variant.name}.nix").write_text("{ }\n")
-    (target,) = eval_command.targets(expansion, tmp_path, (variant,), {})
-    assert (target.pin, target.nixpkgs) == (variant.pin, None)
-
-
-class Finishing(Answering):
-    """Stands for sandbox.Runs: every command ends as `finished` says, or raises `error`."""
-
-    def __init__(self, finished=None, error: OSError | None = None) -> None:
-        super().__init__()
-        self.finished, self.error = finished, error
-
-    def run(self, command: list[str], limit: float):
-        self.calls.append((command, limit))
-        if self.error:
-            raise self.error
-        return self.finished
-
-
-def test_how_a_run_of_nix_instantiate_that_fails_is_told():
-    from generator.commands import sandbox
-
-    one = (stand_in_target("a"),)
-    stopped = Finishing(sandbox.Finished(-9, "", "", True))
-    assert eval_command._run(one, "nix-instantiate", stopped, None) == (
-        {}, f"nix-instantiate ran for more than {sandbox.TIMEOUT_S:.0f} s and was stopped (does the recipe loop?)",
-        False)
-    memory = Finishing(sandbox.Finished(1, "", "error: out of memory\n", False))
-    assert eval_command._run(one, "nix-instantiate", memory, None) == (
-        {}, f"out of memory (evaluation may take {sandbox.MEMORY_BYTES // 2**30} GiB)", False)
-    missing = Finishing(error=FileNotFoundError(2, "No such file or directory"))
-    assert eval_command._run(one, "nix-instantiate", missing, None) == (
-        {}, "cannot run nix-instantiate: No such file or directory", False)
-
-
-def test_only_a_pin_that_is_fetched_is_an_allowed_uri():
-    runs = Answering()
-    eval_command._run((stand_in_target("fetched"),), "nix-instantiate", runs, None)
-    eval_command._run((stand_in_target("given", "/some/nixpkgs"),), "nix-instantiate", runs, None)
-    allowed = [command[command.index("allowed-uris") + 1] for command, _ in runs.calls]
-    assert allowed == ["https://example.org/nixpkgs.tar.gz", ""]
