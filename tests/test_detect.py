@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.commands import detect
+from generator.commands import detect, host
 from generator.commands.host import Gpu
 
 from conftest import REPO, expansion_of, needs_posix
@@ -295,8 +295,6 @@ def test_a_bare_number_that_names_a_card_is_still_the_card(run):
 
 def test_the_help_names_the_query_detect_runs(run):
     """The help of --nvidia-smi-output spells out the command whose output it takes."""
-    from generator.commands import host
-
     unwrapped = "".join(run("detect", "--help").stdout.split())  # click wraps inside the command
     assert "".join(host.GPU_QUERY) in unwrapped
 
@@ -482,8 +480,6 @@ def test_a_python_that_answers_bytes_no_text_has_is_said_not_a_crash(run, tmp_pa
 # ---- what detect says where it cannot recommend, whole ------------------------------------
 
 def test_what_to_add_or_give_where_no_variant_fits_whole():
-    from generator.commands import host
-
     expansion = expansion_of(REPO)
     k = expansion.matrix.knowledge
     unknown_cpu = host.Host("Linux", "x86_64", None, (), "")
@@ -514,8 +510,6 @@ def test_the_json_of_a_captured_h200_host_names_the_wheel_that_runs_there(run):
 
 
 def test_how_a_gpu_was_found_or_why_not_whole():
-    from generator.commands import host
-
     expansion = expansion_of(REPO)
     k = expansion.matrix.knowledge
     assert detect._resolve(k, Gpu("Quantum 9000", None, None)) == (

@@ -511,13 +511,18 @@ CPU_FACTS = {"python": "3.13.1", "torch": "2.8.0", "torch_file": "/x/torch/__ini
              "compute": {"cpu": {"device": "cpu", "ok": True, "size": 64, "wrong": 0}}}
 
 
+def printing_file(tmp_path: Path, output: Path) -> Path:
+    """An interpreter that prints the file `output`, whatever it is asked to run."""
+    return script(tmp_path / "python", f"""\
+        #!/bin/sh
+        cat '{output}'
+    """)
+
+
 def printing(tmp_path: Path, facts: dict) -> Path:
     """An interpreter that prints `facts` as the probe's report, whatever it is asked to run."""
     (tmp_path / "facts.json").write_text(json.dumps(facts))
-    return script(tmp_path / "python", f"""\
-        #!/bin/sh
-        cat {tmp_path / "facts.json"}
-    """)
+    return printing_file(tmp_path, tmp_path / "facts.json")
 
 
 def smoke_with_result(run, tmp_path: Path, facts: dict, result: Path):
@@ -655,14 +660,6 @@ def test_what_a_real_cuda_torch_printed_on_an_h200_is_read_and_judged_as_it_was_
     assert kernels == C("kernels", "FAIL", "torch.backends.cpu.get_cpu_capability() is AVX512; a build for avx2 may "
                                            "only report DEFAULT or AVX2: this torch holds kernels beyond avx2, which "
                                            "crash a CPU without them")
-
-
-def printing_file(tmp_path: Path, output: Path) -> Path:
-    """An interpreter that prints the file `output`, whatever it is asked to run."""
-    return script(tmp_path / "python", f"""\
-        #!/bin/sh
-        cat '{output}'
-    """)
 
 
 def test_a_builder_checks_a_companion_by_its_files_and_fails_one_that_is_not_there():

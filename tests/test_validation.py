@@ -313,23 +313,15 @@ def test_the_shipped_matrix_has_no_warning(run):
     assert result.exit_code == 0 and result.stderr == ""
 
 
-def test_versions_written_as_numbers_still_work(project, run):
-    write_matrix(project, BASE + "knowledge:\n  sm:\n    sm130: {capability: \"13.0\", family: Next, min_cuda: 13.1, "
-                 "max_cuda: 14, hosts: [x86_64]}\n"
-                 "gpu: {python: [3.13], cuda: [13.0, 13.1], sm: [sm130], isa: [avx2]}\n")
+# YAML reads 13.1 as the text of a number, but 13 as an integer: both are CUDA releases
+@pytest.mark.parametrize("min_cuda, cuda, kept", [("13.1", "[13.0, 13.1]", "13_1"), ("13", "[12.9, 13.0]", "13_0")])
+def test_versions_written_as_numbers_still_work(project, run, min_cuda, cuda, kept):
+    write_matrix(project, BASE + "knowledge:\n  sm:\n    sm130: {capability: \"13.0\", family: Next, "
+                 f"min_cuda: {min_cuda}, max_cuda: 14, hosts: [x86_64]}}\n"
+                 f"gpu: {{python: [3.13], cuda: {cuda}, sm: [sm130], isa: [avx2]}}\n")
     result = run("--root", project)
     assert result.exit_code == 0, result.output
-    assert [p.name for p in (project / ".flox/pkgs").iterdir()] == ["pytorch-python313-cuda13_1-sm130-avx2.nix"]
-
-
-def test_a_whole_number_cuda_bound_is_a_release_too(project, run):
-    # YAML reads 13.1 as text of a number, but 13 as an integer
-    write_matrix(project, BASE + "knowledge:\n  sm:\n    sm130: {capability: \"13.0\", family: Next, min_cuda: 13, "
-                 "max_cuda: 14, hosts: [x86_64]}\n"
-                 "gpu: {python: [3.13], cuda: [12.9, 13.0], sm: [sm130], isa: [avx2]}\n")
-    result = run("--root", project)
-    assert result.exit_code == 0, result.output
-    assert [p.name for p in (project / ".flox/pkgs").iterdir()] == ["pytorch-python313-cuda13_0-sm130-avx2.nix"]
+    assert [p.name for p in (project / ".flox/pkgs").iterdir()] == [f"pytorch-python313-cuda{kept}-sm130-avx2.nix"]
 
 
 # --- (2) the JSON Schema and the loader agree ---------------------------------------------
