@@ -158,6 +158,23 @@ def _set_hook(hook: Table, block: str, text: str) -> None:
                                              multiline=True)
 
 
+def _toml_error_location(text: str, error: Exception) -> Location:
+    """Where tomlkit's `error` lies in `text`: its own line (and column) where it says them,
+    else the line of a key written twice where that can be told, else the file alone."""
+    line, column = getattr(error, "line", 0) or 0, getattr(error, "col", 0) or 0
+    if line:
+        return Location(MANIFEST_FILE, line, column)
+    return Location(MANIFEST_FILE, _repeated_key_line(text, str(error)))
+
+
+def _without_location(error: Exception) -> str:
+    """tomlkit's message without the " at line L col C" it ends with: gen-matrix names the place itself."""
+    message = str(error)
+    line, column = getattr(error, "line", None), getattr(error, "col", None)
+    suffix = f" at line {line} col {column}"
+    return message[: -len(suffix)] if line is not None and message.endswith(suffix) else message
+
+
 def _repeated_key_line(text: str, message: str) -> int:
     """The line where tomlkit's 'Key "K" already exists' found K the second time; 0 if unknown."""
     found = re.match(r'Key "(.+)" already exists', message)
@@ -171,7 +188,7 @@ def _repeated_key_line(text: str, message: str) -> int:
 def edited(text: str, wanted: Wanted) -> str:
     """`text` with gen-matrix's parts set to `wanted` by tomlkit, everything else kept."""
     import tomlkit
-    from tomlkit.exceptions import ParseError, TOMLKitError
+    from tomlkit.exceptions import TOMLKitError
 
     if text.startswith("\ufeff"):  # tomlkit reads it as the start of a key, and says "Empty key"
         raise GenMatrixError.at(Location(MANIFEST_FILE, 1, 1), "the file starts with a byte order mark (U+FEFF)",
@@ -179,12 +196,10 @@ def edited(text: str, wanted: Wanted) -> str:
                                 "not \"UTF-8 with BOM\"); gen-matrix only updates a manifest it can read")
     try:
         document = tomlkit.parse(text)
-    except ParseError as error:
-        raise GenMatrixError.at(Location(MANIFEST_FILE, error.line, error.col), f"not valid TOML: {error}",
-                                "fix the TOML syntax; gen-matrix only updates a manifest it can read") from None
-    except TOMLKitError as error:  # a key written twice in one table
-        raise GenMatrixError.at(Location(MANIFEST_FILE, _repeated_key_line(text, str(error))), f"not valid TOML: {error}",
-                                "write each key once per table; gen-matrix only updates a manifest it can read") from None
+    except TOMLKitError as error:
+        raise GenMatrixError.at(_toml_error_location(text, error), f"not valid TOML: {_without_location(error)}",
+                                "fix the TOML syntax, with each key and table written once; gen-matrix only "
+                                "updates a manifest it can read") from None
 
     install = _table(document, "install", text)
     for name, descriptor, value in wanted.tools:
