@@ -10,6 +10,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import venv
 from pathlib import Path
 
@@ -69,24 +70,10 @@ def a_machine_of_no_ones(tmp_path_factory):
 
 
 # What `pytest -m "not slow"` leaves out besides the tests marked slow where they are written:
-# whole files whose every test runs real tools at length, and single long tests, by file. The
-# quick subset keeps at least one test of every module.
-SLOW_FILES = {
-    "test_build_identity.py": "evaluates every recipe before and after each edit",
-    "test_ci.py": "commits in git repositories and evaluates recipes at two revisions",
-    "test_docs_commands.py": "runs every command the docs show through the installed console script",
-    "test_escaping.py": "reads text back through bash, nix-instantiate and Wine's cmd",
-    "test_eval.py": "evaluates recipes with nix-instantiate, some until their time limit",
-    "test_examples.py": "generates and evaluates every example",
-    "test_fixes_behaviour.py": "runs the build fixes' CMake",
-    "test_compiler_cache.py": "compiles a CMake project twice through ccache",
-    "test_compiler_cache_nixbuild.py": "builds with a sandboxed nix-build, twice through ccache",
-    "test_init.py": "makes and commits repositories with git",
-    "test_project_workflow.py": "runs the release workflow's steps",
-    "test_revisions.py": "commits revisions of a repository with git",
-    "test_sandbox.py": "runs processes to their time limits",
-    "test_workflow_logic.py": "runs the generated workflow's steps over a plan",
-}
+# the tests that take longer than QUICK_SECONDS on 2 cores, by tests/durations.json, and those that
+# need a fixture shared by a module or class whose setup takes that long (where the test that
+# pays for it in a whole run is left out, the next would pay in the quick one); and these, by file.
+# Every file gives the quick subset its quick tests.
 SLOW_TESTS = {
     "test_validation.py": ("test_fuzz_built_matrix_runs_cleanly_or_fails_located",
                            "test_fuzz_mutated_matrix_runs_cleanly_or_fails_located"),
@@ -94,19 +81,46 @@ SLOW_TESTS = {
 }
 
 
-# Seconds each test took, setup and teardown included, on 2 cores (tests/durations.json): a test
-# above QUICK_SECONDS is left out of the quick subset too. `pytest --record-durations` writes the
-# tests it ran into the file; a test the file does not name stays in.
+# Seconds each test took, setup and teardown included, and each fixture shared by a module or
+# class took to set up, on 2 cores. `pytest --record-durations` writes what it ran into the file,
+# and drops the tests and fixtures of the files it collected that are no longer there, and the
+# files that are gone; a test the file does not name stays in the quick subset.
 DURATIONS = Path(__file__).with_name("durations.json")
 QUICK_SECONDS = 0.4
+SHARED_SCOPES = ("module", "class")
+
+
+def recorded_durations() -> dict[str, dict[str, float]]:
+    found = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.is_file() else {}
+    return {"tests": found.get("tests", {}), "fixtures": found.get("fixtures", {})}
+
+
+def fixture_key(fixturedef) -> str:
+    return f"{fixturedef.baseid}::{fixturedef.argname}"
+
+
+def shared_fixtures(item) -> list[str]:
+    info = getattr(item, "_fixtureinfo", None)
+    if info is None:
+        return []
+    return [fixture_key(definition) for definitions in info.name2fixturedefs.values() for definition in definitions
+            if definition.scope in SHARED_SCOPES]
+
+
+_collected: dict[str, set[str]] = {"tests": set(), "fixtures": set(), "files": set()}
 
 
 def pytest_collection_modifyitems(config, items):
-    durations = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.is_file() else {}
+    durations = recorded_durations()
     for item in items:
         file = Path(str(item.fspath)).name
-        if file in SLOW_FILES or item.originalname in SLOW_TESTS.get(file, ()) \
-                or durations.get(item.nodeid, 0) > QUICK_SECONDS:
+        fixtures = shared_fixtures(item)
+        _collected["tests"].add(item.nodeid)
+        _collected["fixtures"].update(fixtures)
+        _collected["files"].add(item.nodeid.split("::")[0])
+        if item.originalname in SLOW_TESTS.get(file, ()) \
+                or durations["tests"].get(item.nodeid, 0) > QUICK_SECONDS \
+                or any(durations["fixtures"].get(key, 0) > QUICK_SECONDS for key in fixtures):
             item.add_marker(pytest.mark.slow)
     if os.environ.get("MUTANT_UNDER_TEST"):
         # A mutation run (scripts/mutation.py) names a mutant's tests in no set order and stops
@@ -114,23 +128,45 @@ def pytest_collection_modifyitems(config, items):
         # so that its module fixtures are made once, and the quickest files first.
         seconds: dict[Path, float] = {}
         for item in items:
-            seconds[item.path] = seconds.get(item.path, 0.0) + durations.get(item.nodeid, 0.0)
+            seconds[item.path] = seconds.get(item.path, 0.0) + durations["tests"].get(item.nodeid, 0.0)
         items.sort(key=lambda item: (seconds[item.path], str(item.path), item.location[1]))
 
 
-_recorded: dict[str, float] = {}
+_recorded: dict[str, dict[str, float]] = {"tests": {}, "fixtures": {}}
 
 
 def pytest_runtest_logreport(report):
-    _recorded[report.nodeid] = _recorded.get(report.nodeid, 0.0) + report.duration
+    _recorded["tests"][report.nodeid] = _recorded["tests"].get(report.nodeid, 0.0) + report.duration
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_fixture_setup(fixturedef, request):
+    started = time.perf_counter()
+    try:
+        return (yield)
+    finally:
+        if fixturedef.scope in SHARED_SCOPES:
+            key = fixture_key(fixturedef)
+            _recorded["fixtures"][key] = max(_recorded["fixtures"].get(key, 0.0), time.perf_counter() - started)
+
+
+def merged_durations(old: dict[str, dict[str, float]], recorded: dict[str, dict[str, float]],
+                     collected: dict[str, set[str]], root: Path) -> dict[str, dict[str, float]]:
+    """`old` with what a run recorded, less the tests and fixtures of the files it collected that it
+    no longer found, and less the files that are gone."""
+    merged = {}
+    for kind in ("tests", "fixtures"):
+        values = {**old[kind], **{key: round(seconds, 2) for key, seconds in recorded[kind].items()}}
+        merged[kind] = {key: seconds for key, seconds in sorted(values.items())
+                        if key in collected[kind] or key in recorded[kind]
+                        or (key.split("::")[0] not in collected["files"] and (root / key.split("::")[0]).exists())}
+    return merged
 
 
 def pytest_sessionfinish(session):
-    if session.config.getoption("--record-durations") and _recorded:
-        durations = json.loads(DURATIONS.read_text(encoding="utf-8")) if DURATIONS.is_file() else {}
-        durations.update({nodeid: round(seconds, 2) for nodeid, seconds in _recorded.items()})
-        DURATIONS.write_text(json.dumps({k: v for k, v in sorted(durations.items()) if v >= 0.1}, indent=0)
-                             + "\n", encoding="utf-8")
+    if session.config.getoption("--record-durations") and _recorded["tests"]:
+        merged = merged_durations(recorded_durations(), _recorded, _collected, Path(str(session.config.rootpath)))
+        DURATIONS.write_text(json.dumps(merged, indent=0, sort_keys=True) + "\n", encoding="utf-8")
 
 
 def pytest_addoption(parser):
