@@ -140,7 +140,8 @@ def _set_hook(hook: Table, block: str, text: str) -> None:
     if not isinstance(current, String):
         _fail(_key_line(text, "hook", "on-activate"), "hook.on-activate is not a string",
               "write the hook as a multi-line string ''' ... '''")
-    if current.type in (StringType.MLL, StringType.MLB):
+    quote = current.as_string()[:3]  # as written: older tomlkit tells no string its type
+    if quote in (StringType.MLL.value, StringType.MLB.value):
         # Splice the text as written, so the user's escapes and layout stay as they are.
         raw = current.as_string()[3:-3]
         # The string opens on the line of its key; where that cannot be told (a key written
@@ -149,9 +150,8 @@ def _set_hook(hook: Table, block: str, text: str) -> None:
         new_raw = _hook_script(raw, block, lambda number: Location(MANIFEST_FILE, first + number - 1))
         if new_raw == raw:
             return
-        quote = current.as_string()[:3]
         reparsed = tomlkit.parse(f"x = {quote}{new_raw}{quote}")["x"]
-        hook["on-activate"] = String(current.type, str(reparsed), new_raw, current.trivia)
+        hook["on-activate"] = String(StringType(quote), str(reparsed), new_raw, current.trivia)
     else:
         line = _key_line(text, "hook", "on-activate")  # a one-line string: its lines are this one
         hook["on-activate"] = tomlkit.string(_hook_script(str(current), block, lambda number: Location(MANIFEST_FILE, line)),
