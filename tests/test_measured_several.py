@@ -59,6 +59,7 @@ def test_a_wrapper_only_build_measured_later_hides_no_full_build_of_the_same_var
     assert found["estimated_minutes"] >= (1 + len(rest)) * 180
 
 
+@pytest.mark.slow
 def test_build_matrix_shows_each_variants_last_full_build_whatever_was_measured_after_it(tmp_path, run):
     from test_rebuild_two_pins import MATRIX
 

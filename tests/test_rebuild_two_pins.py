@@ -176,11 +176,16 @@ def build_identities(root: Path, text: str) -> dict[str, str]:
             for recipe in render.recipes(expansion_of(root), {}, root)}
 
 
+@pytest.fixture(scope="module")
+def identities_before(tmp_path_factory) -> dict[str, str]:
+    return build_identities(tmp_path_factory.mktemp("before"), MATRIX)
+
+
 @pytest.mark.parametrize("edit", EDITS)
-def test_the_build_identities_change_for_the_edited_pins_variants_alone(edit, tmp_path):
+def test_the_build_identities_change_for_the_edited_pins_variants_alone(edit, identities_before, tmp_path):
     """What `ci --changed-since` compares by text, without generating: quick."""
     change, sm = EDITS[edit]
-    before = build_identities(tmp_path, MATRIX)
+    before = identities_before
     after = build_identities(tmp_path, change(MATRIX))
     assert set(before) == set(after)
     assert {name for name in after if before[name] != after[name]} == rebuilt(tmp_path, sm)
