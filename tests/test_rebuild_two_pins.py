@@ -95,8 +95,10 @@ EDITS = {
 
 
 def selected(run, root: Path, *options) -> dict[str, bool]:
-    """name -> whether only its wrapper builds, over every build of every job."""
-    result = run("ci", "--root", root, "--changed-since", "HEAD", *options)
+    """name -> whether only its wrapper builds, over every build of every job (since HEAD
+    unless the options say)."""
+    since = () if "--changed-since" in options else ("--changed-since", "HEAD")
+    result = run("ci", "--root", root, *since, *options)
     assert result.exit_code == 0, result.output
     return {name: name in job["metadata_only"].split()
             for job in json.loads(result.stdout)["include"] for name in job["builds"].split()}
@@ -189,3 +191,31 @@ def test_the_build_identities_change_for_the_edited_pins_variants_alone(edit, id
     after = build_identities(tmp_path, change(MATRIX))
     assert set(before) == set(after)
     assert {name for name in after if before[name] != after[name]} == rebuilt(tmp_path, sm)
+
+
+@needs_nix
+@pytest.mark.slow
+def test_by_derivations_each_revision_of_a_history_is_compared_as_it_was_committed(two_pins, run, tmp_path):
+    """Two commits after the base, each editing one pin: compared with the base, both pins'
+    GPU variants are rebuilt; with the commit between, only the last edit's. Each side is
+    the recipes of that very revision, not of the newest."""
+    root = two_pins
+    edits = (EDITS["one pin given a config option"][0], EDITS["the other pin given a config option"][0])
+    for index, change in enumerate(edits):
+        (root / "matrix.yaml").write_text(change((root / "matrix.yaml").read_text()))
+        assert run("--root", root).exit_code == 0
+        git(root, "commit", "-qam", f"edit {index}")
+    sets = ("--nixpkgs", f"older={package_set(tmp_path / 'older', OLDER[:7])}",
+            "--nixpkgs", f"newer={package_set(tmp_path / 'newer', NEWER[:7])}")
+    expansion = expansion_of(root)
+
+    def gpu_on(sm: str) -> set[str]:
+        def torch(variant):
+            return expansion.by_name[variant.torch] if variant.is_companion else variant
+        return {v.name for v in expansion.variants if torch(v).sm is not None and torch(v).sm.name == sm}
+
+    both = selected(run, root, "--by", "derivations", *sets, "--changed-since", "HEAD~2")
+    assert set(both) == gpu_on("sm90") | gpu_on("sm75") and not any(both.values())
+    last = selected(run, root, "--by", "derivations", *sets, "--changed-since", "HEAD~1")
+    assert set(last) == gpu_on("sm75") and not any(last.values())
+    assert selected(run, root, "--by", "derivations", *sets, "--changed-since", "HEAD") == {}
