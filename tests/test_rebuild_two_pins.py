@@ -219,3 +219,25 @@ def test_by_derivations_each_revision_of_a_history_is_compared_as_it_was_committ
     last = selected(run, root, "--by", "derivations", *sets, "--changed-since", "HEAD~1")
     assert set(last) == gpu_on("sm75") and not any(last.values())
     assert selected(run, root, "--by", "derivations", *sets, "--changed-since", "HEAD") == {}
+
+
+@needs_nix
+@pytest.mark.parametrize("hashes", [(HASH_A, None), (None, HASH_B), (HASH_A, HASH_B), (None, None)],
+                         ids=["first", "second", "both", "neither"])
+def test_each_pin_of_nix_pins_holds_its_own_hash_set_or_empty_and_its_own_config(hashes, tmp_path):
+    from generator.layout import PINS_FILE
+    from generator.pipeline import render
+
+    from conftest import nix_eval
+
+    text = MATRIX.replace(OLDER_LINE, OLDER_LINE + "config: {cudaForwardCompat: false}, ")
+    for line, hash_ in zip((OLDER_LINE, NEWER_LINE), hashes):
+        if hash_:
+            text = text.replace(line, line + f"sha256: {hash_}, " if line == OLDER_LINE else line + f", sha256: {hash_}")
+    (tmp_path / "matrix.yaml").write_text(text)
+    expansion = expansion_of(tmp_path)
+    (tmp_path / "pins.nix").write_text(render.files(expansion, ())[PINS_FILE])
+    assert nix_eval(f"import {tmp_path / 'pins.nix'}") == {
+        "older": {"rev": OLDER, "sha256": hashes[0], "config": {"cudaForwardCompat": False}, "patches": {}},
+        "newer": {"rev": NEWER, "sha256": hashes[1], "config": {}, "patches": {}},
+    }
