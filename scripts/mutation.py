@@ -51,11 +51,12 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     # is left out because it takes a minute a mutant on two cores (mutmut runs a mutant's tests
     # in no set order, so most mutants would pay for it, killed or not).
     "identity": ("generator/pipeline/identity.py", ("tests/test_identity.py", "tests/test_input_bounds.py",
-                                                    "tests/test_revisions.py")),
+                                                    "tests/test_revisions.py", "tests/test_rebuild_two_pins.py")),
     "nixvalue": ("generator/pipeline/nixvalue.py", ("tests/test_escaping.py", "tests/test_golden.py",
                                                     "tests/test_input_bounds.py")),
     "render": ("generator/pipeline/render.py", ("tests/test_golden.py", "tests/test_docs_facts.py",
-                                                "tests/test_identity.py", "tests/test_revisions.py")),
+                                                "tests/test_identity.py", "tests/test_revisions.py",
+                                                "tests/test_rebuild_two_pins.py")),
     "templating": ("generator/templating.py", ("tests/test_golden.py", "tests/test_input_bounds.py")),
     # test_workflow_logic.py, which runs the workflow's steps over the plan, guards ci.py too;
     # it is left out for its time, as test_build_identity.py is above.
