@@ -4,7 +4,6 @@ alone, beside other variants of its kind."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest

@@ -6,7 +6,6 @@ it, or the one given with --gen-matrix, into the new matrix."""
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,7 +18,6 @@ from generator.commands import init
 from generator.cli import main
 from generator.errors import GenMatrixError
 
-from conftest import REPO
 
 COMMIT, OTHER = "0123456789abcdef0123456789abcdef01234567", "89abcdef0123456789abcdef0123456789abcdef"
 
