@@ -484,7 +484,7 @@ def cost_row(variant: Variant, builds: str) -> str:
 
 
 def plan(expansion: Expansion, selection: Selection, organisation: str | None = None,
-         measured: Mapping[str, measured_.Measurement] = MappingProxyType({})) -> Plan:
+         measured: Mapping[tuple[str, str], measured_.Measurement] = MappingProxyType({})) -> Plan:
     costs = expansion.matrix.knowledge.build_costs
     source = heavy_source(expansion.matrix.ci, organisation)
     torches = {kind: 0 for kind in KINDS}
@@ -499,8 +499,8 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
     estimated_from = {OWN: 0, KIND: 0, GUESSED: 0}
 
     def estimate(variant: Variant, builds: str) -> float:
-        own, row = measured.get(variant.name), cost_row(variant, builds)
-        if own is not None and own.builds == builds:
+        own, row = measured.get((variant.name, builds)), cost_row(variant, builds)
+        if own is not None:
             estimated_from[OWN] += 1
             return own.minutes
         if row in means:
@@ -539,7 +539,7 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
 
 def summary(expansion: Expansion, selection: Selection, organisation: str | None = None,
             compared_with: str | None = None,
-            measured: Mapping[str, measured_.Measurement] = MappingProxyType({})) -> str:
+            measured: Mapping[tuple[str, str], measured_.Measurement] = MappingProxyType({})) -> str:
     """The plan of a run in Markdown, for $GITHUB_STEP_SUMMARY: counts, the estimate and the
     first names of each group, a few kilobytes whatever the size of the matrix (GitHub takes
     at most 1 MiB); every name is in the plan's JSON (`plan_json`)."""
@@ -558,7 +558,7 @@ def summary(expansion: Expansion, selection: Selection, organisation: str | None
 
 def plan_json(expansion: Expansion, selection: Selection, size: int, organisation: str | None = None,
               compared_with: str | None = None,
-              measured: Mapping[str, measured_.Measurement] = MappingProxyType({})) -> dict:
+              measured: Mapping[tuple[str, str], measured_.Measurement] = MappingProxyType({})) -> dict:
     """The full plan: every selected name, why it was selected, whether only its wrapper
     builds, and its job; what is no longer in the matrix; the recipes that do not evaluate."""
     found = plan(expansion, selection, organisation, measured)
@@ -613,7 +613,7 @@ PLAN_MARKER_TEXT = "gen-matrix ci --plan wrote this folder, and rewrites it: kee
 
 def write_plan(expansion: Expansion, selection: Selection, folder: Path, size: int,
                organisation: str | None = None, compared_with: str | None = None,
-               measured: Mapping[str, measured_.Measurement] = MappingProxyType({})) -> None:
+               measured: Mapping[tuple[str, str], measured_.Measurement] = MappingProxyType({})) -> None:
     """Everything the plan job needs from one selection, into `folder`: the outputs, the
     summary, the full plan (plan.json, uploaded as an artifact), and the evaluation of the
     recipes now (eval.txt, and eval-errors.txt with those that do not evaluate), so that

@@ -114,9 +114,10 @@ def _files(folder: Path, display: str) -> list[tuple[Path, str]]:
     return found
 
 
-def read(path: Path, display: str) -> Mapping[str, Measurement]:
-    """The measurements in file or folder `path`, by variant: where two name the same
-    variant, the one read last (in path order) counts."""
+def read(path: Path, display: str) -> Mapping[tuple[str, str], Measurement]:
+    """The measurements in file or folder `path`, by variant and what it built (FULL or
+    WRAPPER): where two name the same variant and the same build, the one read last (in path
+    order) counts. A wrapper alone, measured after a full build, hides nothing of that build."""
     if os.path.islink(path):
         raise GenMatrixError.at(Location(display), "a symbolic link; gen-matrix never reads through one",
                                 "give --measured the folder or file itself")
@@ -127,8 +128,8 @@ def read(path: Path, display: str) -> Mapping[str, Measurement]:
     else:
         raise GenMatrixError.at(Location(display), "no such file or folder",
                                 "download the build jobs' gen-matrix-measured-* artifacts there first")
-    found: dict[str, Measurement] = {}
+    found: dict[tuple[str, str], Measurement] = {}
     for file, shown in files:
         measurement = parse(load.read_text(file, shown, MAX_FILE_BYTES, HINT) or "", shown)
-        found[measurement.variant] = measurement
+        found[measurement.variant, measurement.builds] = measurement
     return found

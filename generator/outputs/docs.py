@@ -69,9 +69,9 @@ class Row(NamedTuple):
 
 
 def _measured(found) -> str | None:
-    """A full build's measured cost as BUILD_MATRIX.md shows it; None for none, or for a
-    wrapper-only build (it says nothing of the heavy build's)."""
-    if found is None or found.builds != "full":
+    """A full build's measured cost as BUILD_MATRIX.md shows it; None where no full build was
+    measured (a wrapper-only build says nothing of the heavy build's)."""
+    if found is None:
         return None
     return f"{found.wall_seconds / 3600:.1f} h on {found.cores} cores"
 
@@ -84,7 +84,8 @@ def _json(value) -> str:
 def facts(expansion: Expansion, recipes: Iterable[Recipe], measured: Mapping = MappingProxyType({})) -> dict:
     """Everything the docs templates show, computed once from the expansion and its recipes
     (their descriptions, and their metadata revisions as the state file records them), and
-    the build costs the repository keeps (`measured`: variant -> the build job's Measurement)."""
+    the build costs the repository keeps (`measured`: (variant, what it built) -> the build job's
+    Measurement)."""
     matrix = expansion.matrix
     recipe_of = {recipe.variant.name: recipe for recipe in recipes}
     torches = [v for v in expansion.variants if not v.is_companion]
@@ -119,7 +120,7 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe], measured: Mapping = M
                    [c.name for c in companions_of.get(variant.name, ())], variant.package, variant.torch,
                    upstream_for(matrix.knowledge, matrix.pytorch_version, variant.python.name, variant.platforms,
                                 variant.sm),
-                   _measured(measured.get(variant.name)))
+                   _measured(measured.get((variant.name, "full"))))
 
     kinds = [{"kind": s.kind, "title": KIND_TITLES[s.kind], "axes": [{"axis": a, "values": list(v)} for a, v in s.axes],
               "variants": [row(v) for v in by_kind.get(s.kind, ())]}

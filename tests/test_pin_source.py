@@ -1,0 +1,180 @@
+"""Which gen-matrix a matrix repository pins (ci.gen_matrix) where the matrix does not say:
+the commit the running gen-matrix was installed from, read from its installation record
+(PEP 610's direct_url.json, as pip writes it) or a release's record; and how `init` writes
+it, or the one given with --gen-matrix, into the new matrix."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from generator import pin
+from generator.commands import init
+from generator.cli import main
+from generator.errors import GenMatrixError
+
+
+COMMIT, OTHER = "0123456789abcdef0123456789abcdef01234567", "89abcdef0123456789abcdef0123456789abcdef"
+
+
+def install_record(site: Path, record: str | None, monkeypatch) -> None:
+    """A gen-matrix installed in `site` (first on the path), with `record` as its direct_url.json
+    (None: none, as an install from a package index has), and no release record."""
+    info = site / "gen_matrix-0.0.1.dist-info"
+    info.mkdir(parents=True, exist_ok=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: gen-matrix\nVersion: 0.0.1\n")
+    if record is not None:
+        (info / "direct_url.json").write_text(record)
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(pin, "RELEASE_FILE", site / "no-release.json")
+
+
+def vcs(url: str, commit: str = COMMIT, requested: str | None = None, kind: str = "git") -> str:
+    info = {"vcs": kind, "commit_id": commit}
+    if requested is not None:
+        info["requested_revision"] = requested
+    return json.dumps({"url": url, "vcs_info": info})
+
+
+# direct_url.json as pip writes it (PEP 610) -> the flake reference, or None and the words that say why
+RECORDS = [
+    (vcs("https://github.com/acme/gen-matrix.git"), f"github:acme/gen-matrix/{COMMIT}"),
+    (vcs("https://github.com/acme/gen-matrix", requested="main"), f"github:acme/gen-matrix/{COMMIT}"),
+    (vcs("https://github.com/acme/gen-matrix", requested=OTHER), f"github:acme/gen-matrix/{COMMIT}"),
+    (vcs("https://git.example.org:8443/tools/gen-matrix", requested="v1.0"),
+     f"git+https://git.example.org:8443/tools/gen-matrix?rev={COMMIT}"),
+    (vcs("https://github.com/acme/gen-matrix", commit=COMMIT[:12]), "cannot fetch"),
+    (vcs("https://github.com/acme/gen-matrix", commit=""), "cannot fetch"),
+    (vcs("https://hg.example.org/gen-matrix", kind="hg"), "cannot fetch"),
+    (vcs("ssh://git@github.com/acme/gen-matrix.git"), "cannot fetch"),
+    (vcs("file:///home/me/gen-matrix"), "installed from file:///home/me/gen-matrix, which a CI runner cannot fetch"),
+    (json.dumps({"url": "file:///tmp/gen_matrix-0.0.1-py3-none-any.whl",
+                 "archive_info": {"hash": "sha256=" + "ab" * 32, "hashes": {"sha256": "ab" * 32}}}), "cannot fetch"),
+    (json.dumps({"url": "https://example.org/gen_matrix-0.0.1.tar.gz", "archive_info": {"hash": ""}}),
+     "cannot fetch"),
+    (json.dumps({"url": "file:///home/me/gen-matrix", "dir_info": {"editable": True}}), "cannot fetch"),
+    (json.dumps({"url": "file:///home/me/gen-matrix", "dir_info": {}}), "cannot fetch"),
+    (None, "records no source commit"),
+    ("{not json", "cannot be read"),
+    (json.dumps({"vcs_info": {"vcs": "git", "commit_id": COMMIT}}), "cannot be read"),
+]
+
+
+@pytest.mark.parametrize("record, expected", RECORDS, ids=[f"record{index}" for index in range(len(RECORDS))])
+def test_the_default_pin_is_the_commit_pip_recorded_where_a_runner_can_fetch_it(record, expected, tmp_path,
+                                                                                monkeypatch):
+    install_record(tmp_path, record, monkeypatch)
+    flake, origin = pin.default()
+    if expected.startswith(("github:", "git+")):
+        assert (flake, origin) == (expected, "the git commit it was installed from")
+        assert pin.FLAKE_PIN.match(flake)  # what ci.gen_matrix accepts
+    else:
+        assert flake is None and expected in origin
+
+
+def test_a_release_record_comes_before_the_installation_record(tmp_path, monkeypatch):
+    install_record(tmp_path, vcs("https://github.com/acme/gen-matrix"), monkeypatch)
+    (tmp_path / "release.json").write_text(json.dumps({"repository": "flox/gen-matrix", "rev": OTHER}))
+    monkeypatch.setattr(pin, "RELEASE_FILE", tmp_path / "release.json")
+    assert pin.default() == (f"github:flox/gen-matrix/{OTHER}", "the release's release.json")
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True,
+                          capture_output=True, text=True).stdout.strip()
+
+
+@pytest.mark.slow
+def test_a_gen_matrix_pip_installed_from_git_pins_the_commit_it_was_installed_from(tmp_path, monkeypatch):
+    """A real `pip install git+file://...@BRANCH` of a repository of two commits, the branch at
+    the first: pip's record names that commit (not the branch, nor the newest), which is the
+    default pin once the record's URL is one a runner can fetch."""
+    source = tmp_path / "gen-matrix"
+    (source / "gm_probe").mkdir(parents=True)
+    (source / "gm_probe" / "__init__.py").write_text("")
+    (source / "pyproject.toml").write_text('[build-system]\nrequires = ["setuptools"]\n'
+                                           'build-backend = "setuptools.build_meta"\n'
+                                           '[project]\nname = "gen-matrix"\nversion = "0.0.1"\n')
+    git(source, "init", "-q", "-b", "main")
+    git(source, "add", "-A")
+    git(source, "commit", "-qm", "one")
+    first = git(source, "rev-parse", "HEAD")
+    git(source, "branch", "release")
+    (source / "README").write_text("two\n")
+    git(source, "add", "-A")
+    git(source, "commit", "-qm", "two")
+    site = tmp_path / "site"
+    installed = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
+                                "--no-index", "--target", site, f"git+{source.as_uri()}@release"],
+                               capture_output=True, text=True)
+    assert installed.returncode == 0, installed.stderr
+    (info,) = site.glob("gen_matrix-*.dist-info")
+    record = json.loads((info / "direct_url.json").read_text())
+    assert record["vcs_info"]["commit_id"] == first != git(source, "rev-parse", "HEAD")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(pin, "RELEASE_FILE", site / "no-release.json")
+    flake, origin = pin.default()
+    assert flake is None and f"installed from {source.as_uri()}, which a CI runner cannot fetch" in origin
+    record["url"] = "https://github.com/acme/gen-matrix.git"  # as from GitHub
+    (info / "direct_url.json").write_text(json.dumps(record))
+    assert pin.default() == (f"github:acme/gen-matrix/{first}", "the git commit it was installed from")
+
+
+# --- init writes the pin ---------------------------------------------------------------
+
+GIVEN, DEFAULT, SET = (f"github:acme/gen-matrix/{COMMIT}", f"git+https://git.example.org/gen-matrix?rev={OTHER}",
+                       f"github:mine/gen-matrix/{'f' * 40}")
+BASE = "pytorch: {version: \"2.8.0\"}\nnixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n"
+CI_SECTIONS = {
+    "no ci": "cpu: {python: [\"3.13\"], isa: [avx2]}\n",
+    "a ci block, keys after it": "ci:  # the workflow\n  main_branch: trunk\n  timeout_minutes: 60\n"
+                                 "cpu: {python: [\"3.13\"], isa: [avx2]}\n",
+    "a ci block that pins already": f"ci:\n  gen_matrix: {SET}\n  main_branch: trunk\n"
+                                    "cpu: {python: [\"3.13\"], isa: [avx2]}\n",
+}
+
+
+@pytest.mark.parametrize("section", CI_SECTIONS)
+@pytest.mark.parametrize("given", [GIVEN, None], ids=["given", "none given"])
+@pytest.mark.parametrize("default", [DEFAULT, None], ids=["a default", "no default"])
+def test_init_pins_the_matrix_s_own_else_the_given_else_the_default_and_keeps_every_other_key(
+        section, given, default, monkeypatch):
+    monkeypatch.setattr(pin, "default", lambda: (default, "stand-in"))
+    text = BASE + CI_SECTIONS[section]
+    pinned = init.pinned(text, given)
+    before, after = yaml.safe_load(text), yaml.safe_load(pinned)
+    expected = SET if "pins already" in section else given or default
+    assert after.get("ci", {}).get("gen_matrix") == expected
+    if expected is None or "pins already" in section:
+        assert pinned == text
+    for key, value in before.items():  # nothing else changes
+        assert after[key] == value if key != "ci" else {k: v for k, v in after[key].items() if k != "gen_matrix"} == \
+            {k: v for k, v in value.items() if k != "gen_matrix"}
+
+
+def test_init_refuses_a_given_reference_not_pinned_to_a_commit():
+    for flake in ("github:acme/gen-matrix", f"github:acme/gen-matrix/{COMMIT[:12]}", "gen-matrix",
+                  "git+https://x.org/g?ref=main"):
+        with pytest.raises(GenMatrixError) as refused:
+            init.pinned(BASE, flake)
+        assert "is not a flake reference pinned to a commit" in str(refused.value)
+
+
+@pytest.mark.slow
+def test_init_with_gen_matrix_makes_a_repository_whose_environment_and_workflow_run_it(tmp_path):
+    from click.testing import CliRunner
+
+    result = CliRunner().invoke(main, ["init", str(tmp_path / "mine"), "--gen-matrix", GIVEN, "--uname", "Linux x86_64"],
+                                catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "ci.gen_matrix is not set" not in result.output
+    root = tmp_path / "mine"
+    assert yaml.safe_load((root / "matrix.yaml").read_text())["ci"]["gen_matrix"] == GIVEN
+    assert f'gen-matrix.flake = "{GIVEN}"' in (root / ".flox/env/manifest.toml").read_text()
+    assert CliRunner().invoke(main, ["check", "--root", str(root)]).exit_code == 0
+    assert git(root, "status", "--porcelain") == ""  # committed as generated
