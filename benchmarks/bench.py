@@ -16,12 +16,14 @@ Budgets, printed as met or not: the shipped matrix's cold generate and check at 
 variant at the largest size at most twice that at 2,000); peak memory at most 150 MB at
 10,000 variants.
 
---paired is the gate that tests/test_benchmarks.py runs in CI: at each size, a cold generate
-and the plain jinja2 script, one after the other on the same matrix (in the order A B B A, so
-that a machine slowing down weighs on both alike), each in a fresh process; the figure is each
-one's median CPU time (user and system, the process's own: other work on a shared machine
-does not count) and their ratio. It exits 1 where generate takes more than GATE times the
-jinja2 script at a size near 2,000 variants, and prints the wall times beside.
+--paired is the gate that tests/test_benchmarks.py runs in CI: for the shipped matrix and at
+each size, a cold generate and the plain jinja2 script, one after the other on the same
+matrix (in the order A B B A, so that a machine slowing down weighs on both alike), each in a
+fresh process. The figure is each one's least CPU time over its runs (user and system, the
+process's own): other work on a shared machine only adds to it (another process's cache
+misses, the kernel's write-back), so the least is nearest the work itself. It exits 1 where
+generate takes more than GATE times the jinja2 script at a size near 2,000 variants, and
+prints the medians and wall times beside.
 
 Usage:
   python benchmarks/bench.py                     # shipped matrix; 2,000, 10,000 and 50,000 variants
@@ -171,12 +173,16 @@ def cpu_timed(args: list[str]) -> tuple[float, float]:
     return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
-def paired(target: int, runs: int, work: Path) -> dict:
+def paired(target: int | None, runs: int, work: Path) -> dict:
     """A cold generate and the plain jinja2 script on one synthetic matrix of at least `target`
-    variants, `runs` times each, in the order A B B A: their median CPU and wall seconds."""
+    variants (None: the shipped matrix.yaml), `runs` times each, in the order A B B A: their
+    median CPU and wall seconds."""
     source = work / "source"
     source.mkdir()
-    (source / "matrix.yaml").write_text(yaml.safe_dump(synthetic_matrix(target), sort_keys=False))
+    if target is None:
+        shutil.copy(REPO / "matrix.yaml", source / "matrix.yaml")
+    else:
+        (source / "matrix.yaml").write_text(yaml.safe_dump(synthetic_matrix(target), sort_keys=False))
     sample = work / "sample"
     sample.mkdir()
     shutil.copy(source / "matrix.yaml", sample / "matrix.yaml")
@@ -211,25 +217,27 @@ def paired(target: int, runs: int, work: Path) -> dict:
             samples[name].append(step(i))
     result = {"variants": variants, "files": len(generated), "runs": runs}
     for name, pairs in samples.items():
-        result[name] = {"wall": statistics.median(w for w, _ in pairs), "cpu": statistics.median(c for _, c in pairs),
-                        "runs_cpu": [c for _, c in pairs]}
+        result[name] = {"wall": statistics.median(w for w, _ in pairs), "cpu": min(c for _, c in pairs),
+                        "cpu_median": statistics.median(c for _, c in pairs), "runs_cpu": [c for _, c in pairs]}
     result["ratio"] = result["generate"]["cpu"] / result["jinja2"]["cpu"]
     return result
 
 
-def print_paired(result: dict) -> None:
-    print(f"{result['variants']} variants, {result['files']} files, median of {result['runs']} runs each, "
+def print_paired(result: dict, title: str) -> None:
+    print(f"{title}: {result['variants']} variants, {result['files']} files, {result['runs']} runs each, "
           f"in the order A B B A")
-    print(f"{'':9} {'CPU s':>7} {'wall s':>7}")
+    print(f"{'':9} {'least CPU s':>12} {'median CPU s':>13} {'median wall s':>14}")
     for name in ("generate", "jinja2"):
-        print(f"{name:9} {result[name]['cpu']:7.3f} {result[name]['wall']:7.3f}")
-    print(f"generate / jinja2, CPU: {result['ratio']:.2f}x "
-          f"(wall: {result['generate']['wall'] / result['jinja2']['wall']:.2f}x)")
+        row = result[name]
+        print(f"{name:9} {row['cpu']:12.3f} {row['cpu_median']:13.3f} {row['wall']:14.3f}")
+    print(f"generate / jinja2, least CPU: {result['ratio']:.2f}x (median CPU: "
+          f"{result['generate']['cpu_median'] / result['jinja2']['cpu_median']:.2f}x, median wall: "
+          f"{result['generate']['wall'] / result['jinja2']['wall']:.2f}x)")
 
 
 def gated(results: list[dict]) -> list[tuple[str, str, bool]]:
     """(budget, figure, met) of the gate, at each size near 2,000 variants."""
-    return [(f"{r['variants']} variants, generate <= {GATE:g}x the plain jinja2 script (CPU)", f"{r['ratio']:.2f}x",
+    return [(f"{r['variants']} variants, generate <= {GATE:g}x the plain jinja2 script (least CPU)", f"{r['ratio']:.2f}x",
              r["ratio"] <= GATE) for r in results if abs(r["variants"] - 2000) < 1000]
 
 
@@ -354,11 +362,11 @@ def main() -> None:
 def main_paired(args: argparse.Namespace) -> int:
     results = []
     with tempfile.TemporaryDirectory(prefix="gen-matrix-bench-paired-", dir=args.dir) as folder:
-        for i, size in enumerate(args.sizes):
-            work = Path(folder) / f"synthetic{i}"
+        for i, size in enumerate([None, *args.sizes]):
+            work = Path(folder) / f"matrix{i}"
             work.mkdir()
             results.append(paired(size, args.runs, work))
-            print_paired(results[-1])
+            print_paired(results[-1], "the shipped matrix.yaml" if size is None else "synthetic")
             print(flush=True)
     found = gated(results)
     if not found:

@@ -16,7 +16,8 @@ plan job selects `--by derivations`, as the third figure does, once (it takes mi
 
   derivations  `gen-matrix ci --changed-since HEAD~1 --by derivations --time-limit 20 --plan
             DIR`, as the plan job runs it, against the test package set of the synthetic
-            matrix's pin (tests/nix/nixpkgs-6a030d5): every recipe evaluated now, and at the
+            matrix's pin (tests/nix/nixpkgs-6a030d5, which imports ../nixpkgs: gen-matrix
+            reads it from this checkout's git work tree): every recipe evaluated now, and at the
             base revision only those whose files differ there; what the 20 minutes do not
             reach is compared by its text identity, and counted. A plan that measured no
             evaluation stops the benchmark with an error (exit 1, saying why): no recipe
