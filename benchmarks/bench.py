@@ -237,8 +237,8 @@ def print_paired(result: dict, title: str) -> None:
 
 def gated(results: list[dict]) -> list[tuple[str, str, bool]]:
     """(budget, figure, met) of the gate, at each size near 2,000 variants."""
-    return [(f"{r['variants']} variants, generate <= {GATE:g}x the plain jinja2 script (least CPU)", f"{r['ratio']:.2f}x",
-             r["ratio"] <= GATE) for r in results if abs(r["variants"] - 2000) < 1000]
+    return [(f"{r['variants']} variants, generate <= {GATE:g}x the plain jinja2 script (least CPU)",
+             f"{r['ratio']:.2f}x", r["ratio"] <= GATE) for r in results if abs(r["variants"] - 2000) < 1000]
 
 
 def bench_tree(source: Path, runs: int, work: Path) -> dict:
@@ -331,7 +331,8 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--dir", type=Path, help="where the trees are written [default: the system's temporary folder]")
     parser.add_argument("--paired", action="store_true",
-                        help=f"only the gate: generate against the plain jinja2 script, at most {GATE:g}x near 2,000 variants")
+                        help=f"only the gate: generate against the plain jinja2 script, at most {GATE:g}x near "
+                             "2,000 variants")
     args = parser.parse_args()
     # Bytecode as an installed package has it (pip compiles it; PYTHONDONTWRITEBYTECODE may be set here).
     compileall.compile_dir(REPO / "generator", quiet=1)

@@ -51,8 +51,8 @@ def test_generate_at_2000_variants_takes_at_most_twice_the_plain_jinja2_script(t
     done = subprocess.run([sys.executable, str(BENCH), "--paired", "--sizes", "2000", "--runs", "3", "--dir",
                            str(tmp_path)], capture_output=True, text=True, cwd=REPO)
     print(done.stdout, done.stderr)
-    gate = re.search(r"(met    |NOT MET)  (\d+) variants, generate <= 2x the plain jinja2 script \(least CPU\): ([\d.]+)x",
-                     done.stdout)
+    gate = re.search(r"(met    |NOT MET)  (\d+) variants, generate <= 2x the plain jinja2 script "
+                     r"\(least CPU\): ([\d.]+)x", done.stdout)
     assert gate, done.stdout + done.stderr
     assert 2000 <= int(gate[2]) < 3000
     assert done.returncode == (0 if gate[1] == "met    " else 1)

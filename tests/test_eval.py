@@ -252,7 +252,8 @@ def test_the_per_revision_package_sets_evaluate_from_the_tree_they_lie_in(in_git
     alone = drv_paths(root)  # each recipe against its own pin's revision, for its system, unconfined
     assert set(found) == set(alone) and len(found) == 10
     for name, entry in found.items():
-        assert (entry["drv"], entry["heavy_drv"], entry["error"]) == (alone[name]["wrapper"], alone[name]["build"], None)
+        assert (entry["drv"], entry["heavy_drv"], entry["error"]) == (alone[name]["wrapper"], alone[name]["build"],
+                                                                      None)
     pins = {v.name: v.pin for v in expansion_of(root).variants if not v.is_companion}
     assert set(pins.values()) == {"cuda12", "cuda13_1", "main"}
     heavy = {pin: {found[name]["heavy_drv"] for name in pins if pins[name] == pin} for pin in set(pins.values())}
