@@ -16,9 +16,19 @@ Budgets, printed as met or not: the shipped matrix's cold generate and check at 
 variant at the largest size at most twice that at 2,000); peak memory at most 150 MB at
 10,000 variants.
 
+--paired is the gate that tests/test_benchmarks.py runs in CI: for the shipped matrix and at
+each size, a cold generate and the plain jinja2 script, one after the other on the same
+matrix (in the order A B B A, so that a machine slowing down weighs on both alike), each in a
+fresh process. The figure is each one's least CPU time over its runs (user and system, the
+process's own): other work on a shared machine only adds to it (another process's cache
+misses, the kernel's write-back), so the least is nearest the work itself. It exits 1 where
+generate takes more than GATE times the jinja2 script at a size near 2,000 variants, and
+prints the medians and wall times beside.
+
 Usage:
   python benchmarks/bench.py                     # shipped matrix; 2,000, 10,000 and 50,000 variants
   python benchmarks/bench.py --runs 5 --sizes 2000 10000 --json out.json
+  python benchmarks/bench.py --paired --sizes 2000 --runs 3
 """
 
 from __future__ import annotations
@@ -29,6 +39,7 @@ import json
 import math
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -144,6 +155,90 @@ def gen_matrix(*args: str) -> list[str]:
 
 
 FIGURES = ("cold", "noop", "check", "drift", "jinja2")
+# generate at 2,000 variants against the plain jinja2 script writing the same files, in CPU time
+GATE = 2.0
+
+
+def cpu_timed(args: list[str]) -> tuple[float, float]:
+    """(wall seconds, CPU seconds: user and system) of one run of `python ARGS` in a fresh
+    process. The runs are one at a time, so the children's usage grows by this one's alone."""
+    os.sync()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    result = subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=REPO)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if result.returncode != 0:
+        raise SystemExit(f"{' '.join(args[:4])} exited {result.returncode}:\n{result.stderr[-2000:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def paired(target: int | None, runs: int, work: Path) -> dict:
+    """A cold generate and the plain jinja2 script on one synthetic matrix of at least `target`
+    variants (None: the shipped matrix.yaml), `runs` times each, in the order A B B A: their
+    median CPU and wall seconds."""
+    source = work / "source"
+    source.mkdir()
+    if target is None:
+        shutil.copy(REPO / "matrix.yaml", source / "matrix.yaml")
+    else:
+        (source / "matrix.yaml").write_text(yaml.safe_dump(synthetic_matrix(target), sort_keys=False))
+    sample = work / "sample"
+    sample.mkdir()
+    shutil.copy(source / "matrix.yaml", sample / "matrix.yaml")
+    _, _, out = measure(gen_matrix("--root", str(sample)))
+    variants = int(re.search(r"(\d+) variants", out).group(1))
+    generated = {p.relative_to(sample).as_posix(): p.read_text().splitlines(keepends=True)
+                 for p in sorted(sample.rglob("*")) if p.is_file() and p.name != "matrix.yaml"}
+    lines = work / "lines.json"
+    lines.write_text(json.dumps(generated))
+    shutil.rmtree(sample)
+
+    def generate(i: int) -> tuple[float, float]:
+        tree = work / f"tree{i}"
+        tree.mkdir()
+        shutil.copy(source / "matrix.yaml", tree / "matrix.yaml")
+        try:
+            return cpu_timed(gen_matrix("--root", str(tree)))
+        finally:
+            shutil.rmtree(tree)
+
+    def plain(i: int) -> tuple[float, float]:
+        target_folder = work / f"plain{i}"
+        try:
+            return cpu_timed(["-c", PLAIN, str(source / "matrix.yaml"), str(lines), str(target_folder)])
+        finally:
+            shutil.rmtree(target_folder, ignore_errors=True)
+
+    samples: dict[str, list[tuple[float, float]]] = {"generate": [], "jinja2": []}
+    for i in range(runs):
+        order = (("generate", generate), ("jinja2", plain))
+        for name, step in order if i % 2 == 0 else order[::-1]:
+            samples[name].append(step(i))
+    result = {"variants": variants, "files": len(generated), "runs": runs}
+    for name, pairs in samples.items():
+        result[name] = {"wall": statistics.median(w for w, _ in pairs), "cpu": min(c for _, c in pairs),
+                        "cpu_median": statistics.median(c for _, c in pairs), "runs_cpu": [c for _, c in pairs]}
+    result["ratio"] = result["generate"]["cpu"] / result["jinja2"]["cpu"]
+    return result
+
+
+def print_paired(result: dict, title: str) -> None:
+    print(f"{title}: {result['variants']} variants, {result['files']} files, {result['runs']} runs each, "
+          f"in the order A B B A")
+    print(f"{'':9} {'least CPU s':>12} {'median CPU s':>13} {'median wall s':>14}")
+    for name in ("generate", "jinja2"):
+        row = result[name]
+        print(f"{name:9} {row['cpu']:12.3f} {row['cpu_median']:13.3f} {row['wall']:14.3f}")
+    print(f"generate / jinja2, least CPU: {result['ratio']:.2f}x (median CPU: "
+          f"{result['generate']['cpu_median'] / result['jinja2']['cpu_median']:.2f}x, median wall: "
+          f"{result['generate']['wall'] / result['jinja2']['wall']:.2f}x)")
+
+
+def gated(results: list[dict]) -> list[tuple[str, str, bool]]:
+    """(budget, figure, met) of the gate, at each size near 2,000 variants."""
+    return [(f"{r['variants']} variants, generate <= {GATE:g}x the plain jinja2 script (least CPU)",
+             f"{r['ratio']:.2f}x", r["ratio"] <= GATE) for r in results if abs(r["variants"] - 2000) < 1000]
 
 
 def bench_tree(source: Path, runs: int, work: Path) -> dict:
@@ -235,9 +330,14 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3, help="runs of each figure")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     parser.add_argument("--dir", type=Path, help="where the trees are written [default: the system's temporary folder]")
+    parser.add_argument("--paired", action="store_true",
+                        help=f"only the gate: generate against the plain jinja2 script, at most {GATE:g}x near "
+                             "2,000 variants")
     args = parser.parse_args()
     # Bytecode as an installed package has it (pip compiles it; PYTHONDONTWRITEBYTECODE may be set here).
     compileall.compile_dir(REPO / "generator", quiet=1)
+    if args.paired:
+        sys.exit(main_paired(args))
     results: dict = {"synthetic": []}
     with tempfile.TemporaryDirectory(prefix="gen-matrix-bench-", dir=args.dir) as folder:
         shipped = Path(folder) / "shipped"
@@ -258,6 +358,28 @@ def main() -> None:
         results["budgets"].append({"budget": budget, "figure": figure, "met": met})
     if args.json:
         args.json.write_text(json.dumps(results, indent=2) + "\n")
+
+
+def main_paired(args: argparse.Namespace) -> int:
+    results = []
+    with tempfile.TemporaryDirectory(prefix="gen-matrix-bench-paired-", dir=args.dir) as folder:
+        for i, size in enumerate([None, *args.sizes]):
+            work = Path(folder) / f"matrix{i}"
+            work.mkdir()
+            results.append(paired(size, args.runs, work))
+            print_paired(results[-1], "the shipped matrix.yaml" if size is None else "synthetic")
+            print(flush=True)
+    found = gated(results)
+    if not found:
+        print(f"no size near 2,000 variants: the gate ({GATE:g}x) was not measured")
+        return 1
+    print("gate")
+    for budget, figure, met in found:
+        print(f"  {'met    ' if met else 'NOT MET'}  {budget}: {figure}")
+    if args.json:
+        args.json.write_text(json.dumps({"paired": results, "gate": [
+            {"budget": b, "figure": f, "met": m} for b, f, m in found]}, indent=2) + "\n")
+    return 0 if all(met for _, _, met in found) else 1
 
 
 if __name__ == "__main__":

@@ -16,9 +16,12 @@ plan job selects `--by derivations`, as the third figure does, once (it takes mi
 
   derivations  `gen-matrix ci --changed-since HEAD~1 --by derivations --time-limit 20 --plan
             DIR`, as the plan job runs it, against the test package set of the synthetic
-            matrix's pin (tests/nix/nixpkgs-6a030d5): every recipe evaluated now, and at the
+            matrix's pin (tests/nix/nixpkgs-6a030d5, which imports ../nixpkgs: gen-matrix
+            reads it from this checkout's git work tree): every recipe evaluated now, and at the
             base revision only those whose files differ there; what the 20 minutes do not
-            reach is compared by its text identity, and counted
+            reach is compared by its text identity, and counted. A plan that measured no
+            evaluation stops the benchmark with an error (exit 1, saying why): no recipe
+            evaluated, every one failed, or restricted evaluation refused to read one
 
 Printed for the largest outputs (`every`): the shards, the largest shard output and all the
 plan job's outputs together, in UTF-16 as GitHub counts them (GitHub: 1 MB of outputs per
@@ -50,6 +53,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from pathlib import Path
 
 import yaml
@@ -128,15 +132,36 @@ def actionlint(root: Path) -> tuple[bool, float, str]:
     return done.returncode == 0, time.perf_counter() - start, (done.stdout + done.stderr)[-2000:]
 
 
-def derivations(root: Path, work: Path) -> dict:
+def derivations(root: Path, work: Path, variants: int) -> dict:
     """One plan as the plan job makes it, by derivations, against the test package set."""
     folder = work / "derivations"
     seconds, peak, _ = measure(gen_matrix("ci", "--root", str(root), "--changed-since", "HEAD~1", "--by", "derivations",
                                           "--nixpkgs", f"default={PACKAGE_SET}", "--time-limit", "20",
                                           "--plan", str(folder), "--organisation", "acme"))
     plan = json.loads((folder / "plan.json").read_text())
-    return {"seconds": seconds, "peak_mib": peak, "builds": len(plan["builds"]), "out_of_time": len(plan["out_of_time"]),
-            "by_text": len(plan["by_text"]), "not_evaluated": len(plan["not_evaluated"])}
+    failed = len(plan["not_evaluated"])
+    row = {"seconds": seconds, "peak_mib": peak, "builds": len(plan["builds"]), "out_of_time": len(plan["out_of_time"]),
+           "by_text": len(plan["by_text"]), "not_evaluated": failed,
+           "evaluated": variants - failed - len(plan["out_of_time"]),
+           "errors": Counter(entry["error"] for entry in plan["not_evaluated"]).most_common(3)}
+    stop = measured_nothing(row, plan["not_evaluated"], variants)
+    if stop:
+        raise SystemExit(f"bench_plan: the plan by derivations measured nothing: {stop}")
+    return row
+
+
+def measured_nothing(row: dict, failures: list[dict], variants: int) -> str | None:
+    """Why a plan by derivations measured no evaluation of the recipes, or None: no recipe
+    evaluated, every one failed, or evaluation refused to read what it was given (the
+    figure then times the refusal, not the recipes)."""
+    refused = next((f for f in failures if "forbidden in restricted mode" in f["error"]), None)
+    if refused is not None:
+        return f"{refused['name']}: {refused['error']}"
+    if variants and row["not_evaluated"] >= variants:
+        return f"all {variants} recipes failed to evaluate, the first: {failures[0]['error']}"
+    if row["evaluated"] <= 0:
+        return f"none of the {variants} recipes evaluated ({row['out_of_time']} out of time)"
+    return None
 
 
 def bench(target: int, runs: int, work: Path, lint: bool, by_derivations: bool = True) -> dict:
@@ -151,7 +176,7 @@ def bench(target: int, runs: int, work: Path, lint: bool, by_derivations: bool =
         result[name] = {"seconds": statistics.median(s for s, _ in samples), "peak_mib": max(m for _, m in samples),
                         "runs_seconds": [s for s, _ in samples], **sizes_of(work / f"{name}0", root)}
     if by_derivations:
-        result["derivations"] = derivations(root, work)
+        result["derivations"] = derivations(root, work, variants)
     if lint:
         ok, seconds, output = actionlint(root)
         result["actionlint"] = {"passed": ok, "seconds": seconds, "output": "" if ok else output}
@@ -173,7 +198,10 @@ def print_result(result: dict) -> None:
     if "derivations" in result:
         row = result["derivations"]
         print(f"  by derivations (--time-limit 20): {row['seconds']:.1f} s, peak {row['peak_mib']:.0f} MiB, "
-              f"{row['builds']} builds, {row['out_of_time']} not evaluated in time, {row['by_text']} by text")
+              f"{row['evaluated']} recipes evaluated, {row['not_evaluated']} do not evaluate, "
+              f"{row['out_of_time']} not evaluated in time, {row['builds']} builds, {row['by_text']} by text")
+        for error, count in row["errors"]:
+            print(f"    {count} do not evaluate: {error}")
     if "actionlint" in result:
         lint = result["actionlint"]
         print(f"  actionlint with shellcheck: {'passed' if lint['passed'] else 'FAILED'} in {lint['seconds']:.1f} s")

@@ -772,14 +772,15 @@ def _compat(knowledge: Knowledge, cuda: str, runs: Runs, toolkit: Cuda | Toolkit
 
 
 def wheels_for(knowledge: Knowledge, sm: Sm, system: str | None = None,
-               python: str | None = None) -> tuple[WheelFit, ...]:
+               python: str | None = None, release: Release | None = None) -> tuple[WheelFit, ...]:
     """Every (release, CUDA release, index) of PyTorch's own binaries that runs on `sm` (on
-    `system`, x86_64-linux and so on, else any; for `python` where given): the newest release
-    first, then the oldest CUDA release (the one that asks least of the driver), pip before conda."""
+    `system`, x86_64-linux and so on, else any; for `python` where given; of `release` alone
+    where given): the newest release first, then the oldest CUDA release (the one that asks
+    least of the driver), pip before conda."""
     if not sm.upstream_wheels:
         return ()
     found: dict[tuple, list] = {}
-    for release in knowledge.pytorch.values():
+    for release in (release,) if release is not None else knowledge.pytorch.values():
         if python is not None and release.python_support(python):
             continue
         for wheel in release.wheels:
@@ -832,8 +833,7 @@ def upstream_for(knowledge: Knowledge, pytorch: str, python: str, systems: tuple
         return None
     if sm is None:
         return "cpu"
-    fit = best_wheel(tuple(f for system in systems for f in wheels_for(knowledge, sm, system, python)
-                           if f.release.name == release.name))
+    fit = best_wheel(tuple(f for system in systems for f in wheels_for(knowledge, sm, system, release=release)))
     if fit is None and sm.upstream_wheels and not any(w.system in systems for w in release.wheels):
         return "unknown"
     return f"cu{fit.cuda.replace('.', '')} ({fit.index})" if fit else None

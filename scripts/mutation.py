@@ -65,7 +65,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "splice": ("generator/outputs/splice.py", ("tests/test_splice.py", "tests/test_docs.py",
                                                "tests/test_gitattributes.py")),
     "docs": ("generator/outputs/docs.py", ("tests/test_docs_facts.py", "tests/test_docs.py", "tests/test_golden.py",
-                                           "tests/test_measured_several.py")),
+                                           "tests/test_measured_several.py", "tests/test_wheels.py")),
     "gitattributes": ("generator/outputs/gitattributes.py", ("tests/test_gitattributes.py",)),
     "reference": ("generator/outputs/reference.py", ("tests/test_reference.py",)),
     "manifest": ("generator/outputs/manifest.py", ("tests/test_manifest.py", "tests/test_splice.py",

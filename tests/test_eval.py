@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import stat
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -206,6 +208,56 @@ def test_the_drvpaths_are_those_nix_gives_each_recipe_alone(project, run):
     assert kinds <= {"gpu", "cpu", "darwin", "companion"} and "companion" in kinds
     torches = {entry["heavy_drv"] for entry in found.values() if entry["kind"] != "companion"}
     assert f"{len(torches)} distinct torch builds" in result.stderr
+
+
+# Three pins, each given its own revision of the test package set: tests/nix/nixpkgs-<rev>,
+# which imports ../nixpkgs, the package set all revisions share.
+PER_REVISION = """\
+pytorch: {version: "2.9.1"}
+nixpkgs:
+  pins:
+    - {name: cuda12, rev: 0182a361324364ae3f436a63005877674cf45efb, when: {cuda: ["12.8"]}}
+    - {name: cuda13_1, rev: 2017d6d515f8a7b289fe06d3a880a7ec588c3900, when: {cuda: "13.1"}}
+    - {name: main, rev: 6a030d535719c5190187c4cec156f335e95e3211}
+gpu: {python: ["3.13"], cuda: ["12.8", "13.0", "13.1"], sm: [sm90], isa: [avx2]}
+cpu: {python: ["3.13"], isa: [avx2]}
+darwin: {python: ["3.13"], accelerator: [mps]}
+companions:
+  - packages: [torchvision]
+    when: all
+"""
+
+
+@needs_nix
+@pytest.mark.parametrize("in_git", [True, False], ids=["in a git work tree", "in a plain folder"])
+def test_the_per_revision_package_sets_evaluate_from_the_tree_they_lie_in(in_git, run, tmp_path):
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "matrix.yaml").write_text(PER_REVISION)
+    generated(root, run)
+    checkout = tmp_path / "checkout"  # the test package sets, where a checkout of gen-matrix has them
+    shutil.copytree(REPO / "tests" / "nix", checkout / "tests" / "nix")
+    if in_git:
+        subprocess.run(["git", "init", "-q", str(checkout)], check=True, capture_output=True)
+    sets = {pin.name: checkout / "tests" / "nix" / f"nixpkgs-{pin.rev[:7]}" for pin in expansion_of(root).matrix.pins}
+    given = [argument for name, folder in sorted(sets.items()) for argument in ("--nixpkgs", f"{name}={folder}")]
+    result = run("eval", "--root", root, "--json", *given)
+    found = {entry["name"]: entry for entry in json.loads(result.stdout)}
+    if not in_git:  # a package set is read from its own folder: ../nixpkgs is outside it
+        assert result.exit_code == 1
+        assert all(entry["error"] == f"access to absolute path '{checkout / 'tests' / 'nix' / 'nixpkgs'}' is "
+                   "forbidden in restricted mode" for entry in found.values())
+        return
+    assert result.exit_code == 0, result.output
+    alone = drv_paths(root)  # each recipe against its own pin's revision, for its system, unconfined
+    assert set(found) == set(alone) and len(found) == 10
+    for name, entry in found.items():
+        assert (entry["drv"], entry["heavy_drv"], entry["error"]) == (alone[name]["wrapper"], alone[name]["build"],
+                                                                      None)
+    pins = {v.name: v.pin for v in expansion_of(root).variants if not v.is_companion}
+    assert set(pins.values()) == {"cuda12", "cuda13_1", "main"}
+    heavy = {pin: {found[name]["heavy_drv"] for name in pins if pins[name] == pin} for pin in set(pins.values())}
+    assert len(set().union(*heavy.values())) == sum(len(drvs) for drvs in heavy.values())  # no pin's build is another's
 
 
 @needs_nix

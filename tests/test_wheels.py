@@ -169,6 +169,19 @@ def test_list_no_upstream_wheel_keeps_only_what_no_wheel_serves(run, tmp_path):
     assert "pytorch-python313-cuda12_8-sm86-avx2" not in only.stdout.split()
 
 
+def test_build_matrix_gives_each_variant_the_upstream_wheel_list_gives_it(run, tmp_path):
+    # BUILD_MATRIX.md asks once for each Python, systems and SM; `list` asks for each variant
+    (tmp_path / "matrix.yaml").write_text(MATRIX + "darwin: {python: [\"3.13\", \"3.14\"], accelerator: [mps]}\n"
+                                          "cpu: {python: [\"3.13\"], isa: [avx2, armv9]}\n")
+    assert run("--root", tmp_path).exit_code == 0
+    listed = {v["name"]: v["upstream_wheel"] or "only this matrix"
+              for v in json.loads(run("list", "--root", tmp_path, "--format", "json").stdout)}
+    rows = {line.split("`")[1]: line.rstrip().removesuffix(" |").rsplit(" | ", 1)[1]
+            for line in (tmp_path / "BUILD_MATRIX.md").read_text().splitlines() if line.startswith("| `")}
+    assert rows == listed and len(rows) == 12
+    assert set(rows.values()) == {"cu126 (pip)", "unknown", "only this matrix", "cpu"}
+
+
 def test_the_wheel_suggested_is_the_newest_cuda_the_drivers_runs_else_the_least_demanding():
     fits = K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm["sm89"], "x86_64-linux")
     newest = fits[0].release.name

@@ -14,10 +14,10 @@ after it are evaluated again, in as many processes as there are cores. A failure
 caught is evaluated once more on its own, without tryEval, for Nix's message.
 
 Evaluation is confined (sandbox.py): Nix reads the recipes' repository, the package set
-handed in and the pins it fetches, and nothing else. The results are read from
-nix-instantiate's stdout, which a recipe cannot write to; where the process failed, from the
-traces that carry a nonce the recipe cannot read, so that a recipe's own `builtins.trace`
-cannot forge a result.
+handed in (the git work tree it lies in, else its own folder) and the pins it fetches, and
+nothing else. The results are read from nix-instantiate's stdout, which a recipe cannot
+write to; where the process failed, from the traces that carry a nonce the recipe cannot
+read, so that a recipe's own `builtins.trace` cannot forge a result.
 """
 
 from __future__ import annotations
@@ -141,6 +141,14 @@ def targets(expansion: Expansion, root: Path, variants: tuple[Variant, ...],
     return tuple(made)
 
 
+def readable_tree(package_set: Path) -> Path:
+    """The folder Nix may read for a package set handed in: the git work tree it lies in, as
+    Nix reads a flake's whole tree, so that a set which wraps another of the same tree
+    (tests/nix/nixpkgs-<rev> imports ../nixpkgs) evaluates; else its own folder."""
+    folder = package_set if package_set.is_dir() else package_set.parent
+    return next((above for above in (folder, *folder.parents) if (above / ".git").exists()), folder)
+
+
 def nix_instantiate(where: str = "gen-matrix eval") -> str:
     found = shutil.which(NIX_INSTANTIATE)
     if found is None:
@@ -217,8 +225,7 @@ def _run(chunk: tuple[Target, ...], program: str, runs: sandbox.Runs,
         file.write_text(json.dumps(spec), encoding="utf-8")
         readable = [file.parent, EVAL_NIX.resolve().parent, *dict.fromkeys(t.root for t in chunk)]
         if first.nixpkgs is not None:
-            given = Path(first.nixpkgs)
-            readable.append(given if given.is_dir() else given.parent)
+            readable.append(readable_tree(Path(first.nixpkgs)))
         command = [program, "--eval", "--strict", "--json", str(EVAL_NIX), "--argstr", "spec", str(file),
                    "--argstr", "nonce", nonce, "--arg", "catch", "false" if len(chunk) == 1 else "true",
                    "--option", "system", first.system,

@@ -81,6 +81,10 @@ def _json(value) -> str:
     return json.dumps(value.value if isinstance(value, FloatText) else value)
 
 
+def _upstream_key(variant: Variant) -> tuple[str, tuple[str, ...], str | None]:
+    return variant.python.name, variant.platforms, variant.sm.name if variant.sm else None
+
+
 def facts(expansion: Expansion, recipes: Iterable[Recipe], measured: Mapping = MappingProxyType({})) -> dict:
     """Everything the docs templates show, computed once from the expansion and its recipes
     (their descriptions, and their metadata revisions as the state file records them), and
@@ -114,13 +118,16 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe], measured: Mapping = M
             "choose_when": isa.choose_when, "rank": isa.rank,
         })
 
+    # PyTorch's own wheel depends only on the Python, the systems and the SM: each is asked once,
+    # not once for each of the many variants that share them
+    upstream = {key: upstream_for(matrix.knowledge, matrix.pytorch_version, v.python.name, v.platforms, v.sm)
+                for key, v in {_upstream_key(v): v for v in torches}.items()}
+
     def row(variant: Variant) -> Row:
         recipe = recipe_of[variant.name]
         return Row(variant.name, variant.combination, recipe.description, recipe.entry.revision,
                    [c.name for c in companions_of.get(variant.name, ())], variant.package, variant.torch,
-                   upstream_for(matrix.knowledge, matrix.pytorch_version, variant.python.name, variant.platforms,
-                                variant.sm),
-                   _measured(measured.get((variant.name, "full"))))
+                   upstream[_upstream_key(variant)], _measured(measured.get((variant.name, "full"))))
 
     kinds = [{"kind": s.kind, "title": KIND_TITLES[s.kind], "axes": [{"axis": a, "values": list(v)} for a, v in s.axes],
               "variants": [row(v) for v in by_kind.get(s.kind, ())]}
