@@ -96,9 +96,14 @@ def test_the_report_says_what_generate_would_change_and_why(folder):
     defaults = build(builtin()).pins["fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"].default_capabilities(
         "12.8", build(builtin()).cuda)
     assert changes["pytorch-python313-cuda12_8-sm90-avx2"] == [
+        "store name: python<version>-<package>-<version>-<the variant's axes>, named after its variant, which tells "
+        "the variants' builds apart in the store and in build logs",
         "CPU flags -mavx2 -mfma -mf16c where the recipe has -mavx2 -mfma -mf16c -O3 (the knowledge table's flags of avx2)",
         "export MAX_JOBS=32 and ninjaFlags -j32: dropped; the build takes the builder's cores, as many as its free memory "
         "allows (4 GB a CUDA compile job, 2 GB another: nix/lib/compile.nix), and the workflow's builds at most build.jobs",
+        # the recipe's passthru has gpuArch and cpuISA, not these
+        "passthru.blasProvider = cublas added: a fact for consumers (a vLLM build, say) that every variant gives",
+        "passthru.cudaVersion = 12.8 added: a fact for consumers (a vLLM build, say) that every variant gives",
         f"passthru.cudaCapabilities {' '.join(defaults)} -> 9.0: its pin's CUDA set's defaults give way to the variant's "
         "SM alone, which torchvision and torchaudio built against it compile for"]
 
@@ -726,10 +731,16 @@ def test_the_report_of_the_fixture_whole(folder):
         "config is all its variants') (pytorch-python313-cuda12_8-sm90-avx2)",
         "  - hand-written flag -O3: not among the knowledge table's flags of avx2 (pytorch-python313-cuda12_8-sm90-avx2)",
         "",
-        "What `gen-matrix generate` would change (4 recipes):",
+        "What `gen-matrix generate` would change (5 recipes):",
+        "  - store name: python<version>-<package>-<version>-<the variant's axes>, named after its variant, which "
+        "tells the variants' builds apart in the store and in build logs (5 recipes, e.g. pytorch-python313-cpu-avx2)",
         "  - export USE_CUDA=0: dropped; the build has no CUDA (cudaSupport false), so setup.py finds none to use "
         "(pytorch-python313-cpu-avx2)",
         f"  - ninjaFlags -j32; export MAX_JOBS=32 and ninjaFlags -j32: {jobs} (4 recipes, e.g. pytorch-python313-cpu-avx2)",
+        "  - passthru.cudaVersion = null added; passthru.blasProvider = cublas added; passthru.cudaVersion = 12.8 added: "
+        "a fact for consumers (a vLLM build, say) that every variant gives (5 recipes, e.g. pytorch-python313-cpu-avx2)",
+        "  - buildInputs openblas: dropped; a second copy of the BLAS nixpkgs' torch already links, which generate "
+        "makes OpenBLAS (blas.override { blasProvider = openblas; }) (pytorch-python313-cpu-avx2)",
         "  - exports USE_CUDNN=0: current cuDNN no longer supports sm61 (pytorch-python313-cuda12_8-sm61-avx)",
         "  - exports USE_MKLDNN=0: the knowledge table switches MKLDNN off for avx (pytorch-python313-cuda12_8-sm61-avx)",
         "  - exports USE_MKLDNN_CBLAS=0: the knowledge table switches MKLDNN_CBLAS off for avx "
@@ -745,6 +756,10 @@ def test_the_report_of_the_fixture_whole(folder):
         "it links (config.cudaCapabilities): they are built for it too (pytorch-python313-cuda12_8-sm61-avx)",
         "  - CPU flags -mavx2 -mfma -mf16c where the recipe has -mavx2 -mfma -mf16c -O3 (the knowledge table's flags "
         "of avx2) (pytorch-python313-cuda12_8-sm90-avx2)",
+        "  - requiredSystemFeatures big-parallel added: the matrix's build.system_features, which every build of it "
+        "asks its builder for (torchvision-python313-cuda12_8-sm61-avx)",
+        "  - CPU flags -mavx -mno-fma -mno-bmi -mno-bmi2 -mno-avx2 where the recipe has (none) (the knowledge table's "
+        "flags of avx) (torchvision-python313-cuda12_8-sm61-avx)",
     ]
 
 
