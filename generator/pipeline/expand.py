@@ -33,7 +33,11 @@ def _variant(matrix: Matrix, kind: str, rows: dict, origin: str,
     if pin is None:
         return variant  # expand() reports it
     facts = fix_facts(matrix, variant, pin.name)
-    fixes = tuple(sorted(fix.name for fix in matrix.knowledge.fixes.values() if fix.applies(facts)))
+    # a fix whose change the pin's nixpkgs already holds would change nothing there
+    row = matrix.knowledge.pins.get(pin.rev)
+    carried = set(row.carries) if row is not None else set()
+    fixes = tuple(sorted(fix.name for fix in matrix.knowledge.fixes.values()
+                         if fix.applies(facts) and fix.name not in carried))
     return replace(variant, pin=pin.name, fixes=fixes)
 
 
