@@ -13,7 +13,8 @@ from pathlib import Path
 import yaml
 
 from ...knowledge import Knowledge
-from ...layout import PKGS_DIR
+from ...layout import MANIFEST_FILE as MANIFEST_FILE_FLOX, PKGS_DIR
+from ...outputs.workflow import LOCK_COMMAND
 from ...model import SCOPE_TEXT
 from ...pipeline import expand, load, render, validate
 from .reading import FIX_SIGNS, Recipe
@@ -44,6 +45,7 @@ class Adoption:
     updated: tuple[str, ...] = ()  # files of the repository of which generate rewrites its own parts
     cuda_rebuilds: int = 0  # GPU variants whose SM nixpkgs' CUDA libraries (magma, NCCL) are rebuilt for
     rebuilt_off: dict = field(default_factory=dict)  # library (NCCL) -> how many of those nixpkgs builds without it
+    lock: tuple[str, ...] = ()  # what generate changes of what the committed Flox lock holds (run.lock_staled)
 
     @property
     def reproduced_names(self) -> tuple[str, ...]:
@@ -227,7 +229,7 @@ def takeover(expansion, root: Path | None) -> dict:
     costs = expansion.matrix.knowledge.build_costs
     builds = Counter("companion" if v.is_companion else v.kind for v in expansion.variants)
     minutes = sum(costs[kind].minutes * count for kind, count in builds.items())
-    replaced, updated = [], []
+    replaced, updated, lock = [], [], []
     if root is not None:
         from ... import run
         from ...layout import Project
@@ -238,12 +240,14 @@ def takeover(expansion, root: Path | None) -> dict:
             if path.startswith(PKGS_DIR + "/") or not (root / path).is_file():
                 continue
             (updated if isinstance(text, write.Merged) else replaced).append(path)
+        lock = run.lock_staled(root, outputs)
     rebuilt = [v for v in expansion.variants if v.sm is not None and not v.is_companion
                and expansion.matrix.capability_scope_of(v) == "nixpkgs"]
     off = {name: 0 for name in expansion.matrix.knowledge.nixpkgs_off}
     off.update(Counter(row.name for v in rebuilt for row in expansion.matrix.nixpkgs_off(v)))
     return {"builds": dict(sorted(builds.items())), "minutes": minutes, "replaced": tuple(replaced),
-            "updated": tuple(updated), "cuda_rebuilds": len(rebuilt), "rebuilt_off": dict(sorted(off.items()))}
+            "updated": tuple(updated), "cuda_rebuilds": len(rebuilt), "rebuilt_off": dict(sorted(off.items())),
+            "lock": tuple(lock)}
 
 
 def check(matrix: dict, text: str, recipes: list[Recipe], folder: str, root: Path | None = None) -> Adoption:
@@ -343,6 +347,10 @@ def report(result: Adoption) -> str:
     replaced = [f"{len(result.reproduced_names)} recipes under {PKGS_DIR}"] + list(result.replaced)
     lines.append(f"`gen-matrix generate --adopt` replaces {', '.join(replaced)}"
                  + (f"; it rewrites its own parts of {', '.join(result.updated)}" if result.updated else ""))
+    if result.lock:
+        lines.append(f"It changes what the committed Flox lock holds of {MANIFEST_FILE_FLOX} ({'; '.join(result.lock)}): "
+                     f"after it, run `{LOCK_COMMAND}` and commit the lock, or `flox publish` refuses it and the "
+                     "workflow's plan job fails")
     lines += [f"warning: {warning}" for warning in dict.fromkeys(result.warnings)]
     if result.lost:
         lines += ["", f"Not carried over ({sum(map(len, result.lost.values()))} facts of {len(result.lost)} recipes):"]
