@@ -839,3 +839,26 @@ def test_adopt_and_generate_say_when_the_flox_lock_goes_stale_with_the_command(f
     matrix.write_text(matrix.read_text().replace(cpu.replace("[avx2]", "[avx2, armv9]"), cpu))
     result = generate(folder)
     assert result.exit_code == 0 and "manifest.lock" not in result.output, result.output
+
+
+@pytest.mark.parametrize("rev, adds", [("0182a361324364ae3f436a63005877674cf45efb", False),
+                                       ("6a030d535719c5190187c4cec156f335e95e3211", True)])
+def test_the_magma_fix_is_said_to_be_added_only_on_a_pin_whose_magma_lacks_it(folder, rev, adds):
+    """build-pytorch's 2.9 branch: CUDA 13.0 recipes on 0182a36 leave magma as it is, and its
+    magma has the commit (knowledge pins, carries); on 6a030d5 it has not, and the fix adds it."""
+    pkgs = folder / ".flox" / "pkgs"
+    for recipe in list(pkgs.glob("*.nix")):
+        if recipe.name != "pytorch-python313-cuda12_8-sm90-avx2.nix":
+            recipe.unlink()
+            continue
+        text = recipe.read_text().replace(FE5E, rev).replace("cudaPackages_12_8", "cudaPackages_13_0")
+        (pkgs / recipe.name.replace("cuda12_8", "cuda13_0")).write_text(text)
+        recipe.unlink()
+    result = adopt.adopt(folder, "2.9.1")
+    said = result.changes["pytorch-python313-cuda13_0-sm90-avx2"]
+    assert any(line.startswith("adds the allow-broken-cuda13 fix") for line in said), said
+    assert any(line.startswith("adds the magma-cuda13-clockrate fix") for line in said) is adds, said
+    (folder / "matrix.yaml").write_text(result.text)
+    explained = CliRunner().invoke(main, ["explain", "pytorch-python313-cuda13_0-sm90-avx2", "--root", str(folder)])
+    assert explained.exit_code == 0, explained.output
+    assert ("magma-cuda13-clockrate" in explained.output) is adds
