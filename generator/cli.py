@@ -127,12 +127,15 @@ def generate(project: layout.Project, adopt) -> None:
         adoptable = adopt_.committed_files(project.root)
     else:
         adoptable = frozenset()
+    from . import run
+
     with lock.held(project.root) as this_run:
         plan = _plan(project, expansion, this_run.cut_short, adoptable)
+        stale = run.stale_lock(project.root, {path: plan.outputs[path] for path in plan.write})
         write.apply(plan, this_run.token)
     for relative in plan.adopted:
         click.echo(f"adopted {relative}: gen-matrix's replaces the hand-written one (`git show HEAD:{relative}`)")
-    _warn(plan.kept)
+    _warn(plan.kept + ((stale,) if stale else ()))
     _warn_unpinned(project, expansion, project.display,
                    project.matrix_path.read_text(encoding="utf-8", errors="replace"))
     click.echo(f"gen-matrix: {len(expansion.variants)} variants; {len(plan.write)} written, "

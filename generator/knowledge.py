@@ -324,6 +324,9 @@ class PinFacts:
     capabilities: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # as read at the pin, per set
     python: tuple[str, ...] = ()
     python_default: str = ""
+    # built-in fixes whose change the pin's nixpkgs already holds: not applied on this pin,
+    # where they would change nothing
+    carries: tuple[str, ...] = ()
     inferred: tuple[str, ...] = ()
 
     @property
@@ -495,6 +498,7 @@ def _row(cls, name: str, values: dict):
         converted["capabilities"] = MappingProxyType({str(k): tuple(str(c) for c in v)
                                                       for k, v in sorted((values.get("capabilities") or {}).items())})
         converted["python"] = tuple(str(v) for v in values.get("python") or ())
+        converted["carries"] = tuple(str(v) for v in values.get("carries") or ())
     if cls is Sm:  # the schema lets editors write 13 for "13.0"; version_key needs text
         for bound in ("min_cuda", "max_cuda"):
             if converted.get(bound) is not None:
@@ -536,6 +540,16 @@ def build(doc: load.Document, extra: load.Document | None = None, extra_path: tu
                 continue
             built[name] = _row(cls, name, values)
         tables[table] = MappingProxyType(built)
+    for name, row in tables["pins"].items():  # a typo in carries would leave a fix out silently
+        for i, fix in enumerate(row.carries):
+            if fix not in tables["fixes"]:
+                from .pipeline.schema import suggest
+
+                source, path = origin[("pins", name)]
+                problems.append(Problem(source.where(path + ("carries", i)),
+                                        f"pins row '{name[:7]}' carries '{fix}', which is no fix",
+                                        suggest(fix, list(tables["fixes"])) or
+                                        f"known fixes: {', '.join(sorted(tables['fixes']))}"))
     if problems:
         raise GenMatrixError(problems)
     return Knowledge(**tables)

@@ -10,10 +10,11 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 from . import pin
+from .errors import Location, Problem
 from .outputs import docs, gitattributes, manifest, reference, workflow
 from .pipeline import expand, identity, load, render, state, validate, write
-from .layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, FLOX_GITIGNORE_FILE, HEADER, MANIFEST_FILE, MEASURED_DIR,
-                     POINTER_FILE, README_FILE, REFERENCE_FILE, STATE_FILE, WORKFLOW_FILE, Project)
+from .layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, FLOX_GITIGNORE_FILE, FLOX_LOCK_FILE, HEADER, MANIFEST_FILE,
+                     MEASURED_DIR, POINTER_FILE, README_FILE, REFERENCE_FILE, STATE_FILE, WORKFLOW_FILE, Project)
 from .model import Expansion
 
 
@@ -101,6 +102,28 @@ def outputs(project: Project, result: Expansion, previous: state.State) -> dict[
                                     lambda text: gitattributes.update(text, checkout))
     files[FLOX_GITIGNORE_FILE] = merged(_current(root / FLOX_GITIGNORE_FILE, FLOX_GITIGNORE_FILE), manifest.gitignore)
     return dict(sorted(files.items()))
+
+
+def lock_staled(root: Path, outputs: Mapping[str, str]) -> list[str]:
+    """What of the Flox manifest the committed lock holds `outputs` change, in words
+    (manifest.lock_changes); none where the repository has no lock or the manifest stays."""
+    current = _current(root / MANIFEST_FILE, MANIFEST_FILE)
+    new = outputs.get(MANIFEST_FILE)
+    if not os.path.isfile(root / FLOX_LOCK_FILE) or current is None or new is None or current == new:
+        return []
+    return manifest.lock_changes(current, new)
+
+
+def stale_lock(root: Path, outputs: Mapping[str, str]) -> Problem | None:
+    """The warning that writing `outputs` stales the committed Flox lock, with the command that
+    makes it again; None where it does not."""
+    changes = lock_staled(root, outputs)
+    if not changes:
+        return None
+    return Problem(Location(FLOX_LOCK_FILE),
+                   f"this run changes what the Flox lock holds of {MANIFEST_FILE} ({'; '.join(changes)}), so the "
+                   "committed lock is stale: `flox publish` refuses it and the workflow's plan job fails on it",
+                   f"make it again and commit it: `{workflow.LOCK_COMMAND} && git commit -m 'Lock the Flox environment'`")
 
 
 def plan(project: Project, result: Expansion, cut_short: tuple[str, ...] | None = None,

@@ -24,7 +24,9 @@ exercising it.
 
 from __future__ import annotations
 
+import re
 import shutil
+from collections import Counter
 import subprocess
 from pathlib import Path
 
@@ -94,28 +96,42 @@ def _reference_main(folder: Path) -> None:
             (folder / ".flox" / "pkgs" / name).write_text(text)
 
 
-def _thor(folder: Path) -> None:
+def _thor(folder: Path, on_main_pin: bool = False) -> None:
+    """The Thor recipes; `on_main_pin`: on the main branch's pin and its CUDA 13.0 set, to sit
+    beside its recipes (one PyTorch)."""
     from generator.knowledge import build, builtin
 
     knowledge = build(builtin())
     pkgs = folder / ".flox" / "pkgs"
-    pkgs.mkdir(parents=True)
+    pkgs.mkdir(parents=True, exist_ok=True)
+    text = THOR
+    if on_main_pin:
+        text = text.replace("6a030d535719c5190187c4cec156f335e95e3211", "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3")
+        text = text.replace("final.cudaPackages_13;", "final.cudaPackages_13_0;")
     for isa in ("armv8_2", "armv9"):
         name = f"pytorch-python313-cuda13_0-sm110-{isa}"
         flags = " ".join(f'"{flag}"' for flag in knowledge.isa[isa].flags)
-        (pkgs / f"{name}.nix").write_text(THOR.replace("FLAGS", flags).replace("NAME", name).replace("ISA", isa))
+        (pkgs / f"{name}.nix").write_text(text.replace("FLAGS", flags).replace("NAME", name).replace("ISA", isa))
 
 
 FACTS = '''
   facts = r: t: cuda: {
+    # nixpkgs sets some in env (torchvision's FORCE_CUDA), which a recipe's export repeats
     vars = builtins.mapAttrs (_: toString) (lib.filterAttrs
-      (n: v: builtins.match "USE_[A-Z0-9_]+|BLAS|MAX_JOBS" n != null && (builtins.isString v || builtins.isInt v)) t.drvAttrs);
+      (n: v: builtins.match "USE_[A-Z0-9_]+|BLAS|MAX_JOBS|FORCE_CUDA" n != null && (builtins.isString v || builtins.isInt v))
+      ((t.drvAttrs.env or { }) // t.drvAttrs));
     preConfigure = t.preConfigure or "";
     ninjaFlags = t.drvAttrs.ninjaFlags or [ ];
     passthruCapabilities = t.passthru.cudaCapabilities or [ ];
     gencode = if cuda then t.passthru.cudaPackages.flags.gencodeString else null;
     nccl = if cuda then t.passthru.cudaPackages.nccl.meta.available else null;
     platforms = r.meta.platforms or null;
+    # the store name of the build, the facts the published package's passthru gives consumers, the packages it adds
+    # to buildInputs (a derivation by its name) and the features it asks its builder for
+    name = t.name;
+    passthru = lib.filterAttrs (n: v: n != "cudaCapabilities" && (v == null || builtins.isString v)) r.passthru;
+    buildInputs = map (p: p.pname or p.name or "?") (t.buildInputs or [ ]);
+    systemFeatures = t.drvAttrs.requiredSystemFeatures or [ ];
   };
 '''
 
@@ -127,18 +143,21 @@ def _evaluate(folder: Path, generated: Path, result) -> dict:
     expansion = expansion_of(generated)
     entries = []
     for v in expansion.variants:
-        if v.is_companion or v.name not in result.names:
+        if v.name not in result.names:
             continue
-        fake = fake_for(v, expansion.matrix)
-        cuda = "true" if v.cuda else "false"
+        torch = next(t for t in expansion.variants if t.name == v.torch) if v.is_companion else v
+        fake = fake_for(torch, expansion.matrix)
+        cuda = "true" if v.cuda and not v.is_companion else "false"  # a companion links its torch's CUDA set
         old = folder / ".flox" / "pkgs" / f"{v.name}.nix"
         new = generated / ".flox" / "pkgs" / f"{v.name}.nix"
         entries.append(f'''"{v.name}" = let
       fake = {fake};
+      real = builtins;
       scope = {{
         fetchTarball = _: fake;
         __findFile = _: _: fake;
-        builtins = builtins // {{ fetchTarball = _: fake; }};
+        builtins = real // {{ fetchTarball = _: fake; }};
+        import = scopedImport scope;  # a companion's import of its torch's recipe
       }};
       old = scopedImport scope {nix_string(old)} {{ }};
       new = import {nix_string(new)} {{ genMatrixNixpkgs = fake; }};
@@ -178,13 +197,31 @@ def _differences(before: dict, after: dict) -> dict:
         found["NCCL"] = "NCCL off"
     if _flags(before["preConfigure"]) != _flags(after["preConfigure"]):
         found["CPU flags"] = "flag"
+    if before["name"] != after["name"]:
+        found["store name"] = "store name"
+    for key in sorted(set(before["passthru"]) | set(after["passthru"])):
+        if before["passthru"].get(key, "absent") != after["passthru"].get(key, "absent"):
+            found[f"passthru.{key}"] = f"passthru.{key}"
+    # an input gone or added, by its name; a companion's torch is named as its recipe says
+    # (the torch recipe's report covers that)
+    # (the torch recipe's report covers that); counted, so that an input given twice is seen
+    inputs = [Counter(name for name in side["buildInputs"] if name != "torch" and not name.startswith("pytorch-"))
+              for side in (before, after)]
+    if inputs[0] != inputs[1]:
+        changed = set((inputs[0] - inputs[1]) + (inputs[1] - inputs[0]))
+        # nccl goes with NCCL off, which the report says as such
+        found["buildInputs"] = tuple(f"buildInputs {name}" for name in sorted(changed)) + (
+            ("NCCL off",) if changed == {"nccl"} else ())
+    if before["systemFeatures"] != after["systemFeatures"]:
+        found["requiredSystemFeatures"] = "requiredSystemFeatures"
     return found
 
 
 @pytest.fixture(scope="module")
 def adopted(tmp_path_factory) -> dict:
     out = {}
-    for label, make in (("reference-main", _reference_main), ("thor", _thor)):
+    both = lambda folder: (_reference_main(folder), _thor(folder, on_main_pin=True))  # noqa: E731
+    for label, make in (("reference-main", _reference_main), ("thor", _thor), ("both", both)):
         tmp = tmp_path_factory.mktemp(label)
         folder = tmp / "recipes"
         make(folder)
@@ -208,14 +245,14 @@ def test_every_fact_whose_evaluated_value_changes_is_in_the_report(adopted):
             for fact, word in _differences(both["before"], both["after"]).items():
                 seen.add(fact.split()[0] if fact.startswith("variable") else fact)
                 words = word if isinstance(word, tuple) else (word,)
-                assert any(w in said for w in words), f"{label}: {name}: {fact} changes, and the report says only: {said}"
+                assert any(w in said for w in words), f"{label}: {name}: {fact} changes ({words}), and the report says only: {said}"
             recipe_sets_platforms = "platforms" in (folder / ".flox/pkgs" / f"{name}.nix").read_text()
             if recipe_sets_platforms and both["before"]["platforms"] != both["after"]["platforms"]:
                 seen.add("platforms")
                 assert "meta.platforms" in said, f"{label}: {name}: meta.platforms changes: {said}"
     # each kind of fact differs somewhere, so none of the checks above is idle
     assert {"variable", "ninjaFlags", "passthru.cudaCapabilities", "CUDA libraries' capabilities", "NCCL",
-            "CPU flags"} <= seen, seen
+            "CPU flags", "store name", "passthru.cudaVersion", "buildInputs", "requiredSystemFeatures"} <= seen, seen
 
 
 def test_the_thor_report_says_nccl_goes_off_and_the_cuda_libraries_are_built_for_it(adopted):
@@ -226,3 +263,31 @@ def test_the_thor_report_says_nccl_goes_off_and_the_cuda_libraries_are_built_for
     text = adopt.report(result)
     assert "NCCL off (USE_NCCL=0 USE_STATIC_NCCL=0 USE_SYSTEM_NCCL=0) where the recipe's build has it" in text
     assert "config.cudaCapabilities the pin's defaults -> 11.0" in text
+
+
+def test_the_cost_line_names_nccl_only_for_the_builds_that_have_it(adopted):
+    """The builds whose CUDA libraries are built anew: NCCL among them only as often as the
+    evaluated builds have it (a Jetson build has none), in the reference-shaped folder (all
+    have it), the Thor one (none has it) and both together."""
+    seen = set()
+    for label, (folder, result, evaluated) in adopted.items():
+        cost = next(line for line in adopt.report(result).splitlines() if line.startswith("The takeover"))
+        # the builds whose package set's CUDA libraries are built for their SM alone
+        rebuilt = [name for name, both in evaluated.items()
+                   if both["after"]["gencode"] and len(set(re.findall(r"compute_(\d+)", both["after"]["gencode"]))) == 1]
+        without = sum(1 for name in rebuilt if evaluated[name]["after"]["nccl"] is False)
+        assert result.cuda_rebuilds == len(rebuilt) > 0, (label, cost)
+        libraries = cost.split(", whose SM the binary cache does not serve, ", 1)[1]
+        if without == 0:
+            seen.add("all")
+            assert libraries == "magma, NCCL and the other CUDA libraries are built too", (label, cost)
+        elif without == len(rebuilt):
+            seen.add("none")
+            assert libraries == ("magma and the other CUDA libraries are built too (no NCCL: nixpkgs builds none "
+                                 "for their SMs)"), (label, cost)
+        else:
+            seen.add("some")
+            assert libraries == (f"magma, NCCL and the other CUDA libraries are built too (NCCL for "
+                                 f"{len(rebuilt) - without} of them: nixpkgs builds none for the other {without})"), (
+                label, cost)
+    assert seen == {"all", "none", "some"}

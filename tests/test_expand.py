@@ -211,3 +211,47 @@ ci:
 ])
 def test_a_name_that_cannot_be_a_package_and_file_name_says_why(name, why):
     assert model.check_name(name) == why
+
+
+def narrowed(result) -> list[tuple[str, str]]:
+    return [(str(w.where), w.message) for w in result.warnings if "has no variant with" in w.message]
+
+
+def test_a_gpu_the_knowledge_table_narrows_gets_one_warning_with_the_reason():
+    """A keeper adds sm70 beside CUDA 12.8 to 13.1: its 13.x half is dropped, said once at
+    sm70 with the releases and the reason; sm90, with all of them, and the CUDA values get none."""
+    result = expand_text("""
+        gpu: {python: ["3.12", "3.13"], cuda: ["12.8", "12.9", "13.0"], sm: [sm70, sm90], isa: [avx2]}
+    """)
+    assert [v.name for v in result.variants if "sm70" in v.name] == [
+        f"pytorch-python{p}-cuda{c}-sm70-avx2" for p in ("312", "313") for c in ("12_8", "12_9")]
+    assert narrowed(result) == [("matrix.yaml:4:70", "gpu.sm sm70 has no variant with cuda 13.0 (sm70 (Volta) was "
+                                 "dropped after CUDA 12.9); `gen-matrix explain --sm sm70` says more")]
+
+
+def test_a_jetson_part_beside_x86_instruction_sets_is_said_with_each_axis_it_loses():
+    result = expand_text("""
+        gpu: {python: ["3.13"], cuda: ["12.9", "13.0"], sm: [sm90, sm110], isa: [avx2, avx512, armv9]}
+    """)
+    assert narrowed(result) == [(
+        "matrix.yaml:4:60", "gpu.sm sm110 has no variant with cuda 12.9 (sm110 (Blackwell Thor) needs CUDA >= 13.0); "
+        "isa avx2, avx512 (sm110 (Blackwell Thor) is a Jetson part, found only on aarch64 hosts); `gen-matrix "
+        "explain --sm sm110` says more")]
+
+
+def test_what_a_users_rule_also_keeps_out_or_a_barren_value_is_not_said_as_narrowed():
+    ruled = expand_text("""
+        gpu:
+          python: ["3.13"]
+          cuda: ["12.9", "13.0"]
+          sm: [sm70, sm90, sm110]
+          isa: [avx2, armv9]
+          restrict:
+            - {when: {sm: sm70}, only: {cuda: "12.9"}}
+            - {when: {sm: sm110}, only: {isa: armv9, cuda: "13.0"}}
+    """)
+    assert narrowed(ruled) == []
+    barren = expand_text("""
+        gpu: {python: ["3.13"], cuda: ["12.8", "13.0"], sm: [sm61], isa: [avx2]}
+    """)
+    assert narrowed(barren) == [] and any("gpu.cuda 13.0 yields no variant" in w.message for w in barren.warnings)

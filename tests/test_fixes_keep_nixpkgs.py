@@ -128,6 +128,8 @@ let
         twice = twice fixed.magma-cuda-static.patches ++ twice torchAfter.patches;
         # the content of each patch of magma after the fix, to see that the MAGMA fix's is there
         magmaPatchesAfter = map same fixed.magma-cuda-static.patches;
+        # whether the fix changes the build at all: the derivation of torch after it
+        changesTorch = torchAfter.drvPath != (torch plain).drvPath;
       } // builtins.listToAttrs (map (a: { name = a; value = lost plain.${a} fixed.${a}; }) touched);
     };
 in builtins.listToAttrs (map one cases)
@@ -166,6 +168,7 @@ def test_the_fix_keeps_what_nixpkgs_had(compared, fix, pin, cuda):
     assert "drop-cmp0037-old.patch" in result.pop("magmaPatches")
     result.pop("twice")
     result.pop("magmaPatchesAfter")
+    result.pop("changesTorch")
     lost = {package: what for package, what in result.items() if what}
     assert not lost, f"{fix} on {pin[:7]} with CUDA {cuda} drops what nixpkgs had: {lost}"
 
@@ -193,3 +196,42 @@ def test_the_magma_fix_leaves_magma_with_its_patch_once_on_every_pin(compared):
         if fix == "magma-cuda13-clockrate":
             seen[pin[:7]] = compared[f"{fix} {pin} {cuda}"]["magmaPatchesAfter"].count(wanted)
     assert seen and set(seen.values()) == {1}, seen
+
+
+# A fix is applied only where it changes the build: a pin's row lists under `carries` the
+# fixes whose change its nixpkgs already holds, and none is applied there (expand.py). The
+# row must say exactly where the fix changes nothing: on 0182a36 and 2017d6d, whose magma
+# has the MAGMA commit, the fix leaves torch's derivation as it was; on fe5e41d and
+# 6a030d5 it changes it.
+@needs_nix
+def test_a_pin_carries_exactly_the_fixes_that_change_nothing_on_it(compared):
+    changes = {}
+    for fix, pin, cuda in CASES:
+        if fix == "allow-broken-cuda13":
+            continue  # config alone: it changes whether torch evaluates, never its derivation
+        changes.setdefault((fix, pin), []).append(compared[f"{fix} {pin} {cuda}"]["changesTorch"])
+    carried = {(fix, pin) for (fix, pin), changed in changes.items() if not any(changed)}
+    assert carried == {(fix, pin) for pin in modelled_pins() for fix in KNOWLEDGE.pins[pin].carries}
+    assert {pin[:7] for fix, pin in carried} == {"0182a36", "2017d6d"}, carried
+
+
+@needs_nix
+def test_a_fix_the_pin_carries_is_not_applied_there():
+    from generator.pipeline import expand, load, validate
+
+    matrix = f"""\
+pytorch: {{version: "2.9.1"}}
+nixpkgs:
+  pins:
+    - {{name: carried, rev: {next(p for p in KNOWLEDGE.pins if p.startswith("0182a36"))}, when: {{isa: avx2}}}}
+    - {{name: lacking, rev: {next(p for p in KNOWLEDGE.pins if p.startswith("6a030d5"))}}}
+gpu:
+  python: ["3.13"]
+  cuda: ["13.0"]
+  sm: [sm90]
+  isa: [avx2, avx512]
+"""
+    expansion = expand.expand(validate.validate(load.parse(matrix, "matrix.yaml")))
+    fixes = {v.isa.name: v.fixes for v in expansion.variants}
+    assert "magma-cuda13-clockrate" not in fixes["avx2"] and "allow-broken-cuda13" in fixes["avx2"]
+    assert "magma-cuda13-clockrate" in fixes["avx512"]

@@ -16,7 +16,8 @@ from conftest import NIX_INSTANTIATE, REPO, needs_nix, wrapped_package_set
 from generator import knowledge as knowledge_
 from generator.pipeline import expand, load, pinned, validate
 
-FACTS = ("torch", "torchvision", "torchaudio", "cuda", "cuda_aliases", "capabilities", "python", "python_default")
+FACTS = ("torch", "torchvision", "torchaudio", "cuda", "cuda_aliases", "capabilities", "python", "python_default",
+         "carries")
 FE5E41D = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"
 R0182A36 = "0182a361324364ae3f436a63005877674cf45efb"
 UNKNOWN = "a" * 40
@@ -167,3 +168,18 @@ def test_pins_the_table_does_not_know_get_one_note_naming_eval():
 def test_the_shipped_matrices_ask_their_pins_only_for_what_they_hold(matrix):
     result = expand.expand(validate.validate(load.read(REPO / matrix, matrix)))
     assert pinned.check(result.matrix, list(result.variants)) == ([], [])
+
+
+def test_a_pin_row_that_carries_no_fix_is_a_located_error(run, tmp_path):
+    (tmp_path / "matrix.yaml").write_text(TWO_PINS.replace("pytorch:", f"knowledge:\n  pins:\n    {UNKNOWN}:\n"
+                                                                        "      torch: \"2.7.1\"\n"
+                                                                        "      sources: {torch: log, carries: log}\n"
+                                                                        "      carries: [allow-broken-cuda13, "
+                                                                        "magma-cuda13-clockrat]\npytorch:"))
+    result = run("--root", tmp_path)
+    assert result.exit_code == 2, result.output
+    assert (f"{tmp_path / 'matrix.yaml'}:6:38: pins row 'aaaaaaa' carries 'magma-cuda13-clockrat', which is no fix"
+            in result.output)
+    assert "did you mean 'magma-cuda13-clockrate'?" in result.output
+    assert "allow-broken-cuda13'" not in result.output
+    assert "Traceback" not in result.output and not (tmp_path / ".flox").exists()

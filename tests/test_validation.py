@@ -438,7 +438,8 @@ knowledge:
     0123456789abcdef0123456789abcdef01234567:
       {torch: "2.8.0", torchvision: "0.23.0", torchaudio: "2.8.0", cuda: {"12.8": "12.8.1"},
        cuda_aliases: {cudaPackages: "12.8"}, capabilities: {"12.8": ["9.0"]}, python: ["3.12", "3.13"],
-       python_default: "3.13", sources: {torch: our build log, python: our build log}, inferred: [python]}
+       python_default: "3.13", carries: [magma-cuda13-clockrate],
+       sources: {torch: our build log, python: our build log, carries: our build log}, inferred: [python]}
   fixes:
     hopper-only: {why: an example of a repository's own fix, file: local-fix, enabled: true,
                   when: {pytorch: ">=2.8", cuda: ">=12.8,<13.0", source: true, isa: [avx2], system: [x86_64-linux],

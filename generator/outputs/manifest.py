@@ -241,6 +241,35 @@ def update(text: str | None, expansion: Expansion, source: Source) -> str:
     return new(wanted) if text is None else edited(text, wanted)
 
 
+def lock_changes(old: str, new_text: str) -> list[str]:
+    """What of the manifest the Flox lock holds changes from `old` to `new_text`, in words.
+    The lock (.flox/env/manifest.lock) holds the whole manifest as data, so anything but
+    comments and layout makes it stale; options.systems and [install] are said entry by entry."""
+    import tomlkit
+
+    before, after = (tomlkit.parse(text).unwrap() for text in (old, new_text))
+    changes = []
+    systems = [(before.get("options") or {}).get("systems") or [], (after.get("options") or {}).get("systems") or []]
+    dropped = [s for s in systems[0] if s not in systems[1]]
+    added = [s for s in systems[1] if s not in systems[0]]
+    if dropped or added:
+        changes.append("options.systems " + ", ".join(
+            [f"{', '.join(dropped)} dropped"] * bool(dropped) + [f"{', '.join(added)} added"] * bool(added)))
+    install = [before.get("install") or {}, after.get("install") or {}]
+    for name in sorted(set(install[0]) | set(install[1])):
+        if install[0].get(name) != install[1].get(name):
+            how = "added" if name not in install[0] else "dropped" if name not in install[1] else "changed"
+            changes.append(f"install.{name} {how}")
+    for key in sorted(set(before) | set(after)):
+        if key in ("install",) or before.get(key) == after.get(key):
+            continue
+        rest = [{k: v for k, v in (side.get(key) or {}).items() if k != "systems"} if key == "options"
+                else side.get(key) for side in (before, after)]
+        if rest[0] != rest[1]:
+            changes.append(f"{'hook.on-activate' if key == 'hook' else key} changed")
+    return changes
+
+
 def _pointer_problem(line: int, message: str, column: int = 0) -> GenMatrixError:
     return GenMatrixError.at(
         Location(POINTER_FILE, line, column), message,

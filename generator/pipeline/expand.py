@@ -33,7 +33,11 @@ def _variant(matrix: Matrix, kind: str, rows: dict, origin: str,
     if pin is None:
         return variant  # expand() reports it
     facts = fix_facts(matrix, variant, pin.name)
-    fixes = tuple(sorted(fix.name for fix in matrix.knowledge.fixes.values() if fix.applies(facts)))
+    # a fix whose change the pin's nixpkgs already holds would change nothing there
+    row = matrix.knowledge.pins.get(pin.rev)
+    carried = set(row.carries) if row is not None else set()
+    fixes = tuple(sorted(fix.name for fix in matrix.knowledge.fixes.values()
+                         if fix.applies(facts) and fix.name not in carried))
     return replace(variant, pin=pin.name, fixes=fixes)
 
 
@@ -108,7 +112,7 @@ def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: 
         key = tuple((axis, combination[axis]) for axis in KIND_AXES[section.kind])
         dropped = [d for d in dropped if d.combination != key or d.rule == "knowledge"]
         kept[key] = _variant(matrix, section.kind, rows, f"{rule.label} ({rule.where})")
-    warnings += _barren(section, kept, dropped)
+    warnings += _barren(section, kept, dropped) + _narrowed(matrix, section, kept, dropped)
     return list(kept.values()), dropped
 
 
@@ -135,6 +139,48 @@ def _barren(section: Section, kept: dict, dropped: list[Dropped]) -> list[Proble
                     f"remove it, or add values it works with; `gen-matrix explain --{axis} {value}` "
                     "shows why for each combination",
                 ))
+    return warnings
+
+
+# The axes whose value's own limits (its CUDA releases, its hosts) rule a combination out:
+# a GPU's, or an accelerator's; a narrowed combination is said at that value.
+_LIMITED_AXES = ("sm", "accelerator")
+
+
+def _narrowed(matrix: Matrix, section: Section, kept: dict, dropped: list[Dropped]) -> list[Problem]:
+    """A warning for each GPU (or accelerator) the knowledge table keeps from part of the
+    product (sm70 beside CUDA 12.8 to 13.1 loses its 13.x half): the values of the other axes
+    it has no variant with, and why. Combinations a rule the user wrote also keeps out are
+    deliberate and not counted; a value left with no variant at all (of either axis) is _barren's."""
+    names = [axis for axis, _ in section.axes]
+    ruled = {d.combination for d in dropped if d.rule == "knowledge" and (
+        any(rule.forbids(dict(d.combination)) for rule in section.restrict)
+        or any(rule.matches(dict(d.combination)) for rule in section.exclude))}
+    used = {pair for key in kept for pair in key}
+    warnings = []
+    for axis, values in section.axes:
+        if axis not in _LIMITED_AXES:
+            continue
+        for value in values:
+            if (axis, value) not in used:
+                continue
+            gone = [d for d in dropped if d.rule == "knowledge" and (axis, value) in d.combination
+                    and d.combination not in ruled]
+            said = []
+            for other in names:
+                if other in ("python", axis):
+                    continue
+                row = matrix.knowledge.table(axis)[value]
+                lost = [v for v in dict(section.axes)[other]  # a value with no variant at all is _barren's
+                        if (other, v) in used and any((other, v) in d.combination for d in gone)
+                        and why_not_rows({axis: row, other: matrix.knowledge.table(other)[v]})]
+                if lost:
+                    reason = why_not_rows({axis: row, other: matrix.knowledge.table(other)[lost[0]]})
+                    said.append(f"{other} {', '.join(lost)} ({reason.split('; ')[0]})")
+            if said:
+                warnings.append(Problem(section.where_value(axis, value),
+                                        f"{section.kind}.{axis} {value} has no variant with {'; '.join(said)}; "
+                                        f"`gen-matrix explain --{axis} {value}` says more"))
     return warnings
 
 

@@ -69,6 +69,8 @@ class Recipe:
     platforms: tuple[str, ...] = ()  # meta.platforms as the recipe sets it; (): not set
     # config.cudaCapabilities of the recipe's nixpkgs; None: the pin's defaults
     config_capabilities: tuple[str, ...] | None = None
+    passthru: tuple = ()  # (name, value) pairs of the facts passthru gives consumers, sorted
+    build_inputs: tuple[str, ...] = ()  # packages the recipe adds to buildInputs
 
 
 
@@ -342,7 +344,10 @@ def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
         config=tuple(config), lost=tuple(lost),
         capabilities=_capabilities(passthru.get("cudaCapabilities", nixpkgs["config"].get("cudaCapabilities"))),
         platforms=tuple(str(p) for p in platforms),
-        config_capabilities=_capabilities(nixpkgs["config"].get("cudaCapabilities")))
+        config_capabilities=_capabilities(nixpkgs["config"].get("cudaCapabilities")),
+        passthru=tuple(sorted((key, value) for key, value in passthru.items()
+                              if key != "cudaCapabilities" and (value is None or isinstance(value, (str, int))))),
+        build_inputs=tuple(dep for dep in added if dep))
 
 
 def _capabilities(value) -> tuple[str, ...] | None:

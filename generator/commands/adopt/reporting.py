@@ -13,7 +13,8 @@ from pathlib import Path
 import yaml
 
 from ...knowledge import Knowledge
-from ...layout import PKGS_DIR
+from ...layout import MANIFEST_FILE as MANIFEST_FILE_FLOX, PKGS_DIR
+from ...outputs.workflow import LOCK_COMMAND
 from ...model import SCOPE_TEXT
 from ...pipeline import expand, load, render, validate
 from .reading import FIX_SIGNS, Recipe
@@ -23,6 +24,8 @@ MATRIX_FILE = "matrix.yaml"
 SUBJECTS_SHOWN = 4
 # Variables a recipe exports that gen-matrix sets its own way: the ISA's flags, the job
 # count from the machine, and a companion's SM.
+# The facts a companion's published package gives from its torch (nix/lib/default.nix).
+COMPANION_PASSTHRU = ("gpuArch", "cpuISA", "cudaVersion")
 _OWN_EXPORTS = {"CXXFLAGS", "CFLAGS", "MAX_JOBS", "TORCH_CUDA_ARCH_LIST", "FORCE_CUDA"}
 
 
@@ -41,6 +44,8 @@ class Adoption:
     replaced: tuple[str, ...] = ()  # files of the repository that generate writes over, beside the recipes
     updated: tuple[str, ...] = ()  # files of the repository of which generate rewrites its own parts
     cuda_rebuilds: int = 0  # GPU variants whose SM nixpkgs' CUDA libraries (magma, NCCL) are rebuilt for
+    rebuilt_off: dict = field(default_factory=dict)  # library (NCCL) -> how many of those nixpkgs builds without it
+    lock: tuple[str, ...] = ()  # what generate changes of what the committed Flox lock holds (run.lock_staled)
 
     @property
     def reproduced_names(self) -> tuple[str, ...]:
@@ -90,16 +95,23 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
     if dropped:
         changes.append(f"meta.platforms {', '.join(dropped)} dropped: a variant builds for one system, "
                        f"that of its instruction set")
-    if recipe.package != "pytorch":
-        return changes, lost  # a companion's fixes are its torch's
-    for fix in sorted(set(variant.fixes) - recipe.fixes):
+    features = list(matrix.system_features)
+    if recipe.system_features is None and features:
+        changes.append(f"requiredSystemFeatures {' '.join(features)} added: the matrix's build.system_features, "
+                       "which every build of it asks its builder for")
+    elif recipe.system_features is not None and list(recipe.system_features) != features:
+        lost.append(f"requiredSystemFeatures {list(recipe.system_features)}: the matrix's are {features}")
+    changes.append("store name: python<version>-<package>-<version>-<the variant's axes>, named after its variant, "
+                   "which tells the variants' builds apart in the store and in build logs")
+    torch = recipe.package == "pytorch"  # a companion's fixes, capabilities and CUDA libraries are its torch's
+    for fix in sorted(set(variant.fixes) - recipe.fixes) if torch else ():
         changes.append(f"adds the {fix} fix: {knowledge.fixes[fix].why}")
-    for fix in sorted(recipe.fixes - set(variant.fixes)):
+    for fix in sorted(recipe.fixes - set(variant.fixes)) if torch else ():
         if fix not in knowledge.fixes:
             continue
         lost.append(f"its hand-written {fix} fix: the built-in one does not apply to this variant "
                     f"(when {dict(knowledge.fixes[fix].when)})")
-    build = render.torch_build(matrix, variant)
+    build = render.torch_build(matrix, variant)  # a companion takes its torch's CPU flags
     for flag in recipe.flags:
         if flag not in build["cpuFlags"]:
             lost.append(f"hand-written flag {flag}: not among the knowledge table's flags of "
@@ -107,7 +119,7 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
     if set(recipe.flags) != set(build["cpuFlags"]):
         changes.append(f"CPU flags {' '.join(build['cpuFlags']) or '(none)'} where the recipe has "
                        f"{' '.join(recipe.flags) or '(none)'} (the knowledge table's flags of {recipe.combination[-1][1]})")
-    wanted = variant.exports
+    wanted = variant.exports if torch else {}
     have = dict(recipe.exports)
     for var, value in sorted(wanted.items()):
         if have.get(var) != value:
@@ -145,6 +157,13 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
                        f"free memory allows ({knowledge.job_memory_gb(cuda=True)} GB a CUDA compile job, "
                        f"{knowledge.job_memory_gb(cuda=False)} GB "
                        "another: nix/lib/compile.nix), and the workflow's builds at most build.jobs")
+    # a companion's wrapper gives its torch's facts (nix/lib/default.nix)
+    passthru = build["passthru"] if torch else {key: build["passthru"][key] for key in COMPANION_PASSTHRU}
+    passthru_changes, passthru_lost = _passthru_changes(passthru, recipe)
+    changes += passthru_changes
+    lost += passthru_lost
+    if not torch:
+        return changes, lost
     if variant.sm is not None:
         pin_default = _pin_capabilities(knowledge, recipe)
         before = recipe.capabilities or pin_default
@@ -157,8 +176,27 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
         changes += _cuda_library_changes(matrix, variant, recipe)
     if recipe.jobs is not None and recipe.jobs != matrix.jobs:
         lost.append(f"ninjaFlags -j{recipe.jobs}: the matrix's build.jobs is {matrix.jobs}")
-    if recipe.system_features is not None and list(recipe.system_features) != build["systemFeatures"]:
-        lost.append(f"requiredSystemFeatures {list(recipe.system_features)}: the matrix's are {build['systemFeatures']}")
+    for dep in recipe.build_inputs:
+        if dep == "openblas" and build["blas"] == "openblas":
+            changes.append("buildInputs openblas: dropped; a second copy of the BLAS nixpkgs' torch already links, "
+                           "which generate makes OpenBLAS (blas.override { blasProvider = openblas; })")
+    return changes, lost
+
+
+def _passthru_changes(wanted: dict, recipe: Recipe) -> tuple[list[str], list[str]]:
+    """What generate changes in the facts a torch recipe's passthru gives consumers, and
+    which of the recipe's own it does not carry."""
+    changes, lost = [], []
+    have = dict(recipe.passthru)
+    shown = lambda value: "null" if value is None else value  # noqa: E731
+    for key, value in sorted(wanted.items()):
+        if key not in have:
+            changes.append(f"passthru.{key} = {shown(value)} added: a fact for consumers (a vLLM build, say) that "
+                           "every variant gives")
+        elif have[key] != value:
+            changes.append(f"passthru.{key} {shown(have[key])} -> {shown(value)}: the variant's own value")
+    for key in sorted(set(have) - set(wanted)):
+        lost.append(f"passthru.{key} = {shown(have[key])}: set by hand, gen-matrix does not carry it")
     return changes, lost
 
 
@@ -191,7 +229,7 @@ def takeover(expansion, root: Path | None) -> dict:
     costs = expansion.matrix.knowledge.build_costs
     builds = Counter("companion" if v.is_companion else v.kind for v in expansion.variants)
     minutes = sum(costs[kind].minutes * count for kind, count in builds.items())
-    replaced, updated = [], []
+    replaced, updated, lock = [], [], []
     if root is not None:
         from ... import run
         from ...layout import Project
@@ -202,10 +240,14 @@ def takeover(expansion, root: Path | None) -> dict:
             if path.startswith(PKGS_DIR + "/") or not (root / path).is_file():
                 continue
             (updated if isinstance(text, write.Merged) else replaced).append(path)
-    rebuilds = sum(1 for v in expansion.variants if v.sm is not None and not v.is_companion
-                   and expansion.matrix.capability_scope_of(v) == "nixpkgs")
+        lock = run.lock_staled(root, outputs)
+    rebuilt = [v for v in expansion.variants if v.sm is not None and not v.is_companion
+               and expansion.matrix.capability_scope_of(v) == "nixpkgs"]
+    off = {name: 0 for name in expansion.matrix.knowledge.nixpkgs_off}
+    off.update(Counter(row.name for v in rebuilt for row in expansion.matrix.nixpkgs_off(v)))
     return {"builds": dict(sorted(builds.items())), "minutes": minutes, "replaced": tuple(replaced),
-            "updated": tuple(updated), "cuda_rebuilds": rebuilds}
+            "updated": tuple(updated), "cuda_rebuilds": len(rebuilt), "rebuilt_off": dict(sorted(off.items())),
+            "lock": tuple(lock)}
 
 
 def check(matrix: dict, text: str, recipes: list[Recipe], folder: str, root: Path | None = None) -> Adoption:
@@ -266,6 +308,23 @@ def _grouped(facts: dict) -> list[str]:
     return lines
 
 
+def _rebuilt_text(result: Adoption) -> str:
+    """What the cost line says of the CUDA libraries built for the SMs the binary cache does
+    not serve: each library nixpkgs may turn off (NCCL) only for the builds that have it."""
+    count = result.cuda_rebuilds
+    if not count:
+        return ""
+    libraries = ["magma"] + [name for name, off in result.rebuilt_off.items() if off < count]
+    text = (f"; for {count} of them, whose SM the binary cache does not serve, {', '.join(libraries)} "
+            "and the other CUDA libraries are built too")
+    for name, off in result.rebuilt_off.items():
+        if off == count:
+            text += f" (no {name}: nixpkgs builds none for their SMs)"
+        elif off:
+            text += f" ({name} for {count - off} of them: nixpkgs builds none for the other {off})"
+    return text
+
+
 def report(result: Adoption) -> str:
     """What `adopt` prints: the matrix, the names it reproduces, what the takeover costs and
     which files it replaces, and each fact it cannot carry over or generate would change,
@@ -284,11 +343,14 @@ def report(result: Adoption) -> str:
                      + (f" and {companions} companion builds" if companions else "")
                      + f", about {result.minutes / 60:.0f} build-hours by the knowledge table's build_costs, "
                        "with nothing cached"
-                     + (f"; for {result.cuda_rebuilds} of them, whose SM the binary cache does not serve, magma, NCCL "
-                        "and the other CUDA libraries are built too" if result.cuda_rebuilds else ""))
+                     + _rebuilt_text(result))
     replaced = [f"{len(result.reproduced_names)} recipes under {PKGS_DIR}"] + list(result.replaced)
     lines.append(f"`gen-matrix generate --adopt` replaces {', '.join(replaced)}"
                  + (f"; it rewrites its own parts of {', '.join(result.updated)}" if result.updated else ""))
+    if result.lock:
+        lines.append(f"It changes what the committed Flox lock holds of {MANIFEST_FILE_FLOX} ({'; '.join(result.lock)}): "
+                     f"after it, run `{LOCK_COMMAND}` and commit the lock, or `flox publish` refuses it and the "
+                     "workflow's plan job fails")
     lines += [f"warning: {warning}" for warning in dict.fromkeys(result.warnings)]
     if result.lost:
         lines += ["", f"Not carried over ({sum(map(len, result.lost.values()))} facts of {len(result.lost)} recipes):"]
