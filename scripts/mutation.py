@@ -71,7 +71,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "knowledge": ("generator/knowledge.py", ("tests/test_knowledge_rules.py", "tests/test_validation.py",
                                              "tests/test_version_ranges.py",
                                              "tests/test_explain.py", "tests/test_env.py",
-                                             "tests/test_wheels.py")),
+                                             "tests/test_wheels.py", "tests/test_nvidia_gaps.py")),
     "model": ("generator/model.py", ("tests/test_expand.py", "tests/test_validation.py", "tests/test_explain.py",
                                      "tests/test_list_show.py")),
     "adopt-reading": ("generator/commands/adopt/reading.py", ("tests/test_adopt.py", "tests/test_adopt_reading.py")),
@@ -79,10 +79,12 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "adopt-reporting": ("generator/commands/adopt/reporting.py", ("tests/test_adopt.py",)),
     "smoke": ("generator/commands/smoke.py", ("tests/test_smoke.py",)),
     "eval": ("generator/commands/eval.py", ("tests/test_eval.py",)),
-    "buildenv": ("generator/commands/buildenv.py", ("tests/test_env.py", "tests/test_escaping.py")),
+    "buildenv": ("generator/commands/buildenv.py", ("tests/test_env.py", "tests/test_escaping.py",
+                                                    "tests/test_nvidia_gaps.py")),
     "detect": ("generator/commands/detect.py", ("tests/test_detect.py", "tests/test_host.py")),
-    "explain": ("generator/commands/explain.py", ("tests/test_explain.py",)),
-    "wheels": ("generator/commands/wheels.py", ("tests/test_wheels.py", "tests/test_explain.py", "tests/test_detect.py")),
+    "explain": ("generator/commands/explain.py", ("tests/test_explain.py", "tests/test_nvidia_gaps.py")),
+    "wheels": ("generator/commands/wheels.py", ("tests/test_wheels.py", "tests/test_explain.py", "tests/test_detect.py",
+                                               "tests/test_nvidia_gaps.py")),
 }
 
 # module -> {mutant name: why no test can tell it from the original}. Only these survivors

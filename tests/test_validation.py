@@ -422,7 +422,9 @@ knowledge:
   pytorch:
     "2.8": {python: ["3.9", "3.13"], cuda: ["12.6", "12.8"], experimental_cuda: ["12.9"],
             wheels: [{cuda: "12.8", system: x86_64-linux, index: pip, arch: "9.0;13.0+PTX", source: a wheel we read,
-                      inferred: from a nightly of the same week}],
+                      inferred: from a nightly of the same week,
+                      gaps: [{library: libtorch_cuda_linalg.so, lacks: "9.0", holds: its linear algebra,
+                              source: our cuobjdump of the wheel}]}],
             latest: "2.8.0", source_cuda: "<13.0"}
   workarounds:
     old-cmake: {why: an example of a hand-build workaround, source: our build log, pip: ["setuptools<74"],

@@ -285,7 +285,9 @@ def recommend(host: Host, expansion: Expansion, python: str | None = None) -> Re
         driver, cuda = finding.gpu.driver, variant.cuda
         needed = _min_driver(variant, host.system)
         on = " on Windows" if host.system == "Windows" else ""
-        if driver is None:
+        if finding.sm.jetson:  # L4T has no desktop driver: JetPack brings the one its CUDA release needs
+            reasons.append(f"CUDA {cuda.name}: needs a JetPack whose CUDA is {cuda.name} (a Jetson runs no desktop driver)")
+        elif driver is None:
             reasons.append(f"CUDA {cuda.name}: needs NVIDIA driver {needed} or newer{on} (driver not checked)")
         elif _driver_ok(variant, driver, host.system):
             reasons.append(f"CUDA {cuda.name}: driver {driver} >= {needed}, its minimum{on}")

@@ -284,8 +284,10 @@ def hand_build(knowledge: Knowledge, sm: Sm, cuda: str | None, python: str | Non
         command = (f"gen-matrix env --sm {sm.name} --cuda {cuda} --pytorch "
                    f"{version if version.count('.') == 2 else release.newest}" + (f" --python {python}" if python else ""))
         lines.append(f"build: {what} can be built by hand: CUDA {cuda}'s nvcc compiles for it and the release's source "
-                     f"builds with it; running it needs NVIDIA driver {toolkit.driver} (Linux) or "
-                     f"{toolkit.driver_for('Windows')} (Windows) or newer; `{command}` writes the script")
+                     f"builds with it; running it needs "
+                     + (f"a JetPack whose CUDA is {cuda} (a Jetson runs no desktop driver)" if sm.jetson else
+                        f"NVIDIA driver {toolkit.driver} (Linux) or {toolkit.driver_for('Windows')} (Windows) or newer")
+                     + f"; `{command}` writes the script")
     if blocking or not cuda:
         line = newest_line(knowledge, sm, python, cuda=cuda)
         if line:
@@ -357,9 +359,10 @@ def _unpackaged_cuda(expansion: Expansion, given: dict[str, str], toolkit: Toolk
                                                        ("isa", others.get("isa"))) if value is not None}
         verdict = sm_cuda_problem(k.sm[sm], cuda)
         reasons = [Reason(KNOWLEDGE_RULE, "", verdict)] if verdict else []
+        needs = (f"a JetPack whose CUDA is {cuda} (a Jetson runs no desktop driver)" if k.sm[sm].jetson else
+                 f"NVIDIA driver {toolkit.driver} (Linux) or {toolkit.windows_driver} (Windows) or newer")
         reasons.append(Reason(KNOWLEDGE_RULE, "", f"nixpkgs packages no CUDA {cuda} (it packages {packaged}); "
-                              f"a hand build with it needs NVIDIA driver {toolkit.driver} (Linux) or "
-                              f"{toolkit.windows_driver} (Windows) or newer"))
+                              f"a hand build with it needs {needs}"))
         reasons += [Reason("PyTorch's release notes", "", note)
                     for note in release_support(matrix, {"cuda": cuda, "sm": sm}, pytorch)]
         outcomes.append(Outcome("gpu", tuple(combination.items()), None, None, None, tuple(reasons), verdict))
