@@ -126,3 +126,24 @@ def test_a_jetson_build_names_no_desktop_driver(run, gpu, cuda, pytorch):
 def test_a_desktop_gpu_still_names_its_driver(run):
     script = run("env", "--gpu", "Tesla T4", "--cuda", "12.6", "--pytorch", "2.8.0")
     assert f"NVIDIA driver {KNOWLEDGE.cuda_release('12.6').driver} or newer on Linux" in script.stdout
+
+
+JETSON_MATRIX = """pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm87, sm90], isa: [armv8_2]}
+"""
+
+
+def test_a_jetson_variant_shows_and_documents_no_desktop_driver(run, tmp_path):
+    (tmp_path / "matrix.yaml").write_text(JETSON_MATRIX)
+    desktop = KNOWLEDGE.cuda["12.8"].driver
+    jetson, hopper = "pytorch-python313-cuda12_8-sm87-armv8_2", "pytorch-python313-cuda12_8-sm90-armv8_2"
+    shown = run("show", "--root", tmp_path, jetson)
+    assert "needs a JetPack whose CUDA is 12.8" in shown.stdout and desktop not in shown.stdout
+    assert f"needs NVIDIA driver {desktop} or newer" in run("show", "--root", tmp_path, hopper).stdout
+    assert run("--root", tmp_path).exit_code == 0
+    rows = {line.split("|")[2].strip(): line for line in (tmp_path / "BUILD_MATRIX.md").read_text().splitlines()
+            if line.startswith("| sm")}
+    assert desktop not in rows["8.7"] and "JetPack's" in rows["8.7"] and desktop in rows["9.0"]
+    recipe = (tmp_path / ".flox" / "pkgs" / f"{jetson}.nix").read_text()
+    assert desktop not in recipe and "a JetPack whose CUDA is 12.8" in recipe
