@@ -356,9 +356,48 @@ class PinFacts:
         return table[cuda].capabilities if cuda in table else ()
 
 
+@dataclass(frozen=True)
+class OtherGpu:
+    """A GPU target that is not NVIDIA's: an AMD gfx target (ROCm), an Intel one (XPU), Apple's MPS."""
+
+    name: str  # gfx942, dg2, mps
+    kind: str  # rocm, xpu or mps
+    family: str
+    gpus: tuple[str, ...]
+    source: str
+    rocm: str = ""  # the first ROCm release that supports it on Linux, where read
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.family})"
+
+
+@dataclass(frozen=True)
+class OtherWheels:
+    """PyTorch's own wheels of a release line for GPUs that are not NVIDIA's."""
+
+    name: str  # the release line
+    rocm: str = ""  # the ROCm release of its ROCm wheels
+    gfx: str = ""  # their PYTORCH_ROCM_ARCH; empty where not read
+    xpu: str | None = None  # their TORCH_XPU_ARCH_LIST ("" where not read); None: no XPU wheels
+    macos: str = ""  # the oldest macOS their MPS runs on, where read
+    source: str = "pytorch/pytorch RELEASE.md, 'Stable ROCm' (index file id 66643764700)"  # of `rocm`
+    gfx_source: str = ""
+    xpu_source: str = ""
+    macos_source: str = ""
+
+    def serves(self, gpu: OtherGpu) -> bool | None:
+        """Whether its wheels for the GPU's kind hold code for it; None where the list was not read."""
+        targets = {"rocm": self.gfx.split(";"), "xpu": (self.xpu or "").split(",")}.get(gpu.kind)
+        if targets is None or not any(targets):
+            return None
+        return gpu.name in targets
+
+
 TABLES = {"sm": Sm, "cuda": Cuda, "toolkit": Toolkit, "minor_compat": MinorCompat, "python": Python, "isa": Isa, "accelerator": Accelerator,
           "pytorch": Release, "fixes": Fix, "workarounds": Workaround, "compile_jobs": CompileJob,
-          "nixpkgs_off": NixpkgsOff, "build_costs": BuildCost, "pins": PinFacts}
+          "nixpkgs_off": NixpkgsOff, "build_costs": BuildCost, "pins": PinFacts,
+          "other_gpus": OtherGpu, "other_wheels": OtherWheels}
 
 
 def in_range(version: str, spec: str) -> bool:
@@ -392,6 +431,8 @@ class Knowledge:
     nixpkgs_off: Mapping[str, NixpkgsOff]
     build_costs: Mapping[str, BuildCost]
     pins: Mapping[str, PinFacts]
+    other_gpus: Mapping[str, OtherGpu] = field(default_factory=dict)
+    other_wheels: Mapping[str, OtherWheels] = field(default_factory=dict)
 
     def job_memory_gb(self, cuda: bool) -> int:
         """GiB one compile job may take, in a build that compiles CUDA or not."""
@@ -512,6 +553,8 @@ def _row(cls, name: str, values: dict):
         converted["capabilities"] = MappingProxyType({str(k): tuple(str(c) for c in v)
                                                       for k, v in sorted((values.get("capabilities") or {}).items())})
         converted["python"] = tuple(str(v) for v in values.get("python") or ())
+    if cls is OtherWheels and converted.get("xpu") is not None:
+        converted["xpu"] = str(converted["xpu"])
     if cls is Sm:  # the schema lets editors write 13 for "13.0"; version_key needs text
         for bound in ("min_cuda", "max_cuda"):
             if converted.get(bound) is not None:

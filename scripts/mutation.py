@@ -55,7 +55,9 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "nixvalue": ("generator/pipeline/nixvalue.py", ("tests/test_escaping.py", "tests/test_golden.py",
                                                     "tests/test_input_bounds.py")),
     "render": ("generator/pipeline/render.py", ("tests/test_golden.py", "tests/test_docs_facts.py",
-                                                "tests/test_identity.py", "tests/test_revisions.py")),
+                                                "tests/test_identity.py", "tests/test_revisions.py",
+                                                "tests/test_nvidia_gaps.py")),
+    "listing": ("generator/commands/listing.py", ("tests/test_list_show.py", "tests/test_nvidia_gaps.py")),
     "templating": ("generator/templating.py", ("tests/test_golden.py", "tests/test_input_bounds.py")),
     # test_workflow_logic.py, which runs the workflow's steps over the plan, guards ci.py too;
     # it is left out for its time, as test_build_identity.py is above.
@@ -81,8 +83,11 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "eval": ("generator/commands/eval.py", ("tests/test_eval.py",)),
     "buildenv": ("generator/commands/buildenv.py", ("tests/test_env.py", "tests/test_escaping.py",
                                                     "tests/test_nvidia_gaps.py")),
-    "detect": ("generator/commands/detect.py", ("tests/test_detect.py", "tests/test_host.py")),
-    "explain": ("generator/commands/explain.py", ("tests/test_explain.py", "tests/test_nvidia_gaps.py")),
+    "detect": ("generator/commands/detect.py", ("tests/test_detect.py", "tests/test_host.py", "tests/test_other_gpus.py")),
+    "explain": ("generator/commands/explain.py", ("tests/test_explain.py", "tests/test_nvidia_gaps.py",
+                                                  "tests/test_other_gpus.py")),
+    "othergpus": ("generator/commands/othergpus.py", ("tests/test_other_gpus.py",)),
+    "host": ("generator/commands/host.py", ("tests/test_host.py", "tests/test_other_gpus.py")),
     "wheels": ("generator/commands/wheels.py", ("tests/test_wheels.py", "tests/test_explain.py", "tests/test_detect.py",
                                                "tests/test_nvidia_gaps.py")),
 }

@@ -441,6 +441,11 @@ knowledge:
       {torch: "2.8.0", torchvision: "0.23.0", torchaudio: "2.8.0", cuda: {"12.8": "12.8.1"},
        cuda_aliases: {cudaPackages: "12.8"}, capabilities: {"12.8": ["9.0"]}, python: ["3.12", "3.13"],
        python_default: "3.13", sources: {torch: our build log, python: our build log}, inferred: [python]}
+  other_gpus:
+    gfx1010: {kind: rocm, family: RDNA, gpus: [Radeon RX 5700 XT], rocm: "6.0", source: our reading of LLVM}
+  other_wheels:
+    "2.8": {rocm: "6.4", gfx: "gfx1010;gfx942", xpu: "dg2,bmg", macos: "14.0", source: RELEASE.md,
+            gfx_source: our build log, xpu_source: our build log, macos_source: Apple's page}
   fixes:
     hopper-only: {why: an example of a repository's own fix, file: local-fix, enabled: true,
                   when: {pytorch: ">=2.8", cuda: ">=12.8,<13.0", source: true, isa: [avx2], system: [x86_64-linux],

@@ -463,3 +463,27 @@ def as_json(explanation: Explanation) -> dict:
     return {"query": dict(explanation.query), "outcomes": [outcome(o) for o in explanation.outcomes],
             "pytorch": list(explanation.pytorch), "build": list(explanation.build),
             "wheels": [wheel_json(fit) for fit in explanation.wheel_fits], "wheel_summary": list(explanation.wheels)}
+
+
+def other_gpu(knowledge: Knowledge, text: str):
+    """The target of an `--sm` value that names a GPU that is not NVIDIA's; None for an SM, an
+    NVIDIA card or a name neither table knows (axis_value then says what it does not know)."""
+    from .othergpus import match
+    from ..knowledge import gpu_name_matches
+
+    if knowledge.lookup("sm", text) or gpu_name_matches(knowledge, text):
+        return None
+    return match(knowledge, text)
+
+
+def other_text(knowledge: Knowledge, name: str, gpu, python: str | None = None) -> str:
+    """What explain says of a GPU that is not NVIDIA's: its target, the wheels that serve it, why no build."""
+    from .othergpus import BACKEND, describe, wheel_line
+
+    lines = [f"gpu: {name} is {describe(gpu)} ({gpu.source})"]
+    if gpu.kind == "mps":
+        lines.append("build: the darwin variants of a matrix build MPS (`gen-matrix explain --accelerator mps`)")
+    else:
+        lines.append(f"build: gen-matrix builds CUDA, CPU and Apple variants, not {BACKEND[gpu.kind]} ones")
+    lines.append(wheel_line(knowledge, gpu, python))
+    return "\n".join(lines) + "\n"
