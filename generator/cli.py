@@ -610,6 +610,16 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
     example = None if project.matrix_given or os.path.lexists(project.matrix_path) else read.rsplit(" ", 1)[-1]
     if example is None:
         _warn(expansion.warnings, expansion.notes)
+    other = explain_.other_gpu(expansion.matrix.knowledge, sm) if sm is not None and name is None else None
+    if other is not None:  # an AMD, Intel or Apple GPU: its target and PyTorch's own wheels, no SM
+        if as_json:
+            click.echo(json.dumps({"gpu": sm, "target": other.name, "backend": other.kind, "family": other.family,
+                                   "source": other.source, "text": explain_.other_text(
+                                       expansion.matrix.knowledge, sm, other, python), "matrix": read}, indent=2))
+        else:
+            click.echo(explain_.other_text(expansion.matrix.knowledge, sm, other, python), nl=False)
+            click.echo(f"matrix: {read}", err=True)
+        return
     result = (explain_.by_name(expansion, name) if name is not None
               else explain_.by_values(expansion, given, kind, pytorch))
     if pytorch is not None:

@@ -163,6 +163,21 @@ class Wheel:
     arch: str  # as TORCH_CUDA_ARCH_LIST writes it: "5.0;8.6;9.0+PTX"
     source: str
     inferred: str = ""  # where the list was not read from the release's own build script: from what
+    gaps: tuple["LibraryGap", ...] = ()  # libraries of the wheel that lack code for entries of `arch`
+
+
+@dataclass(frozen=True)
+class LibraryGap:
+    """A library of a wheel that carries no code for some entries of the wheel's arch list,
+    as a capture of its binaries shows: those GPUs run the wheel, but not that library's kernels."""
+
+    library: str  # libtorch_cuda_linalg.so
+    lacks: str  # the arch list entries it has no code for, as TORCH_CUDA_ARCH_LIST writes them: "7.5"
+    holds: str  # what the library runs, in a user's words
+    source: str
+
+    def lacks_capability(self, capability: str) -> bool:
+        return capability in (entry.strip() for entry in self.lacks.split(";"))
 
 
 @dataclass(frozen=True)
@@ -344,9 +359,48 @@ class PinFacts:
         return table[cuda].capabilities if cuda in table else ()
 
 
+@dataclass(frozen=True)
+class OtherGpu:
+    """A GPU target that is not NVIDIA's: an AMD gfx target (ROCm), an Intel one (XPU), Apple's MPS."""
+
+    name: str  # gfx942, dg2, mps
+    kind: str  # rocm, xpu or mps
+    family: str
+    gpus: tuple[str, ...]
+    source: str
+    rocm: str = ""  # the first ROCm release that supports it on Linux, where read
+
+    @property
+    def label(self) -> str:
+        return f"{self.name} ({self.family})"
+
+
+@dataclass(frozen=True)
+class OtherWheels:
+    """PyTorch's own wheels of a release line for GPUs that are not NVIDIA's."""
+
+    name: str  # the release line
+    rocm: str = ""  # the ROCm release of its ROCm wheels
+    gfx: str = ""  # their PYTORCH_ROCM_ARCH; empty where not read
+    xpu: str | None = None  # their TORCH_XPU_ARCH_LIST ("" where not read); None: no XPU wheels
+    macos: str = ""  # the oldest macOS their MPS runs on, where read
+    source: str = "pytorch/pytorch RELEASE.md, 'Stable ROCm' (index file id 66643764700)"  # of `rocm`
+    gfx_source: str = ""
+    xpu_source: str = ""
+    macos_source: str = ""
+
+    def serves(self, gpu: OtherGpu) -> bool | None:
+        """Whether its wheels for the GPU's kind hold code for it; None where the list was not read."""
+        targets = {"rocm": self.gfx.split(";"), "xpu": (self.xpu or "").split(",")}.get(gpu.kind)
+        if targets is None or not any(targets):
+            return None
+        return gpu.name in targets
+
+
 TABLES = {"sm": Sm, "cuda": Cuda, "toolkit": Toolkit, "minor_compat": MinorCompat, "python": Python, "isa": Isa, "accelerator": Accelerator,
           "pytorch": Release, "fixes": Fix, "workarounds": Workaround, "compile_jobs": CompileJob,
-          "nixpkgs_off": NixpkgsOff, "build_costs": BuildCost, "pins": PinFacts}
+          "nixpkgs_off": NixpkgsOff, "build_costs": BuildCost, "pins": PinFacts,
+          "other_gpus": OtherGpu, "other_wheels": OtherWheels}
 
 
 def in_range(version: str, spec: str) -> bool:
@@ -380,6 +434,8 @@ class Knowledge:
     nixpkgs_off: Mapping[str, NixpkgsOff]
     build_costs: Mapping[str, BuildCost]
     pins: Mapping[str, PinFacts]
+    other_gpus: Mapping[str, OtherGpu] = field(default_factory=dict)
+    other_wheels: Mapping[str, OtherWheels] = field(default_factory=dict)
 
     def job_memory_gb(self, cuda: bool) -> int:
         """GiB one compile job may take, in a build that compiles CUDA or not."""
@@ -480,8 +536,10 @@ def _row(cls, name: str, values: dict):
     if cls is Workaround:
         converted["env"] = MappingProxyType({str(k): str(v) for k, v in sorted((values.get("env") or {}).items())})
     if cls is Release:
-        converted["wheels"] = tuple(Wheel(**{key: str(value) for key, value in row.items()})
-                                    for row in values.get("wheels") or ())
+        converted["wheels"] = tuple(
+            Wheel(**{key: str(value) for key, value in row.items() if key != "gaps"},
+                  gaps=tuple(LibraryGap(**{k: str(v) for k, v in gap.items()}) for gap in row.get("gaps") or ()))
+            for row in values.get("wheels") or ())
     if cls is Accelerator:
         converted["environment"] = MappingProxyType(dict(sorted((values.get("environment") or {}).items())))
     if cls is Cuda:
@@ -499,6 +557,8 @@ def _row(cls, name: str, values: dict):
                                                       for k, v in sorted((values.get("capabilities") or {}).items())})
         converted["python"] = tuple(str(v) for v in values.get("python") or ())
         converted["carries"] = tuple(str(v) for v in values.get("carries") or ())
+    if cls is OtherWheels and converted.get("xpu") is not None:
+        converted["xpu"] = str(converted["xpu"])
     if cls is Sm:  # the schema lets editors write 13 for "13.0"; version_key needs text
         for bound in ("min_cuda", "max_cuda"):
             if converted.get(bound) is not None:
@@ -664,6 +724,10 @@ def findings(knowledge: Knowledge, *, sm: Sm | None = None, cuda: str | None = N
                                                 for fit in wheels_for(knowledge, sm)):
             found.append(Finding(NOTE, f"PyTorch {release.name}'s own CUDA {cuda} wheels leave out {sm.name} "
                                        f"({sm.capability}): a build for it from source works, untested upstream", "cuda"))
+        if sm is not None:
+            for fit in wheels_for(knowledge, sm):
+                if fit.release.name == release.name and fit.cuda == cuda:
+                    found += [Finding(NOTE, gap_text(gap, sm, fit), "cuda") for gap in fit.gaps]
     order = (CANNOT, SOURCE, NOTE)
     return tuple(sorted(found, key=lambda f: order.index(f.level)))
 
@@ -740,6 +804,7 @@ class WheelFit:
     # the drivers of the first CUDA release that knows the GPU: an older driver branch does not
     # run the GPU at all, whatever the binary; None where the table lacks that release
     first: Cuda | Toolkit | None = None
+    gaps: tuple[LibraryGap, ...] = ()  # libraries of these wheels without code for the GPU
 
     def driver_for(self, system: str) -> str:
         """The oldest driver that runs them on `system` (Linux or Windows); empty where unknown."""
@@ -764,6 +829,13 @@ class WheelFit:
                 return f"conda install pytorch=={version} cudatoolkit={self.cuda} -c pytorch"
             return f"conda install pytorch=={version} pytorch-cuda={self.cuda} -c pytorch -c nvidia"
         return f"pip install torch=={version} --index-url https://download.pytorch.org/whl/cu{self.cuda.replace('.', '')}"
+
+
+def gap_text(gap: LibraryGap, sm: Sm, fit: WheelFit) -> str:
+    """What a library of a wheel that lacks code for `sm` means to its user."""
+    return (f"PyTorch {fit.release.newest}'s own CUDA {fit.cuda} wheels ({', '.join(fit.systems)}) name {sm.name} in "
+            f"their arch list, but their {gap.library} holds no code for it ({gap.source}): {gap.holds} cannot run "
+            f"on {sm.name}; another CUDA release's wheel or a build for {sm.name} from source has them")
 
 
 def driver_meets(driver: str, needed: str) -> bool:
@@ -807,14 +879,16 @@ def wheels_for(knowledge: Knowledge, sm: Sm, system: str | None = None,
             # run there, as PyTorch's CUDA 12.4 wheels did not on sm120
             if runs.how == PTX and version_key(wheel.cuda) < version_key(sm.min_cuda):
                 continue
-            found.setdefault((release.name, wheel.cuda, wheel.index, runs), []).append(wheel)
+            # a library without code for the GPU sets its wheels apart from the same release's others
+            gaps = tuple(gap for gap in wheel.gaps if gap.lacks_capability(sm.capability))
+            found.setdefault((release.name, wheel.cuda, wheel.index, runs, gaps), []).append(wheel)
     fits = []
     first = knowledge.cuda_release(sm.min_cuda)
-    for (name, cuda, index, runs), wheels in found.items():
+    for (name, cuda, index, runs, gaps), wheels in found.items():
         toolkit = knowledge.cuda_release(cuda)
         fits.append(WheelFit(knowledge.pytorch[name], cuda, index, runs, tuple(sorted({w.system for w in wheels})),
                              toolkit, _compat(knowledge, cuda, runs, toolkit, first),
-                             tuple(dict.fromkeys(w.source for w in wheels)), first))
+                             tuple(dict.fromkeys(w.source for w in wheels)), first, gaps))
     return tuple(sorted(fits, key=lambda f: (tuple(-n for n in version_key(f.release.name)), version_key(f.cuda),
                                              f.index != "pip", f.runs.how != SASS)))
 
@@ -830,7 +904,7 @@ def best_wheel(fits: tuple[WheelFit, ...], driver: str | None = None, system: st
     fits = runnable or fits
     newest = version_key(fits[0].release.name)
     same = [f for f in fits if version_key(f.release.name) == newest]
-    return min(same, key=lambda f: (f.runs.how != SASS, f.index != "pip",
+    return min(same, key=lambda f: (f.runs.how != SASS, bool(f.gaps), f.index != "pip",
                                     tuple(-n for n in version_key(f.cuda)) if runnable else version_key(f.cuda)))
 
 

@@ -56,7 +56,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
                                                     "tests/test_input_bounds.py")),
     "render": ("generator/pipeline/render.py", ("tests/test_golden.py", "tests/test_docs_facts.py",
                                                 "tests/test_identity.py", "tests/test_revisions.py",
-                                                "tests/test_rebuild_two_pins.py")),
+                                                "tests/test_rebuild_two_pins.py", "tests/test_nvidia_gaps.py")),
+    "listing": ("generator/commands/listing.py", ("tests/test_list_show.py", "tests/test_nvidia_gaps.py")),
     "templating": ("generator/templating.py", ("tests/test_golden.py", "tests/test_input_bounds.py")),
     # test_workflow_logic.py, which runs the workflow's steps over the plan, guards ci.py too;
     # it is left out for its time, as test_build_identity.py is above.
@@ -74,7 +75,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "knowledge": ("generator/knowledge.py", ("tests/test_knowledge_rules.py", "tests/test_validation.py",
                                              "tests/test_version_ranges.py",
                                              "tests/test_explain.py", "tests/test_env.py",
-                                             "tests/test_wheels.py", "tests/test_wheels_several.py")),
+                                             "tests/test_wheels.py", "tests/test_wheels_several.py",
+                                             "tests/test_nvidia_gaps.py")),
     "model": ("generator/model.py", ("tests/test_expand.py", "tests/test_validation.py", "tests/test_explain.py",
                                      "tests/test_list_show.py")),
     "adopt-reading": ("generator/commands/adopt/reading.py", ("tests/test_adopt.py", "tests/test_adopt_reading.py")),
@@ -82,10 +84,15 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "adopt-reporting": ("generator/commands/adopt/reporting.py", ("tests/test_adopt.py",)),
     "smoke": ("generator/commands/smoke.py", ("tests/test_smoke.py",)),
     "eval": ("generator/commands/eval.py", ("tests/test_eval.py", "tests/test_ci_time_limit.py")),
-    "buildenv": ("generator/commands/buildenv.py", ("tests/test_env.py", "tests/test_escaping.py")),
-    "detect": ("generator/commands/detect.py", ("tests/test_detect.py", "tests/test_host.py")),
-    "explain": ("generator/commands/explain.py", ("tests/test_explain.py",)),
-    "wheels": ("generator/commands/wheels.py", ("tests/test_wheels.py", "tests/test_explain.py", "tests/test_detect.py")),
+    "buildenv": ("generator/commands/buildenv.py", ("tests/test_env.py", "tests/test_escaping.py",
+                                                    "tests/test_nvidia_gaps.py")),
+    "detect": ("generator/commands/detect.py", ("tests/test_detect.py", "tests/test_host.py", "tests/test_other_gpus.py")),
+    "explain": ("generator/commands/explain.py", ("tests/test_explain.py", "tests/test_nvidia_gaps.py",
+                                                  "tests/test_other_gpus.py")),
+    "othergpus": ("generator/commands/othergpus.py", ("tests/test_other_gpus.py",)),
+    "host": ("generator/commands/host.py", ("tests/test_host.py", "tests/test_other_gpus.py")),
+    "wheels": ("generator/commands/wheels.py", ("tests/test_wheels.py", "tests/test_explain.py", "tests/test_detect.py",
+                                               "tests/test_nvidia_gaps.py")),
 }
 
 # module -> {mutant name: why no test can tell it from the original}. Only these survivors

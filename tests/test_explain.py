@@ -79,7 +79,7 @@ def test_a_combination_outside_the_axes_names_the_axis_and_the_knowledge_verdict
     # first whether nvcc and PyTorch can build it at all, then why the matrix has no variant of it
     assert lines[0] == ("build: sm61 with CUDA 13.0 and PyTorch 2.8.0 cannot be built: sm61 (Pascal) was dropped "
                         "after CUDA 12.9; this asks for 13.0, which is too new; PyTorch 2.8's source does not build "
-                        "with CUDA 13.0 (it takes CUDA <13.0)")
+                        "with CUDA 13.0 (it takes CUDA >=11.0,<13.0)")
     assert [line for line in lines if not line.startswith(("build:", "newest that", "note:", "prebuilt:", "wheels:",
                                                            "first release:"))] == [
         "pytorch-python313-cuda13_0-sm61-avx2: not in the matrix (gpu: python 3.13, cuda 13.0, sm sm61, isa avx2)",
@@ -270,9 +270,9 @@ def test_pytorch_option_says_what_that_release_supports(run):
              "and the release's source builds with it; running it needs NVIDIA driver 575.51.03 (Linux) or 576.02 "
              "(Windows) or newer; `gen-matrix env --sm sm120 --cuda 12.9 --pytorch 2.8.0` writes the script"),
     ("13.0", "build: sm120 with CUDA 13.0 and PyTorch 2.8.0 cannot be built: PyTorch 2.8's source does not build "
-             "with CUDA 13.0 (it takes CUDA <13.0)"),
+             "with CUDA 13.0 (it takes CUDA >=11.0,<13.0)"),
     ("13.1", "build: sm120 with CUDA 13.1 and PyTorch 2.8.0 cannot be built: PyTorch 2.8's source does not build "
-             "with CUDA 13.1 (it takes CUDA <13.0)"),
+             "with CUDA 13.1 (it takes CUDA >=11.0,<13.0)"),
 ])
 def test_a_cuda_outside_the_matrixs_axes_is_judged_before_the_matrix_says_it_lacks_it(run, cuda, verdict):
     result = run("explain", "--root", REPO, "--sm", "sm_120", "--cuda", cuda)

@@ -422,7 +422,9 @@ knowledge:
   pytorch:
     "2.8": {python: ["3.9", "3.13"], cuda: ["12.6", "12.8"], experimental_cuda: ["12.9"],
             wheels: [{cuda: "12.8", system: x86_64-linux, index: pip, arch: "9.0;13.0+PTX", source: a wheel we read,
-                      inferred: from a nightly of the same week}],
+                      inferred: from a nightly of the same week,
+                      gaps: [{library: libtorch_cuda_linalg.so, lacks: "9.0", holds: its linear algebra,
+                              source: our cuobjdump of the wheel}]}],
             latest: "2.8.0", source_cuda: "<13.0"}
   workarounds:
     old-cmake: {why: an example of a hand-build workaround, source: our build log, pip: ["setuptools<74"],
@@ -440,6 +442,11 @@ knowledge:
        cuda_aliases: {cudaPackages: "12.8"}, capabilities: {"12.8": ["9.0"]}, python: ["3.12", "3.13"],
        python_default: "3.13", carries: [magma-cuda13-clockrate],
        sources: {torch: our build log, python: our build log, carries: our build log}, inferred: [python]}
+  other_gpus:
+    gfx1010: {kind: rocm, family: RDNA, gpus: [Radeon RX 5700 XT], rocm: "6.0", source: our reading of LLVM}
+  other_wheels:
+    "2.8": {rocm: "6.4", gfx: "gfx1010;gfx942", xpu: "dg2,bmg", macos: "14.0", source: RELEASE.md,
+            gfx_source: our build log, xpu_source: our build log, macos_source: Apple's page}
   fixes:
     hopper-only: {why: an example of a repository's own fix, file: local-fix, enabled: true,
                   when: {pytorch: ">=2.8", cuda: ">=12.8,<13.0", source: true, isa: [avx2], system: [x86_64-linux],

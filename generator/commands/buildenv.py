@@ -304,6 +304,7 @@ def script(target: Target, shell: str) -> str:
         system=system,
         driver=target.toolkit.driver_for(system) if target.toolkit else None,
         sm=target.sm.label if target.sm else None,
+        jetson=bool(target.sm and target.sm.jetson),
         nvcc_checks=nvcc_checks(target),
         msvc=msvc_check(target),
         gcc=target.toolkit.gcc if target.toolkit and target.sm else None,

@@ -14,8 +14,9 @@ from pathlib import Path
 
 from ..errors import GenMatrixError, Location
 from .host import Gpu, Host
-from ..knowledge import (CPU_FLAGS_COMMAND, Isa, Knowledge, Sm, WheelFit, best_wheel, gpu_name_matches, incompatibility,
-                         version_key, wheels_for)
+from ..knowledge import (CPU_FLAGS_COMMAND, Isa, Knowledge, OtherGpu, Sm, WheelFit, best_wheel, gpu_name_matches,
+                         incompatibility, version_key, wheels_for)
+from . import othergpus
 from .listing import axis_value
 from ..model import Expansion, Variant
 
@@ -29,6 +30,7 @@ class GpuFinding:
     variant: Variant | None
     problem: str | None  # why there is no variant for it
     wheel: WheelFit | None = None  # PyTorch's own wheel that runs on it here, where one does
+    other: OtherGpu | None = None  # a GPU that is not NVIDIA's: its target
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,9 @@ def gpu_from_query(knowledge: Knowledge, text: str) -> Gpu:
         return Gpu(value, knowledge.sm[name].capability, None)
     gpu = Gpu(value, None, None)
     _, _, problem = _resolve(knowledge, gpu)
+    other = othergpus.match(knowledge, value) if problem else None
+    if other is not None:  # an AMD, Intel or Apple GPU: no SM to find; recommend matches its name again
+        return gpu
     # a bare number may still be a card ("5070"); sm62 or 6.2 can only mean an SM
     if _SM_FORM.fullmatch(value) and (problem or not value.isdigit()):
         axis_value(knowledge, "sm", value, "--gpu")  # refuses it as an unknown SM, as list and explain do
@@ -174,7 +179,27 @@ def _foreign_cpu(sm: Sm, host: Host) -> str:
             "so no gpu.sm entry can serve it here; use a CPU-only variant on this host")
 
 
+def _other_finding(knowledge: Knowledge, host: Host, index: int, gpu: Gpu) -> GpuFinding | None:
+    """The finding of a GPU that is not NVIDIA's; None where the GPU is, or is unknown."""
+    other = (knowledge.other_gpus.get(gpu.target) if gpu.target else
+             othergpus.match(knowledge, gpu.name) if gpu.capability is None and _resolve(knowledge, gpu)[2] else None)
+    if other is None:
+        return None
+    how = "its target as the vendor's tool reports it" if gpu.target else "the GPU name table"
+    if other.kind == "mps":
+        problem = (None if host.system == "Darwin" else
+                   f"{gpu.name} is an Apple GPU, which runs MPS under macOS only: give --uname \"Darwin arm64\"")
+    else:
+        problem = (f"{gpu.name} is {othergpus.describe(other)}: gen-matrix builds CUDA, CPU and Apple variants, "
+                   f"not {othergpus.BACKEND[other.kind]} ones; PyTorch's own {othergpus.BACKEND[other.kind]} wheels "
+                   "serve it (see the prebuilt line)")
+    return GpuFinding(index, gpu, None, how, None, problem, other=other)
+
+
 def _gpu_finding(expansion: Expansion, host: Host, index: int, gpu: Gpu) -> GpuFinding:
+    other = _other_finding(expansion.matrix.knowledge, host, index, gpu)
+    if other is not None:
+        return other
     sm, how, problem = _resolve(expansion.matrix.knowledge, gpu)
     if sm is None:
         return GpuFinding(index, gpu, None, how, None, problem)
@@ -198,6 +223,8 @@ def _gpu_advice(expansion: Expansion, host: Host, finding: GpuFinding, python: s
     from .wheels import prebuilt_line, wheel_system
 
     sm = finding.sm
+    if finding.other is not None:
+        return [f"GPU {finding.index}: " + othergpus.wheel_line(expansion.matrix.knowledge, finding.other, python)]
     if sm is None or host.machine not in sm.hosts:
         return []
     k = expansion.matrix.knowledge
@@ -230,6 +257,8 @@ def _with_wheel(knowledge: Knowledge, host: Host, finding: GpuFinding, python: s
 def _describe_gpu(finding: GpuFinding) -> str:
     gpu = finding.gpu
     text = f"GPU {finding.index}: {gpu.name}"
+    if finding.other:
+        text += f": {othergpus.describe(finding.other)} by {finding.how}"
     if finding.sm:
         text += f": {finding.sm.name} ({finding.sm.family}) by {finding.how}"
     return text + (f", driver {gpu.driver}" if gpu.driver else "")
@@ -256,6 +285,11 @@ def recommend(host: Host, expansion: Expansion, python: str | None = None) -> Re
             return Recommendation(host, None, (), tuple(reasons), tuple(warnings))
         variant = _best(darwin)
         reasons.append(f"Apple Silicon: {variant.accelerator.description or variant.accelerator.name}")
+        k = expansion.matrix.knowledge
+        for index, gpu in enumerate(host.gpus):
+            other = k.other_gpus.get(gpu.target) if gpu.target else othergpus.match(k, gpu.name)
+            if other is not None and other.kind == "mps":
+                reasons.append(f"GPU {index}: {gpu.name}: {othergpus.describe(other)}; {othergpus.mps_line(k)}")
         return Recommendation(host, variant, (), tuple(reasons), tuple(warnings))
 
     if host.gpu_error:  # a broken driver is not the absence of a GPU
@@ -285,7 +319,9 @@ def recommend(host: Host, expansion: Expansion, python: str | None = None) -> Re
         driver, cuda = finding.gpu.driver, variant.cuda
         needed = _min_driver(variant, host.system)
         on = " on Windows" if host.system == "Windows" else ""
-        if driver is None:
+        if finding.sm.jetson:  # L4T has no desktop driver: JetPack brings the one its CUDA release needs
+            reasons.append(f"CUDA {cuda.name}: needs a JetPack whose CUDA is {cuda.name} (a Jetson runs no desktop driver)")
+        elif driver is None:
             reasons.append(f"CUDA {cuda.name}: needs NVIDIA driver {needed} or newer{on} (driver not checked)")
         elif _driver_ok(variant, driver, host.system):
             reasons.append(f"CUDA {cuda.name}: driver {driver} >= {needed}, its minimum{on}")
@@ -305,6 +341,8 @@ def recommend(host: Host, expansion: Expansion, python: str | None = None) -> Re
     reasons.append(_describe_cpu(host, variant))
     if findings and all(f.sm and host.machine not in f.sm.hosts for f in findings):
         reasons.append(f"CPU-only: no variant for the GPU can run beside this {host.machine} CPU")
+    elif findings and all(f.other for f in findings):
+        reasons.append("CPU-only: gen-matrix builds no variant for these GPUs; PyTorch's own wheels above serve them")
     elif findings:
         reasons.append("CPU-only until the matrix has a variant for the GPU")
     return Recommendation(host, variant, findings, tuple(reasons), tuple(warnings))
@@ -343,6 +381,7 @@ def as_json(recommendation: Recommendation) -> dict:
             "sm": f.sm.name if f.sm else None, "found_by": f.how or None,
             "variant": f.variant.name if f.variant else None, "problem": f.problem,
             "wheel": wheel_json(f.wheel) if f.wheel else None,
+            "target": f.other.name if f.other else None, "backend": f.other.kind if f.other else "cuda",
         } for f in recommendation.gpus],
         "reasons": list(recommendation.reasons),
         "warnings": list(recommendation.warnings),

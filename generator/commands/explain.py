@@ -284,8 +284,10 @@ def hand_build(knowledge: Knowledge, sm: Sm, cuda: str | None, python: str | Non
         command = (f"gen-matrix env --sm {sm.name} --cuda {cuda} --pytorch "
                    f"{version if version.count('.') == 2 else release.newest}" + (f" --python {python}" if python else ""))
         lines.append(f"build: {what} can be built by hand: CUDA {cuda}'s nvcc compiles for it and the release's source "
-                     f"builds with it; running it needs NVIDIA driver {toolkit.driver} (Linux) or "
-                     f"{toolkit.driver_for('Windows')} (Windows) or newer; `{command}` writes the script")
+                     f"builds with it; running it needs "
+                     + (f"a JetPack whose CUDA is {cuda} (a Jetson runs no desktop driver)" if sm.jetson else
+                        f"NVIDIA driver {toolkit.driver} (Linux) or {toolkit.driver_for('Windows')} (Windows) or newer")
+                     + f"; `{command}` writes the script")
     if blocking or not cuda:
         line = newest_line(knowledge, sm, python, cuda=cuda)
         if line:
@@ -357,9 +359,10 @@ def _unpackaged_cuda(expansion: Expansion, given: dict[str, str], toolkit: Toolk
                                                        ("isa", others.get("isa"))) if value is not None}
         verdict = sm_cuda_problem(k.sm[sm], cuda)
         reasons = [Reason(KNOWLEDGE_RULE, "", verdict)] if verdict else []
+        needs = (f"a JetPack whose CUDA is {cuda} (a Jetson runs no desktop driver)" if k.sm[sm].jetson else
+                 f"NVIDIA driver {toolkit.driver} (Linux) or {toolkit.windows_driver} (Windows) or newer")
         reasons.append(Reason(KNOWLEDGE_RULE, "", f"nixpkgs packages no CUDA {cuda} (it packages {packaged}); "
-                              f"a hand build with it needs NVIDIA driver {toolkit.driver} (Linux) or "
-                              f"{toolkit.windows_driver} (Windows) or newer"))
+                              f"a hand build with it needs {needs}"))
         reasons += [Reason("PyTorch's release notes", "", note)
                     for note in release_support(matrix, {"cuda": cuda, "sm": sm}, pytorch)]
         outcomes.append(Outcome("gpu", tuple(combination.items()), None, None, None, tuple(reasons), verdict))
@@ -460,3 +463,27 @@ def as_json(explanation: Explanation) -> dict:
     return {"query": dict(explanation.query), "outcomes": [outcome(o) for o in explanation.outcomes],
             "pytorch": list(explanation.pytorch), "build": list(explanation.build),
             "wheels": [wheel_json(fit) for fit in explanation.wheel_fits], "wheel_summary": list(explanation.wheels)}
+
+
+def other_gpu(knowledge: Knowledge, text: str):
+    """The target of an `--sm` value that names a GPU that is not NVIDIA's; None for an SM, an
+    NVIDIA card or a name neither table knows (axis_value then says what it does not know)."""
+    from .othergpus import match
+    from ..knowledge import gpu_name_matches
+
+    if knowledge.lookup("sm", text) or gpu_name_matches(knowledge, text):
+        return None
+    return match(knowledge, text)
+
+
+def other_text(knowledge: Knowledge, name: str, gpu, python: str | None = None) -> str:
+    """What explain says of a GPU that is not NVIDIA's: its target, the wheels that serve it, why no build."""
+    from .othergpus import BACKEND, describe, wheel_line
+
+    lines = [f"gpu: {name} is {describe(gpu)} ({gpu.source})"]
+    if gpu.kind == "mps":
+        lines.append("build: the darwin variants of a matrix build MPS (`gen-matrix explain --accelerator mps`)")
+    else:
+        lines.append(f"build: gen-matrix builds CUDA, CPU and Apple variants, not {BACKEND[gpu.kind]} ones")
+    lines.append(wheel_line(knowledge, gpu, python))
+    return "\n".join(lines) + "\n"

@@ -30,6 +30,7 @@ class Gpu:
     name: str
     capability: str | None  # "9.0"; None where nvidia-smi does not report it
     driver: str | None
+    target: str | None = None  # a GPU that is not NVIDIA's: its target as rocminfo prints it (gfx942)
 
 
 @dataclass(frozen=True)
@@ -184,12 +185,54 @@ def read_gpus(run: Runner = run_command) -> tuple[tuple[Gpu, ...], str, str | No
     else:
         source = "nvidia-smi"
     if status == 127:  # not installed: no NVIDIA driver, hence no NVIDIA GPU to use
+        others, tool = read_other_gpus(run)
+        if others:
+            return others, f"{tool} (nvidia-smi: {output.strip()})", None
         return (), f"no NVIDIA GPU: {output.strip()}", None
     if status != 0:
         said = " ".join(output.split()) or "nothing"
         return (), "nvidia-smi failed", f"`{' '.join(GPU_QUERY)}` failed with exit status {status}: {said}"
     gpus = parse_nvidia_smi(output)
     return gpus, (source if gpus else "no NVIDIA GPU: nvidia-smi lists none"), None
+
+
+# The tools of the other vendors, asked where nvidia-smi is not installed.
+ROCMINFO = ("rocminfo",)
+SYCL_LS = ("sycl-ls",)
+_ROCMINFO_FIELD = re.compile(r"^\s*(Name|Marketing Name|Device Type):\s*(.*?)\s*$")
+# sycl-ls: "[level_zero:gpu][level_zero:0] Intel(R) Level-Zero, Intel(R) Arc(TM) A770 Graphics 12.55.8 [1.3.29735]"
+_SYCL_GPU = re.compile(r"^\[level_zero:gpu\]\S*\s+[^,]*,\s*(.*?)\s+[0-9][0-9.]*\s+\[[^]]*\]\s*$")
+
+
+def parse_rocminfo(text: str) -> tuple[Gpu, ...]:
+    """The GPU agents `rocminfo` lists: each agent's Marketing Name, with its Name (gfx942) as
+    the target; CPU agents are left out."""
+    gpus, agent = [], {}
+    for line in text.splitlines() + ["*******"]:
+        if line.startswith("*******"):  # an agent's block ends where the next one's banner starts
+            if agent.get("Device Type") == "GPU" and agent.get("Name", "").startswith("gfx"):
+                gpus.append(Gpu(agent.get("Marketing Name") or agent["Name"], None, None, agent["Name"]))
+            agent = {}
+            continue
+        field = _ROCMINFO_FIELD.match(line)
+        if field:
+            agent.setdefault(field.group(1), field.group(2))
+    return tuple(gpus)
+
+
+def parse_sycl_ls(text: str) -> tuple[Gpu, ...]:
+    """The Level Zero GPUs `sycl-ls` lists, by name (the name table gives the target)."""
+    return tuple(Gpu(found.group(1), None, None) for found in map(_SYCL_GPU.match, text.splitlines()) if found)
+
+
+def read_other_gpus(run: Runner = run_command) -> tuple[tuple[Gpu, ...], str]:
+    """GPUs of AMD (rocminfo) or Intel (sycl-ls), and the tool that listed them; () where neither does."""
+    for argv, parse in ((ROCMINFO, parse_rocminfo), (SYCL_LS, parse_sycl_ls)):
+        status, output = run(argv)
+        gpus = parse(output) if status == 0 else ()
+        if gpus:
+            return gpus, argv[0]
+    return (), ""
 
 
 def parse_cpu_flags(text: str, machine: str, where: str = "--cpu-flags") -> Cpu:

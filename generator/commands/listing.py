@@ -99,8 +99,9 @@ def facts(matrix: Matrix, variant: Variant) -> dict:
         "pytorch": matrix.pytorch_version,
         "python": variant.python.name,
         "cuda": cuda.name if cuda else None,
-        "driver": cuda.driver if cuda else None,
-        "windows_driver": cuda.driver_for("Windows") if cuda else None,
+        # a Jetson runs the driver its JetPack brings: no desktop figure means anything there
+        "driver": cuda.driver if cuda and not sm.jetson else None,
+        "windows_driver": cuda.driver_for("Windows") if cuda and not sm.jetson else None,
         "sm": sm.name if sm else None,
         "capability": sm.capability if sm else None,
         "family": sm.family if sm else None,

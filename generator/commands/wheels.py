@@ -41,7 +41,8 @@ def driver_text(fit: WheelFit, oses: list[str] | None = None) -> str:
 
 
 def how_text(fit: WheelFit) -> str:
-    return f"{fit.runs.target} {fit.runs.how}" if fit.runs.how != PTX else f"PTX of {fit.runs.target}"
+    text = f"{fit.runs.target} {fit.runs.how}" if fit.runs.how != PTX else f"PTX of {fit.runs.target}"
+    return text + "".join(f", but not {gap.library} ({gap.holds})" for gap in fit.gaps)
 
 
 def prebuilt_line(knowledge: Knowledge, sm: Sm, system: str | None = None, python: str | None = None,

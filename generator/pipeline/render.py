@@ -52,7 +52,9 @@ def _long_description(matrix: Matrix, variant: Variant) -> str:
         gpus = ", ".join(variant.sm.gpus) or variant.sm.family
         lines.append(f"GPUs: {gpus} (NVIDIA {variant.sm.family}, compute capability "
                      f"{variant.sm.capability}, {variant.sm.name}).")
-        lines.append(f"CUDA {variant.cuda.name}; needs NVIDIA driver {variant.cuda.driver} or newer.")
+        lines.append(f"CUDA {variant.cuda.name}; needs a JetPack whose CUDA is {variant.cuda.name} (a Jetson runs no "
+                     "desktop driver)." if variant.sm.jetson else
+                     f"CUDA {variant.cuda.name}; needs NVIDIA driver {variant.cuda.driver} or newer.")
         if not variant.sm.cudnn and not variant.is_companion:
             lines.append("Built without cuDNN, which no longer supports this GPU.")
     if variant.isa:
