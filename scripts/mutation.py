@@ -83,6 +83,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "detect": ("generator/commands/detect.py", ("tests/test_detect.py", "tests/test_host.py")),
     "explain": ("generator/commands/explain.py", ("tests/test_explain.py",)),
     "wheels": ("generator/commands/wheels.py", ("tests/test_wheels.py", "tests/test_explain.py", "tests/test_detect.py")),
+    "terminal": ("generator/commands/terminal.py", ("tests/test_terminal.py",)),
 }
 
 # module -> {mutant name: why no test can tell it from the original}. Only these survivors
