@@ -775,7 +775,7 @@ class WheelFit:
         """uv's twin of the pip command; None for conda's."""
         if self.index == "conda":
             return None
-        return f"uv pip install torch=={self.release.newest} --torch-backend=cu{self.cuda}"
+        return f"uv pip install torch=={self.release.newest} --torch-backend={self.backend}"
 
 
 def _branch(driver: str) -> int | None:
