@@ -248,12 +248,16 @@ def show(project: layout.Project, name, as_json) -> None:
 @click.option("--python", "python", metavar="PATH",
               help="The Python interpreter the build is for: the variants of its Python version are preferred.")
 @click.option("--json", "as_json", is_flag=True, help="Print the recommendation as JSON.")
+@click.option("--name", "name_only", is_flag=True,
+              help="Print only the name of the matrix's variant for this machine (for scripts).")
 @project_options
 def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu_flags, uname, python,
-           as_json) -> None:
-    """Recommend the variant for this machine.
+           as_json, name_only) -> None:
+    """Say what gets this machine its PyTorch, and recommend the matrix's variant for it.
 
-    Prints its name, then the reasons; warnings go to stderr. Exit 1 when none fits.
+    The first line is the command to run: PyTorch's own wheel where one runs on the GPU (pip,
+    then its uv twin), else the build. Then the variant and the reasons; warnings go to
+    stderr. --name prints the variant's name alone. Exit 1 when no variant fits.
     """
     from .commands import detect as detect_, host
     from . import run
@@ -274,16 +278,25 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu
     result = detect_.recommend(machine, expansion, version)
     if python_warning:
         result = dataclasses.replace(result, warnings=result.warnings + (python_warning,))
+    here = project.matrix_given or os.path.lexists(project.matrix_path)
     if as_json:
-        click.echo(json.dumps({**detect_.as_json(result), "matrix": read}, indent=2))
-    else:
-        click.echo(result.variant.name if result.variant else "no variant of the matrix fits this host")
-        if chosen_python:
-            click.echo(f"  {chosen_python}")
-        for reason in result.reasons:
-            click.echo(f"  {reason}")
+        click.echo(json.dumps({**detect_.as_json(result, here), "matrix": read}, indent=2))
+    elif name_only:
         if result.variant:
-            click.echo(f"  build: {detect_.build_command(result)}")
+            click.echo(result.variant.name)
+        _warn(result.warnings)
+    else:
+        from .commands.terminal import width, wrap
+
+        lines = list(detect_.answer(result, here))
+        lines.append(f"  variant: {result.variant.name}" if result.variant
+                     else "  no variant of the matrix fits this host")
+        if chosen_python:
+            lines.append(f"  {chosen_python}")
+        lines += [f"  {reason}" for reason in result.reasons]
+        if result.variant:
+            lines.append(f"  build: {detect_.build_note(result, detect_.build_command(result, here))}")
+        click.echo(wrap("\n".join(lines), width()))
         _warn(result.warnings)
         click.echo(f"matrix: {read}", err=True)
     if result.variant is None:
@@ -470,13 +483,16 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
         raise click.UsageError("give a variant NAME of the matrix, or the axes of a build: --gpu, --cuda, --pytorch, "
                                "--python, --isa, or --detect")
     if name is not None:
-        if not project.matrix_given and not os.path.lexists(project.matrix_path):
-            raise GenMatrixError.at(Location(project.display), f"no matrix here, so no variant named {name!r}",
+        # no matrix here: the shipped example stands in, as for detect and explain, whose names these are
+        expansion, read = run.expansion_or_example(project)
+        if name not in expansion.by_name and read != project.display:
+            raise GenMatrixError.at(Location(read), f"no variant named {name!r}",
                                     "run in the folder of your matrix or give --matrix FILE; without a matrix, "
                                     "describe the build with --gpu, --cuda, --pytorch, --python, --isa or --detect")
-        expansion = run.expansion(project)
         variant = listing.find(expansion, name, project.display)
         target = buildenv.target_of(expansion.matrix, variant, shell, wheel)
+        if read != project.display:
+            click.echo(f"matrix: {read}", err=True)
     else:
         knowledge = (run.expansion(project, allow_empty=True).matrix.knowledge if project.matrix_path.is_file()
                      else knowledge_.build(knowledge_.builtin()))
@@ -627,7 +643,9 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
     if as_json:
         click.echo(json.dumps({**explain_.as_json(result), "matrix": read}, indent=2))
     else:
-        click.echo(explain_.text(result, example), nl=False)
+        from .commands.terminal import width, wrap
+
+        click.echo(wrap(explain_.text(result, example), width()), nl=False)
         click.echo(f"matrix: {read}", err=True)
 
 

@@ -31,6 +31,16 @@ def version_key(version: str) -> tuple[int, ...]:
 
 
 @dataclass(frozen=True)
+class OlderCudnn:
+    """A cuDNN release older than the current one that still supports an SM, and the CUDA
+    releases it is built for."""
+
+    version: str
+    cuda: str  # a range, "<=11.7"
+    source: str
+
+
+@dataclass(frozen=True)
 class Sm:
     name: str
     capability: str
@@ -44,6 +54,8 @@ class Sm:
     names: tuple[str, ...] = ()  # more cards, as nvidia-smi names them
     pytorch: str | None = None  # the PyTorch releases whose source builds for it (">=2.7"); None: any
     upstream_wheels: bool = True  # False: PyTorch's own wheels do not run on it (a Jetson before Thor)
+    older_cudnn: OlderCudnn | None = None  # where cudnn is False: an older cuDNN that still supports it
+    driver_branch: int | None = None  # the last NVIDIA driver branch that runs it (470: Kepler)
 
     @property
     def label(self) -> str:
@@ -563,6 +575,8 @@ def _row(cls, name: str, values: dict):
         for bound in ("min_cuda", "max_cuda"):
             if converted.get(bound) is not None:
                 converted[bound] = str(converted[bound])
+        if converted.get("older_cudnn") is not None:
+            converted["older_cudnn"] = OlderCudnn(**{key: str(value) for key, value in converted["older_cudnn"].items()})
     return cls(name=name, **converted)
 
 
@@ -828,7 +842,54 @@ class WheelFit:
             if version_key(version) < (1, 13):
                 return f"conda install pytorch=={version} cudatoolkit={self.cuda} -c pytorch"
             return f"conda install pytorch=={version} pytorch-cuda={self.cuda} -c pytorch -c nvidia"
-        return f"pip install torch=={version} --index-url https://download.pytorch.org/whl/cu{self.cuda.replace('.', '')}"
+        return f"pip install torch=={version} --index-url https://download.pytorch.org/whl/{self.backend}"
+
+    @property
+    def backend(self) -> str:
+        """The name of its pip index and of uv's --torch-backend: cu128."""
+        return f"cu{self.cuda.replace('.', '')}"
+
+    @property
+    def uv_command(self) -> str | None:
+        """uv's twin of the pip command; None for conda's."""
+        if self.index == "conda":
+            return None
+        return f"uv pip install torch=={self.release.newest} --torch-backend={self.backend}"
+
+
+def _branch(driver: str) -> int | None:
+    """The branch of a numbered driver ("520.61.05" -> 520); None for a text such as "R590 (Windows) or newer"."""
+    head = driver.split(".")[0]
+    return int(head) if head.isdigit() else None
+
+
+@dataclass(frozen=True)
+class DriverNeed:
+    """The oldest NVIDIA driver on one system that runs a build of a CUDA release on a GPU."""
+
+    cuda: str
+    own: str  # the CUDA release's own minimum; empty where the table lacks the release
+    driver: str  # what the GPU needs: `own`, or under its last branch by minor-version compatibility; empty: none
+    branch: int | None = None  # the GPU's last driver branch, where it has one
+    compat: MinorCompat | None = None  # where `own` is past that branch and minor-version compatibility runs it
+
+
+def driver_need(knowledge: Knowledge, sm: Sm | None, cuda: str, system: str) -> DriverNeed:
+    """The driver a build of CUDA release `cuda` needs on `sm` on `system` (Linux or Windows):
+    the release's own, except where that is past the GPU's last driver branch (R470 for
+    Kepler): then the driver minor-version compatibility asks, where it is within the branch."""
+    release = knowledge.cuda_release(cuda)
+    own = release.driver_for(system) if release else ""
+    branch = sm.driver_branch if sm else None
+    # A branch is named by its Linux drivers (R470: 470.x); Windows numbers the same branch
+    # higher (471.11 to 474.x), so whether a release is past it is read from its Linux driver.
+    past = _branch(release.driver) if release else None
+    if branch is None or past is None or past <= branch:
+        return DriverNeed(cuda, own, own, branch)
+    compat = knowledge.minor_compat.get(cuda.split(".")[0])
+    if compat is not None and _branch(compat.driver) is not None and _branch(compat.driver) <= branch:
+        return DriverNeed(cuda, own, compat.driver_for(system), branch, compat)
+    return DriverNeed(cuda, own, "", branch)
 
 
 def gap_text(gap: LibraryGap, sm: Sm, fit: WheelFit) -> str:

@@ -93,6 +93,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "host": ("generator/commands/host.py", ("tests/test_host.py", "tests/test_other_gpus.py")),
     "wheels": ("generator/commands/wheels.py", ("tests/test_wheels.py", "tests/test_explain.py", "tests/test_detect.py",
                                                "tests/test_nvidia_gaps.py")),
+    "terminal": ("generator/commands/terminal.py", ("tests/test_terminal.py",)),
 }
 
 # module -> {mutant name: why no test can tell it from the original}. Only these survivors

@@ -28,12 +28,13 @@ def console_script() -> str:
 
 
 def failures(question: dict, done: subprocess.CompletedProcess) -> list[str]:
-    output = done.stdout + done.stderr
+    # on one line: the answer is wrapped to fit a terminal, and a text may fall across a break
+    output = " ".join((done.stdout + done.stderr).split())
     wrong = []
     if done.returncode != question["exit"]:
         wrong.append(f"exit {done.returncode}, not {question['exit']}")
-    wrong += [f"lacks {text!r}" for text in question.get("has", ()) if text not in output]
-    wrong += [f"holds {text!r}" for text in question.get("lacks", ()) if text in output]
+    wrong += [f"lacks {text!r}" for text in question.get("has", ()) if " ".join(text.split()) not in output]
+    wrong += [f"holds {text!r}" for text in question.get("lacks", ()) if " ".join(text.split()) in output]
     return wrong
 
 

@@ -246,8 +246,10 @@ def nix_string(path: Path) -> str:
 
 @pytest.fixture
 def run():
-    """Run the gen-matrix CLI in-process; returns click's Result (exit_code, stdout, stderr)."""
-    runner = CliRunner()
+    """Run the gen-matrix CLI in-process; returns click's Result (exit_code, stdout, stderr).
+    Its lines are not wrapped (COLUMNS=1000), so that a test of what is said reads each line
+    whole; tests/test_terminal.py tests the wrapping at the default width."""
+    runner = CliRunner(env={"COLUMNS": "1000"})
 
     def invoke(*args: str):
         return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)

@@ -19,6 +19,31 @@ HOSTS = Path(__file__).parent / "fixtures" / "hosts"
 MATRIX = REPO / "matrix.yaml"
 
 
+def unwrapped(result) -> list[str]:
+    """detect's lines, stripped, each wrapped line joined again with its continuations."""
+    lines: list[str] = []
+    for line in result.stdout.splitlines():
+        depth = len(line) - len(line.lstrip())
+        if lines and depth > 2 and depth > lines[-1][0]:
+            lines[-1] = (lines[-1][0], lines[-1][1] + " " + line.strip())
+        else:
+            lines.append((depth, line.strip()))
+    return [text for _, text in lines]
+
+
+def flat(result) -> str:
+    """detect's output on one line: what it says, however wrapped."""
+    return " ".join(result.stdout.split())
+
+
+def variant_of(result) -> str:
+    """The variant detect recommends (its `variant:` line), or that none fits."""
+    for line in unwrapped(result):
+        if line.startswith("variant: ") or line == "no variant of the matrix fits this host":
+            return line.removeprefix("variant: ")
+    raise AssertionError(result.stdout)
+
+
 def host_args(name: str) -> list[str]:
     folder = HOSTS / name
     args = ["--uname", (folder / "uname").read_text().strip()]
@@ -89,15 +114,24 @@ def test_each_host_gets_its_variant_with_the_reasons(run, name):
     variant, reasons, warnings = EXPECTED[name]
     result = run("detect", "--matrix", MATRIX, *host_args(name))
     assert result.exit_code == 0, result.output
-    lines = result.stdout.splitlines()
-    assert lines[0] == variant
+    lines = unwrapped(result)
+    assert variant_of(result) == variant
+    assert run("detect", "--matrix", MATRIX, "--name", *host_args(name)).stdout == f"{variant}\n"
     if name.startswith("win"):  # no Nix on Windows: the build script
-        assert lines[-1] == (f"  build: gen-matrix env {variant} --shell powershell -o build.ps1, then run it in a "
+        assert lines[-1] == (f"build: `gen-matrix env {variant} --shell powershell -o build.ps1`, then run it in a "
                              "PyTorch checkout (or --shell cmd -o build.cmd)")
     else:
-        assert lines[-1] == f"  build: flox build {variant}"
+        assert lines[-1] == f"build: `flox build {variant}`"
+    # the first line is the command to run: a wheel that runs on the GPU, with its uv twin, else the build
+    if "nvidia-smi.csv" in {p.name for p in (HOSTS / name).iterdir()}:
+        data = json.loads(run("detect", "--matrix", MATRIX, "--json", *host_args(name)).stdout)
+        wheel = data["gpus"][0]["wheel"]
+        assert lines[:2] == [wheel["command"], wheel["uv_command"]]
+        assert lines[1].startswith("uv pip install torch==") and "--torch-backend=cu" in lines[1]
+    else:
+        assert lines[0] == lines[-1].removeprefix("build: `").split("`")[0]
     for reason in reasons:
-        assert reason in result.stdout
+        assert reason in flat(result)
     printed = [line for line in result.stderr.splitlines() if line.startswith("warning: ")]
     assert len(printed) == len(warnings)
     for line, warning in zip(printed, warnings):
@@ -120,12 +154,12 @@ def test_gpu_option_asks_about_a_card_without_having_it(run):
     cpu = HOSTS / "ryzen5950x-rtx3090" / "cpuinfo"
     result = run("detect", "--matrix", MATRIX, "--cpuinfo", cpu, "--gpu", "RTX 5070")
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[0] == "pytorch-python313-cuda12_8-sm120-avx2"
-    assert "sm120 (Blackwell consumer) by the GPU name table ('GeForce RTX 5070' is 12.0)" in result.stdout
-    assert "needs NVIDIA driver 570.26 or newer (driver not checked)" in result.stdout
+    assert variant_of(result) == "pytorch-python313-cuda12_8-sm120-avx2"
+    assert "sm120 (Blackwell consumer) by the GPU name table ('GeForce RTX 5070' is 12.0)" in flat(result)
+    assert "needs NVIDIA driver 570.26 or newer (driver not checked)" in flat(result)
     for query in ("sm90", "9.0", "NVIDIA H100 80GB HBM3"):
         again = run("detect", "--matrix", MATRIX, "--cpuinfo", cpu, "--gpu", query)
-        assert again.stdout.splitlines()[0] == "pytorch-python313-cuda12_8-sm90-avx2", query
+        assert variant_of(again) == "pytorch-python313-cuda12_8-sm90-avx2", query
 
 
 @pytest.mark.parametrize("query, message", [
@@ -158,7 +192,7 @@ def test_the_longest_known_name_wins():
 def test_avx_only_host_without_gpu_gets_no_variant_and_what_to_add(run):
     result = run("detect", "--matrix", MATRIX, "--no-gpu", "--cpuinfo", HOSTS / "i7-2600k-gtx1070" / "cpuinfo")
     assert result.exit_code == 1
-    assert result.stdout.splitlines()[0] == "no variant of the matrix fits this host"
+    assert variant_of(result) == "no variant of the matrix fits this host"
     assert ("warning: no CPU-only variant fits: this CPU runs none of avx2, avx512, avx512vnni, avx512bf16 "
             "(it lacks avx2 f16c fma for avx2): add avx to cpu.isa in matrix.yaml") in result.stderr
 
@@ -189,10 +223,10 @@ def test_newest_cuda_the_driver_runs_and_newest_python_are_chosen(run, tmp_path)
     smi = tmp_path / "smi.csv"
     smi.write_text("NVIDIA H100 80GB HBM3, 9.0, 570.124.06\n")  # runs 12.8, not 12.9
     result = run("detect", "--matrix", matrix, "--cpuinfo", cpu, "--nvidia-smi-output", smi)
-    assert result.stdout.splitlines()[0] == "pytorch-python313-cuda12_8-sm90-avx512"
+    assert variant_of(result) == "pytorch-python313-cuda12_8-sm90-avx512"
     smi.write_text("NVIDIA H100 80GB HBM3, 9.0, 535.54.03\n")  # runs none: the one needing the least
     result = run("detect", "--matrix", matrix, "--cpuinfo", cpu, "--nvidia-smi-output", smi)
-    assert result.stdout.splitlines()[0] == "pytorch-python313-cuda12_6-sm90-avx512"
+    assert variant_of(result) == "pytorch-python313-cuda12_6-sm90-avx512"
     assert "driver 535.54.03 is below 560.28.03, the minimum for CUDA 12.6" in result.stderr
 
 
@@ -204,7 +238,7 @@ def test_isa_order_comes_from_the_knowledge_rank(run, tmp_path):
         cpu: {python: ["3.13"], isa: [avx512, avx512bf16, avx512vnni]}
     """)
     result = run("detect", "--matrix", matrix, *host_args("epyc9654-nogpu"))
-    assert result.stdout.splitlines()[0] == "pytorch-python313-cpu-avx512vnni"
+    assert variant_of(result) == "pytorch-python313-cpu-avx512vnni"
 
 
 def test_capability_missing_from_the_knowledge_table_says_to_add_a_row():
@@ -258,12 +292,12 @@ def test_a_gpu_built_only_beside_arm_cpus_is_not_advised_on_an_x86_host(run, cpu
     for query in ("12.1", "sm121", "NVIDIA GB10"):
         result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / cpu / "cpuinfo", "--gpu", query)
         assert result.exit_code == 0, query
-        assert result.stdout.splitlines()[0].startswith("pytorch-python313-cpu-"), query
+        assert variant_of(result).startswith("pytorch-python313-cpu-"), query
         assert ("sm121 (Blackwell GB10) is found only on aarch64 hosts: it cannot sit beside this x86_64 CPU"
                 in result.stderr), query
         assert "use a CPU-only variant" in result.stderr
         assert "add sm121 to gpu.sm" not in result.output
-        assert "CPU-only: no variant for the GPU can run beside this x86_64 CPU" in result.stdout
+        assert "CPU-only: no variant for the GPU can run beside this x86_64 CPU" in flat(result)
 
 
 def test_the_same_gpu_on_its_own_arm_host_still_says_what_to_add(run):
@@ -290,7 +324,7 @@ def test_an_sm_or_capability_the_knowledge_table_lacks_is_an_unknown_sm(run):
 def test_a_bare_number_that_names_a_card_is_still_the_card(run):
     result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "ryzen5950x-rtx3090" / "cpuinfo", "--gpu", "5070")
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[0] == "pytorch-python313-cuda12_8-sm120-avx2"
+    assert variant_of(result) == "pytorch-python313-cuda12_8-sm120-avx2"
 
 
 def test_the_help_names_the_query_detect_runs(run):
@@ -304,8 +338,8 @@ def test_a_windows_host_without_cpuinfo_is_served_from_its_cpu_flags(run):
     result = run("detect", "--matrix", MATRIX, "--uname", "Windows AMD64", "--gpu", "sm_120",
                  "--cpu-flags", (HOSTS / "win11-i9-14900f-rtx5070" / "cpu-flags").read_text())
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[0] == "pytorch-python313-cuda12_8-sm120-avx2"
-    assert "needs NVIDIA driver 570.65 or newer on Windows (driver not checked)" in result.stdout
+    assert variant_of(result) == "pytorch-python313-cuda12_8-sm120-avx2"
+    assert "needs NVIDIA driver 570.65 or newer on Windows (driver not checked)" in flat(result)
 
 
 def test_a_windows_host_without_cpu_flags_is_told_how_to_get_them(run):
@@ -319,7 +353,7 @@ def test_a_windows_host_without_cpu_flags_is_told_how_to_get_them(run):
 def test_every_spelling_of_an_sm_works_in_detect_list_and_explain(run, query):
     cpu = HOSTS / "ryzen5950x-rtx3090" / "cpuinfo"
     found = run("detect", "--matrix", MATRIX, "--cpuinfo", cpu, "--gpu", query)
-    assert found.stdout.splitlines()[0] == "pytorch-python313-cuda12_8-sm120-avx2", found.output
+    assert variant_of(found) == "pytorch-python313-cuda12_8-sm120-avx2", found.output
     listed = run("list", "--matrix", MATRIX, "--sm", query, "--isa", "avx2")
     assert listed.stdout.splitlines() == ["pytorch-python313-cuda12_8-sm120-avx2"], listed.output
     explained = run("explain", "--matrix", MATRIX, "--sm", query, "--isa", "avx2", "--cuda", "12.8")
@@ -358,7 +392,7 @@ def test_a_failing_nvidia_smi_warns_with_its_error_and_recommends_nothing(run, m
     monkeypatch.setitem(sys.modules, "pynvml", None)  # NVML, where installed, would answer before nvidia-smi
     result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "epyc9654-nogpu" / "cpuinfo")
     assert result.exit_code == 1
-    assert result.stdout.splitlines()[0] == "no variant of the matrix fits this host"
+    assert variant_of(result) == "no variant of the matrix fits this host"
     assert said in result.stderr and ("the GPUs of this host are unknown, so no variant is recommended: repair the "
                                       "NVIDIA driver, or give --gpu NAME, or --no-gpu for a CPU-only variant"
                                       ) in result.stderr
@@ -378,7 +412,7 @@ def test_the_windows_rtx_5070_host_is_told_of_the_prebuilt_wheel(run):
     result = run("detect", "--matrix", MATRIX, "--uname", (host / "uname").read_text().strip(),
                  "--nvidia-smi-output", host / "nvidia-smi.csv", "--cpu-flags", (host / "cpu-flags").read_text())
     assert result.exit_code == 0, result.output
-    prebuilt = next(line.strip() for line in result.stdout.splitlines() if "prebuilt:" in line)
+    prebuilt = next(line for line in unwrapped(result) if "prebuilt:" in line)
     assert "wheels run on sm120 (12.0 SASS)" in prebuilt and "--index-url https://download.pytorch.org/whl/cu" in prebuilt
     # the driver nvidia-smi showed is weighed against the one the wheel needs
     assert "this host's driver" in prebuilt
@@ -388,18 +422,23 @@ def test_the_windows_rtx_5070_host_is_told_of_the_prebuilt_wheel(run):
 def test_a_windows_host_without_cpu_flags_still_gets_the_gpu_half(run):
     result = run("detect", "--matrix", MATRIX, "--uname", "Windows AMD64", "--gpu", "RTX 5070")
     assert result.exit_code == 1
-    assert "the matrix's variants for sm120: pytorch-python313-cuda12_8-sm120-avx" in result.stdout
-    assert "the CPU's flags decide among them" in result.stdout and "give --cpu-flags" in result.stderr
+    assert "the matrix's variants for sm120: pytorch-python313-cuda12_8-sm120-avx" in flat(result)
+    assert "the CPU's flags decide among them" in flat(result) and "give --cpu-flags" in result.stderr
 
 
 def test_the_kepler_owner_is_told_what_still_builds_for_the_card(run):
     result = run("detect", "--matrix", MATRIX, "--cpuinfo", HOSTS / "ryzen5950x-rtx3090" / "cpuinfo",
                  "--gpu", "Tesla K40c")
-    lines = [line.strip() for line in result.stdout.splitlines()]
+    lines = unwrapped(result)
     assert any(line.startswith("prebuilt: none of PyTorch's own wheels") for line in lines)
-    assert ("newest that builds for sm35: PyTorch 2.7.1 with CUDA 11.8 and Python 3.13 (NVIDIA driver 520.61.05 on "
-            "Linux, 520.06 on Windows, or newer): `gen-matrix env --sm sm35 --cuda 11.8 --pytorch 2.7.1 --python 3.13` "
-            "writes the script") in lines
+    # Kepler's last driver branch is R470: CUDA 11.8 runs there by minor-version compatibility alone
+    assert ("newest that builds for sm35: PyTorch 2.7.1 with CUDA 11.8 and Python 3.13 (NVIDIA driver R470, sm35's "
+            "last driver branch: 450.80.02 on Linux, 452.39 on Windows, or newer within R470, by CUDA 11.x "
+            "minor-version compatibility (CUDA 11.8's own 520.61.05 is past R470; that mode runs SASS only)): "
+            "`gen-matrix env --sm sm35 --cuda 11.8 --pytorch 2.7.1 --python 3.13` writes the script") in lines
+    # no variant for the GPU: the first line is its hand build, not the CPU-only variant
+    assert lines[0] == "gen-matrix env --sm sm35 --cuda 11.8 --pytorch 2.7.1 --python 3.13 -o build.sh"
+    assert lines[1].startswith("then run it in a PyTorch checkout") and "R470" in lines[1]
 
 
 def test_the_python_given_is_preferred_or_the_warning_says_why_not(run, tmp_path):
@@ -421,11 +460,11 @@ def test_the_python_given_is_preferred_or_the_warning_says_why_not(run, tmp_path
     result = run("detect", "--matrix", matrix(here, other), "--no-gpu", "--cpuinfo", cpuinfo,
                  "--python", sys.executable)
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[:2] == [f"pytorch-python{here.replace('.', '')}-cpu-avx2",
-                                              f"  Python {here}, that of {sys.executable}"]
+    assert unwrapped(result)[1:3] == [f"variant: pytorch-python{here.replace('.', '')}-cpu-avx2",
+                                      f"Python {here}, that of {sys.executable}"]
     result = run("detect", "--matrix", matrix(other), "--no-gpu", "--cpuinfo", cpuinfo, "--python", sys.executable)
     assert result.exit_code == 0
-    assert result.stdout.splitlines()[0] == f"pytorch-python{other.replace('.', '')}-cpu-avx2"
+    assert variant_of(result) == f"pytorch-python{other.replace('.', '')}-cpu-avx2"
     assert f"is Python {here}, and the matrix has no variant for it (it has {other})" in result.stderr
     result = run("detect", "--matrix", matrix(other), "--no-gpu", "--python", tmp_path / "no-python")
     assert result.exit_code == 2 and "cannot run it" in result.stderr

@@ -9,6 +9,7 @@ fails the test, and so does a listed command that no page shows any more."""
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -125,3 +126,140 @@ def test_a_shown_command_runs(page, command, tmp_path):
     allowed = {0, NOTHING_FITS[args[0]]} if reads_this_machine else {0}
     assert "Traceback" not in result.stderr, result.stderr
     assert result.returncode in allowed, f"{page}: {command}\n{result.stdout}\n{result.stderr}"
+
+
+# ---- every command gen-matrix prints in its advice runs where it is printed -------------
+
+FLAGS = ("--cpu-flags", "avx avx2 fma f16c")
+# What a reader asks: detect for cards with a wheel (RTX 5070, RTX 4090), without one (Tesla
+# K40c), on Windows and Linux, and for no GPU; explain for a card and for a combination.
+ADVICE = [
+    ("detect", "--gpu", "RTX 5070", "--uname", "Windows AMD64", *FLAGS),
+    ("detect", "--gpu", "RTX 4090", "--uname", "Linux x86_64", *FLAGS),
+    ("detect", "--gpu", "Tesla K40c", "--uname", "Windows AMD64", *FLAGS),
+    ("detect", "--gpu", "Tesla K40c", "--uname", "Linux x86_64", *FLAGS),
+    ("detect", "--no-gpu", "--uname", "Linux x86_64", *FLAGS),
+    ("explain", "--gpu", "RTX 4090"),
+    ("explain", "--gpu", "K80"),
+]
+# A word that stands for what the reader fills in: such a command is a form, not one to run.
+PLACEHOLDERS = re.compile(r"\b(NAME|FILE|PATH|VERSION)\b")
+PIP = re.compile(r"pip install torch==(\d+\.\d+\.\d+) --index-url https://download\.pytorch\.org/whl/(cu\d+)")
+UV = re.compile(r"uv pip install torch==(\d+\.\d+\.\d+) --torch-backend=(cu\d+)")
+CONDA = re.compile(r"conda install pytorch==\d+\.\d+\.\d+ (cudatoolkit|pytorch-cuda)=\d+\.\d+ -c pytorch( -c nvidia)?")
+PROGRAMS_PRINTED = ("gen-matrix ", "pip ", "uv ", "conda ", "flox ")
+
+
+def _gen_matrix(args, cwd: Path, home: Path) -> subprocess.CompletedProcess:
+    script = shutil.which("gen-matrix", path=sysconfig.get_path("scripts"))
+    assert script, "the console script is installed with the package (pip install -e .)"
+    return subprocess.run([script, *args], cwd=cwd, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "HOME": str(home)})
+
+
+def printed_commands(stdout: str) -> list[str]:
+    """Every command in `stdout`: the bare first lines of detect, and each one in backticks,
+    the wrapped lines joined again (a continuation is indented deeper than its line)."""
+    lines: list[str] = []
+    for line in stdout.splitlines():
+        depth = len(line) - len(line.lstrip())
+        if lines and depth > len(lines[-1]) - len(lines[-1].lstrip()) and depth > 2:
+            lines[-1] += " " + line.strip()
+        else:
+            lines.append(line)
+    bare = [line for line in lines if line.startswith(PROGRAMS_PRINTED)]
+    quoted = [command for line in lines for command in re.findall(r"`([^`]+)`", line)]
+    return bare + quoted
+
+
+def _check_printed(command: str, previous: str | None, cwd: Path, home: Path, in_repository: bool) -> None:
+    if command.startswith("pip "):
+        assert PIP.fullmatch(command), command
+    elif command.startswith("uv "):
+        match = UV.fullmatch(command)
+        assert match, command
+        # the uv twin follows its pip line, for the same release and CUDA
+        assert previous is not None and PIP.fullmatch(previous), command
+        assert match.groups() == PIP.fullmatch(previous).groups()
+    elif command.startswith("conda "):
+        assert CONDA.fullmatch(command), command
+    elif command.startswith("flox build "):
+        # no Flox here: the name must be one the repository builds, which only a repository has
+        assert in_repository, f"{command}: printed where no repository is"
+        name = command.split()[2]
+        assert (cwd / ".flox" / "pkgs" / f"{name}.nix").is_file(), command
+    elif command.startswith("gen-matrix "):
+        result = _gen_matrix(shlex.split(command)[1:], cwd, home)
+        assert "Traceback" not in result.stderr, result.stderr
+        # detect may find that nothing fits: its documented exit 1
+        allowed = {0, 1} if command.split()[1] == "detect" else {0}
+        assert result.returncode in allowed, f"{command}\n{result.stdout}\n{result.stderr}"
+    else:
+        raise AssertionError(f"a command of a program the test does not know: {command}")
+
+
+@pytest.mark.parametrize("where", ["empty folder", "repository"])
+def test_every_command_gen_matrix_advises_runs_where_it_is_printed(where, tmp_path):
+    home = tmp_path / "home"
+    home.mkdir()
+    folder = tmp_path / "here"
+    if where == "repository":
+        made = _gen_matrix(["init", str(folder), "--example", "pytorch-2.10"], tmp_path, home)
+        assert made.returncode == 0, made.stderr
+    else:
+        folder.mkdir()
+    checked, forms = set(), set()
+    for advice in ADVICE:
+        result = _gen_matrix(advice, folder, home)
+        assert result.returncode in (0, 1), f"{advice}\n{result.stderr}"
+        commands = printed_commands(result.stdout)
+        assert commands, advice
+        previous = None
+        for command in commands:
+            if PLACEHOLDERS.search(command):
+                forms.add(command)
+            elif command not in checked or command.startswith("uv "):
+                _check_printed(command, previous, folder, home, where == "repository")
+                checked.add(command)
+            previous = command
+    # the forms printed are these, which need the reader's own values
+    assert forms <= {"gen-matrix explain NAME"}, forms
+    assert {c.split()[0] for c in checked} >= {"pip", "uv", "gen-matrix"}
+    assert any(c.startswith("gen-matrix env ") for c in checked)
+
+
+@pytest.mark.parametrize("gpu", ["RTX 5070", "RTX 4090"])
+def test_detects_first_lines_for_a_card_a_wheel_runs_on_are_pip_then_its_uv_twin(gpu, tmp_path):
+    result = _gen_matrix(["detect", "--gpu", gpu, "--uname", "Windows AMD64", *FLAGS], tmp_path, tmp_path)
+    first, second = result.stdout.splitlines()[:2]
+    assert PIP.fullmatch(first) and UV.fullmatch(second)
+    assert PIP.fullmatch(first).groups() == UV.fullmatch(second).groups()
+
+
+def test_detects_first_line_for_a_kepler_card_is_its_build_within_r470(tmp_path):
+    result = _gen_matrix(["detect", "--gpu", "Tesla K40c", "--uname", "Linux x86_64", *FLAGS], tmp_path, tmp_path)
+    lines = result.stdout.splitlines()
+    assert lines[0].startswith("gen-matrix env --sm sm35 --cuda 11.8 ")
+    flat = " ".join(result.stdout.split())
+    assert "R470" in flat
+    # no driver past Kepler's last branch is asked for: CUDA 11.8's own is named only as past it
+    asked = flat.replace("CUDA 11.8's own 520.61.05 is past R470", "")
+    named = [int(n) for n in re.findall(r"\b(\d{3})\.\d+(?:\.\d+)?\b", asked)]
+    assert named and max(named) <= 470, named
+
+
+# The commands a reader runs before any repository of their own: the docs show them to people
+# who have only installed gen-matrix, so they run from an empty folder too.
+BEFORE_A_REPOSITORY = {"detect", "explain", "env"}
+ANYWHERE = [(page, command) for page, command in RUN if _gen_matrix_args(command)[0] in BEFORE_A_REPOSITORY]
+
+
+@pytest.mark.parametrize("page, command", ANYWHERE, ids=[f"{page}:{command}" for page, command in ANYWHERE])
+def test_a_shown_command_for_a_reader_without_a_repository_runs_in_an_empty_folder(page, command, tmp_path):
+    args = _gen_matrix_args(command)
+    result = _gen_matrix(args, tmp_path, tmp_path)
+    reads_this_machine = args[0] == "detect" or "--detect" in args
+    allowed = {0, NOTHING_FITS[args[0]]} if reads_this_machine else {0}
+    assert "Traceback" not in result.stderr, result.stderr
+    assert result.returncode in allowed, f"{page}: {command}\n{result.stdout}\n{result.stderr}"
+    assert len(ANYWHERE) >= 10

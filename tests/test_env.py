@@ -407,7 +407,7 @@ def test_the_kepler_script_checks_vs_2019_carries_the_workarounds_and_targets_3_
     assert " setuptools^<74 " in text and "_msvccompiler" in text  # the pin, with its reason
     assert "CMAKE_POLICY_VERSION_MINIMUM=3.5" in text and "Compatibility with CMake ^< 3.5" in text
     assert "set USE_KINETO=0" in text.splitlines() and " numpy^<2 " in text
-    assert "NVIDIA driver 471.11 or newer on Windows" in text
+    assert "NVIDIA driver 471.11 on Windows, or newer within R470, sm35's last driver branch" in text
     assert "set PY_WANTED=3.9" in text and "set PT_WANTED=1.12" in text
 
 
@@ -419,7 +419,8 @@ def test_the_kepler_bash_script_builds_against_fakes_with_the_cmake_workaround_o
     done = run_bash(axes_script(run, *KEPLER), checkout, path)
     assert done.returncode == 0, done.stderr
     env = built_environment(checkout)
-    assert env["TORCH_CUDA_ARCH_LIST"] == "3.5" and env["USE_CUDNN"] == "0"
+    # CUDA 11.4 takes cuDNN 8.x, whose 8.5 still supports Kepler: cuDNN stays on
+    assert env["TORCH_CUDA_ARCH_LIST"] == "3.5" and env["USE_CUDNN"] == "1"
     assert (env.get("CMAKE_POLICY_VERSION_MINIMUM") == "3.5") == applied
     assert "python -m pip install numpy<2" in calls(checkout)  # no setuptools pin off Windows
     assert "USE_KINETO" not in env  # the Kineto workaround is for the Windows build
@@ -518,15 +519,40 @@ def test_the_msvc_range_of_a_cuda_release_is_named_by_its_visual_studio_releases
 # ---- each switch turned off says why, before it is set ---------------------------------------
 
 @needs_bash
-def test_the_kepler_script_says_which_cudnn_rule_turns_cudnn_off_before_building(run, tmp_path):
+def test_the_kepler_script_keeps_cudnn_on_where_its_cuda_release_takes_a_cudnn_that_supports_it(run, tmp_path):
     checkout, path = fake_checkout(tmp_path, "11.4", version="1.12.1", python="3.9", gcc="11.4.0")
-    done = run_bash(axes_script(run, *KEPLER), checkout, path)
+    script = axes_script(run, *KEPLER)
+    done = run_bash(script, checkout, path)
+    assert done.returncode == 0, done.stderr
+    assert built_environment(checkout)["USE_CUDNN"] == "1"
+    said = [line for line in done.stdout.splitlines() if line.startswith("USE_CUDNN=")]
+    assert said == [f"USE_CUDNN=1: {knowledge.CUDNN_RULE}, but cuDNN 8.5 for CUDA <=11.7 still supports sm35 "
+                    "(compute capability 3.5): build with that cuDNN, or set USE_CUDNN=0 before running this script "
+                    "to build without it"]
+    # the user's USE_CUDNN wins
+    off = run_bash(script, checkout, path, USE_CUDNN="0")
+    assert off.returncode == 0, off.stderr
+    assert built_environment(checkout)["USE_CUDNN"] == "0"
+    assert any(line.startswith("USE_CUDNN=0: ") for line in off.stdout.splitlines())
+
+
+@needs_bash
+def test_the_kepler_script_of_a_cuda_no_older_cudnn_is_built_for_turns_it_off_unless_the_user_turns_it_on(
+        run, tmp_path):
+    checkout, path = fake_checkout(tmp_path, "11.8", version="2.7.1", python="3.13", gcc="11.4.0")
+    script = axes_script(run, "--gpu", "Tesla K40c", "--cuda", "11.8", "--pytorch", "2.7.1", "--python", "3.13")
+    done = run_bash(script, checkout, path)
     assert done.returncode == 0, done.stderr
     assert built_environment(checkout)["USE_CUDNN"] == "0"
-    said = [line for line in done.stdout.splitlines() if line.startswith("USE_CUDNN=0: ")]
-    assert said == [f"USE_CUDNN=0: the knowledge table's sm35 row has cudnn: false ({knowledge.CUDNN_RULE}; sm35 is "
-                    "compute capability 3.5): set USE_CUDNN=1 yourself only with an older cuDNN that still supports "
+    said = [line for line in done.stdout.splitlines() if line.startswith("USE_CUDNN=")]
+    assert said == [f"USE_CUDNN=0: {knowledge.CUDNN_RULE} (sm35 is compute capability 3.5); cuDNN 8.5 does, for CUDA "
+                    "<=11.7: set USE_CUDNN=1 before running this script only with an older cuDNN that still supports "
                     "sm35"]
+    # "set USE_CUDNN=1 yourself" is possible: the script keeps it, and then checks that cuDNN is there
+    on = run_bash(script, checkout, path, USE_CUDNN="1")
+    assert on.returncode == 0, on.stderr
+    assert built_environment(checkout)["USE_CUDNN"] == "1"
+    assert "Running the build needs NVIDIA driver R470, sm35's last driver branch: 450.80.02 on Linux" in script
 
 
 @needs_bash
@@ -548,10 +574,16 @@ def test_an_avx_script_says_why_each_feature_of_the_isas_disable_list_is_off(run
 def test_windows_scripts_say_why_before_each_switch_they_turn_off(run, shell, say):
     lines = axes_script(run, *KEPLER, shell=shell).splitlines()
     set_ = "set " if shell == "cmd" else "$env:"
-    for name, what in [("USE_CUDNN", "cudnn: false"), ("USE_KINETO", "workaround no-kineto: "),
-                       ("USE_CUPTI", "workaround no-kineto: ")]:
+    for name, what in [("USE_KINETO", "workaround no-kineto: "), ("USE_CUPTI", "workaround no-kineto: ")]:
         where = next(i for i, line in enumerate(lines) if line.startswith(f"{set_}{name}"))
         assert lines[where - 1].startswith(f"{say}{name}=0: ") and what in lines[where - 1], lines[where - 1]
+    # USE_CUDNN is the user's where set, else the default: never set over theirs
+    assert not [line for line in lines if line.startswith((f"{set_}USE_CUDNN", "set USE_CUDNN"))]
+    default = ('if not defined USE_CUDNN set "USE_CUDNN=1"' if shell == "cmd"
+               else "if (-not $env:USE_CUDNN) { $env:USE_CUDNN = '1' }")
+    assert default in lines
+    said = next(line for line in lines if "USE_CUDNN" in line and "cuDNN 8.5" in line)
+    assert said.startswith("echo USE_CUDNN=!USE_CUDNN!: " if shell == "cmd" else 'Write-Output ("USE_CUDNN=$env:USE_CUDNN"')
 
 
 # ---- the checks come before anything changes the machine ---------------------------------

@@ -80,8 +80,11 @@ def test_a_combination_outside_the_axes_names_the_axis_and_the_knowledge_verdict
     assert lines[0] == ("build: sm61 with CUDA 13.0 and PyTorch 2.8.0 cannot be built: sm61 (Pascal) was dropped "
                         "after CUDA 12.9; this asks for 13.0, which is too new; PyTorch 2.8's source does not build "
                         "with CUDA 13.0 (it takes CUDA >=11.0,<13.0)")
+    wheels = lines.index(next(line for line in lines if line.startswith("wheels:")))
+    table = [line for line in lines[wheels + 1:] if line.startswith("  ") and "SASS" in line or "PTX" in line
+             or line.split()[:2] == ["PyTorch", "CUDA"] or line.startswith("  * ")]
     assert [line for line in lines if not line.startswith(("build:", "newest that", "note:", "prebuilt:", "wheels:",
-                                                           "first release:"))] == [
+                                                           "first release:")) and line not in table] == [
         "pytorch-python313-cuda13_0-sm61-avx2: not in the matrix (gpu: python 3.13, cuda 13.0, sm sm61, isa avx2)",
         "  kept out by  gpu.cuda (matrix.yaml:32:10): cuda 13.0 is not among gpu.cuda values (12.8)",
         "  also         the knowledge table: sm61 (Pascal) was dropped after CUDA 12.9; this asks for 13.0, which is too new",
@@ -222,7 +225,7 @@ def test_an_unpackaged_cuda_recent_enough_for_the_sm_says_only_what_is_missing(r
     (outcome,) = data["outcomes"]
     texts = [reason["text"] for reason in outcome["reasons"]]
     assert texts[0] == ("nixpkgs packages no CUDA 12.4 (it packages 12.6, 12.8, 12.9, 13.0, 13.1); a hand build "
-                        "with it needs NVIDIA driver 550.54.14 (Linux) or 551.61 (Windows) or newer")
+                        "with it needs NVIDIA driver 550.54.14 on Linux, 551.61 on Windows, or newer")
     # PyTorch's wheels do not ship 12.4: a note, not a reason the source cannot build
     assert any("PyTorch 2.8's own wheels are built for CUDA 12.6, 12.8 (experimental: 12.9), not 12.4: a build "
                "from source with it is untested upstream" in text for text in texts)
@@ -267,8 +270,8 @@ def test_pytorch_option_says_what_that_release_supports(run):
 
 @pytest.mark.parametrize("cuda, verdict", [
     ("12.9", "build: sm120 with CUDA 12.9 and PyTorch 2.8.0 can be built by hand: CUDA 12.9's nvcc compiles for it "
-             "and the release's source builds with it; running it needs NVIDIA driver 575.51.03 (Linux) or 576.02 "
-             "(Windows) or newer; `gen-matrix env --sm sm120 --cuda 12.9 --pytorch 2.8.0` writes the script"),
+             "and the release's source builds with it; running it needs NVIDIA driver 575.51.03 on Linux, 576.02 "
+             "on Windows, or newer; `gen-matrix env --sm sm120 --cuda 12.9 --pytorch 2.8.0` writes the script"),
     ("13.0", "build: sm120 with CUDA 13.0 and PyTorch 2.8.0 cannot be built: PyTorch 2.8's source does not build "
              "with CUDA 13.0 (it takes CUDA >=11.0,<13.0)"),
     ("13.1", "build: sm120 with CUDA 13.1 and PyTorch 2.8.0 cannot be built: PyTorch 2.8's source does not build "
@@ -301,16 +304,19 @@ def test_the_kepler_owner_gets_an_honest_answer(run):
     assert k40.exit_code == 0, k40.output
     assert k40.stdout.splitlines()[0] == (
         "build: sm35 with CUDA 11.4 and PyTorch 1.12 can be built by hand: CUDA 11.4's nvcc compiles for it and the "
-        "release's source builds with it; running it needs NVIDIA driver 470.42.01 (Linux) or 471.11 (Windows) or "
-        "newer; `gen-matrix env --sm sm35 --cuda 11.4 --pytorch 1.12.1` writes the script")
+        "release's source builds with it; running it needs NVIDIA driver 470.42.01 on Linux, 471.11 on Windows, or "
+        "newer within R470, sm35's last driver branch; `gen-matrix env --sm sm35 --cuda 11.4 --pytorch 1.12.1` writes the script")
     assert re.search(r"^prebuilt: none of PyTorch's own wheels the knowledge table lists \(releases [0-9.]+ to "
                      r"[0-9.]+\) runs on sm35", k40.stdout, re.MULTILINE)
     cuda12 = run("explain", "--root", REPO, "--sm", "sm_35", "--cuda", "12.1").stdout.splitlines()
     assert cuda12[0].endswith("cannot be built: sm35 (Kepler) was dropped after CUDA 11.8; this asks for 12.1, "
                               "which is too new")
+    # CUDA 11.8's own driver (520.61.05) is past Kepler's last branch: R470 runs it by minor-version compatibility
     assert cuda12[1] == ("newest that builds for sm35: PyTorch 2.7.1 with CUDA 11.8 and Python 3.13 (NVIDIA driver "
-                         "520.61.05 on Linux, 520.06 on Windows, or newer): `gen-matrix env --sm sm35 --cuda 11.8 "
-                         "--pytorch 2.7.1 --python 3.13` writes the script")
+                         "R470, sm35's last driver branch: 450.80.02 on Linux, 452.39 on Windows, or newer within "
+                         "R470, by CUDA 11.x minor-version compatibility (CUDA 11.8's own 520.61.05 is past R470; "
+                         "that mode runs SASS only)): `gen-matrix env --sm sm35 --cuda 11.8 --pytorch 2.7.1 "
+                         "--python 3.13` writes the script")
 
 
 def test_a_fix_the_matrix_turned_off_shows_as_disabled(project, run):
@@ -382,7 +388,7 @@ def test_a_name_no_variant_has_is_a_located_error_and_a_dropped_name_says_what_k
 
 
 UNPACKAGED_12_4 = ("nixpkgs packages no CUDA 12.4 (it packages 12.6, 12.8, 12.9, 13.0, 13.1); a hand build with it "
-                   "needs NVIDIA driver 550.54.14 (Linux) or 551.61 (Windows) or newer")
+                   "needs NVIDIA driver 550.54.14 on Linux, 551.61 on Windows, or newer")
 
 
 def wheels_note(pytorch: str, cuda: str, built: str) -> str:

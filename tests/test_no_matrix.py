@@ -25,7 +25,8 @@ def empty(tmp_path, monkeypatch):
 
 
 def invoke(*args):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+    # lines unwrapped (COLUMNS=1000): these tests read what is said; tests/test_terminal.py the wrapping
+    return CliRunner(env={"COLUMNS": "1000"}).invoke(main, list(args), catch_exceptions=False)
 
 
 def test_detect_without_a_matrix_recommends_from_the_newest_example(empty):
@@ -41,7 +42,9 @@ def test_detect_names_the_matrix_it_read(empty):
     (empty / "matrix.yaml").write_text("pytorch: {version: '2.8.0'}\nnixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n"
                                        "cpu: {python: ['3.12'], isa: [avx2]}\n")
     result = invoke(*DETECT)
-    assert result.stdout.splitlines()[0] == "pytorch-python312-cpu-avx2"
+    assert "  variant: pytorch-python312-cpu-avx2" in result.stdout.splitlines()
+    # the matrix here is a repository's: its build is Flox's, where the example's is the script
+    assert result.stdout.splitlines()[-1] == "  build: `flox build pytorch-python312-cpu-avx2`"
     assert "matrix: matrix.yaml" in result.stderr.splitlines()
     assert json.loads(invoke(*DETECT, "--json").stdout)["matrix"] == "matrix.yaml"
 
@@ -61,10 +64,21 @@ def test_a_matrix_named_that_is_not_there_is_still_an_error(empty, command):
     assert result.exit_code == 2 and "nowhere.yaml: file not found" in result.output
 
 
-def test_env_by_name_without_a_matrix_says_what_to_do(empty):
+def test_env_by_name_without_a_matrix_reads_the_shipped_example(empty):
+    # the names detect and explain print without a matrix are the shipped example's: env takes them
     result = invoke("env", "pytorch-python313-cpu-avx2")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("#!/usr/bin/env bash")
+    assert f"matrix: {NEWEST}" in result.stderr.splitlines()
+    detected = invoke(*DETECT, "--name").stdout.strip()
+    assert invoke("env", detected, "--shell", "powershell", "-o", "build.ps1").exit_code == 0
+    assert (empty / "build.ps1").is_file()
+
+
+def test_env_by_a_name_the_example_lacks_says_what_to_do(empty):
+    result = invoke("env", "pytorch-python313-cpu-avx3")
     assert result.exit_code == 2 and "Traceback" not in result.output
-    assert "no matrix here, so no variant named 'pytorch-python313-cpu-avx2'" in result.output
+    assert f"{NEWEST}: no variant named 'pytorch-python313-cpu-avx3'" in result.output
     assert "--gpu, --cuda, --pytorch, --python, --isa or --detect" in result.output
 
 
@@ -78,7 +92,10 @@ def test_explain_a_gpu_without_a_matrix_answers_with_the_wheels_first(empty):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].startswith("prebuilt: ") and "sm89" in lines[0]
-    assert all(line.startswith(("prebuilt: ", "wheels: ")) for line in lines[:-1])
+    assert lines[1] == "wheels: PyTorch's own that run on sm89:"
+    # a table: a header, then a row for each CUDA release, index and systems
+    assert lines[2].split() == ["PyTorch", "CUDA", "index", "systems", "runs", "as", "driver", "(Linux", "/", "Windows)"]
+    assert all(line.startswith("  ") for line in lines[2:-1])
     assert lines[-1].startswith(f"the shipped example {init.examples()[-1]} holds ")
     assert "note:" not in result.stderr  # the example's own notes are not the reader's
     # with a matrix here, its variants come first and its notes are said

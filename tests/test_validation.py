@@ -405,7 +405,8 @@ knowledge:
   sm:
     sm130: {capability: "13.0", family: Next, min_cuda: "12.8", max_cuda: null, jetson: false,
             hosts: [x86_64], cudnn: true, gpus: [Example], names: [Example Ti], pytorch: ">=2.7",
-            upstream_wheels: true}
+            upstream_wheels: true, driver_branch: 999,
+            older_cudnn: {version: "8.5", cuda: "<=12.8", source: a support matrix}}
   cuda:
     "12.8": {driver: "570.26", windows_driver: "570.65", capabilities: ["9.0"], gcc: 14, msvc: [1910, 1950]}
   toolkit:

@@ -116,6 +116,7 @@ class Target:
     fixes: tuple[str, ...] = ()  # build fixes of the matrix that apply (avx-only-kernels)
     workarounds: tuple[Workaround, ...] = ()
     wheel: bool = False  # build a wheel rather than an editable install
+    driver: str | None = None  # the NVIDIA driver running it needs on the script's system, in words
 
     def switches(self) -> dict[str, str]:
         """The build switches (USE_<X>), as the recipes set them."""
@@ -136,8 +137,28 @@ def target_of(matrix: Matrix, variant: Variant, shell: str, wheel: bool = False,
         sm=variant.sm, isa=variant.isa, accelerator=variant.accelerator, fixes=variant.fixes,
         workarounds=workarounds(k, matrix.pytorch_version, variant.cuda.name if variant.cuda else None,
                                 SYSTEM[shell], variant.kind),
-        wheel=wheel,
+        wheel=wheel, driver=driver_words(k, variant.sm, variant.cuda.name if variant.cuda else None, shell),
     )
+
+
+def driver_words(knowledge: Knowledge, sm: Sm | None, cuda: str | None, shell: str) -> str | None:
+    """The NVIDIA driver a build of CUDA `cuda` for `sm` needs where the script of `shell` runs."""
+    from .wheels import build_driver_text
+
+    return build_driver_text(knowledge, sm, cuda, (SYSTEM[shell],)) if cuda else None
+
+
+def cudnn_default(target: Target) -> str | None:
+    """For an SM current cuDNN no longer supports: what USE_CUDNN is unless the user sets it
+    ("1" where an older cuDNN built for this CUDA release supports the SM, else "0"); None where
+    the build's cuDNN is not in question (on for the SM, or no GPU)."""
+    from ..knowledge import in_range
+
+    sm = target.sm
+    if sm is None or sm.cudnn:
+        return None
+    older = sm.older_cudnn
+    return "1" if older and target.cuda and in_range(target.cuda, older.cuda) else "0"
 
 
 def refusal(variant: Variant, shell: str) -> tuple[str, str] | None:
@@ -234,6 +255,9 @@ def variables(target: Target, shell: str) -> dict[str, str]:
         values["TORCH_CUDA_ARCH_LIST"] = target.sm.capability
         values["CMAKE_CUDA_ARCHITECTURES"] = cuda_architecture(target.sm)
     values.update(target.switches())
+    default = cudnn_default(target)
+    if default is not None:
+        values["USE_CUDNN"] = default
     if shell in WINDOWS_SHELLS:
         values["USE_DISTRIBUTED"] = "0"
         values["DISTUTILS_USE_SDK"] = "1"
@@ -260,9 +284,16 @@ def reasons(target: Target) -> dict[str, str]:
     why: dict[str, str] = {}
     sm, isa = target.sm, target.isa
     if sm is not None and not sm.cudnn:
-        why["USE_CUDNN"] = (f"the knowledge table's {sm.name} row has cudnn: false ({CUDNN_RULE}; {sm.name} is "
-                            f"compute capability {sm.capability}): set USE_CUDNN=1 yourself only with an older "
-                            f"cuDNN that still supports {sm.name}")
+        older = sm.older_cudnn
+        if cudnn_default(target) == "1":
+            why["USE_CUDNN"] = (f"{CUDNN_RULE}, but cuDNN {older.version} for CUDA {older.cuda} still supports "
+                                f"{sm.name} (compute capability {sm.capability}): build with that cuDNN, or set "
+                                "USE_CUDNN=0 before running this script to build without it")
+        else:
+            with_older = (f"; cuDNN {older.version} does, for CUDA {older.cuda}" if older else "")
+            why["USE_CUDNN"] = (f"{CUDNN_RULE} ({sm.name} is compute capability {sm.capability}){with_older}: "
+                                "set USE_CUDNN=1 before running this script only with an older cuDNN that still "
+                                f"supports {sm.name}")
     for feature in (isa.disable if isa else ()):
         why[f"USE_{feature}"] = (f"the knowledge table's {isa.name} row disables {feature}, which needs a newer "
                                  f"instruction set than {isa.name}")
@@ -302,13 +333,14 @@ def script(target: Target, shell: str) -> str:
         python_range=f"{release.python[0]} to {release.python[1]}" if release else None,
         cuda=target.cuda,
         system=system,
-        driver=target.toolkit.driver_for(system) if target.toolkit else None,
+        driver=target.driver,
         sm=target.sm.label if target.sm else None,
         jetson=bool(target.sm and target.sm.jetson),
         nvcc_checks=nvcc_checks(target),
         msvc=msvc_check(target),
         gcc=target.toolkit.gcc if target.toolkit and target.sm else None,
         cudnn=bool(target.sm and target.sm.cudnn),
+        cudnn_default=cudnn_default(target),
         isa=target.isa.name if target.isa else None,
         no_msvc_flag=bool(target.isa and shell != "bash" and not target.isa.msvc),
         variables=list(values.items()),

@@ -31,6 +31,7 @@ class GpuFinding:
     problem: str | None  # why there is no variant for it
     wheel: WheelFit | None = None  # PyTorch's own wheel that runs on it here, where one does
     other: OtherGpu | None = None  # a GPU that is not NVIDIA's: its target
+    hand: object | None = None  # buildenv.Target of the newest hand build, where the matrix has no variant for it
 
 
 @dataclass(frozen=True)
@@ -238,17 +239,28 @@ def _gpu_advice(expansion: Expansion, host: Host, finding: GpuFinding, python: s
     if system is not None:
         advice.insert(0, prebuilt_line(k, sm, system, python, finding.gpu.driver))
     if not served:
-        line = newest_line(k, sm, python, shell="powershell" if host.system == "Windows" else "bash")
+        line = newest_line(k, sm, python, shell=_shell(host))
         if line:
             advice.append(line)
     return advice
 
 
+def _shell(host: Host) -> str:
+    return "powershell" if host.system == "Windows" else "bash"
+
+
 def _with_wheel(knowledge: Knowledge, host: Host, finding: GpuFinding, python: str | None) -> GpuFinding:
+    """The finding with PyTorch's own wheel that runs on its GPU here, and where the matrix has
+    no variant for it, the newest hand build."""
+    from .handbuild import newest
     from .wheels import wheel_system
 
+    if finding.sm is None or host.machine not in finding.sm.hosts:
+        return finding
+    if finding.variant is None:
+        finding = replace(finding, hand=newest(knowledge, finding.sm, python, shell=_shell(host)))
     system = wheel_system(host.system, host.machine)
-    if finding.sm is None or system is None:
+    if system is None:
         return finding
     fit = best_wheel(wheels_for(knowledge, finding.sm, system, python), finding.gpu.driver, host.system)
     return replace(finding, wheel=fit)
@@ -348,27 +360,67 @@ def recommend(host: Host, expansion: Expansion, python: str | None = None) -> Re
     return Recommendation(host, variant, findings, tuple(reasons), tuple(warnings))
 
 
-def build_command(recommendation: Recommendation) -> str | None:
-    """How to build the recommended variant on its host: Flox, or on Windows, where there
+# -o, not >: Windows PowerShell 5.1's > writes UTF-16, which cmd cannot run
+SCRIPT = {"powershell": "build.ps1", "bash": "build.sh"}
+
+
+def build_command(recommendation: Recommendation, here: bool = True) -> str | None:
+    """How to build the recommended variant on its host: in the matrix's repository (`here`),
+    Flox; elsewhere (the shipped example read for want of a matrix) and on Windows, where there
     is no Nix, the build script `gen-matrix env` writes."""
     variant = recommendation.variant
     if variant is None:
         return None
-    if recommendation.host.system == "Windows":
-        # -o, not >: Windows PowerShell 5.1's > writes UTF-16, which cmd cannot run
-        return (f"gen-matrix env {variant.name} --shell powershell -o build.ps1, then run it in a PyTorch "
-                "checkout (or --shell cmd -o build.cmd)")
-    return f"flox build {variant.name}"
+    shell = _shell(recommendation.host)
+    if here and shell == "bash":
+        return f"flox build {variant.name}"
+    return f"gen-matrix env {variant.name} --shell {shell} -o {SCRIPT[shell]}"
 
 
-def as_json(recommendation: Recommendation) -> dict:
+def build_note(recommendation: Recommendation, command: str) -> str:
+    """The build command, quoted, with what comes after it."""
+    if command.startswith("gen-matrix env"):
+        also = " (or --shell cmd -o build.cmd)" if recommendation.host.system == "Windows" else ""
+        return f"`{command}`, then run it in a PyTorch checkout{also}"
+    return f"`{command}`"
+
+
+def _served_first(recommendation: Recommendation) -> list[GpuFinding]:
+    """The GPUs, the one the recommendation serves first."""
+    return sorted(recommendation.gpus, key=lambda f: f.variant != recommendation.variant)
+
+
+def answer(recommendation: Recommendation, here: bool = True) -> tuple[str, ...]:
+    """What detect says first, the command that gets this machine its PyTorch: PyTorch's own
+    wheel where one runs on its GPU (pip, then uv's twin), else the matrix's build for the
+    GPU, else the newest hand build for it, else the matrix's CPU-only build. Empty where
+    nothing fits."""
+    from .handbuild import env_command
+
+    wheel = next((f.wheel for f in _served_first(recommendation) if f.wheel), None)
+    if wheel is not None:
+        return (wheel.command,) + ((wheel.uv_command,) if wheel.uv_command else ())
+    variant = recommendation.variant
+    hand = next((f for f in _served_first(recommendation) if f.hand is not None), None)
+    if (variant is None or variant.kind == "cpu") and hand is not None:
+        shell = _shell(recommendation.host)
+        target = hand.hand
+        return (env_command(target, shell, SCRIPT[shell]),
+                f"  then run it in a PyTorch checkout: PyTorch {target.pytorch} for {hand.sm.name} with CUDA "
+                f"{target.cuda}; running it needs {target.driver}")
+    command = build_command(recommendation, here)
+    return (command,) if command else ()
+
+
+def as_json(recommendation: Recommendation, here: bool = True) -> dict:
     from .wheels import as_json as wheel_json
 
     host = recommendation.host
     variant = recommendation.variant
     return {
+        "answer": [line for line in answer(recommendation, here) if not line.startswith(" ")],
         "variant": variant.name if variant else None,
-        "build": build_command(recommendation),
+        "build": build_command(recommendation, here),
         "host": {
             "system": host.system,
             "machine": host.machine,

@@ -15,9 +15,9 @@ from pathlib import PurePosixPath
 from ..errors import GenMatrixError, Location
 from ..pipeline.expand import combination_text, variant_name
 from ..knowledge import CANNOT, NOTE, Knowledge, Sm, Toolkit, findings, sm_cuda_problem, version_key
-from .handbuild import newest_line
+from .handbuild import build_drivers, newest_line
 from ..knowledge import wheels_for
-from .wheels import as_json as wheel_json, prebuilt_line, release_lines
+from .wheels import as_json as wheel_json, prebuilt_line, release_table
 from .listing import axis_value
 from ..model import KIND_AXES, KINDS, SCOPE_TEXT, Expansion, Matrix, Section, Variant, jobs_text
 from ..layout import PKGS_DIR
@@ -254,7 +254,7 @@ def by_values(expansion: Expansion, given: dict[str, str], kind: str | None = No
     sm, python = k.sm[values["sm"]], values.get("python")
     # PyTorch's own wheels are part of the answer whatever the matrix holds: they cost no build
     explanation = dataclasses.replace(explanation, wheels=(prebuilt_line(k, sm, python=python),
-                                                           *release_lines(k, sm, python)),
+                                                           *release_table(k, sm, python)),
                                       wheel_fits=wheels_for(k, sm, python=python))
     if pytorch is None and all(o.included for o in explanation.outcomes):
         if not explanation.wheel_fits:  # no wheel: what a build from source gives, beyond the matrix
@@ -280,14 +280,10 @@ def hand_build(knowledge: Knowledge, sm: Sm, cuda: str | None, python: str | Non
     elif release is None:
         lines.append(f"build: PyTorch {version} is not in the knowledge table's pytorch rows: unchecked")
     elif cuda:
-        toolkit = knowledge.cuda_release(cuda)
         command = (f"gen-matrix env --sm {sm.name} --cuda {cuda} --pytorch "
                    f"{version if version.count('.') == 2 else release.newest}" + (f" --python {python}" if python else ""))
         lines.append(f"build: {what} can be built by hand: CUDA {cuda}'s nvcc compiles for it and the release's source "
-                     f"builds with it; running it needs "
-                     + (f"a JetPack whose CUDA is {cuda} (a Jetson runs no desktop driver)" if sm.jetson else
-                        f"NVIDIA driver {toolkit.driver} (Linux) or {toolkit.driver_for('Windows')} (Windows) or newer")
-                     + f"; `{command}` writes the script")
+                     f"builds with it; running it needs {build_drivers(knowledge, sm, cuda)}; `{command}` writes the script")
     if blocking or not cuda:
         line = newest_line(knowledge, sm, python, cuda=cuda)
         if line:
@@ -359,10 +355,8 @@ def _unpackaged_cuda(expansion: Expansion, given: dict[str, str], toolkit: Toolk
                                                        ("isa", others.get("isa"))) if value is not None}
         verdict = sm_cuda_problem(k.sm[sm], cuda)
         reasons = [Reason(KNOWLEDGE_RULE, "", verdict)] if verdict else []
-        needs = (f"a JetPack whose CUDA is {cuda} (a Jetson runs no desktop driver)" if k.sm[sm].jetson else
-                 f"NVIDIA driver {toolkit.driver} (Linux) or {toolkit.windows_driver} (Windows) or newer")
         reasons.append(Reason(KNOWLEDGE_RULE, "", f"nixpkgs packages no CUDA {cuda} (it packages {packaged}); "
-                              f"a hand build with it needs {needs}"))
+                              f"a hand build with it needs {build_drivers(k, k.sm[sm], cuda)}"))
         reasons += [Reason("PyTorch's release notes", "", note)
                     for note in release_support(matrix, {"cuda": cuda, "sm": sm}, pytorch)]
         outcomes.append(Outcome("gpu", tuple(combination.items()), None, None, None, tuple(reasons), verdict))

@@ -281,7 +281,7 @@ def resolve(knowledge: Knowledge, asked: Asked) -> buildenv.Target:
         cuda=chosen.cuda, toolkit=toolkit, sm=sm, isa=isa,
         fixes=_fixes(knowledge, version, chosen.cuda, isa, kind),
         workarounds=buildenv.workarounds(knowledge, version, chosen.cuda, system, kind),
-        wheel=asked.wheel,
+        wheel=asked.wheel, driver=buildenv.driver_words(knowledge, sm, chosen.cuda, asked.shell),
     )
 
 
@@ -325,11 +325,24 @@ def newest_line(knowledge: Knowledge, sm: Sm, python: str | None = None, shell: 
     best = newest(knowledge, sm, python, cuda, shell)
     if best is None:
         return None
-    on = f" --shell {shell}" if shell != "bash" else ""
-    # A Jetson runs no desktop driver: JetPack brings its own, and its CUDA release decides what runs.
-    drivers = ("a Jetson's driver comes with JetPack, whose CUDA release decides what runs on the board" if sm.jetson
-               else f"NVIDIA driver {best.toolkit.driver} on Linux, {best.toolkit.driver_for('Windows')} on Windows, "
-                    "or newer")
     return (f"newest that builds for {sm.name}: PyTorch {best.pytorch} with CUDA {best.cuda} and Python "
-            f"{best.python} ({drivers}): `gen-matrix env --sm {sm.name} --cuda {best.cuda} --pytorch {best.pytorch} "
-            f"--python {best.python}{on}` writes the script")
+            f"{best.python} ({build_drivers(knowledge, sm, best.cuda)}): `{env_command(best, shell)}` writes the script")
+
+
+def build_drivers(knowledge: Knowledge, sm: Sm, cuda: str) -> str:
+    """The driver a hand build of CUDA `cuda` for `sm` needs, in words."""
+    from .wheels import build_driver_text
+
+    # A Jetson runs no desktop driver: JetPack brings its own, and its CUDA release decides what runs.
+    if sm.jetson:
+        return "a Jetson's driver comes with JetPack, whose CUDA release decides what runs on the board"
+    return build_driver_text(knowledge, sm, cuda)
+
+
+def env_command(target: buildenv.Target, shell: str = "bash", output: str | None = None) -> str:
+    """The `gen-matrix env` command that writes the script of a hand build, runnable anywhere:
+    the axes, not a name, so that it needs no matrix."""
+    on = f" --shell {shell}" if shell != "bash" else ""
+    to = f" -o {output}" if output else ""
+    return (f"gen-matrix env --sm {target.sm.name} --cuda {target.cuda} --pytorch {target.pytorch} "
+            f"--python {target.python}{on}{to}")

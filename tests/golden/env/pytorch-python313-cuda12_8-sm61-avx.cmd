@@ -49,6 +49,11 @@ for %%i in ("%NVCC_EXE%\..\..") do set "CUDA_PATH=%%~fi"
 set "CUDA_HOME=%CUDA_PATH%"
 set "CUDACXX=%CUDA_PATH%\bin\nvcc.exe"
 echo CUDA toolkit: %CUDA_PATH% (CUDA %NVCC_RELEASE%)
+rem cuDNN, where this build uses it: USE_CUDNN as set before the script runs, else 0.
+if not defined USE_CUDNN set "USE_CUDNN=0"
+set "CUDNN_FOUND="
+if "!USE_CUDNN!"=="1" for %%d in ("%CUDNN_INCLUDE_DIR%" "%CUDNN_ROOT%\include" "%CUDA_PATH%\include") do if exist "%%~d\cudnn_version.h" set "CUDNN_FOUND=%%~d"
+if "!USE_CUDNN!"=="1" if not defined CUDNN_FOUND (echo error: cuDNN not found: cudnn_version.h in CUDNN_INCLUDE_DIR, CUDNN_ROOT\include or the CUDA toolkit's include: install a cuDNN for CUDA 12.8 that supports this GPU and set CUDNN_ROOT to it, or set USE_CUDNN=0 & exit /b 1)
 
 rem 5. PyTorch's requirements, and its Windows prerequisites and pins.
 python -m pip install -r requirements.txt || exit /b 1
@@ -66,8 +71,7 @@ rem Each switch the knowledge table turns off says why.
 set TORCH_CUDA_ARCH_LIST=6.1
 set CMAKE_CUDA_ARCHITECTURES=61
 set USE_CUDA=1
-echo USE_CUDNN=0: the knowledge table's sm61 row has cudnn: false ^(cuDNN 9.11 and newer support compute capability 7.5 and up only; sm61 is compute capability 6.1^): set USE_CUDNN=1 yourself only with an older cuDNN that still supports sm61
-set USE_CUDNN=0
+echo USE_CUDNN=!USE_CUDNN!: cuDNN 9.11 and newer support compute capability 7.5 and up only ^(sm61 is compute capability 6.1^): set USE_CUDNN=1 before running this script only with an older cuDNN that still supports sm61
 echo USE_FBGEMM=0: the knowledge table's avx row disables FBGEMM, which needs a newer instruction set than avx
 set USE_FBGEMM=0
 echo USE_MKLDNN=0: the knowledge table's avx row disables MKLDNN, which needs a newer instruction set than avx

@@ -69,6 +69,15 @@ $env:CUDA_PATH = Split-Path -Parent (Split-Path -Parent $nvcc.Source)
 $env:CUDA_HOME = $env:CUDA_PATH
 $env:CUDACXX = $nvcc.Source
 Write-Output "CUDA toolkit: $env:CUDA_PATH (CUDA $nvccRelease)"
+# cuDNN, where this build uses it: USE_CUDNN as set before the script runs, else 0.
+if (-not $env:USE_CUDNN) { $env:USE_CUDNN = '0' }
+if ($env:USE_CUDNN -eq '1') {
+    $cudnn = @($env:CUDNN_INCLUDE_DIR, "$env:CUDNN_ROOT\include", "$env:CUDA_PATH\include") |
+        Where-Object { $_ -and (Test-Path (Join-Path $_ 'cudnn_version.h')) } | Select-Object -First 1
+    if (-not $cudnn) {
+        Fail 'cuDNN not found (cudnn_version.h in CUDNN_INCLUDE_DIR, CUDNN_ROOT\include or the CUDA toolkit''s include): install a cuDNN for CUDA 12.8 that supports this GPU and set CUDNN_ROOT to it, or set USE_CUDNN=0'
+    }
+}
 
 # 5. PyTorch's requirements, and its Windows prerequisites and pins.
 python -m pip install -r requirements.txt
@@ -88,8 +97,7 @@ if (-not (Get-Command ninja -ErrorAction SilentlyContinue)) { Fail 'ninja not fo
 $env:TORCH_CUDA_ARCH_LIST = '6.1'
 $env:CMAKE_CUDA_ARCHITECTURES = '61'
 $env:USE_CUDA = '1'
-Write-Output 'USE_CUDNN=0: the knowledge table''s sm61 row has cudnn: false (cuDNN 9.11 and newer support compute capability 7.5 and up only; sm61 is compute capability 6.1): set USE_CUDNN=1 yourself only with an older cuDNN that still supports sm61'
-$env:USE_CUDNN = '0'
+Write-Output ("USE_CUDNN=$env:USE_CUDNN" + ': cuDNN 9.11 and newer support compute capability 7.5 and up only (sm61 is compute capability 6.1): set USE_CUDNN=1 before running this script only with an older cuDNN that still supports sm61')
 Write-Output 'USE_FBGEMM=0: the knowledge table''s avx row disables FBGEMM, which needs a newer instruction set than avx'
 $env:USE_FBGEMM = '0'
 Write-Output 'USE_MKLDNN=0: the knowledge table''s avx row disables MKLDNN, which needs a newer instruction set than avx'

@@ -55,6 +55,15 @@ if "$host_cxx" --version 2>/dev/null | grep -q 'Free Software Foundation'; then
     fail "$host_cxx is GCC $gcc_major; CUDA 12.8's nvcc accepts GCC up to 14: install g++-14 and export CXX=g++-14 CUDAHOSTCXX=g++-14"
   fi
 fi
+# cuDNN, where this build uses it: USE_CUDNN as set before the script runs, else 0.
+USE_CUDNN=${USE_CUDNN:-0}
+if [ "$USE_CUDNN" = 1 ]; then
+  cudnn_found=
+  for include in "${CUDNN_INCLUDE_DIR:-}" "${CUDNN_ROOT:-}/include" "$CUDA_HOME/include" /usr/include /usr/include/x86_64-linux-gnu /usr/include/aarch64-linux-gnu; do
+    if [ -n "$include" ] && { [ -f "$include/cudnn_version.h" ] || [ -f "$include/cudnn.h" ]; }; then cudnn_found=$include; break; fi
+  done
+  [ -n "$cudnn_found" ] || fail "cuDNN not found (cudnn_version.h in CUDNN_INCLUDE_DIR, CUDNN_ROOT/include or $CUDA_HOME/include): install a cuDNN for CUDA 12.8 that supports this GPU and set CUDNN_ROOT to it, or set USE_CUDNN=0"
+fi
 
 # 4. PyTorch's requirements.
 python -m pip install -r requirements.txt
@@ -66,8 +75,8 @@ command -v ninja >/dev/null 2>&1 || fail "ninja not found: python -m pip install
 export TORCH_CUDA_ARCH_LIST="6.1"
 export CMAKE_CUDA_ARCHITECTURES="61"
 export USE_CUDA="1"
-echo "USE_CUDNN=0: the knowledge table's sm61 row has cudnn: false (cuDNN 9.11 and newer support compute capability 7.5 and up only; sm61 is compute capability 6.1): set USE_CUDNN=1 yourself only with an older cuDNN that still supports sm61"
-export USE_CUDNN="0"
+echo "USE_CUDNN=$USE_CUDNN: cuDNN 9.11 and newer support compute capability 7.5 and up only (sm61 is compute capability 6.1): set USE_CUDNN=1 before running this script only with an older cuDNN that still supports sm61"
+export USE_CUDNN
 echo "USE_FBGEMM=0: the knowledge table's avx row disables FBGEMM, which needs a newer instruction set than avx"
 export USE_FBGEMM="0"
 echo "USE_MKLDNN=0: the knowledge table's avx row disables MKLDNN, which needs a newer instruction set than avx"
