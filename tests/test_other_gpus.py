@@ -40,16 +40,24 @@ def test_detect_names_the_target_and_the_wheel_from_an_empty_folder(run, tmp_pat
     assert f"--index-url https://download.pytorch.org/whl/{index}`" in result.stdout
     assert f"uv pip install torch==2.13.0 --torch-backend={index}`" in result.stdout
     assert "sm.<smXX>.gpus" not in result.output and "compute capability" not in result.output
+    # the answer first: PyTorch's own wheel for the GPU, then uv's twin, not the CPU-only build
+    first, second = result.stdout.splitlines()[:2]
+    assert first == f"pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/{index}"
+    assert second == f"uv pip install torch==2.13.0 --torch-backend={index}"
     facts = json.loads(run("detect", "--root", tmp_path, "--gpu", gpu, *LINUX, "--json").stdout)
     assert (facts["gpus"][0]["target"], facts["gpus"][0]["sm"]) == (target, None)
     assert facts["variant"].startswith("pytorch-python") and "-cpu-" in facts["variant"]
+    assert facts["answer"] == [first, second]
 
 
 @pytest.mark.parametrize("gpu", ["Apple M3", "Apple M1 Max"])
 def test_an_apple_gpu_on_macos_gets_the_mps_variant(run, tmp_path, gpu):
     result = run("detect", "--root", tmp_path, "--gpu", gpu, "--uname", "Darwin arm64")
     assert result.exit_code == 0, result.output
-    assert result.stdout.splitlines()[0].endswith("-darwin-mps")
+    # every Apple Silicon Mac runs PyTorch's own wheel with MPS: that first, the matrix's build after
+    assert result.stdout.splitlines()[:2] == ["pip install torch==2.13.0", "uv pip install torch==2.13.0"]
+    name = run("detect", "--root", tmp_path, "--gpu", gpu, "--uname", "Darwin arm64", "--name")
+    assert name.stdout.strip().endswith("-darwin-mps")
     assert f"GPU 0: {gpu}: mps (" in result.stdout and "macOS 14.0 or later" in result.stdout
 
 

@@ -31,6 +31,7 @@ class GpuFinding:
     problem: str | None  # why there is no variant for it
     wheel: WheelFit | None = None  # PyTorch's own wheel that runs on it here, where one does
     other: OtherGpu | None = None  # a GPU that is not NVIDIA's: its target
+    other_wheel: tuple[str, ...] = ()  # for such a GPU, pip's command of PyTorch's own wheel and uv's twin
     hand: object | None = None  # buildenv.Target of the newest hand build, where the matrix has no variant for it
 
 
@@ -41,6 +42,7 @@ class Recommendation:
     gpus: tuple[GpuFinding, ...]
     reasons: tuple[str, ...]
     warnings: tuple[str, ...]
+    prebuilt: tuple[str, ...] = ()  # on Apple Silicon: pip's command of PyTorch's own wheel, with MPS, and uv's twin
 
 
 # ---- GPU name -> SM ---------------------------------------------------------------------
@@ -255,6 +257,8 @@ def _with_wheel(knowledge: Knowledge, host: Host, finding: GpuFinding, python: s
     from .handbuild import newest
     from .wheels import wheel_system
 
+    if finding.other is not None and finding.problem is None or finding.other is not None and finding.other.kind != "mps":
+        return replace(finding, other_wheel=othergpus.wheel_commands(knowledge, finding.other, python) or ())
     if finding.sm is None or host.machine not in finding.sm.hosts:
         return finding
     if finding.variant is None:
@@ -302,7 +306,8 @@ def recommend(host: Host, expansion: Expansion, python: str | None = None) -> Re
             other = k.other_gpus.get(gpu.target) if gpu.target else othergpus.match(k, gpu.name)
             if other is not None and other.kind == "mps":
                 reasons.append(f"GPU {index}: {gpu.name}: {othergpus.describe(other)}; {othergpus.mps_line(k)}")
-        return Recommendation(host, variant, (), tuple(reasons), tuple(warnings))
+        return Recommendation(host, variant, (), tuple(reasons), tuple(warnings),
+                              othergpus.mps_commands(k, python) or ())
 
     if host.gpu_error:  # a broken driver is not the absence of a GPU
         warnings.append(f"{host.gpu_error}; the GPUs of this host are unknown, so no variant is recommended: "
@@ -392,14 +397,17 @@ def _served_first(recommendation: Recommendation) -> list[GpuFinding]:
 
 def answer(recommendation: Recommendation, here: bool = True) -> tuple[str, ...]:
     """What detect says first, the command that gets this machine its PyTorch: PyTorch's own
-    wheel where one runs on its GPU (pip, then uv's twin), else the matrix's build for the
-    GPU, else the newest hand build for it, else the matrix's CPU-only build. Empty where
-    nothing fits."""
+    wheel where one runs on its GPU (pip, then uv's twin; NVIDIA's first, then AMD's and Intel's,
+    then Apple Silicon's with MPS), else the matrix's build for the GPU, else the newest hand
+    build for it, else the matrix's CPU-only build. Empty where nothing fits."""
     from .handbuild import env_command
 
     wheel = next((f.wheel for f in _served_first(recommendation) if f.wheel), None)
     if wheel is not None:
         return (wheel.command,) + ((wheel.uv_command,) if wheel.uv_command else ())
+    other = next((f.other_wheel for f in recommendation.gpus if f.other_wheel), recommendation.prebuilt)
+    if other:
+        return other
     variant = recommendation.variant
     hand = next((f for f in _served_first(recommendation) if f.hand is not None), None)
     if (variant is None or variant.kind == "cpu") and hand is not None:

@@ -73,27 +73,58 @@ def _newest(knowledge: Knowledge, line: str) -> str:
     return release.newest if release else f"{line}.0"
 
 
+def _serving(knowledge: Knowledge, gpu: OtherGpu, python: str | None) -> tuple[OtherWheels, bool | None] | None:
+    """The newest release line whose wheels for the GPU's kind may run on it, and whether their
+    target list is known to name it (None: not read); None where no release line's may."""
+    for row in _releases(knowledge, gpu, python):
+        serves = row.serves(gpu)
+        if serves is not False:
+            return row, serves
+    return None
+
+
+def wheel_commands(knowledge: Knowledge, gpu: OtherGpu, python: str | None = None) -> tuple[str, str] | None:
+    """pip's command for PyTorch's own wheel that runs on the GPU, and uv's twin; None where the
+    knowledge table lists none. Apple's GPUs run the macOS arm64 wheels on PyPI, which carry MPS."""
+    if gpu.kind == "mps":
+        return mps_commands(knowledge, python)
+    serving = _serving(knowledge, gpu, python)
+    if serving is None:
+        return None
+    row = serving[0]
+    version, index = _newest(knowledge, row.name), _index(gpu.kind, row)
+    return (f"pip install torch=={version} --index-url https://download.pytorch.org/whl/{index}",
+            f"uv pip install torch=={version} --torch-backend={index}")
+
+
 def wheel_line(knowledge: Knowledge, gpu: OtherGpu, python: str | None = None) -> str:
     """PyTorch's own wheel for the GPU, with its pip command and uv's twin, or why none is known."""
     if gpu.kind == "mps":
         return mps_line(knowledge)
-    for row in _releases(knowledge, gpu, python):
-        serves = row.serves(gpu)
-        if serves is False:
-            continue
-        version = _newest(knowledge, row.name)
-        index = _index(gpu.kind, row)
-        what = f"ROCm {row.rocm}" if gpu.kind == "rocm" else "XPU"
-        listed = "PYTORCH_ROCM_ARCH" if gpu.kind == "rocm" else "TORCH_XPU_ARCH_LIST"
-        read = row.gfx_source if gpu.kind == "rocm" else row.xpu_source
-        known = (f"their {listed} lists {gpu.name}: {read}" if serves else
-                 f"whether their {listed} lists {gpu.name} was not read")
-        floor = f"; it needs ROCm {gpu.rocm} or newer on the host" if gpu.rocm else ""
-        return (f"prebuilt: PyTorch {version}'s own {what} wheels ({known}): "
-                f"`pip install torch=={version} --index-url https://download.pytorch.org/whl/{index}` "
-                f"(uv: `uv pip install torch=={version} --torch-backend={index}`){floor}; gen-matrix builds no "
-                f"{BACKEND[gpu.kind]} variant")
-    return f"prebuilt: the knowledge table lists no PyTorch wheels for {BACKEND[gpu.kind]} that run on {gpu.name}"
+    serving = _serving(knowledge, gpu, python)
+    if serving is None:
+        return f"prebuilt: the knowledge table lists no PyTorch wheels for {BACKEND[gpu.kind]} that run on {gpu.name}"
+    row, serves = serving
+    pip, uv = wheel_commands(knowledge, gpu, python)
+    version = _newest(knowledge, row.name)
+    what = f"ROCm {row.rocm}" if gpu.kind == "rocm" else "XPU"
+    listed = "PYTORCH_ROCM_ARCH" if gpu.kind == "rocm" else "TORCH_XPU_ARCH_LIST"
+    read = row.gfx_source if gpu.kind == "rocm" else row.xpu_source
+    known = (f"their {listed} lists {gpu.name}: {read}" if serves else
+             f"whether their {listed} lists {gpu.name} was not read")
+    floor = f"; it needs ROCm {gpu.rocm} or newer on the host" if gpu.rocm else ""
+    return (f"prebuilt: PyTorch {version}'s own {what} wheels ({known}): `{pip}` (uv: `{uv}`){floor}; "
+            f"gen-matrix builds no {BACKEND[gpu.kind]} variant")
+
+
+def mps_commands(knowledge: Knowledge, python: str | None = None) -> tuple[str, str] | None:
+    """pip's command for the newest PyTorch (for `python`, where given) and uv's twin: its macOS
+    arm64 wheels on PyPI carry MPS."""
+    lines = [r for r in knowledge.pytorch.values() if python is None or not r.python_support(python)]
+    if not lines:
+        return None
+    version = max(lines, key=lambda release: version_key(release.newest)).newest
+    return f"pip install torch=={version}", f"uv pip install torch=={version}"
 
 
 def mps_line(knowledge: Knowledge) -> str:
