@@ -443,8 +443,9 @@ def eval_(project: layout.Project, names, nixpkgs, as_json) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the script to FILE, in the bytes its shell reads: cmd as ASCII with CRLF, PowerShell as "
                    "UTF-8 with a byte order mark (Windows PowerShell 5.1's > writes UTF-16, which cmd cannot run).")
+@click.option("--force", is_flag=True, help="With -o: replace FILE even where it is a file gen-matrix env did not write.")
 @project_options
-def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, detect, wheel, output) -> None:
+def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, detect, wheel, output, force) -> None:
     """A script that builds PyTorch without Nix, in a PyTorch source checkout.
 
     For a variant NAME of the matrix, or for the axes given (--gpu, --cuda, --pytorch, --python,
@@ -454,7 +455,8 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
     the host compiler and cuDNN before it installs the requirements; says why each switch it
     turns off is off; launches the compilers through ccache or sccache where one is on PATH;
     removes a CMake cache configured with other switches; caps MAX_JOBS by memory; then builds.
-    -o FILE writes it in the bytes its shell reads.
+    -o FILE writes it in the bytes its shell reads, never through a link or into a FIFO or a
+    device, and over a file only one env wrote (or with --force).
     """
     from .commands import buildenv, handbuild, listing
     from . import knowledge as knowledge_, run
@@ -484,7 +486,7 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
     if output is None:
         click.echo(buildenv.readable(text, shell), nl=False)
     else:
-        buildenv.write(Path(output), text, shell, "--output")
+        buildenv.write_script(Path(output), text, shell, force)
         click.echo(f"wrote {output}", err=True)
 
 
