@@ -10,7 +10,6 @@ import posixpath
 import re
 import shlex
 import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -24,6 +23,7 @@ from ..model import KINDS, Expansion, Variant
 from ..outputs import docs
 from ..pipeline import expand, load, lock, validate, write
 from ..templating import new_environment
+from . import sandbox
 
 EXAMPLES = PACKAGE / "examples"
 if not EXAMPLES.is_dir():  # a source checkout: examples/ beside generator/
@@ -271,10 +271,13 @@ def create(stage: Stage, matrix_text: str) -> tuple[Project, Expansion]:
 def _git(folder: Path, *args: str) -> str:
     """Run git in `folder` (never given a folder name: one could read as an option)."""
     try:
-        done = subprocess.run(["git", *args], cwd=folder, capture_output=True, encoding="utf-8", errors="replace")
+        done = sandbox.capture(["git", *args], cwd=folder)
     except OSError as error:
         raise GenMatrixError.at(Location("git"), f"cannot run git: {error.strerror or error}",
                                 "install git, then run `gen-matrix init` again") from None
+    if done.dropped:
+        raise GenMatrixError.at(Location("git"), done.overflow("git", sandbox.OUTPUT_BYTES),
+                                "run `gen-matrix init` again; nothing was written")
     if done.returncode != 0:
         said = " ".join((done.stderr or done.stdout).split()) or "nothing"
         command = next(arg for arg in args if not arg.startswith("-") and "=" not in arg)

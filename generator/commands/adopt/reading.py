@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -115,6 +114,8 @@ def evaluate(folder: Path, names: list[str], knowledge: Knowledge) -> dict:
                                     "install Nix (Debian: apt-get install nix-bin)") from None
 
     def failure(done: sandbox.Finished) -> str | None:
+        if done.dropped:
+            return done.overflow("its evaluation", sandbox.OUTPUT_BYTES) + " (does it hold a huge value?)"
         if done.timed_out:
             return f"its evaluation ran for more than {sandbox.TIMEOUT_S:.0f} s and was stopped (does it loop?)"
         if done.returncode == 0:
@@ -356,10 +357,13 @@ def committed_files(root: Path) -> frozenset[str]:
     stays in git's history (hand-written recipes, a BUILD_MATRIX.md written by hand)."""
     def git(*args: str) -> bytes:
         try:
-            done = subprocess.run(["git", "-C", str(root), *args], capture_output=True)
+            done = sandbox.capture(["git", "-C", str(root), *args], text=False)
         except OSError as error:
             raise GenMatrixError.at(Location(str(root)), f"cannot run git: {error.strerror or error}",
                                     "--adopt replaces only recipes git holds; install git") from None
+        if done.dropped:
+            raise GenMatrixError.at(Location(str(root)), done.overflow(f"git {args[0]}", sandbox.OUTPUT_BYTES),
+                                    "--adopt reads the list of files git holds; make it smaller")
         if done.returncode != 0:
             raise GenMatrixError.at(Location(str(root)), "not a git repository (or git cannot read it)",
                                     "commit the hand-written recipes to git first: --adopt replaces only "
