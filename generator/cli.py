@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import math
 import os
 import sys
 from pathlib import Path
@@ -13,7 +14,7 @@ import click
 
 from . import layout
 from .commands.buildenv import SHELLS
-from .errors import GenMatrixError, Location, printable
+from .errors import GenMatrixError, Location, one_line
 from .model import KIND_CHOICES
 
 EXIT_DRIFT = 1
@@ -51,9 +52,24 @@ def project_options(command):
 
 def _warn(warnings, notes=()) -> None:
     for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(one_line(f"warning: {warning}"), err=True)
     for note in notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(one_line(f"note: {note}"), err=True)
+
+
+class Minutes(click.ParamType):
+    """A time limit: a finite number of minutes above zero (nan and inf are no limit a user means)."""
+
+    name = "minutes"
+
+    def convert(self, value, param, ctx) -> float:
+        try:
+            minutes = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of minutes", param, ctx)
+        if not math.isfinite(minutes) or minutes <= 0:
+            self.fail(f"{value!r} is not a time limit: give a finite number of minutes above 0", param, ctx)
+        return minutes
 
 
 def _version() -> str:
@@ -369,15 +385,15 @@ def smoke(project: layout.Project, name, python, gpu, cuda, isa, pytorch, cuobjd
         built = Path(result).absolute() if result else smoke_.default_result(project.root, variant)
         if built is not None:
             results += (smoke_.metadata(built, recipe.entry.revision),)
-    # What the interpreter printed and the files read are shown, never obeyed by the terminal.
-    click.echo(printable(f"smoke test of {promise.name} with {interpreter}"
-                         + (f" (Python {facts['python']})" if facts.get("python") else "")))
+    # What the interpreter printed and the files read are shown on its line, never obeyed by the terminal.
+    click.echo(one_line(f"smoke test of {promise.name} with {interpreter}"
+                        + (f" (Python {facts['python']})" if facts.get("python") else "")))
     width = max(len(check.name) for check in results)
     for check in results:
-        click.echo(printable(f"{check.state}  {check.name.ljust(width)}  {check.detail}"))
+        click.echo(one_line(f"{check.state}  {check.name.ljust(width)}  {check.detail}"))
     described_by = f"--cpuinfo {cpuinfo}" if cpuinfo else "--cpu-flags" if cpu_flags else None
     for note in smoke_.notes(promise.knowledge, facts, machine, described_by):
-        click.echo(printable(f"NOTE  {note}"))
+        click.echo(one_line(f"NOTE  {note}"))
     counts = {state: sum(check.state == state for check in results) for state in (smoke_.PASS, smoke_.FAIL, smoke_.SKIP)}
     click.echo(f"gen-matrix: {counts[smoke_.PASS]} of {len(results)} checks passed"
                + (f", {counts[smoke_.FAIL]} failed" if counts[smoke_.FAIL] else "")
@@ -522,7 +538,7 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
               help="Build costs the build jobs measured (their gen-matrix-measured-* artifacts: a folder of "
                    "them, or one file): the estimate takes each build's own last measurement, else the mean of "
                    "its kind's, and knowledge.build_costs only where nothing was measured.")
-@click.option("--time-limit", "time_limit", type=click.FloatRange(min=0), default=None, metavar="MINUTES",
+@click.option("--time-limit", "time_limit", type=Minutes(), default=None, metavar="MINUTES",
               help="With --by derivations: evaluate for at most MINUTES; the recipes not evaluated by then are "
                    "compared by their text identity, and the summary and plan.json name them.")
 @project_options

@@ -1347,3 +1347,10 @@ def test_the_plan_counts_each_cuda_library_set_once_and_says_which_a_cache_may_s
     none = ci_.plan(SHIPPED, ci_.select(SHIPPED, {v.name: ci_.BUILD for v in cpu}, (), ci_.TEXT))
     assert (none.cuda_libraries.for_sm, none.cuda_libraries.defaults) == (0, 0)
     assert "CUDA libraries" not in ci_.summary(SHIPPED, ci_.select(SHIPPED, {v.name: ci_.BUILD for v in cpu}, (), ci_.TEXT))
+
+
+@pytest.mark.parametrize("given", ["nan", "inf", "-inf", "0", "-1", "NaN", "1e999", "soon"])
+def test_a_time_limit_is_a_finite_number_of_minutes_above_zero(run, tmp_path, given):
+    result = run("ci", "--root", tmp_path, "--changed-since", "HEAD", "--by", "derivations", "--time-limit", given)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "Invalid value for '--time-limit'" in result.stderr and repr(given) in result.stderr, result.stderr

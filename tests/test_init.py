@@ -12,7 +12,7 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from conftest import REPO
+from conftest import REPO, needs_posix
 from generator.cli import main
 from generator.commands import init
 from generator.layout import MANIFEST_FILE, WORKFLOW_FILE
@@ -101,6 +101,52 @@ def test_the_user_s_git_identity_makes_the_commit(tmp_path, monkeypatch):
     assert made.exit_code == 0, made.output
     assert git(root, "log", "-1", "--format=%an <%ae> %cn").strip() == "Ada Lovelace <ada@example.org> Ada Lovelace"
     assert "--reset-author" not in made.output
+
+
+@needs_posix("hooks written as #!/bin/sh scripts")
+@pytest.mark.parametrize("where", ["core.hooksPath", "init.templateDir"])
+def test_no_hook_of_the_user_s_runs_for_init_s_commit(tmp_path, monkeypatch, where):
+    # real git, with the user's hooks where git finds them: each leaves a file if it runs
+    hooks = tmp_path / "template" / "hooks"
+    hooks.mkdir(parents=True)
+    ran = tmp_path / "ran"
+    ran.mkdir()
+    for hook in ("pre-commit", "commit-msg", "post-commit", "post-checkout", "reference-transaction"):
+        (hooks / hook).write_text(f"#!/bin/sh\ntouch '{ran}/{hook}'\n")
+        (hooks / hook).chmod(0o755)
+    settings = tmp_path / "gitconfig"
+    settings.write_text(f"[core]\n\thooksPath = {hooks}\n" if where == "core.hooksPath"
+                        else f"[init]\n\ttemplateDir = {hooks.parent}\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(settings))
+    root = tmp_path / "builds"
+    made = invoke("init", str(root), *host_options(H100))
+    assert made.exit_code == 0, made.output
+    assert os.listdir(ran) == []
+    assert git(root, "log", "--format=%s").count("\n") == 1  # the commit was made, once
+
+
+PINNED = "github:acme/gen-matrix/" + "0123456789abcdef" * 2 + "01234567"
+
+
+@pytest.mark.parametrize("flake", [PINNED + "\n", PINNED + "\n\n", " " + PINNED])
+def test_a_gen_matrix_flake_with_a_line_break_is_refused_at_the_option(tmp_path, flake):
+    parent = tmp_path / "work"
+    parent.mkdir()
+    result = invoke("init", str(parent / "builds"), "--gen-matrix", flake, *host_options(H100))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.startswith("error: --gen-matrix: ") and "matrix.yaml:" not in result.stderr, result.stderr
+    assert os.listdir(parent) == []
+
+
+def test_a_matrix_init_would_write_is_located_in_no_file_it_did_not_write(tmp_path, monkeypatch):
+    # the text init makes, refused by validation: its problems name init, not a line of a file
+    monkeypatch.setattr(init, "pinned", lambda text, flake: text + "\nunknown_key: 1\n")
+    parent = tmp_path / "work"
+    parent.mkdir()
+    result = invoke("init", str(parent / "builds"), *host_options(H100))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.startswith("error: init: the matrix.yaml init would write (its line "), result.stderr
+    assert "matrix.yaml:" not in result.stderr and os.listdir(parent) == []
 
 
 def test_the_default_example_is_the_newest():

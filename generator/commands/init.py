@@ -10,6 +10,7 @@ import posixpath
 import re
 import shlex
 import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -234,7 +235,7 @@ def pinned(text: str, flake: str | None) -> str:
     workflow run a gen-matrix pinned to a commit: `flake` (--gen-matrix), else the commit
     this gen-matrix was built from. Unchanged where the matrix sets one already, or where
     neither is known (generate then warns)."""
-    if flake is not None and not pin.FLAKE_PIN.match(flake):
+    if flake is not None and not pin.FLAKE_PIN.fullmatch(flake):  # fullmatch: $ passes a line break
         raise GenMatrixError.at(Location("--gen-matrix"), f"{printable(flake)!r} is not a flake reference pinned to a commit",
                                 "give github:OWNER/REPO/<40-hex commit> or git+https://HOST/PATH?rev=<40-hex commit>")
     data = load.parse(text, MATRIX_FILE).data
@@ -260,7 +261,12 @@ def create(stage: Stage, matrix_text: str) -> tuple[Project, Expansion]:
     generated blocks; and the matrix's expansion, whose messages name the file where it
     goes. Checked before anything is written: a matrix that does not validate writes nothing."""
     where = os.path.join(shown(stage.root), MATRIX_FILE)
-    expansion = expand.expand(validate.validate(load.parse(matrix_text, where)))
+    try:
+        expansion = expand.expand(validate.validate(load.parse(matrix_text, where)))
+    except GenMatrixError as error:  # located in the text init made, not in a file: none was written
+        raise GenMatrixError([Problem(Location("init"), f"the {MATRIX_FILE} init would write"
+                                      f"{f' (its line {p.where.line})' if p.where.line else ''}: {p.message}",
+                                      p.hint) for p in error.problems]) from None
     folder = stage.folder
     (folder / MATRIX_FILE).write_text(matrix_text, encoding="utf-8", newline="")
     text = new_environment({}).get_template("init-readme.md.j2").render(title=stage.title, blocks=docs.readme_blocks())
@@ -303,11 +309,15 @@ def commit(folder: Path, branch: str, message: str) -> bool:
     whether the fallback identity made the commit (git knows no one here)."""
     _git(folder, "init", "-q")
     _git(folder, "symbolic-ref", "HEAD", f"refs/heads/{branch}")
-    _git(folder, "add", "--all")
-    fallback = not _identity_configured(folder)
-    identity = ("-c", f"user.name={FALLBACK_NAME}", "-c", f"user.email={FALLBACK_EMAIL}") if fallback else ()
-    # --no-verify: the hooks of the user's git template are for their own commits, not this one
-    _git(folder, *identity, "commit", "-q", "--no-verify", "-m", message)
+    # No program of the user's runs for this commit: the hooks (of their git template or their
+    # core.hooksPath; --no-verify skips pre-commit and commit-msg, not post-commit) are looked
+    # for in an empty folder, and no file system monitor is started for `add`.
+    with tempfile.TemporaryDirectory(prefix="gen-matrix-no-hooks-") as empty:
+        quiet = ("-c", f"core.hooksPath={empty}", "-c", "core.fsmonitor=false")
+        _git(folder, *quiet, "add", "--all")
+        fallback = not _identity_configured(folder)
+        identity = ("-c", f"user.name={FALLBACK_NAME}", "-c", f"user.email={FALLBACK_EMAIL}") if fallback else ()
+        _git(folder, *quiet, *identity, "commit", "-q", "--no-verify", "-m", message)
     return fallback
 
 
