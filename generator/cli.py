@@ -8,6 +8,7 @@ import json
 import math
 import os
 import sys
+import time
 from pathlib import Path
 
 import click
@@ -412,8 +413,10 @@ _NIXPKGS = click.option(
 @click.argument("names", nargs=-1, metavar="[NAME]...")
 @_NIXPKGS
 @click.option("--json", "as_json", is_flag=True, help="Print a list of {name, kind, drv, heavy_drv, error}.")
+@click.option("--time-limit", "time_limit", type=Minutes(), default=30.0, show_default=True, metavar="MINUTES",
+              help="Every evaluation together ends by then; the recipes not evaluated are named, as failing.")
 @project_options
-def eval_(project: layout.Project, names, nixpkgs, as_json) -> None:
+def eval_(project: layout.Project, names, nixpkgs, as_json, time_limit) -> None:
     """Evaluate recipes with nix-instantiate: each against its pin, fetched as `flox build`
     fetches it, for the system that builds it.
 
@@ -429,7 +432,8 @@ def eval_(project: layout.Project, names, nixpkgs, as_json) -> None:
                 else tuple(sorted(expansion.variants, key=lambda v: v.name)))
     sets = eval_command.package_sets(expansion.matrix, nixpkgs)
     targets = eval_command.targets(expansion, project.root, variants, sets)
-    results = eval_command.evaluate(targets, eval_command.nix_instantiate())
+    deadline = time.monotonic() + time_limit * 60
+    results = eval_command.evaluate(targets, eval_command.nix_instantiate(), deadline=deadline)
     found = eval_command.counts(results)
     if as_json:
         click.echo(json.dumps([result.as_json() for result in results], indent=2))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -93,25 +94,38 @@ def repository_of(folder: Path) -> Path:
     return folder.parent.parent if folder.parts[-2:] == tuple(Path(PKGS_DIR).parts) else folder
 
 
+# All of adopt's evaluations together: the first, of every recipe, and where it fails, those
+# that find which recipes fail. Evaluating every recipe of a large repository takes a minute
+# or two; one that loops costs an evaluation's TIMEOUT_S for each halving that holds it.
+BUDGET_S = 1800.0
+
+
 def evaluate(folder: Path, names: list[str], knowledge: Knowledge) -> dict:
-    """What each recipe asks of nixpkgs, by file name: one nix-instantiate for them all, and
-    one per recipe to say which fail where any does. Nix reads the recipes' repository and
-    nothing else, and fetches nothing (sandbox.py)."""
+    """What each recipe asks of nixpkgs, by file name: one nix-instantiate for them all and,
+    where it fails, the batch split in halves until each failing recipe stands alone. Every
+    evaluation together has BUDGET_S; the recipes not reached by then are named. Nix reads
+    the recipes' repository and nothing else, and fetches nothing (sandbox.py)."""
     if shutil.which("nix-instantiate") is None:
         raise GenMatrixError.at(Location(str(folder)), "adopt evaluates the recipes, and nix-instantiate is not installed",
                                 "install Nix (Debian: apt-get install nix-bin)")
     request = {"dir": str(folder.resolve()), "cuda": sorted(knowledge.cuda, key=version_key),
                "python": sorted(knowledge.python, key=version_key), "impure": _IMPURE}
     readable = [repository_of(folder).resolve(), EVALUATOR.resolve().parent]
+    deadline = time.monotonic() + BUDGET_S
 
-    def run(files) -> sandbox.Finished:
+    def run(files) -> sandbox.Finished | None:
+        """The evaluation of `files`; None where the budget is spent."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
         command = ["nix-instantiate", "--eval", "--strict", "--json", "--readonly-mode", str(EVALUATOR),
                    "--argstr", "request", json.dumps(dict(request, recipes=files)), *sandbox.options(readable)]
         try:
-            return sandbox.run(command, sandbox.TIMEOUT_S)
+            done = sandbox.run(command, min(sandbox.TIMEOUT_S, left))
         except OSError as error:
             raise GenMatrixError.at(Location(str(folder)), f"cannot run nix-instantiate: {error.strerror or error}",
                                     "install Nix (Debian: apt-get install nix-bin)") from None
+        return None if done.timed_out and time.monotonic() >= deadline else done
 
     def failure(done: sandbox.Finished) -> str | None:
         if done.dropped:
@@ -126,18 +140,39 @@ def evaluate(folder: Path, names: list[str], knowledge: Knowledge) -> dict:
             text += f" (evaluation may take {sandbox.MEMORY_BYTES // 2**30} GiB)"
         return text
 
-    done = run(names)
-    if failure(done) is None:
-        return json.loads(done.stdout)
-    problems = []
-    for name in names:
-        why = failure(run([name]))
-        if why is not None:
-            problems.append(Problem(Location(str(folder / name)), f"cannot be read by evaluation: {why}",
+    problems: list[Problem] = []
+    unreached: list[str] = []
+
+    def isolate(files: list[str], done: sandbox.Finished | None) -> None:
+        """Name each recipe of `files` that fails, `done` being their evaluation together."""
+        if done is None:
+            unreached.extend(files)
+            return
+        why = failure(done)
+        if why is None:
+            return
+        if len(files) == 1:
+            problems.append(Problem(Location(str(folder / files[0])), f"cannot be read by evaluation: {why}",
                                     "adopt reads recipes that import nixpkgs with fetchTarball and override its "
                                     "torch, torchvision or torchaudio, reading nothing outside their repository; "
                                     "move this one aside, or write its variant by hand"))
-    raise GenMatrixError(problems or [Problem(Location(str(folder)), failure(done) or "")])
+            return
+        half = len(files) // 2
+        for part in (files[:half], files[half:]):
+            isolate(part, run(part))
+
+    done = run(names)
+    if done is not None and failure(done) is None:
+        return json.loads(done.stdout)
+    isolate(names, done)
+    if unreached:
+        problems.append(Problem(
+            Location(str(folder)),
+            f"{len(unreached)} recipe(s) not evaluated within the {BUDGET_S:.0f} s adopt gives all its evaluations: "
+            + ", ".join(unreached[:20]) + (f" and {len(unreached) - 20} more" if len(unreached) > 20 else ""),
+            "move aside the recipes named as failing (a recipe that loops takes an evaluation's whole time), "
+            "then run adopt again"))
+    raise GenMatrixError(problems or [Problem(Location(str(folder)), failure(done) if done else "")])
 
 
 def unread(value, where: str = "") -> tuple[object, list[str]]:
