@@ -258,6 +258,52 @@ def test_a_linked_folder_where_init_writes_is_refused(tmp_path, folder):
     assert os.listdir(outside) == [] and sorted(os.listdir(root)) == [folder]
 
 
+LEFT = ".builds.gen-matrix-init-0123456789abcdef"
+
+
+def leftover(parent, owner: bool = True):
+    """What an init killed with -9 while it staged leaves beside its target: the staging
+    folder, holding a whole git repository, and (where `owner`) its unlocked owner file."""
+    folder = parent / LEFT
+    (folder / ".git" / "objects").mkdir(parents=True)
+    (folder / "matrix.yaml").write_text("half\n")
+    if owner:
+        (parent / f"{LEFT}.owner").write_text("")
+    return folder
+
+
+@needs_posix("the system's lock on an open file, as flock")
+def test_init_removes_the_staging_folder_an_init_killed_with_9_left(tmp_path):
+    parent = tmp_path / "work"
+    parent.mkdir()
+    leftover(parent)
+    made = invoke("init", str(parent / "builds"), *host_options(H100))
+    assert made.exit_code == 0, made.output
+    assert sorted(os.listdir(parent)) == ["builds"]
+
+
+@needs_posix("the system's lock on an open file, as flock")
+def test_init_names_a_staging_folder_whose_init_still_runs_or_that_no_owner_file_explains(tmp_path):
+    import filelock
+
+    parent = tmp_path / "work"
+    parent.mkdir()
+    leftover(parent)
+    descriptor = os.open(parent / f"{LEFT}.owner", os.O_RDWR)  # held, as by an init still running
+    try:
+        assert filelock.lock_descriptor(descriptor, blocking=False)
+        result = invoke("init", str(parent / "builds"), *host_options(H100))
+    finally:
+        os.close(descriptor)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.startswith(f"error: {parent}/{LEFT}: another `gen-matrix init` is making a repository here\n")
+    assert sorted(os.listdir(parent)) == [LEFT, f"{LEFT}.owner"]
+    os.unlink(parent / f"{LEFT}.owner")  # now no owner file says whose it is
+    result = invoke("init", str(parent / "builds"), *host_options(H100))
+    assert result.exit_code == 2 and f"error: {parent}/{LEFT}: a folder an earlier `gen-matrix init` made" in result.stderr
+    assert sorted(os.listdir(parent)) == [LEFT]
+
+
 def test_a_git_repository_is_refused_before_anything_is_made(tmp_path):
     root = tmp_path / "clone"
     root.mkdir()

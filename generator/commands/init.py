@@ -216,18 +216,81 @@ def staged(root: Path) -> Iterator[Stage]:
         raise GenMatrixError.at(Location(shown(root)), "the folder this one goes in does not exist",
                                 "create it first (`mkdir -p`), or name a folder in one that exists")
     name = os.path.basename(os.path.abspath(root)) or "repository"
-    # mkdir, not mkdtemp: the folder keeps the mode the umask gives, as the repository's
-    folder = parent / f".{name}.gen-matrix-init-{lock.new_token()}"
+    where = Location(shown(root) if existing else shown(parent))
+    left = _clear_leftovers(parent, name, where.path)
+    if left:
+        raise GenMatrixError(left)
+    # The staging folder's owner holds the system's lock on the file beside it, made first and
+    # removed last: an init killed (even by kill -9) leaves the file unlocked, and the next
+    # init of the same folder finds both by their name and removes them.
+    token = lock.new_token()
+    folder = parent / _STAGING_NAME.format(name=name, token=token)
+    owner_path = f"{folder}{_OWNER_SUFFIX}"
     try:
-        os.mkdir(folder)
+        owner = os.open(owner_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
     except OSError as error:
-        raise GenMatrixError.at(Location(shown(root) if existing else shown(parent)),
-                                f"cannot create a folder here: {error.strerror or error}",
+        raise GenMatrixError.at(where, f"cannot create a file here: {error.strerror or error}",
                                 "init a folder where you may write") from None
     try:
-        yield Stage(root, folder, existing)
+        lock.take_now(owner)
+        # mkdir, not mkdtemp: the folder keeps the mode the umask gives, as the repository's
+        try:
+            os.mkdir(folder)
+        except OSError as error:
+            raise GenMatrixError.at(where, f"cannot create a folder here: {error.strerror or error}",
+                                    "init a folder where you may write") from None
+        try:
+            yield Stage(root, folder, existing)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)  # gone already where the repository was placed whole
     finally:
-        shutil.rmtree(folder, ignore_errors=True)  # gone already where the repository was placed whole
+        with contextlib.suppress(OSError):
+            os.unlink(owner_path)
+        os.close(owner)
+
+
+_STAGING_NAME = ".{name}.gen-matrix-init-{token}"
+_STAGING = re.compile(r"^\.(?P<name>.+)\.gen-matrix-init-[0-9a-f]{16}$")
+_OWNER_SUFFIX = ".owner"
+
+
+def _clear_leftovers(parent: Path, name: str, shown_parent: str) -> list[Problem]:
+    """Remove the staging folders an init of `name` left in `parent` when it was killed (their
+    owner file is there and no process holds its lock); a problem for each other one: its
+    init still runs, or no owner file says whose it is."""
+    problems = []
+    try:
+        entries = sorted(os.listdir(parent))
+    except OSError:
+        return []
+    for entry in entries:
+        found = _STAGING.match(entry)
+        if not found or found["name"] != name:
+            continue
+        folder, owner_path = parent / entry, parent / f"{entry}{_OWNER_SUFFIX}"
+        named = Location(os.path.join(shown_parent, entry))
+        try:
+            owner = os.open(owner_path, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            problems.append(Problem(named, "a folder an earlier `gen-matrix init` made, with no owner file beside it "
+                                           "to say whether that init still runs",
+                                    "if no init runs here, remove it, then run `gen-matrix init` again"))
+            continue
+        try:
+            taken = lock.take_now(owner)
+            if taken:  # its init is gone: the folder is what it left
+                if os.path.isdir(folder) and not os.path.islink(folder):
+                    shutil.rmtree(folder, ignore_errors=True)
+                if not os.path.lexists(folder):
+                    os.unlink(owner_path)
+                    continue
+            problems.append(Problem(named, "another `gen-matrix init` is making a repository here" if taken is False
+                                    else "a folder an earlier `gen-matrix init` made, which gen-matrix cannot remove",
+                                    "wait for it to finish, then run `gen-matrix init` again" if taken is False
+                                    else "remove it, then run `gen-matrix init` again"))
+        finally:
+            os.close(owner)
+    return problems
 
 
 def pinned(text: str, flake: str | None) -> str:

@@ -203,6 +203,17 @@ def _busy(holder: str) -> GenMatrixError:
         "wait for it to finish and run gen-matrix again; the lock goes with the process that holds it")
 
 
+def take_now(descriptor: int) -> bool | None:
+    """The system's lock on the open file, taken without waiting: True when taken, False when
+    another process holds it, None where this Python has no lock on open files."""
+    try:
+        return filelock.lock_descriptor(descriptor, blocking=False)
+    except OSError as error:
+        if error.errno == errno.ENOSYS:
+            return None
+        raise
+
+
 def _lock(descriptor: int) -> bool | None:
     """The system's lock on the open file, taken without waiting: True when taken, False when
     another holds it, None where this Python has no lock on open files."""
