@@ -23,6 +23,12 @@ def one_line(text: str) -> str:
     return printable(text).replace("\n", "\\n")
 
 
+def shortened(text: str, limit: int = 200) -> str:
+    """`text`, or where it is longer than `limit` characters its start and its length: a value
+    from outside (a recipe's pname of megabytes) is shown, never printed whole."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 @dataclass(frozen=True, order=True)
 class Location:
     path: str

@@ -207,6 +207,27 @@ def test_adopt_has_one_time_budget_and_names_the_recipes_it_did_not_reach(recipe
     assert len(sizes) <= 3  # 1 s each, 2.5 s in all: the old code ran one more per recipe
 
 
+def test_adopt_shows_a_recipe_s_long_value_shortened_with_its_length(recipes):
+    recipe = recipes / ".flox" / "pkgs" / "pytorch-python313-cpu-avx2.nix"
+    long = "builtins.foldl' (s: _: s + s) \"x\" (builtins.genList (x: x) 18)"  # 262,144 characters
+    recipe.write_text(recipe.read_text().replace('pname = "torch-cpu-avx2";', f"pname = {long};", 1))
+    result = adopt(recipes, "--pytorch-version", "2.8.0")
+    assert "Traceback" not in result.output
+    # the fact's subject, "pname " and the value, is shown to 200 characters, then its length
+    assert "- pname " + "x" * 194 + "... (262,150 characters): the package takes" in result.output
+    assert max(len(line) for line in result.output.splitlines()) < 2000
+
+
+def test_adopt_refuses_a_recipe_value_of_more_items_than_it_reads(recipes):
+    recipe = recipes / ".flox" / "pkgs" / "pytorch-python313-cpu-avx2.nix"
+    many = "map toString (builtins.genList (x: x) 200000)"
+    recipe.write_text(recipe.read_text().replace('[ "-DCMAKE_BUILD_TYPE=Release" ]', f"({many})", 1))
+    result = adopt(recipes, "--pytorch-version", "2.8.0")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"error: {recipe}: cannot be read: " in result.stderr and "items, more than the 10,000 adopt reads" in \
+        result.stderr, result.stderr
+
+
 @needs_posix("a memory limit is an rlimit")
 def test_adopt_stops_a_recipe_that_grows(recipes, monkeypatch):
     monkeypatch.setattr(sandbox, "MEMORY_BYTES", 2**30)

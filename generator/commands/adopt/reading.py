@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import GenMatrixError, Location, Problem
+from ...errors import GenMatrixError, Location, Problem, shortened
 from ...knowledge import Knowledge, version_key
 from ...layout import LIBRARY, PKGS_DIR
 from ...model import KIND_AXES
@@ -233,9 +233,42 @@ def _axes_from_name(name: str, knowledge: Knowledge):
     return None
 
 
+# What adopt reads of one recipe's values: far past what a recipe of torch writes (a few dozen
+# flags, a few KiB of shell), so that a recipe's list of millions of items, or a string of
+# megabytes, is refused at once rather than worked through.
+MAX_ITEMS = 10_000
+MAX_CHARS = 1 << 20
+_MAX_DEPTH = 64
+
+
+def _too_large(value, where: str = "", depth: int = 0) -> str | None:
+    """Why one of the recipe's values is more than adopt reads; None where none is."""
+    if depth > _MAX_DEPTH:
+        return f"{where or 'a value'} is nested more than {_MAX_DEPTH} deep"
+    if isinstance(value, str):
+        return f"{where or 'a value'} is {len(value):,} characters long, more than the {MAX_CHARS:,} adopt reads" \
+            if len(value) > MAX_CHARS else None
+    if isinstance(value, (list, dict)):
+        if len(value) > MAX_ITEMS:
+            return f"{where or 'a value'} holds {len(value):,} items, more than the {MAX_ITEMS:,} adopt reads"
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            if isinstance(key, str) and len(key) > MAX_CHARS:
+                return f"a name in {where or 'a value'} is {len(key):,} characters long"
+            why = _too_large(item, f"{where}.{key}" if isinstance(value, dict) and where else
+                             str(key) if isinstance(value, dict) else f"{where}[{key}]", depth + 1)
+            if why:
+                return why
+    return None
+
+
 def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
     """The Recipe of one evaluation, and what of it no matrix can carry."""
     stem = name.removesuffix(".nix")
+    too_large = _too_large(facts)
+    if too_large:
+        raise GenMatrixError.at(Location(where), f"cannot be read: {shortened(too_large)}",
+                                "adopt reads recipes of torch's size; move this one aside, or write its variant by hand")
     facts, lost = unread(facts)
     if "error" in facts:
         raise GenMatrixError.at(Location(where), facts["error"],

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import yaml
 
+from ...errors import shortened
 from ...knowledge import Knowledge
 from ...layout import PKGS_DIR
 from ...model import SCOPE_TEXT
@@ -21,6 +22,9 @@ from .reading import FIX_SIGNS, Recipe
 MATRIX_FILE = "matrix.yaml"
 # How many of a group's differing subjects (pnames, flags) the report names before it counts them.
 SUBJECTS_SHOWN = 4
+# The most characters of a recipe's own value (a pname, a flag) the report shows; a longer one is
+# shown shortened, with its length.
+VALUE_CHARS = 200
 # Variables a recipe exports that gen-matrix sets its own way: the ISA's flags, the job
 # count from the machine, and a companion's SM.
 _OWN_EXPORTS = {"CXXFLAGS", "CFLAGS", "MAX_JOBS", "TORCH_CUDA_ARCH_LIST", "FORCE_CUDA"}
@@ -252,6 +256,8 @@ def _grouped(facts: dict) -> list[str]:
     for name in sorted(facts):
         for fact in facts[name]:
             subject, colon, reason = fact.partition(": ")
+            # a recipe's own value (the subject) is shown shortened, with its length
+            subject, reason = shortened(subject, VALUE_CHARS), shortened(reason, 4 * VALUE_CHARS)
             # a fact without a reason is its own group
             by_reason.setdefault(reason if colon else fact, {}).setdefault(subject if colon else "", []).append(name)
     lines = []
@@ -289,7 +295,7 @@ def report(result: Adoption) -> str:
     replaced = [f"{len(result.reproduced_names)} recipes under {PKGS_DIR}"] + list(result.replaced)
     lines.append(f"`gen-matrix generate --adopt` replaces {', '.join(replaced)}"
                  + (f"; it rewrites its own parts of {', '.join(result.updated)}" if result.updated else ""))
-    lines += [f"warning: {warning}" for warning in dict.fromkeys(result.warnings)]
+    lines += [f"warning: {shortened(warning, 4 * VALUE_CHARS)}" for warning in dict.fromkeys(result.warnings)]
     if result.lost:
         lines += ["", f"Not carried over ({sum(map(len, result.lost.values()))} facts of {len(result.lost)} recipes):"]
         lines += _grouped(result.lost)
