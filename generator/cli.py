@@ -5,15 +5,17 @@ from __future__ import annotations
 import dataclasses
 import functools
 import json
+import math
 import os
 import sys
+import time
 from pathlib import Path
 
 import click
 
 from . import layout
 from .commands.buildenv import SHELLS
-from .errors import GenMatrixError, Location, printable
+from .errors import GenMatrixError, Location, one_line
 from .model import KIND_CHOICES
 
 EXIT_DRIFT = 1
@@ -51,9 +53,24 @@ def project_options(command):
 
 def _warn(warnings, notes=()) -> None:
     for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+        click.echo(one_line(f"warning: {warning}"), err=True)
     for note in notes:
-        click.echo(f"note: {note}", err=True)
+        click.echo(one_line(f"note: {note}"), err=True)
+
+
+class Minutes(click.ParamType):
+    """A time limit: a finite number of minutes above zero (nan and inf are no limit a user means)."""
+
+    name = "minutes"
+
+    def convert(self, value, param, ctx) -> float:
+        try:
+            minutes = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"{value!r} is not a number of minutes", param, ctx)
+        if not math.isfinite(minutes) or minutes <= 0:
+            self.fail(f"{value!r} is not a time limit: give a finite number of minutes above 0", param, ctx)
+        return minutes
 
 
 def _version() -> str:
@@ -385,15 +402,15 @@ def smoke(project: layout.Project, name, python, gpu, cuda, isa, pytorch, cuobjd
         built = Path(result).absolute() if result else smoke_.default_result(project.root, variant)
         if built is not None:
             results += (smoke_.metadata(built, recipe.entry.revision),)
-    # What the interpreter printed and the files read are shown, never obeyed by the terminal.
-    click.echo(printable(f"smoke test of {promise.name} with {interpreter}"
-                         + (f" (Python {facts['python']})" if facts.get("python") else "")))
+    # What the interpreter printed and the files read are shown on its line, never obeyed by the terminal.
+    click.echo(one_line(f"smoke test of {promise.name} with {interpreter}"
+                        + (f" (Python {facts['python']})" if facts.get("python") else "")))
     width = max(len(check.name) for check in results)
     for check in results:
-        click.echo(printable(f"{check.state}  {check.name.ljust(width)}  {check.detail}"))
+        click.echo(one_line(f"{check.state}  {check.name.ljust(width)}  {check.detail}"))
     described_by = f"--cpuinfo {cpuinfo}" if cpuinfo else "--cpu-flags" if cpu_flags else None
     for note in smoke_.notes(promise.knowledge, facts, machine, described_by):
-        click.echo(printable(f"NOTE  {note}"))
+        click.echo(one_line(f"NOTE  {note}"))
     counts = {state: sum(check.state == state for check in results) for state in (smoke_.PASS, smoke_.FAIL, smoke_.SKIP)}
     click.echo(f"gen-matrix: {counts[smoke_.PASS]} of {len(results)} checks passed"
                + (f", {counts[smoke_.FAIL]} failed" if counts[smoke_.FAIL] else "")
@@ -412,8 +429,10 @@ _NIXPKGS = click.option(
 @click.argument("names", nargs=-1, metavar="[NAME]...")
 @_NIXPKGS
 @click.option("--json", "as_json", is_flag=True, help="Print a list of {name, kind, drv, heavy_drv, error}.")
+@click.option("--time-limit", "time_limit", type=Minutes(), default=30.0, show_default=True, metavar="MINUTES",
+              help="Every evaluation together ends by then; the recipes not evaluated are named, as failing.")
 @project_options
-def eval_(project: layout.Project, names, nixpkgs, as_json) -> None:
+def eval_(project: layout.Project, names, nixpkgs, as_json, time_limit) -> None:
     """Evaluate recipes with nix-instantiate: each against its pin, fetched as `flox build`
     fetches it, for the system that builds it.
 
@@ -429,7 +448,8 @@ def eval_(project: layout.Project, names, nixpkgs, as_json) -> None:
                 else tuple(sorted(expansion.variants, key=lambda v: v.name)))
     sets = eval_command.package_sets(expansion.matrix, nixpkgs)
     targets = eval_command.targets(expansion, project.root, variants, sets)
-    results = eval_command.evaluate(targets, eval_command.nix_instantiate())
+    deadline = time.monotonic() + time_limit * 60
+    results = eval_command.evaluate(targets, eval_command.nix_instantiate(), deadline=deadline)
     found = eval_command.counts(results)
     if as_json:
         click.echo(json.dumps([result.as_json() for result in results], indent=2))
@@ -459,8 +479,9 @@ def eval_(project: layout.Project, names, nixpkgs, as_json) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), metavar="FILE",
               help="Write the script to FILE, in the bytes its shell reads: cmd as ASCII with CRLF, PowerShell as "
                    "UTF-8 with a byte order mark (Windows PowerShell 5.1's > writes UTF-16, which cmd cannot run).")
+@click.option("--force", is_flag=True, help="With -o: replace FILE even where it is a file gen-matrix env did not write.")
 @project_options
-def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, detect, wheel, output) -> None:
+def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, detect, wheel, output, force) -> None:
     """A script that builds PyTorch without Nix, in a PyTorch source checkout.
 
     For a variant NAME of the matrix, or for the axes given (--gpu, --cuda, --pytorch, --python,
@@ -470,7 +491,8 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
     the host compiler and cuDNN before it installs the requirements; says why each switch it
     turns off is off; launches the compilers through ccache or sccache where one is on PATH;
     removes a CMake cache configured with other switches; caps MAX_JOBS by memory; then builds.
-    -o FILE writes it in the bytes its shell reads.
+    -o FILE writes it in the bytes its shell reads, never through a link or into a FIFO or a
+    device, and over a file only one env wrote (or with --force).
     """
     from .commands import buildenv, handbuild, listing
     from . import knowledge as knowledge_, run
@@ -503,7 +525,7 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
     if output is None:
         click.echo(buildenv.readable(text, shell), nl=False)
     else:
-        buildenv.write(Path(output), text, shell, "--output")
+        buildenv.write_script(Path(output), text, shell, force)
         click.echo(f"wrote {output}", err=True)
 
 
@@ -539,7 +561,7 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
               help="Build costs the build jobs measured (their gen-matrix-measured-* artifacts: a folder of "
                    "them, or one file): the estimate takes each build's own last measurement, else the mean of "
                    "its kind's, and knowledge.build_costs only where nothing was measured.")
-@click.option("--time-limit", "time_limit", type=click.FloatRange(min=0), default=None, metavar="MINUTES",
+@click.option("--time-limit", "time_limit", type=Minutes(), default=None, metavar="MINUTES",
               help="With --by derivations: evaluate for at most MINUTES; the recipes not evaluated by then are "
                    "compared by their text identity, and the summary and plan.json name them.")
 @project_options

@@ -15,6 +15,20 @@ def printable(text: str) -> str:
     return _CONTROL.sub(lambda found: f"\\x{ord(found.group()):02x}", text)
 
 
+def one_line(text: str) -> str:
+    """`text` as `printable` writes it, on one line: its line breaks written as \\n. Text from
+    outside (a file's name, a measured variant, what a child printed) shown in a line of ours
+    cannot start a line of its own, which a terminal or a CI log (`::error::...`) would read
+    as ours."""
+    return printable(text).replace("\n", "\\n")
+
+
+def shortened(text: str, limit: int = 200) -> str:
+    """`text`, or where it is longer than `limit` characters its start and its length: a value
+    from outside (a recipe's pname of megabytes) is shown, never printed whole."""
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text):,} characters)"
+
+
 @dataclass(frozen=True, order=True)
 class Location:
     path: str
@@ -22,9 +36,10 @@ class Location:
     column: int = 0
 
     def __str__(self) -> str:
+        path = one_line(self.path)
         if not self.line:
-            return self.path
-        return f"{self.path}:{self.line}:{self.column}" if self.column else f"{self.path}:{self.line}"
+            return path
+        return f"{path}:{self.line}:{self.column}" if self.column else f"{path}:{self.line}"
 
     @classmethod
     def of_offset(cls, path: str, text, offset: int) -> "Location":
@@ -41,8 +56,9 @@ class Problem:
     hint: str = ""
 
     def __str__(self) -> str:
-        text = f"{self.where}: {self.message}"
-        return printable(f"{text}\n  hint: {self.hint}" if self.hint else text)
+        """One line, and one for the hint: what a message quotes cannot add a line."""
+        text = f"{self.where}: {one_line(self.message)}"
+        return f"{text}\n  hint: {one_line(self.hint)}" if self.hint else text
 
 
 class GenMatrixError(Exception):

@@ -854,7 +854,7 @@ def test_a_cache_reaches_the_build_jobs(tmp_path, run):
         "extra-trusted-public-keys = acme.cachix.org-1:AAAA")
     push = steps(build)["Push what was built to the binary cache"]
     assert push["env"]["CACHE_TOKEN"] == "${{ secrets.CACHIX_AUTH_TOKEN }}"
-    assert 'nix run nixpkgs#cachix -- push "$CACHE_NAME" "${paths[@]}"' in push["run"]
+    assert 'CACHIX_AUTH_TOKEN="$CACHE_TOKEN" "$client/bin/cachix" push "$CACHE_NAME" "${paths[@]}"' in push["run"]
     summary = run("ci", "--root", tmp_path, "--summary")
     assert "Estimated build time: 900.0 runner-hours" in summary.stdout and "estimate" in summary.stdout
 
@@ -1347,3 +1347,50 @@ def test_the_plan_counts_each_cuda_library_set_once_and_says_which_a_cache_may_s
     none = ci_.plan(SHIPPED, ci_.select(SHIPPED, {v.name: ci_.BUILD for v in cpu}, (), ci_.TEXT))
     assert (none.cuda_libraries.for_sm, none.cuda_libraries.defaults) == (0, 0)
     assert "CUDA libraries" not in ci_.summary(SHIPPED, ci_.select(SHIPPED, {v.name: ci_.BUILD for v in cpu}, (), ci_.TEXT))
+
+
+@pytest.mark.parametrize("given", ["nan", "inf", "-inf", "0", "-1", "NaN", "1e999", "soon"])
+def test_a_time_limit_is_a_finite_number_of_minutes_above_zero(run, tmp_path, given):
+    result = run("ci", "--root", tmp_path, "--changed-since", "HEAD", "--by", "derivations", "--time-limit", given)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "Invalid value for '--time-limit'" in result.stderr and repr(given) in result.stderr, result.stderr
+
+
+# A flake reference pinned to nothing: the registry's nixpkgs, a branch, a repository's head.
+UNPINNED_RUN = re.compile(r"\bnix\s+(?:run|shell)\s+(?!/nix/store/)(?P<ref>\S+)")
+# Text a step runs that may hand a token to a command line: $NAME of a secret's variable as a
+# word of a command other than the shell's own printf and test, or an environment assignment.
+TOKEN_USE = re.compile(r"\$\{?(?P<name>[A-Z_]+)\}?")
+
+
+def _secret_variables(step: dict) -> set[str]:
+    return {name for name, value in (step.get("env") or {}).items() if "secrets." in str(value)}
+
+
+@pytest.mark.parametrize("cache", [CACHIX, ATTIC, S3, ""], ids=["cachix", "attic", "s3", "none"])
+@pytest.mark.parametrize("compiler_cache", [False, True])
+def test_no_secret_reaches_a_step_that_runs_unpinned_code_or_puts_it_on_a_command_line(run, tmp_path, cache,
+                                                                                       compiler_cache):
+    text = SYNTHETIC + (f"ci:\n{cache}" if cache else "") + ("build: {compiler_cache: ccache}\n" if compiler_cache else "")
+    (tmp_path / "matrix.yaml").write_text(text)
+    generate(run, tmp_path)
+    found = every_step(tmp_path)
+    with_secrets = [step for step in found if _secret_variables(step)]
+    assert len(with_secrets) >= (3 if cache else 2)  # the catalog's fetch and publish, and the push
+    for step in with_secrets:
+        script = step.get("run", "")
+        pinned_nothing = [m["ref"] for m in UNPINNED_RUN.finditer(script)]
+        assert pinned_nothing == [], (step["name"], pinned_nothing)
+        for line in script.splitlines():
+            for name in _secret_variables(step) & {m["name"] for m in TOKEN_USE.finditer(line)}:
+                words = line.strip()
+                assert (words.startswith((f'if [ -z "${name}" ]', "case ", "(umask 077 && ", '"${CACHE_SUBSTITUTER')) or
+                        re.match(rf'^[A-Z_]+="\${name}" ', words)), (step["name"], line)
+    # No step writes $GITHUB_ENV from what a build made: every later step, the secret ones
+    # too, would run with it.
+    for step in found:
+        script = step.get("run", "")
+        built = set(re.findall(r"\b([A-Za-z_]+)=\$\((?:nix-build|nix build|flox build)\b", script))
+        for line in script.splitlines():
+            if "GITHUB_ENV" in line:
+                assert not any(f"${name}" in line or f"${{{name}" in line for name in built), (step["name"], line)

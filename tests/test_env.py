@@ -725,6 +725,65 @@ def test_output_into_a_missing_folder_is_a_located_error(run, tmp_path):
     assert result.stderr.startswith(f"error: --output: cannot write {tmp_path / 'missing' / 'build.sh'}: ")
 
 
+def _env_to(run, target, *more: str, shell: str = "bash"):
+    return run("env", "--matrix", MATRIX, *KEPLER, "--shell", shell, "-o", str(target), *more)
+
+
+@needs_posix("symbolic links and FIFOs")
+def test_output_never_writes_through_a_link_whether_it_points_somewhere_or_nowhere(run, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "kept").write_text("the user's\n")
+    folder = tmp_path / "work"
+    folder.mkdir()
+    (folder / "to-file.sh").symlink_to(outside / "kept")
+    (folder / "dangling.sh").symlink_to(outside / "created")
+    for name in ("to-file.sh", "dangling.sh"):
+        result = _env_to(run, folder / name)
+        assert result.exit_code == 2 and "Traceback" not in result.output, result.output
+        assert result.stderr.startswith(f"error: --output: a symbolic link is at {folder / name}, "), result.stderr
+        result = _env_to(run, folder / name, "--force")  # --force replaces files, never links
+        assert result.exit_code == 2, result.output
+    assert (outside / "kept").read_text() == "the user's\n" and not (outside / "created").exists()
+    assert sorted(os.listdir(folder)) == ["dangling.sh", "to-file.sh"]  # no temporary file left
+
+
+@needs_posix("FIFOs")
+def test_output_onto_a_fifo_is_refused_at_once_instead_of_waiting_for_a_reader(run, tmp_path):
+    fifo = tmp_path / "build.sh"
+    os.mkfifo(fifo)
+    for more in ((), ("--force",)):
+        result = _env_to(run, fifo, *more)  # the old open() waited for a reader forever
+        assert result.exit_code == 2 and "a FIFO is at" in result.stderr, result.output
+    assert os.listdir(tmp_path) == ["build.sh"]
+
+
+@pytest.mark.parametrize("shell", buildenv.SHELLS)
+def test_output_replaces_a_file_only_when_env_wrote_it_or_with_force(run, tmp_path, shell):
+    target = tmp_path / f"build.{SUFFIX[shell]}"
+    target.write_text("the user's own script\n")
+    result = _env_to(run, target, shell=shell)
+    assert result.exit_code == 2 and target.read_text() == "the user's own script\n", result.output
+    assert result.stderr == (f"error: --output: {target} is already a file, and not one this command wrote\n"
+                             "  hint: give --force to replace it, or another path\n")
+    assert _env_to(run, target, "--force", shell=shell).exit_code == 0
+    first = target.read_bytes()
+    assert buildenv.written_by_env(first[:512])
+    other = run("env", "--matrix", MATRIX, *KEPLER[:4], "--pytorch", "1.13.1", "--python", "3.9", "--shell", shell,
+                "-o", str(target))  # its own file: replaced without --force
+    assert other.exit_code == 0, other.output
+    assert target.read_bytes() != first and b"1.13.1" in target.read_bytes()
+    assert os.listdir(tmp_path) == [target.name]
+
+
+def test_a_replaced_script_is_swapped_in_whole_by_a_rename(run, tmp_path):
+    target = tmp_path / "build.sh"
+    assert _env_to(run, target).exit_code == 0
+    before = os.stat(target).st_ino
+    assert _env_to(run, target).exit_code == 0
+    assert os.stat(target).st_ino != before  # a new file renamed over the old, not the old rewritten in place
+
+
 # ---- hints quote for the shell they are typed in ----------------------------------------------
 
 @pytest.mark.parametrize("shell, quoted", [("bash", "'Tesla K40c'"), ("cmd", '"Tesla K40c"'),
@@ -760,7 +819,7 @@ def test_a_cmd_script_beyond_ascii_is_refused_naming_the_line_and_why():
 
 def test_a_script_that_cannot_be_written_says_what_to_give(tmp_path):
     with pytest.raises(GenMatrixError) as raised:
-        buildenv.write(tmp_path / "missing" / "build.sh", "echo\n", "bash")
+        buildenv.write_script(tmp_path / "missing" / "build.sh", "echo\n", "bash")
     (problem,) = raised.value.problems
     assert problem.hint == "give a file in a folder that exists and that you may write"
 

@@ -416,3 +416,21 @@ def test_a_recipe_that_is_not_written_and_a_package_set_that_is_not_there_are_lo
     with pytest.raises(GenMatrixError) as refused:
         eval_command.package_sets(expansion.matrix, (str(tmp_path / "none"),))
     assert str(refused.value).startswith(f"--nixpkgs {tmp_path / 'none'}: no such file or folder: ")
+
+
+@needs_nix
+@pytest.mark.parametrize("limit, out_of_time", [("0.0001", True), ("30", False)])
+def test_the_time_limit_bounds_every_evaluation_together_and_names_what_it_did_not_reach(project, run, limit,
+                                                                                       out_of_time):
+    root = generated(project, run)
+    names = ["pytorch-python313-cpu-avx2", "torchvision-python313-cuda12_8-sm75-avx"]
+    result = run("eval", *names, "--root", root, "--nixpkgs", FAKE_NIXPKGS, "--time-limit", limit)
+    assert result.exit_code == (1 if out_of_time else 0), result.output
+    said = [line for line in result.stdout.splitlines() if f"error: {eval_command.OUT_OF_TIME}" in line]
+    assert [line.split()[0] for line in said] == (names if out_of_time else [])
+
+
+@pytest.mark.parametrize("limit", ["nan", "inf", "0"])
+def test_eval_refuses_a_time_limit_that_is_no_limit(project, run, limit):
+    result = run("eval", "--root", project, "--time-limit", limit)
+    assert result.exit_code == 2 and "Invalid value for '--time-limit'" in result.stderr

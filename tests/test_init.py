@@ -12,7 +12,7 @@ import subprocess
 import pytest
 from click.testing import CliRunner
 
-from conftest import REPO
+from conftest import REPO, needs_posix
 from generator.cli import main
 from generator.commands import init
 from generator.layout import MANIFEST_FILE, WORKFLOW_FILE
@@ -101,6 +101,52 @@ def test_the_user_s_git_identity_makes_the_commit(tmp_path, monkeypatch):
     assert made.exit_code == 0, made.output
     assert git(root, "log", "-1", "--format=%an <%ae> %cn").strip() == "Ada Lovelace <ada@example.org> Ada Lovelace"
     assert "--reset-author" not in made.output
+
+
+@needs_posix("hooks written as #!/bin/sh scripts")
+@pytest.mark.parametrize("where", ["core.hooksPath", "init.templateDir"])
+def test_no_hook_of_the_user_s_runs_for_init_s_commit(tmp_path, monkeypatch, where):
+    # real git, with the user's hooks where git finds them: each leaves a file if it runs
+    hooks = tmp_path / "template" / "hooks"
+    hooks.mkdir(parents=True)
+    ran = tmp_path / "ran"
+    ran.mkdir()
+    for hook in ("pre-commit", "commit-msg", "post-commit", "post-checkout", "reference-transaction"):
+        (hooks / hook).write_text(f"#!/bin/sh\ntouch '{ran}/{hook}'\n")
+        (hooks / hook).chmod(0o755)
+    settings = tmp_path / "gitconfig"
+    settings.write_text(f"[core]\n\thooksPath = {hooks}\n" if where == "core.hooksPath"
+                        else f"[init]\n\ttemplateDir = {hooks.parent}\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(settings))
+    root = tmp_path / "builds"
+    made = invoke("init", str(root), *host_options(H100))
+    assert made.exit_code == 0, made.output
+    assert os.listdir(ran) == []
+    assert git(root, "log", "--format=%s").count("\n") == 1  # the commit was made, once
+
+
+PINNED = "github:acme/gen-matrix/" + "0123456789abcdef" * 2 + "01234567"
+
+
+@pytest.mark.parametrize("flake", [PINNED + "\n", PINNED + "\n\n", " " + PINNED])
+def test_a_gen_matrix_flake_with_a_line_break_is_refused_at_the_option(tmp_path, flake):
+    parent = tmp_path / "work"
+    parent.mkdir()
+    result = invoke("init", str(parent / "builds"), "--gen-matrix", flake, *host_options(H100))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.startswith("error: --gen-matrix: ") and "matrix.yaml:" not in result.stderr, result.stderr
+    assert os.listdir(parent) == []
+
+
+def test_a_matrix_init_would_write_is_located_in_no_file_it_did_not_write(tmp_path, monkeypatch):
+    # the text init makes, refused by validation: its problems name init, not a line of a file
+    monkeypatch.setattr(init, "pinned", lambda text, flake: text + "\nunknown_key: 1\n")
+    parent = tmp_path / "work"
+    parent.mkdir()
+    result = invoke("init", str(parent / "builds"), *host_options(H100))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.startswith("error: init: the matrix.yaml init would write (its line "), result.stderr
+    assert "matrix.yaml:" not in result.stderr and os.listdir(parent) == []
 
 
 def test_the_default_example_is_the_newest():
@@ -210,6 +256,52 @@ def test_a_linked_folder_where_init_writes_is_refused(tmp_path, folder):
     result = invoke("init", str(root), *host_options(H100))
     assert result.exit_code == 2 and f"{root}/{folder}: a symbolic link is already here" in result.output
     assert os.listdir(outside) == [] and sorted(os.listdir(root)) == [folder]
+
+
+LEFT = ".builds.gen-matrix-init-0123456789abcdef"
+
+
+def leftover(parent, owner: bool = True):
+    """What an init killed with -9 while it staged leaves beside its target: the staging
+    folder, holding a whole git repository, and (where `owner`) its unlocked owner file."""
+    folder = parent / LEFT
+    (folder / ".git" / "objects").mkdir(parents=True)
+    (folder / "matrix.yaml").write_text("half\n")
+    if owner:
+        (parent / f"{LEFT}.owner").write_text("")
+    return folder
+
+
+@needs_posix("the system's lock on an open file, as flock")
+def test_init_removes_the_staging_folder_an_init_killed_with_9_left(tmp_path):
+    parent = tmp_path / "work"
+    parent.mkdir()
+    leftover(parent)
+    made = invoke("init", str(parent / "builds"), *host_options(H100))
+    assert made.exit_code == 0, made.output
+    assert sorted(os.listdir(parent)) == ["builds"]
+
+
+@needs_posix("the system's lock on an open file, as flock")
+def test_init_names_a_staging_folder_whose_init_still_runs_or_that_no_owner_file_explains(tmp_path):
+    import filelock
+
+    parent = tmp_path / "work"
+    parent.mkdir()
+    leftover(parent)
+    descriptor = os.open(parent / f"{LEFT}.owner", os.O_RDWR)  # held, as by an init still running
+    try:
+        assert filelock.lock_descriptor(descriptor, blocking=False)
+        result = invoke("init", str(parent / "builds"), *host_options(H100))
+    finally:
+        os.close(descriptor)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.startswith(f"error: {parent}/{LEFT}: another `gen-matrix init` is making a repository here\n")
+    assert sorted(os.listdir(parent)) == [LEFT, f"{LEFT}.owner"]
+    os.unlink(parent / f"{LEFT}.owner")  # now no owner file says whose it is
+    result = invoke("init", str(parent / "builds"), *host_options(H100))
+    assert result.exit_code == 2 and f"error: {parent}/{LEFT}: a folder an earlier `gen-matrix init` made" in result.stderr
+    assert sorted(os.listdir(parent)) == [LEFT]
 
 
 def test_a_git_repository_is_refused_before_anything_is_made(tmp_path):

@@ -147,9 +147,41 @@ def test_a_second_run_is_refused_and_named_by_the_holders_process(tmp_path):
             with lock.held(tmp_path, wait=0):
                 pass
         assert lock.journal(tmp_path) == (first.token,)  # the holder's lock file is as it was
-    assert problem(error) == (
-        Location(RUN_LOCK_FILE), f"another gen-matrix run (process {os.getpid()}) is writing this repository",
-        "wait for it to finish and run gen-matrix again; the lock goes with the process that holds it")
+    where, message, hint = problem(error)
+    assert (where, hint) == (Location(RUN_LOCK_FILE), "wait for it to finish and run gen-matrix again; the lock goes "
+                                                      "with the process that holds it")
+    assert re.fullmatch(rf"another gen-matrix run \(process {os.getpid()}(: .+)?\) is writing this repository", message)
+
+
+HOLD = """
+import sys, time
+from pathlib import Path
+from generator.pipeline import lock
+with lock.held(Path(sys.argv[1])):
+    print("held", flush=True)
+    time.sleep(60)
+"""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="the command line of a process, from Linux's /proc")
+def test_the_refusal_names_the_holders_process_and_its_command_line(tmp_path):
+    from conftest import REPO
+
+    script = tmp_path / "hold.py"
+    script.write_text(HOLD)
+    holder = subprocess.Popen([sys.executable, str(script), str(tmp_path), "--a-word\nof\x1bits"], cwd=REPO,
+                              stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    try:
+        assert holder.stdout.readline() == "held\n"
+        with pytest.raises(GenMatrixError) as error:
+            with lock.held(tmp_path, wait=0):
+                pass
+    finally:
+        holder.kill()
+        holder.wait()
+    (only,) = error.value.problems
+    assert str(only).startswith(f"{RUN_LOCK_FILE}: another gen-matrix run (process {holder.pid}: {sys.executable} "
+                                f"{script} {tmp_path} --a-word\\nof\\x1bits) is writing this repository\n")
 
 
 def test_without_a_wait_a_second_run_waits_the_default_time(tmp_path, monkeypatch):
@@ -384,7 +416,7 @@ def test_without_fcntl_a_second_run_waits_for_the_first_and_is_refused_by_its_pr
         holder.kill()
         holder.wait()
     assert code == 2
-    assert f"another gen-matrix run (process {holder.pid}) is writing this repository" in err
+    assert f"another gen-matrix run (process {holder.pid}" in err
     assert not (project / "BUILD_MATRIX.md").exists()
 
 

@@ -133,3 +133,17 @@ def test_build_matrix_shows_the_measured_hours_the_repository_keeps_and_a_bad_fi
     assert result.exit_code == 2
     assert f"measured/gen-matrix-measured-0-0/{full}.json" in result.output and "Traceback" not in result.output
     assert (root / "BUILD_MATRIX.md").read_text() == generated
+
+
+@pytest.mark.parametrize("where", ["variant", "file name", "field"])
+def test_text_of_a_measured_file_cannot_forge_a_line_of_the_log(repo, tmp_path, run, where):
+    forged = "x\n::error::forged\r\x1b[2K"
+    name = f"pytorch-{forged}.json" if where == "file name" else "pytorch-x.json"
+    content = (measurement(f"pytorch-{forged}", 1) if where == "variant" else
+               {**measurement("pytorch-x", 1), forged: 1} if where == "field" else {"variant": "pytorch-x"})
+    write(tmp_path / "measured" / name, content)
+    result = run("ci", "--root", repo, "--summary", "--measured", tmp_path / "measured")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    lines = result.stderr.splitlines()
+    assert [line[:8] for line in lines] == ["error: /", "  hint: "], result.stderr  # one problem, one hint
+    assert "x\\n::error::forged\\x0d\\x1b[2K" in lines[0]

@@ -165,6 +165,69 @@ def test_adopt_stops_a_recipe_that_loops(recipes, monkeypatch):
     assert time.monotonic() - started < 30
 
 
+def evaluations(monkeypatch) -> list[int]:
+    """The number of recipes of each nix-instantiate adopt runs, in order (the real runs)."""
+    sizes: list[int] = []
+    real = sandbox.run
+
+    def counted(command, *args, **kwargs):
+        sizes.append(len(json.loads(command[command.index("request") + 1])["recipes"]))
+        return real(command, *args, **kwargs)
+
+    monkeypatch.setattr(sandbox, "run", counted)
+    return sizes
+
+
+def test_adopt_finds_the_failing_recipes_by_halving_the_batch(recipes, monkeypatch):
+    failing = torch_recipes(recipes)[:2]
+    for recipe in failing:
+        recipe.write_text(recipe.read_text().replace("allowUnfree = true;", 'allowUnfree = true; n = throw "no";', 1))
+    sizes = evaluations(monkeypatch)
+    result = adopt(recipes, "--pytorch-version", "2.8.0")
+    assert result.exit_code == 2
+    named = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+    assert sorted(named) == sorted(f"error: {recipe}: cannot be read by evaluation: error: no" for recipe in failing)
+    total = len(list((recipes / ".flox" / "pkgs").glob("*.nix")))
+    assert sizes[0] == total and all(size < total for size in sizes[1:])
+    # a half that evaluates is not evaluated again recipe by recipe
+    assert sizes.count(1) < total and len(sizes) <= 1 + 2 * total
+
+
+def test_adopt_has_one_time_budget_and_names_the_recipes_it_did_not_reach(recipes, monkeypatch):
+    from generator.commands.adopt import reading
+
+    monkeypatch.setattr(sandbox, "TIMEOUT_S", 1.0)
+    monkeypatch.setattr(reading, "BUDGET_S", 2.5)
+    for recipe in torch_recipes(recipes):
+        recipe.write_text(recipe.read_text().replace("allowUnfree = true;", f"allowUnfree = true; n = {LOOP};", 1))
+    sizes = evaluations(monkeypatch)
+    result = adopt(recipes, "--pytorch-version", "2.8.0")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "recipe(s) not evaluated within the 2 s adopt gives all its evaluations: " in result.stderr, result.stderr
+    assert len(sizes) <= 3  # 1 s each, 2.5 s in all: the old code ran one more per recipe
+
+
+def test_adopt_shows_a_recipe_s_long_value_shortened_with_its_length(recipes):
+    recipe = recipes / ".flox" / "pkgs" / "pytorch-python313-cpu-avx2.nix"
+    long = "builtins.foldl' (s: _: s + s) \"x\" (builtins.genList (x: x) 18)"  # 262,144 characters
+    recipe.write_text(recipe.read_text().replace('pname = "torch-cpu-avx2";', f"pname = {long};", 1))
+    result = adopt(recipes, "--pytorch-version", "2.8.0")
+    assert "Traceback" not in result.output
+    # the fact's subject, "pname " and the value, is shown to 200 characters, then its length
+    assert "- pname " + "x" * 194 + "... (262,150 characters): the package takes" in result.output
+    assert max(len(line) for line in result.output.splitlines()) < 2000
+
+
+def test_adopt_refuses_a_recipe_value_of_more_items_than_it_reads(recipes):
+    recipe = recipes / ".flox" / "pkgs" / "pytorch-python313-cpu-avx2.nix"
+    many = "map toString (builtins.genList (x: x) 200000)"
+    recipe.write_text(recipe.read_text().replace('[ "-DCMAKE_BUILD_TYPE=Release" ]', f"({many})", 1))
+    result = adopt(recipes, "--pytorch-version", "2.8.0")
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert f"error: {recipe}: cannot be read: " in result.stderr and "items, more than the 10,000 adopt reads" in \
+        result.stderr, result.stderr
+
+
 @needs_posix("a memory limit is an rlimit")
 def test_adopt_stops_a_recipe_that_grows(recipes, monkeypatch):
     monkeypatch.setattr(sandbox, "MEMORY_BYTES", 2**30)

@@ -572,6 +572,16 @@ def test_escape_sequences_from_the_interpreter_and_the_build_are_shown_not_obeye
     assert f"FAIL  metadata  {build / '.metadata-rev'} is \\x1b[2J3; the recipe's revision is 0" in lines(result)
 
 
+def test_a_line_break_from_the_interpreter_cannot_forge_a_line_of_the_log(run, tmp_path):
+    build = tmp_path / "result"
+    build.mkdir()
+    (build / ".metadata-rev").write_text("0\n::error::forged by the build\n")
+    facts = dict(CPU_FACTS, torch_file="/x/\n::error::forged by torch\ntorch/__init__.py")
+    result = smoke_with_result(run, tmp_path, facts, build)
+    assert not [line for line in result.output.splitlines() if line.startswith("::")], result.output
+    assert "PASS  torch     torch 2.8.0 from /x/\\n::error::forged by torch\\ntorch/__init__.py" in lines(result)
+
+
 @needs_sh
 @pytest.mark.parametrize("changes, why", [
     ({"compute": "fast"}, "'compute' is str"),

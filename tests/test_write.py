@@ -412,11 +412,11 @@ def test_a_failure_to_write_part_way_names_the_file_and_leaves_no_temporary(tmp_
     real = write._create
     calls = []
 
-    def full(path, text):
+    def full(path, text, *mode):
         calls.append(path)
         if len(calls) == 2:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-        real(path, text)
+        real(path, text, *mode)
 
     monkeypatch.setattr(write, "_create", full)
     plan = write.Plan(tmp_path, {"x/a.txt": "A", "x/b.txt": "B", "new/c.txt": "C"},

@@ -128,6 +128,18 @@ if [ "$attribute" = unwrapped ]; then
   grep -qx "$(heavy_of "$name")" "$STUB_LOCAL_STORE" 2>/dev/null && exit 0
   echo "error: the heavy build of $name is required to build, but max-jobs = 0" >&2; exit 1
 fi
+case "$attribute" in genMatrix.pkgs.*)
+  # a tool of the recipe's pinned package set, by its store path: it records its calls and
+  # the environment variables it was given a token in
+  tool="$STUB_STORE/tools/${attribute#genMatrix.pkgs.}"
+  mkdir -p "$tool/bin"
+  for program in cachix attic ccache; do
+    printf '#!/usr/bin/env bash\necho "%s $*${CACHIX_AUTH_TOKEN:+ (CACHIX_AUTH_TOKEN set)}" >> "$STUB_CALLS"\n' \
+      "$tool/bin/$program" > "$tool/bin/$program"
+    chmod +x "$tool/bin/$program"
+  done
+  echo "$tool"; exit 0 ;;
+esac
 test -n "$link" || { echo "error: no out-link" >&2; exit 1; }
 mkdir -p "$link/bin" && touch "$link/bin/python"
 """

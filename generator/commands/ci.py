@@ -23,7 +23,6 @@ from __future__ import annotations
 import io
 import os
 import stat
-import subprocess
 import tarfile
 import tempfile
 import time
@@ -37,6 +36,7 @@ from ..errors import GenMatrixError, Location
 from ..layout import PKGS_DIR, STATE_FILE
 from . import eval as eval_command
 from . import measured as measured_
+from . import sandbox
 from ..model import CI, KINDS, Expansion, Variant
 
 
@@ -678,13 +678,16 @@ def _plan_folder(folder: Path, files: Mapping[str, str]) -> None:
                                     "plan writes a file here", "move it away, then run it again")
 
 
-def _git(root: Path, where: Location, *args: str, text: bool = True) -> subprocess.CompletedProcess:
+def _git(root: Path, where: Location, *args: str, text: bool = True) -> sandbox.Finished:
     try:
-        return subprocess.run(["git", *args], cwd=root, capture_output=True, text=text,
-                              **({"encoding": "utf-8"} if text else {}))
+        done = sandbox.capture(["git", *args], cwd=root, text=text)
     except OSError as error:
         raise GenMatrixError.at(where, f"cannot run git: {error.strerror or error}",
                                 "install git, which --changed-since reads the history with") from None
+    if done.dropped:
+        raise GenMatrixError.at(where, done.overflow(f"git {args[0]}", sandbox.OUTPUT_BYTES),
+                                "give a revision whose recipes are smaller")
+    return done
 
 
 def _commit(root: Path, ref: str) -> str:

@@ -13,13 +13,13 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import GenMatrixError, Location
 from ..knowledge import Sm, code_runs, version_key
+from . import sandbox
 from .promise import Promise
 from .smoke import FAIL, PASS, SKIP, Check
 
@@ -87,12 +87,13 @@ def read(tool: Path, library: Path) -> Held | str | None:
     sass, ptx = frozenset(), frozenset()
     for flag in ("--list-elf", "--list-ptx"):
         try:
-            result = subprocess.run([str(tool), flag, str(library)], capture_output=True, encoding="utf-8",
-                                    errors="replace", timeout=TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            return f"cuobjdump {flag} {library.name} ran past {TIMEOUT_S} s"
+            result = sandbox.capture([str(tool), flag, str(library)], TIMEOUT_S)
         except OSError as error:
             return f"cannot run {tool}: {error.strerror or error}"
+        if result.dropped:
+            return result.overflow(f"cuobjdump {flag} {library.name}", sandbox.OUTPUT_BYTES)
+        if result.timed_out:
+            return f"cuobjdump {flag} {library.name} ran past {TIMEOUT_S} s"
         if _NO_CODE in result.stderr:
             return None
         if result.returncode != 0:

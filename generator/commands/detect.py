@@ -8,11 +8,11 @@ CPU by the `cpuinfo` flags and `rank` of each instruction set.
 from __future__ import annotations
 
 import re
-import subprocess
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ..errors import GenMatrixError, Location
+from . import sandbox
 from .host import Gpu, Host
 from ..knowledge import (CPU_FLAGS_COMMAND, Isa, Knowledge, OtherGpu, Sm, WheelFit, best_wheel, gpu_name_matches,
                          incompatibility, version_key, wheels_for)
@@ -452,13 +452,12 @@ def for_python(expansion: Expansion, interpreter: Path) -> tuple[Expansion, str,
     """The expansion narrowed to the variants for the Python `interpreter` runs, with its
     version and the reason to show; where the matrix has none for it, the expansion whole and why."""
     try:
-        done = subprocess.run([str(interpreter), "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
-                              capture_output=True, encoding="utf-8", errors="replace", timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as error:
-        raise GenMatrixError.at(Location(str(interpreter)), f"cannot run it: {getattr(error, 'strerror', None) or error}",
+        done = sandbox.capture([str(interpreter), "-c", "import sys; print('%d.%d' % sys.version_info[:2])"], 60, 2**16)
+    except OSError as error:
+        raise GenMatrixError.at(Location(str(interpreter)), f"cannot run it: {error.strerror or error}",
                                 "give --python the path of a Python interpreter") from None
     version = done.stdout.strip()
-    if done.returncode != 0 or not version:
+    if done.returncode != 0 or done.timed_out or done.dropped or not version:
         raise GenMatrixError.at(Location(str(interpreter)), "it did not say its version",
                                 "give --python the path of a Python interpreter")
     kept = tuple(v for v in expansion.variants if v.python.name == version)

@@ -243,6 +243,8 @@ def _run(chunk: tuple[Target, ...], program: str, runs: sandbox.Runs,
         if isinstance(entry, dict) and isinstance(entry.get("name"), str) and "value" in entry \
                 and _derivations(entry["value"]):
             traced[entry["name"]] = entry["value"]
+    if done.dropped:
+        return traced, done.overflow(NIX_INSTANTIATE, sandbox.OUTPUT_BYTES), False
     if done.timed_out:
         if limit < sandbox.TIMEOUT_S:
             return traced, None, True

@@ -10,13 +10,16 @@ from __future__ import annotations
 import csv
 import platform
 import re
-import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from ..errors import GenMatrixError, Location
 from ..knowledge import GPU_QUERY
+from . import sandbox
+
+# nvidia-smi's answer is a line per GPU, uname's one line.
+_OUTPUT_BYTES = 2**20
 
 # Drivers before compute_cap became a query field (R510) answer the query above with an error.
 GPU_QUERY_OLD = ("nvidia-smi", "--query-gpu=name,driver_version", "--format=csv,noheader")
@@ -167,11 +170,13 @@ def parse_nvidia_smi(text: str, where: str = "nvidia-smi") -> tuple[Gpu, ...]:
 def run_command(argv: tuple[str, ...]) -> tuple[int, str]:
     """Run a command; (127, message) when it is not installed."""
     try:
-        result = subprocess.run(argv, capture_output=True, encoding="utf-8", errors="replace", timeout=60)
+        result = sandbox.capture(list(argv), 60, _OUTPUT_BYTES)
     except FileNotFoundError:
         return 127, f"{argv[0]} not found"
-    except (OSError, subprocess.TimeoutExpired) as error:
+    except OSError as error:
         return 126, f"{argv[0]}: {error}"
+    if result.dropped or result.timed_out:
+        return 126, result.overflow(argv[0], _OUTPUT_BYTES) or f"{argv[0]}: ran past 60 s and was stopped"
     return result.returncode, result.stdout + result.stderr
 
 

@@ -10,7 +10,7 @@ import posixpath
 import re
 import shlex
 import shutil
-import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -24,6 +24,7 @@ from ..model import KINDS, Expansion, Variant
 from ..outputs import docs
 from ..pipeline import expand, load, lock, validate, write
 from ..templating import new_environment
+from . import sandbox
 
 EXAMPLES = PACKAGE / "examples"
 if not EXAMPLES.is_dir():  # a source checkout: examples/ beside generator/
@@ -215,18 +216,81 @@ def staged(root: Path) -> Iterator[Stage]:
         raise GenMatrixError.at(Location(shown(root)), "the folder this one goes in does not exist",
                                 "create it first (`mkdir -p`), or name a folder in one that exists")
     name = os.path.basename(os.path.abspath(root)) or "repository"
-    # mkdir, not mkdtemp: the folder keeps the mode the umask gives, as the repository's
-    folder = parent / f".{name}.gen-matrix-init-{lock.new_token()}"
+    where = Location(shown(root) if existing else shown(parent))
+    left = _clear_leftovers(parent, name, where.path)
+    if left:
+        raise GenMatrixError(left)
+    # The staging folder's owner holds the system's lock on the file beside it, made first and
+    # removed last: an init killed (even by kill -9) leaves the file unlocked, and the next
+    # init of the same folder finds both by their name and removes them.
+    token = lock.new_token()
+    folder = parent / _STAGING_NAME.format(name=name, token=token)
+    owner_path = f"{folder}{_OWNER_SUFFIX}"
     try:
-        os.mkdir(folder)
+        owner = os.open(owner_path, os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
     except OSError as error:
-        raise GenMatrixError.at(Location(shown(root) if existing else shown(parent)),
-                                f"cannot create a folder here: {error.strerror or error}",
+        raise GenMatrixError.at(where, f"cannot create a file here: {error.strerror or error}",
                                 "init a folder where you may write") from None
     try:
-        yield Stage(root, folder, existing)
+        lock.take_now(owner)
+        # mkdir, not mkdtemp: the folder keeps the mode the umask gives, as the repository's
+        try:
+            os.mkdir(folder)
+        except OSError as error:
+            raise GenMatrixError.at(where, f"cannot create a folder here: {error.strerror or error}",
+                                    "init a folder where you may write") from None
+        try:
+            yield Stage(root, folder, existing)
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)  # gone already where the repository was placed whole
     finally:
-        shutil.rmtree(folder, ignore_errors=True)  # gone already where the repository was placed whole
+        with contextlib.suppress(OSError):
+            os.unlink(owner_path)
+        os.close(owner)
+
+
+_STAGING_NAME = ".{name}.gen-matrix-init-{token}"
+_STAGING = re.compile(r"^\.(?P<name>.+)\.gen-matrix-init-[0-9a-f]{16}$")
+_OWNER_SUFFIX = ".owner"
+
+
+def _clear_leftovers(parent: Path, name: str, shown_parent: str) -> list[Problem]:
+    """Remove the staging folders an init of `name` left in `parent` when it was killed (their
+    owner file is there and no process holds its lock); a problem for each other one: its
+    init still runs, or no owner file says whose it is."""
+    problems = []
+    try:
+        entries = sorted(os.listdir(parent))
+    except OSError:
+        return []
+    for entry in entries:
+        found = _STAGING.match(entry)
+        if not found or found["name"] != name:
+            continue
+        folder, owner_path = parent / entry, parent / f"{entry}{_OWNER_SUFFIX}"
+        named = Location(os.path.join(shown_parent, entry))
+        try:
+            owner = os.open(owner_path, os.O_RDWR | getattr(os, "O_NOFOLLOW", 0))
+        except OSError:
+            problems.append(Problem(named, "a folder an earlier `gen-matrix init` made, with no owner file beside it "
+                                           "to say whether that init still runs",
+                                    "if no init runs here, remove it, then run `gen-matrix init` again"))
+            continue
+        try:
+            taken = lock.take_now(owner)
+            if taken:  # its init is gone: the folder is what it left
+                if os.path.isdir(folder) and not os.path.islink(folder):
+                    shutil.rmtree(folder, ignore_errors=True)
+                if not os.path.lexists(folder):
+                    os.unlink(owner_path)
+                    continue
+            problems.append(Problem(named, "another `gen-matrix init` is making a repository here" if taken is False
+                                    else "a folder an earlier `gen-matrix init` made, which gen-matrix cannot remove",
+                                    "wait for it to finish, then run `gen-matrix init` again" if taken is False
+                                    else "remove it, then run `gen-matrix init` again"))
+        finally:
+            os.close(owner)
+    return problems
 
 
 def pinned(text: str, flake: str | None) -> str:
@@ -234,7 +298,7 @@ def pinned(text: str, flake: str | None) -> str:
     workflow run a gen-matrix pinned to a commit: `flake` (--gen-matrix), else the commit
     this gen-matrix was built from. Unchanged where the matrix sets one already, or where
     neither is known (generate then warns)."""
-    if flake is not None and not pin.FLAKE_PIN.match(flake):
+    if flake is not None and not pin.FLAKE_PIN.fullmatch(flake):  # fullmatch: $ passes a line break
         raise GenMatrixError.at(Location("--gen-matrix"), f"{printable(flake)!r} is not a flake reference pinned to a commit",
                                 "give github:OWNER/REPO/<40-hex commit> or git+https://HOST/PATH?rev=<40-hex commit>")
     data = load.parse(text, MATRIX_FILE).data
@@ -260,7 +324,12 @@ def create(stage: Stage, matrix_text: str) -> tuple[Project, Expansion]:
     generated blocks; and the matrix's expansion, whose messages name the file where it
     goes. Checked before anything is written: a matrix that does not validate writes nothing."""
     where = os.path.join(shown(stage.root), MATRIX_FILE)
-    expansion = expand.expand(validate.validate(load.parse(matrix_text, where)))
+    try:
+        expansion = expand.expand(validate.validate(load.parse(matrix_text, where)))
+    except GenMatrixError as error:  # located in the text init made, not in a file: none was written
+        raise GenMatrixError([Problem(Location("init"), f"the {MATRIX_FILE} init would write"
+                                      f"{f' (its line {p.where.line})' if p.where.line else ''}: {p.message}",
+                                      p.hint) for p in error.problems]) from None
     folder = stage.folder
     (folder / MATRIX_FILE).write_text(matrix_text, encoding="utf-8", newline="")
     text = new_environment({}).get_template("init-readme.md.j2").render(title=stage.title, blocks=docs.readme_blocks())
@@ -271,10 +340,13 @@ def create(stage: Stage, matrix_text: str) -> tuple[Project, Expansion]:
 def _git(folder: Path, *args: str) -> str:
     """Run git in `folder` (never given a folder name: one could read as an option)."""
     try:
-        done = subprocess.run(["git", *args], cwd=folder, capture_output=True, encoding="utf-8", errors="replace")
+        done = sandbox.capture(["git", *args], cwd=folder)
     except OSError as error:
         raise GenMatrixError.at(Location("git"), f"cannot run git: {error.strerror or error}",
                                 "install git, then run `gen-matrix init` again") from None
+    if done.dropped:
+        raise GenMatrixError.at(Location("git"), done.overflow("git", sandbox.OUTPUT_BYTES),
+                                "run `gen-matrix init` again; nothing was written")
     if done.returncode != 0:
         said = " ".join((done.stderr or done.stdout).split()) or "nothing"
         command = next(arg for arg in args if not arg.startswith("-") and "=" not in arg)
@@ -300,11 +372,15 @@ def commit(folder: Path, branch: str, message: str) -> bool:
     whether the fallback identity made the commit (git knows no one here)."""
     _git(folder, "init", "-q")
     _git(folder, "symbolic-ref", "HEAD", f"refs/heads/{branch}")
-    _git(folder, "add", "--all")
-    fallback = not _identity_configured(folder)
-    identity = ("-c", f"user.name={FALLBACK_NAME}", "-c", f"user.email={FALLBACK_EMAIL}") if fallback else ()
-    # --no-verify: the hooks of the user's git template are for their own commits, not this one
-    _git(folder, *identity, "commit", "-q", "--no-verify", "-m", message)
+    # No program of the user's runs for this commit: the hooks (of their git template or their
+    # core.hooksPath; --no-verify skips pre-commit and commit-msg, not post-commit) are looked
+    # for in an empty folder, and no file system monitor is started for `add`.
+    with tempfile.TemporaryDirectory(prefix="gen-matrix-no-hooks-") as empty:
+        quiet = ("-c", f"core.hooksPath={empty}", "-c", "core.fsmonitor=false")
+        _git(folder, *quiet, "add", "--all")
+        fallback = not _identity_configured(folder)
+        identity = ("-c", f"user.name={FALLBACK_NAME}", "-c", f"user.email={FALLBACK_EMAIL}") if fallback else ()
+        _git(folder, *quiet, *identity, "commit", "-q", "--no-verify", "-m", message)
     return fallback
 
 

@@ -1,5 +1,8 @@
 """nix-instantiate in a box, for `adopt` and `eval`: what they evaluate is code from a
-repository, which may be someone else's.
+repository, which may be someone else's. And how every child of gen-matrix is read
+(`capture`): a cap on the bytes kept of each of its outputs, the rest counted and dropped,
+and the child stopped once it passes the cap, so that no child's output (an interpreter that
+prints without end, a recipe whose value is a gigabyte) grows gen-matrix's memory.
 
 Evaluation is restricted (`restrict-eval`): Nix reads only the folders named here, fetches
 only the URIs named here (none for adopt, the pins' tarballs for eval), never builds to
@@ -21,6 +24,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
@@ -36,14 +40,31 @@ MEMORY_BYTES = 8 * 2**30
 # evaluation allows exactly the search path; a name no recipe uses keeps `<nixpkgs>` unfound.
 _ALLOWED = "gen-matrix-allowed"
 _PR_SET_PDEATHSIG = 1  # linux/prctl.h
+# What gen-matrix keeps of one output of a child, unless its caller says less: far past what
+# any child it runs prints when it works (an evaluation of every recipe of a large matrix is a
+# few MiB of JSON), and small enough to hold.
+OUTPUT_BYTES = 64 * 2**20
+_CHUNK = 2**16
 
 
 @dataclass(frozen=True)
 class Finished:
     returncode: int
-    stdout: str
-    stderr: str
+    stdout: str | bytes
+    stderr: str | bytes
     timed_out: bool  # killed when its time ran out; returncode then says nothing
+    dropped: int = 0  # bytes past the cap, counted and not kept: the child was stopped at the cap
+
+    def overflow(self, name: str, cap: int) -> str:
+        """Why the output of `name` cannot be used, where it passed `cap`; "" where it did not."""
+        if not self.dropped:
+            return ""
+        return (f"{name} wrote more than {_size(cap)} (at least {cap + self.dropped:,} bytes), "
+                "so gen-matrix stopped it and kept none of it")
+
+
+def _size(count: int) -> str:
+    return f"{count // 2**20} MiB" if count >= 2**20 else f"{count:,} bytes"
 
 
 def options(folders: Iterable[Path | str], uris: Iterable[str] = ()) -> list[str]:
@@ -109,39 +130,91 @@ class Runs:
         for process in live:
             _kill(process)
 
-    def run(self, command: list[str], timeout: float) -> Finished:
-        """`command` to its end or `timeout` seconds. OSError where it cannot start."""
+    def run(self, command: list[str], timeout: float, cap: int | None = None) -> Finished:
+        """`command` to its end or `timeout` seconds, each output read up to `cap` bytes
+        (`capture`). OSError where it cannot start."""
         with self._lock:
             if self._closed:
                 return Finished(-1, "", "", True)
-            process = subprocess.Popen(
-                command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, encoding="utf-8", errors="replace", env=_environment(),
-                start_new_session=True, preexec_fn=_confinement(self._memory))
+            process = _start(command, env=_environment(), preexec_fn=_confinement(self._memory))
             self._live.add(process)
         try:
-            stdout, stderr = process.communicate(timeout=max(timeout, 0))
-            timed_out = False
-        except subprocess.TimeoutExpired:
-            _kill(process)
-            stdout, stderr = process.communicate()
-            timed_out = True
-        except BaseException:
-            _kill(process)
-            raise
+            return _collect(process, timeout, OUTPUT_BYTES if cap is None else cap, True)
         finally:
             with self._lock:
                 self._live.discard(process)
-        return Finished(process.returncode, stdout, stderr, timed_out)
 
 
-def run(command: list[str], timeout: float = TIMEOUT_S, memory: int | None = None) -> Finished:
+def run(command: list[str], timeout: float = TIMEOUT_S, memory: int | None = None,
+        cap: int | None = None) -> Finished:
     with Runs(memory) as runs:
-        return runs.run(command, timeout)
+        return runs.run(command, timeout, cap)
+
+
+def capture(command: list[str], timeout: float | None = None, cap: int | None = None, text: bool = True,
+            cwd: Path | str | None = None, env: dict[str, str] | None = None) -> Finished:
+    """Run `command` (no input) to its end, or until `timeout` seconds pass, or until one of
+    its outputs passes `cap` bytes: then it is killed with all it started (it leads a session
+    of its own), and what it wrote past the cap (OUTPUT_BYTES unless given) is counted
+    (`dropped`), never kept. Its
+    outputs as text (UTF-8, undecodable bytes replaced) or, with `text` false, as bytes.
+    OSError where it cannot start."""
+    process = _start(command, cwd=cwd, env=env)
+    return _collect(process, timeout, OUTPUT_BYTES if cap is None else cap, text)
+
+
+def _start(command: list[str], **more) -> subprocess.Popen:
+    return subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=os.name == "posix", **more)
+
+
+def _collect(process: subprocess.Popen, timeout: float | None, cap: int, text: bool) -> Finished:
+    """Read both outputs of `process`, each in a thread of its own, keeping `cap` bytes of
+    each; the first to pass it kills the process, then reads on to the end, counting."""
+    kept: dict[str, bytearray] = {"stdout": bytearray(), "stderr": bytearray()}
+    dropped = {"stdout": 0, "stderr": 0}
+
+    def read(name: str, stream) -> None:
+        buffer = kept[name]
+        with stream:
+            while chunk := stream.read1(_CHUNK):
+                room = cap - len(buffer)
+                buffer += chunk[:max(room, 0)]
+                if len(chunk) > room:
+                    if not dropped[name]:
+                        _kill(process)
+                    dropped[name] += len(chunk) - max(room, 0)
+
+    readers = [threading.Thread(target=read, args=(name, getattr(process, name)), daemon=True) for name in kept]
+    for reader in readers:
+        reader.start()
+    deadline = None if timeout is None else time.monotonic() + max(timeout, 0)
+
+    def left() -> float | None:
+        return None if deadline is None else max(deadline - time.monotonic(), 0)
+
+    try:
+        try:
+            process.wait(timeout=left())
+            for reader in readers:  # an output stays open while a process it started holds it
+                reader.join(timeout=left())
+            timed_out = any(reader.is_alive() for reader in readers)
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        if timed_out:
+            _kill(process)
+            process.wait()
+        for reader in readers:
+            reader.join()
+    except BaseException:
+        _kill(process)
+        raise
+    stdout, stderr = (bytes(kept[name]).decode("utf-8", "replace") if text else bytes(kept[name]) for name in kept)
+    return Finished(process.returncode, stdout, stderr, timed_out, dropped["stdout"] + dropped["stderr"])
 
 
 def _kill(process: subprocess.Popen) -> None:
-    """The process and all it started: it leads a session of its own."""
+    """The process and all it started: it leads a session of its own (on POSIX)."""
     try:
         if os.name == "posix":
             os.killpg(process.pid, signal.SIGKILL)

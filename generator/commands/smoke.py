@@ -21,7 +21,6 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,12 +28,16 @@ from pathlib import Path
 from ..errors import GenMatrixError, Location
 from ..knowledge import Knowledge
 from ..pipeline import load
+from . import sandbox
 from .host import Host
 from .promise import Promise
 from ..model import Variant
 
 PROBE = Path(__file__).with_name("smoke_probe.py")
 PROBE_TIMEOUT_S = 600
+# The probe prints one line of facts (a few KiB), after whatever torch and its imports warn:
+# an interpreter that writes more than this is stopped, not read to its end.
+PROBE_OUTPUT_BYTES = 4 * 2**20
 
 
 PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
@@ -109,14 +112,15 @@ def probe(python: Path, hint: str, companions: tuple[str, ...] = ()) -> dict:
     # An empty working folder: run from a PyTorch checkout, `import torch` would find the sources.
     with tempfile.TemporaryDirectory(prefix="gen-matrix-smoke-") as folder:
         try:
-            result = subprocess.run([str(python), "-c", PROBE.read_text(encoding="utf-8"), *companions], cwd=folder,
-                                    capture_output=True, encoding="utf-8", errors="replace",
-                                    timeout=PROBE_TIMEOUT_S)
-        except subprocess.TimeoutExpired:
-            return {"failed": f"the probe ran past {PROBE_TIMEOUT_S} s"}
+            result = sandbox.capture([str(python), "-c", PROBE.read_text(encoding="utf-8"), *companions],
+                                     PROBE_TIMEOUT_S, PROBE_OUTPUT_BYTES, cwd=folder)
         except OSError as error:
             raise GenMatrixError.at(Location(str(python)), f"cannot run it: {error.strerror or error}",
                                     "give --python the path of a Python interpreter") from None
+    if result.dropped:
+        return {"failed": result.overflow("the interpreter", PROBE_OUTPUT_BYTES)}
+    if result.timed_out:
+        return {"failed": f"the probe ran past {PROBE_TIMEOUT_S} s"}
     facts: dict = {}
     for line in reversed(result.stdout.splitlines()):
         try:
@@ -169,7 +173,7 @@ def _unreadable(facts: dict) -> str | None:
     return None
 
 
-def _exit_text(result: subprocess.CompletedProcess) -> str:
+def _exit_text(result: sandbox.Finished) -> str:
     """How the interpreter ended, for a probe that printed no verdict on torch."""
     last = (result.stderr.strip().splitlines() or [""])[-1]
     if result.returncode < 0:

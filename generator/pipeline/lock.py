@@ -45,6 +45,8 @@ with warnings.catch_warnings():  # filelock warns on import where it has only it
 # How long a second run waits for the first to finish: a run of the shipped matrix takes
 # well under a second, one of tens of thousands of variants a few.
 WAIT_SECONDS = 30.0
+# How much of the holder's command line the message shows.
+_COMMAND_CHARS = 200
 _POLL_SECONDS = 0.05
 FIRST_LINE = "gen-matrix run lock: the run that writes this repository, and the tokens of runs cut short"
 _RUN_LINE = re.compile(r"^run ([0-9a-f]{16})$")
@@ -181,11 +183,35 @@ def _users(descriptor: int) -> GenMatrixError:
                              "did not make), then run gen-matrix again")
 
 
+def _command_of(pid: str) -> str:
+    """The command line of process `pid`, where the system tells it (Linux's /proc); "" elsewhere."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as handle:
+            words = handle.read(_MAX_BYTES).rstrip(b"\0").split(b"\0")
+    except OSError:
+        return ""
+    text = " ".join(word.decode("utf-8", "replace") for word in words if word)
+    return text if len(text) <= _COMMAND_CHARS else text[:_COMMAND_CHARS] + "..."
+
+
 def _busy(holder: str) -> GenMatrixError:
+    command = _command_of(holder) if holder else ""
+    named = f" (process {holder}{f': {command}' if command else ''})" if holder else ""
     return GenMatrixError.at(
         Location(RUN_LOCK_FILE),
-        f"another gen-matrix run{f' (process {holder})' if holder else ''} is writing this repository",
+        f"another gen-matrix run{named} is writing this repository",
         "wait for it to finish and run gen-matrix again; the lock goes with the process that holds it")
+
+
+def take_now(descriptor: int) -> bool | None:
+    """The system's lock on the open file, taken without waiting: True when taken, False when
+    another process holds it, None where this Python has no lock on open files."""
+    try:
+        return filelock.lock_descriptor(descriptor, blocking=False)
+    except OSError as error:
+        if error.errno == errno.ENOSYS:
+            return None
+        raise
 
 
 def _lock(descriptor: int) -> bool | None:

@@ -24,9 +24,11 @@ from __future__ import annotations
 import os
 import posixpath
 import re
+import secrets
 import shutil
 import stat
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -153,6 +155,45 @@ def create_new(path: Path, text: str, shown: str) -> None:
     except OSError as error:
         raise GenMatrixError.at(Location(shown), f"cannot write this file: {error.strerror or error}",
                                 "fix the cause (permissions, disk space), then run the command again") from None
+
+
+def replace_own(path: str, data: bytes, own: Callable[[bytes], bool], force: bool, option: str,
+                mode: int = 0o666) -> None:
+    """Write `data` to the file at `path`, a path a user gave (`option` names it), as the other
+    writers do: never through a link, even one that points nowhere, nor into a FIFO, a socket,
+    a device or a folder; an existing file is replaced only when `own(its first bytes)` says
+    this command wrote it, or with `force`; by atomic rename, so a reader sees the old file or
+    the new one. `mode`: a new file's; a replaced file keeps its own."""
+    shown = Location(option)
+    try:
+        found = os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        found = None
+    except OSError as error:
+        raise GenMatrixError.at(shown, f"cannot look at {printable(path)}: {error.strerror or error}",
+                                "give a file in a folder that exists and that you may write") from None
+    if found is not None and not stat.S_ISREG(found):
+        raise GenMatrixError.at(shown, f"{_kind(path)} is at {printable(path)}, and gen-matrix writes only a file "
+                                "there, never through a link or into a FIFO or a device",
+                                "give the path of a file (or move that away), then run the command again")
+    if found is not None and not force:
+        try:
+            # O_NONBLOCK: what lstat found a file may be a FIFO by now, which would block an open
+            descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+            try:
+                head = os.read(descriptor, _HEAD_BYTES) if stat.S_ISREG(os.fstat(descriptor).st_mode) else b""
+            finally:
+                os.close(descriptor)
+        except OSError:
+            head = b""
+        if not own(head):
+            raise GenMatrixError.at(shown, f"{printable(path)} is already a file, and not one this command wrote",
+                                    "give --force to replace it, or another path")
+    try:
+        atomic_write(path, data, secrets.token_hex(8), mode)
+    except OSError as error:
+        raise GenMatrixError.at(shown, f"cannot write {printable(path)}: {error.strerror or error}",
+                                "give a file in a folder that exists and that you may write") from None
 
 
 def _folders(outputs) -> list[str]:
@@ -337,12 +378,13 @@ def _discard(path: str) -> None:
         pass
 
 
-def _create(path: str, text: str) -> None:
-    """Write `text` to a new file at `path`; if that fails part way, no file is left there."""
-    descriptor = os.open(path, _NEW_FILE, 0o666)
+def _create(path: str, text: str | bytes, mode: int = 0o666) -> None:
+    """Write `text` (bytes as they are) to a new file at `path`; if that fails part way, no
+    file is left there."""
+    descriptor = os.open(path, _NEW_FILE, mode)
     try:
         try:
-            data = memoryview(text.encode("utf-8"))
+            data = memoryview(text if isinstance(text, bytes) else text.encode("utf-8"))
             while data:
                 data = data[os.write(descriptor, data):]
         finally:
@@ -352,14 +394,14 @@ def _create(path: str, text: str) -> None:
         raise
 
 
-def atomic_write(path: str, text: str, token: str) -> None:
+def atomic_write(path: str, text: str | bytes, token: str, mode: int = 0o666) -> None:
     """Write a temporary file beside `path`, then rename it over `path`: a reader, or a run
     cut short, sees the old file or the new one, never a part. The file keeps its mode (an
     executable bit, a group's write permission). There is no fsync per file: it would cost
     more than all the rest of a run, and ext4 and btrfs write a file's data before they commit
-    a rename over another file."""
+    a rename over another file. `mode`: a new file's (less the umask)."""
     temporary = _temporary(path, token)
-    _create(temporary, text)
+    _create(temporary, text, mode)
     try:
         try:
             os.chmod(temporary, stat.S_IMODE(os.lstat(path).st_mode))

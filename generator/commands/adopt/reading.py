@@ -6,11 +6,11 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import subprocess
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...errors import GenMatrixError, Location, Problem
+from ...errors import GenMatrixError, Location, Problem, shortened
 from ...knowledge import Knowledge, version_key
 from ...layout import LIBRARY, PKGS_DIR
 from ...model import KIND_AXES
@@ -96,27 +96,42 @@ def repository_of(folder: Path) -> Path:
     return folder.parent.parent if folder.parts[-2:] == tuple(Path(PKGS_DIR).parts) else folder
 
 
+# All of adopt's evaluations together: the first, of every recipe, and where it fails, those
+# that find which recipes fail. Evaluating every recipe of a large repository takes a minute
+# or two; one that loops costs an evaluation's TIMEOUT_S for each halving that holds it.
+BUDGET_S = 1800.0
+
+
 def evaluate(folder: Path, names: list[str], knowledge: Knowledge) -> dict:
-    """What each recipe asks of nixpkgs, by file name: one nix-instantiate for them all, and
-    one per recipe to say which fail where any does. Nix reads the recipes' repository and
-    nothing else, and fetches nothing (sandbox.py)."""
+    """What each recipe asks of nixpkgs, by file name: one nix-instantiate for them all and,
+    where it fails, the batch split in halves until each failing recipe stands alone. Every
+    evaluation together has BUDGET_S; the recipes not reached by then are named. Nix reads
+    the recipes' repository and nothing else, and fetches nothing (sandbox.py)."""
     if shutil.which("nix-instantiate") is None:
         raise GenMatrixError.at(Location(str(folder)), "adopt evaluates the recipes, and nix-instantiate is not installed",
                                 "install Nix (Debian: apt-get install nix-bin)")
     request = {"dir": str(folder.resolve()), "cuda": sorted(knowledge.cuda, key=version_key),
                "python": sorted(knowledge.python, key=version_key), "impure": _IMPURE}
     readable = [repository_of(folder).resolve(), EVALUATOR.resolve().parent]
+    deadline = time.monotonic() + BUDGET_S
 
-    def run(files) -> sandbox.Finished:
+    def run(files) -> sandbox.Finished | None:
+        """The evaluation of `files`; None where the budget is spent."""
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
         command = ["nix-instantiate", "--eval", "--strict", "--json", "--readonly-mode", str(EVALUATOR),
                    "--argstr", "request", json.dumps(dict(request, recipes=files)), *sandbox.options(readable)]
         try:
-            return sandbox.run(command, sandbox.TIMEOUT_S)
+            done = sandbox.run(command, min(sandbox.TIMEOUT_S, left))
         except OSError as error:
             raise GenMatrixError.at(Location(str(folder)), f"cannot run nix-instantiate: {error.strerror or error}",
                                     "install Nix (Debian: apt-get install nix-bin)") from None
+        return None if done.timed_out and time.monotonic() >= deadline else done
 
     def failure(done: sandbox.Finished) -> str | None:
+        if done.dropped:
+            return done.overflow("its evaluation", sandbox.OUTPUT_BYTES) + " (does it hold a huge value?)"
         if done.timed_out:
             return f"its evaluation ran for more than {sandbox.TIMEOUT_S:.0f} s and was stopped (does it loop?)"
         if done.returncode == 0:
@@ -127,18 +142,39 @@ def evaluate(folder: Path, names: list[str], knowledge: Knowledge) -> dict:
             text += f" (evaluation may take {sandbox.MEMORY_BYTES // 2**30} GiB)"
         return text
 
-    done = run(names)
-    if failure(done) is None:
-        return json.loads(done.stdout)
-    problems = []
-    for name in names:
-        why = failure(run([name]))
-        if why is not None:
-            problems.append(Problem(Location(str(folder / name)), f"cannot be read by evaluation: {why}",
+    problems: list[Problem] = []
+    unreached: list[str] = []
+
+    def isolate(files: list[str], done: sandbox.Finished | None) -> None:
+        """Name each recipe of `files` that fails, `done` being their evaluation together."""
+        if done is None:
+            unreached.extend(files)
+            return
+        why = failure(done)
+        if why is None:
+            return
+        if len(files) == 1:
+            problems.append(Problem(Location(str(folder / files[0])), f"cannot be read by evaluation: {why}",
                                     "adopt reads recipes that import nixpkgs with fetchTarball and override its "
                                     "torch, torchvision or torchaudio, reading nothing outside their repository; "
                                     "move this one aside, or write its variant by hand"))
-    raise GenMatrixError(problems or [Problem(Location(str(folder)), failure(done) or "")])
+            return
+        half = len(files) // 2
+        for part in (files[:half], files[half:]):
+            isolate(part, run(part))
+
+    done = run(names)
+    if done is not None and failure(done) is None:
+        return json.loads(done.stdout)
+    isolate(names, done)
+    if unreached:
+        problems.append(Problem(
+            Location(str(folder)),
+            f"{len(unreached)} recipe(s) not evaluated within the {BUDGET_S:.0f} s adopt gives all its evaluations: "
+            + ", ".join(unreached[:20]) + (f" and {len(unreached) - 20} more" if len(unreached) > 20 else ""),
+            "move aside the recipes named as failing (a recipe that loops takes an evaluation's whole time), "
+            "then run adopt again"))
+    raise GenMatrixError(problems or [Problem(Location(str(folder)), failure(done) if done else "")])
 
 
 def unread(value, where: str = "") -> tuple[object, list[str]]:
@@ -199,9 +235,42 @@ def _axes_from_name(name: str, knowledge: Knowledge):
     return None
 
 
+# What adopt reads of one recipe's values: far past what a recipe of torch writes (a few dozen
+# flags, a few KiB of shell), so that a recipe's list of millions of items, or a string of
+# megabytes, is refused at once rather than worked through.
+MAX_ITEMS = 10_000
+MAX_CHARS = 1 << 20
+_MAX_DEPTH = 64
+
+
+def _too_large(value, where: str = "", depth: int = 0) -> str | None:
+    """Why one of the recipe's values is more than adopt reads; None where none is."""
+    if depth > _MAX_DEPTH:
+        return f"{where or 'a value'} is nested more than {_MAX_DEPTH} deep"
+    if isinstance(value, str):
+        return f"{where or 'a value'} is {len(value):,} characters long, more than the {MAX_CHARS:,} adopt reads" \
+            if len(value) > MAX_CHARS else None
+    if isinstance(value, (list, dict)):
+        if len(value) > MAX_ITEMS:
+            return f"{where or 'a value'} holds {len(value):,} items, more than the {MAX_ITEMS:,} adopt reads"
+        items = value.items() if isinstance(value, dict) else enumerate(value)
+        for key, item in items:
+            if isinstance(key, str) and len(key) > MAX_CHARS:
+                return f"a name in {where or 'a value'} is {len(key):,} characters long"
+            why = _too_large(item, f"{where}.{key}" if isinstance(value, dict) and where else
+                             str(key) if isinstance(value, dict) else f"{where}[{key}]", depth + 1)
+            if why:
+                return why
+    return None
+
+
 def read(name: str, facts: dict, knowledge: Knowledge, where: str) -> Recipe:
     """The Recipe of one evaluation, and what of it no matrix can carry."""
     stem = name.removesuffix(".nix")
+    too_large = _too_large(facts)
+    if too_large:
+        raise GenMatrixError.at(Location(where), f"cannot be read: {shortened(too_large)}",
+                                "adopt reads recipes of torch's size; move this one aside, or write its variant by hand")
     facts, lost = unread(facts)
     if "error" in facts:
         raise GenMatrixError.at(Location(where), facts["error"],
@@ -361,10 +430,13 @@ def committed_files(root: Path) -> frozenset[str]:
     stays in git's history (hand-written recipes, a BUILD_MATRIX.md written by hand)."""
     def git(*args: str) -> bytes:
         try:
-            done = subprocess.run(["git", "-C", str(root), *args], capture_output=True)
+            done = sandbox.capture(["git", "-C", str(root), *args], text=False)
         except OSError as error:
             raise GenMatrixError.at(Location(str(root)), f"cannot run git: {error.strerror or error}",
                                     "--adopt replaces only recipes git holds; install git") from None
+        if done.dropped:
+            raise GenMatrixError.at(Location(str(root)), done.overflow(f"git {args[0]}", sandbox.OUTPUT_BYTES),
+                                    "--adopt reads the list of files git holds; make it smaller")
         if done.returncode != 0:
             raise GenMatrixError.at(Location(str(root)), "not a git repository (or git cannot read it)",
                                     "commit the hand-written recipes to git first: --adopt replaces only "

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import yaml
 
+from ...errors import shortened
 from ...knowledge import Knowledge
 from ...layout import MANIFEST_FILE as MANIFEST_FILE_FLOX, PKGS_DIR
 from ...outputs.workflow import LOCK_COMMAND
@@ -22,6 +23,9 @@ from .reading import FIX_SIGNS, Recipe
 MATRIX_FILE = "matrix.yaml"
 # How many of a group's differing subjects (pnames, flags) the report names before it counts them.
 SUBJECTS_SHOWN = 4
+# The most characters of a recipe's own value (a pname, a flag) the report shows; a longer one is
+# shown shortened, with its length.
+VALUE_CHARS = 200
 # Variables a recipe exports that gen-matrix sets its own way: the ISA's flags, the job
 # count from the machine, and a companion's SM.
 # The facts a companion's published package gives from its torch (nix/lib/default.nix).
@@ -294,6 +298,8 @@ def _grouped(facts: dict) -> list[str]:
     for name in sorted(facts):
         for fact in facts[name]:
             subject, colon, reason = fact.partition(": ")
+            # a recipe's own value (the subject) is shown shortened, with its length
+            subject, reason = shortened(subject, VALUE_CHARS), shortened(reason, 4 * VALUE_CHARS)
             # a fact without a reason is its own group
             by_reason.setdefault(reason if colon else fact, {}).setdefault(subject if colon else "", []).append(name)
     lines = []
@@ -351,7 +357,7 @@ def report(result: Adoption) -> str:
         lines.append(f"It changes what the committed Flox lock holds of {MANIFEST_FILE_FLOX} ({'; '.join(result.lock)}): "
                      f"after it, run `{LOCK_COMMAND}` and commit the lock, or `flox publish` refuses it and the "
                      "workflow's plan job fails")
-    lines += [f"warning: {warning}" for warning in dict.fromkeys(result.warnings)]
+    lines += [f"warning: {shortened(warning, 4 * VALUE_CHARS)}" for warning in dict.fromkeys(result.warnings)]
     if result.lost:
         lines += ["", f"Not carried over ({sum(map(len, result.lost.values()))} facts of {len(result.lost)} recipes):"]
         lines += _grouped(result.lost)
