@@ -4,6 +4,7 @@ every hand-written mutant of a Nix file or template still applies to the file as
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 
@@ -68,3 +69,16 @@ def test_a_mutant_whose_text_is_not_there_once_is_refused(mutation):
     for text in ("a c", "b b"):
         with pytest.raises(ValueError):
             mutation.mutate(text, "b", "x")
+
+
+def test_mutmuts_copy_of_the_repository_holds_every_file_a_test_may_read():
+    # mutmut runs the tests in a copy (mutants/) of generator/, tests/ and also_copy alone: a
+    # file left out fails a test in its first run, and then no mutant of the module is checked
+    tomllib = pytest.importorskip("tomllib")
+    listed = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout: no list of the repository's files")
+    top = {path.split("/", 1)[0] for path in listed.stdout.splitlines()}
+    copied = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["mutmut"]["also_copy"])
+    missing = top - copied - {"generator", "tests", "pyproject.toml"}
+    assert not missing, f"not in [tool.mutmut] also_copy: {sorted(missing)}"
