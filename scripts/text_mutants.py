@@ -157,7 +157,8 @@ MUTANTS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("the patch never added", "(if carried then [ ] else [ fix ])", "[ ]"),
         ("nixpkgs' patches dropped", "patches = patches ++", "patches ="),
         ("carried compared by name", "(patch.outputHash or null) == fix.outputHash", "(patch.name or null) == fix.name"),
-        ("another package patched", "magma = prev.magma.overrideAttrs", "magma-cuda = prev.magma.overrideAttrs"),
+        ("carried looked for in the first patch alone", "builtins.any (patch: (patch.outputHash or null) == fix.outputHash) patches",
+         "builtins.any (patch: (patch.outputHash or null) == fix.outputHash) (if patches == [ ] then [ ] else [ (builtins.head patches) ])"),
     ),
     "nix/fixes/torch-source-patches.nix": (
         ("nixpkgs' patches kept", "{ patches = [ ]; }", "{ }"),

@@ -199,3 +199,23 @@ def test_the_findcudatoolkit_stub_is_written_only_where_the_module_is_gone(tmp_p
         assert written == own
     else:
         assert "include(FindCUDAToolkit)" in written and "list(FILTER CMAKE_MODULE_PATH EXCLUDE" in written
+
+
+@pytest.mark.parametrize("old, where", [
+    ('{ env = { PYTORCH_BUILD_VERSION = "2.9.1"; PYTORCH_BUILD_NUMBER = "0"; USE_NNPACK = "1"; }; }', "env"),
+    ('{ PYTORCH_BUILD_VERSION = "2.9.1"; env = { USE_NNPACK = "1"; }; postPatch = "true\\n"; }', "top"),
+], ids=["version-in-env", "version-at-top-level"])
+def test_the_source_version_fix_sets_the_version_where_nixpkgs_has_it_and_keeps_the_rest(old, where):
+    """torch-source-version on a torch that keeps PYTORCH_BUILD_VERSION in env beside other
+    variables (newer nixpkgs) and on one that has it at the top level (older): the version
+    is replaced where it is, and nothing else of env is lost."""
+    fix = nix_string(REPO / "nix" / "fixes" / "torch-source-version.nix")
+    new = nix_eval(f'let old = {old}; in old // ((import {fix}).torch {{ version = "2.10.0"; }} {{ }} old)')
+    env = new["env"]
+    assert env["USE_NNPACK"] == "1"
+    if where == "env":
+        assert env["PYTORCH_BUILD_VERSION"] == "2.10.0" and env["PYTORCH_BUILD_NUMBER"] == "0"
+        assert "PYTORCH_BUILD_VERSION" not in new
+    else:
+        assert new["PYTORCH_BUILD_VERSION"] == "2.10.0" and "PYTORCH_BUILD_VERSION" not in env
+    assert new["postPatch"].endswith("echo 2.10.0 > version.txt\n")
