@@ -183,7 +183,24 @@ def test_a_torch_without_gpu_code_or_without_cuobjdump_is_a_skip_saying_why(tmp_
                 "to check")
     promised = promise.hand_promise(KNOWLEDGE, "a build", None, None, None, sm("sm90"), None, False)
     without = cuobjdump.gpu_code(promised, {"torch_file": str(tmp_path / "torch" / "__init__.py")}, None)
+    assert without.name == check.name == "code"
     assert without.state == "SKIP" and without.detail.startswith("no cuobjdump on PATH, beside nvcc")
+
+
+@needs_cuobjdump
+@pytest.mark.parametrize("found", [True, False], ids=["torch-found", "no-torch"])
+@pytest.mark.parametrize("gpu", [None, "sm90"], ids=["no-sm-promised", "sm90"])
+def test_the_code_check_runs_only_where_an_sm_is_promised_and_torch_was_found(tmp_path, gpu, found):
+    """A CPU-only build promises no SM: its torch, found or not, gets no code check; nor does a
+    promised SM where no torch was found. Only both together read the libraries."""
+    folder = torch_install(tmp_path, libc10="sm80-sm90a-sm100f-ptx90.so")
+    promised = promise.hand_promise(KNOWLEDGE, "a build", None, None, None, gpu and sm(gpu), None, gpu is None)
+    facts = {"torch_file": str(folder / "__init__.py")} if found else {}
+    check = cuobjdump.gpu_code(promised, facts, CUOBJDUMP)
+    if gpu and found:
+        assert (check.name, check.state) == ("code", "PASS")
+    else:
+        assert check is None
 
 
 @needs_cuobjdump
