@@ -162,6 +162,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "fix-torch-source-patches": ("nix/fixes/torch-source-patches.nix", ("tests/test_fixes_keep_nixpkgs.py",
                                                                         "tests/test_patch_phase.py")),
     "fix-torch-source-version": ("nix/fixes/torch-source-version.nix", ("tests/test_fixes_keep_nixpkgs.py",
+                                                                        "tests/test_fixes_behaviour.py",
                                                                         "tests/test_patch_phase.py")),
     # the templates
     "tpl-build-matrix": ("templates/BUILD_MATRIX.md.j2", ("tests/test_docs_facts.py", "tests/test_docs.py",
@@ -205,6 +206,26 @@ NO_LOGIC: dict[str, str] = {
 # module -> {mutant name: why no test can tell it from the original}. Only these survivors
 # leave the score's denominator; every other survivor counts against it.
 EQUIVALENT: dict[str, dict[str, str]] = {
+    # hand-written mutants of Nix files (text_mutants.py), by number and what they do
+    "fix-compiler-cache-ccache": {
+        "6: another package's extensions replaced": "no other fix, and no pin of the shipped knowledge, adds a "
+                                                    "pythonPackagesExtensions entry: the list the fix appends to is empty",
+    },
+    "fix-findcudatoolkit-stub": {
+        "4: found again when already found": "PyTorch's CMake finds CUDAToolkit once; a second include of CMake's own "
+                                             "FindCUDAToolkit sets the same results",
+    },
+    "digest": {
+        "generator.pipeline.digest.x_sha256__mutmut_7": "'UTF-8' and 'utf-8' are the same codec",
+    },
+    "cuobjdump": {
+        "generator.commands.cuobjdump.x_read__mutmut_23": "errors='REPLACE' is an unknown handler, looked up only when "
+                                                         "cuobjdump writes bytes that are not UTF-8: its listings are ASCII",
+    },
+    "fix-torch-source-patches": {
+        "3: postPatch set where nixpkgs has none": "nixpkgs' torch has a postPatch at every pin of the shipped knowledge "
+                                                  "(without one, the mutant stops evaluation: old.postPatch is missing)",
+    },
     "model": {
         "generator.model.xǁSectionǁwhere_value__mutmut_2": "unreachable: every caller asks for a value of the section's axes, each of which validate records where it is written",
         "generator.model.xǁSectionǁwhere_value__mutmut_4": "unreachable, as where_value__mutmut_2",

@@ -285,3 +285,15 @@ def test_a_real_cpu_torch_holds_no_gpu_code(run, tmp_path):
     folder = Path(torch.__file__).parent / "lib"
     assert f"SKIP  code     no library in {folder} holds GPU code, by cuobjdump: there is no CUDA code to check" \
         in lines(result)
+
+
+def test_a_cuobjdump_that_hangs_is_stopped_and_said_so(tmp_path, monkeypatch):
+    """cuobjdump is the user's (--cuobjdump PATH): one that never answers stops the check
+    after TIMEOUT_S, as a library it could not read, instead of holding smoke up."""
+    tool = tmp_path / "cuobjdump"
+    tool.write_text("#!/bin/sh\nexec sleep 3\n")
+    tool.chmod(0o755)
+    monkeypatch.setattr(cuobjdump, "TIMEOUT_S", 0.5)
+    library = tmp_path / "libtorch_cuda.so"
+    library.write_bytes(b"")
+    assert cuobjdump.read(tool, library) == "cuobjdump --list-elf libtorch_cuda.so ran past 0.5 s"
