@@ -311,10 +311,12 @@ def results(root: Path, mutmut: Path) -> dict[str, str]:
     return dict(line.strip().rsplit(": ", 1) for line in listing.splitlines() if ": " in line)
 
 
-def run(name: str, children: int, timeout: int, again: bool = True, sample: int = 0) -> dict:
+def run(name: str, children: int, timeout: int, again: bool = True, sample: int = 0,
+        only: tuple[str, ...] = ()) -> dict:
     source, tests = MODULES[name]
+    tests = only or tests
     if not source.endswith(".py"):
-        return run_text(name, timeout, again, sample)
+        return run_text(name, timeout, again, sample, only)
     mutmut = Path(sys.executable).with_name("mutmut")
     drawn_file = SCRATCH / name / "sample.txt"
     if not again:  # the figures of the last run, read from its scratch copy
@@ -352,10 +354,11 @@ def mutate(text: str, old: str, new: str) -> str:
     return text.replace(old, new)
 
 
-def run_text(name: str, timeout: int, again: bool = True, sample: int = 0) -> dict:
+def run_text(name: str, timeout: int, again: bool = True, sample: int = 0, only: tuple[str, ...] = ()) -> dict:
     """The mutants of MUTANTS for a Nix file or a template, one at a time in a scratch copy:
     each is killed when its tests fail (pytest -x), survives when they pass."""
     source, tests = MODULES[name]
+    tests = only or tests
     recorded = SCRATCH / name / "results.json"
     if not again:
         kept = json.loads(recorded.read_text()) if recorded.is_file() else {}
@@ -448,6 +451,8 @@ def main() -> int:
     parser.add_argument("--report", action="store_true", help="print the figures of the last run, run nothing")
     parser.add_argument("--children", type=int, default=2, help="parallel test processes (2)")
     parser.add_argument("--timeout", type=int, default=1800, help="seconds per module (1800)")
+    parser.add_argument("--tests", nargs="+", default=(), metavar="FILE",
+                        help="run these test files instead of the table's (a quicker, partial figure)")
     parser.add_argument("--sample", type=int, default=0, metavar="N",
                         help="run N of each module's mutants, drawn at random, and estimate its score")
     args = parser.parse_args()
@@ -458,7 +463,8 @@ def main() -> int:
             print(f"{'-':26} {path:40} nothing to mutate: {why}")
         return 0
     names = args.modules or [n for n in MODULES if not args.report or (SCRATCH / n / "mutants").is_dir()]
-    rows = [run(name, args.children, args.timeout, again=not args.report, sample=args.sample) for name in names]
+    rows = [run(name, args.children, args.timeout, again=not args.report, sample=args.sample, only=tuple(args.tests))
+            for name in names]
     print(f"{'module':26} {'mutants':>7} {'killed':>7} {'survived':>8} {'timeout':>7} {'other':>6} "
           f"{'equiv.':>6} {'score':>6} {'time':>6}")
     for row in rows:
