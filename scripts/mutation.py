@@ -1,12 +1,18 @@
-"""Mutation testing of gen-matrix's modules, one module at a time, with mutmut.
+"""Mutation testing of gen-matrix's modules, Nix files and templates, one at a time.
 
-Each module is mutated in a scratch copy of the repository (.mutation/<module>/, ignored by
+A Python module is mutated by mutmut. A Nix file or a template, which mutmut cannot mutate,
+gets the hand-written mutants of scripts/text_mutants.py: each is put into a scratch copy of
+the repository (.mutation/<name>/), the file's tests are run with pytest -x, and the mutant
+is killed when they fail (after checking that they pass on the file as it is).
+
+Each Python module is mutated in a scratch copy of the repository (.mutation/<module>/, ignored by
 git) whose [tool.mutmut] names that module and the test files that guard it, so that a run
 reads only the tests that can kill its mutants and fits a small machine. The shared settings
 are pyproject.toml's [tool.mutmut]; the module -> tests table is MODULES below.
 
     .venv/bin/python scripts/mutation.py                  # every module
     .venv/bin/python scripts/mutation.py nixtext lock     # some of them
+    .venv/bin/python scripts/mutation.py fix-cccl-include tpl-torch   # a Nix file, a template
     .venv/bin/python scripts/mutation.py --list           # the table
 
 It prints, per module, the mutants, how many were killed, survived, timed out or had no
@@ -25,6 +31,7 @@ an estimate, printed with its 95 % Wilson interval.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import os
 import random
@@ -37,16 +44,31 @@ from pathlib import Path
 
 import tomlkit
 
+from text_mutants import MUTANTS
+
 REPO = Path(__file__).resolve().parent.parent
 SCRATCH = REPO / ".mutation"
 
-# module -> (source file, the test files that exercise it)
+# module -> (source file, the test files that exercise it). Every Python module of generator/,
+# every Nix file (nix/, and the two generator/ reads) and every template is here, or in
+# NO_LOGIC; tests/test_mutation_table.py holds the table to that. A .py source is mutated by
+# mutmut; a .nix or .j2 one by this script, with the hand-written mutants of text_mutants.py.
+# The tests are run in the order given, stopping at the first failure: the quickest that can
+# kill a mutant come first.
 MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
+    # the pipeline
     "nixtext": ("generator/pipeline/nixtext.py", ("tests/test_nixtext.py", "tests/test_identity.py")),
     "state": ("generator/pipeline/state.py", ("tests/test_state.py", "tests/test_revisions.py")),
     "lock": ("generator/pipeline/lock.py", ("tests/test_lock.py",)),
     "load": ("generator/pipeline/load.py", ("tests/test_load.py",)),
+    "schema": ("generator/pipeline/schema.py", ("tests/test_validation.py", "tests/test_reference.py")),
+    "validate": ("generator/pipeline/validate.py", ("tests/test_validation.py", "tests/test_input_bounds.py")),
+    "expand": ("generator/pipeline/expand.py", ("tests/test_expand.py", "tests/test_companions.py",
+                                                "tests/test_pin_facts.py")),
+    "pinned": ("generator/pipeline/pinned.py", ("tests/test_pin_facts.py", "tests/test_expand.py")),
     "write": ("generator/pipeline/write.py", ("tests/test_write.py", "tests/test_write_failure.py")),
+    "digest": ("generator/pipeline/digest.py", ("tests/test_state.py", "tests/test_identity.py",
+                                                "tests/test_revisions.py", "tests/test_write.py")),
     # test_build_identity.py guards identity.py and render.py too, against real derivations; it
     # is left out because it takes a minute a mutant on two cores (mutmut runs a mutant's tests
     # in no set order, so most mutants would pay for it, killed or not).
@@ -57,12 +79,25 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "render": ("generator/pipeline/render.py", ("tests/test_golden.py", "tests/test_docs_facts.py",
                                                 "tests/test_identity.py", "tests/test_revisions.py",
                                                 "tests/test_rebuild_two_pins.py", "tests/test_nvidia_gaps.py")),
-    "listing": ("generator/commands/listing.py", ("tests/test_list_show.py", "tests/test_nvidia_gaps.py")),
+    # the modules around it
+    "run": ("generator/run.py", ("tests/test_cli.py", "tests/test_write_failure.py", "tests/test_revisions.py")),
+    "cli": ("generator/cli.py", ("tests/test_cli.py", "tests/test_no_matrix.py", "tests/test_list_show.py")),
+    # `python -m generator` (test_cli.py) and the installed `gen-matrix` script (test_package.py)
+    "main": ("generator/__main__.py", ("tests/test_cli.py", "tests/test_package.py")),
+    "errors": ("generator/errors.py", ("tests/test_cli.py", "tests/test_load.py", "tests/test_validation.py")),
+    "layout": ("generator/layout.py", ("tests/test_write.py", "tests/test_ownership.py", "tests/test_golden.py")),
+    "escape": ("generator/escape.py", ("tests/test_escaping.py", "tests/test_docs.py", "tests/test_golden.py")),
+    "pin": ("generator/pin.py", ("tests/test_workflow_output.py", "tests/test_init.py", "tests/test_golden.py",
+                                 "tests/test_manifest.py")),
     "templating": ("generator/templating.py", ("tests/test_golden.py", "tests/test_input_bounds.py")),
-    # test_workflow_logic.py, which runs the workflow's steps over the plan, guards ci.py too;
-    # it is left out for its time, as test_build_identity.py is above.
-    "ci": ("generator/commands/ci.py", ("tests/test_ci.py", "tests/test_ci_time_limit.py",
-                                        "tests/test_compiler_cache_order.py", "tests/test_measured_several.py")),
+    "knowledge": ("generator/knowledge.py", ("tests/test_knowledge_rules.py", "tests/test_validation.py",
+                                             "tests/test_version_ranges.py",
+                                             "tests/test_explain.py", "tests/test_env.py",
+                                             "tests/test_wheels.py", "tests/test_wheels_several.py",
+                                             "tests/test_nvidia_gaps.py")),
+    "model": ("generator/model.py", ("tests/test_expand.py", "tests/test_validation.py", "tests/test_explain.py",
+                                     "tests/test_list_show.py")),
+    # the outputs
     "splice": ("generator/outputs/splice.py", ("tests/test_splice.py", "tests/test_docs.py",
                                                "tests/test_gitattributes.py")),
     "docs": ("generator/outputs/docs.py", ("tests/test_docs_facts.py", "tests/test_docs.py", "tests/test_golden.py",
@@ -72,36 +107,136 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "manifest": ("generator/outputs/manifest.py", ("tests/test_manifest.py", "tests/test_splice.py",
                                                    "tests/test_input_bounds.py")),
     "workflow": ("generator/outputs/workflow.py", ("tests/test_workflow_output.py", "tests/test_golden.py")),
-    "knowledge": ("generator/knowledge.py", ("tests/test_knowledge_rules.py", "tests/test_validation.py",
-                                             "tests/test_version_ranges.py",
-                                             "tests/test_explain.py", "tests/test_env.py",
-                                             "tests/test_wheels.py", "tests/test_wheels_several.py",
-                                             "tests/test_nvidia_gaps.py")),
-    "model": ("generator/model.py", ("tests/test_expand.py", "tests/test_validation.py", "tests/test_explain.py",
-                                     "tests/test_list_show.py")),
+    # the commands
+    # test_workflow_logic.py, which runs the workflow's steps over the plan, guards ci.py too;
+    # it is left out for its time, as test_build_identity.py is above.
+    "ci": ("generator/commands/ci.py", ("tests/test_ci.py", "tests/test_ci_time_limit.py",
+                                        "tests/test_compiler_cache_order.py", "tests/test_measured_several.py")),
+    "measured": ("generator/commands/measured.py", ("tests/test_measured.py", "tests/test_ci.py")),
+    "init": ("generator/commands/init.py", ("tests/test_init.py", "tests/test_no_matrix.py")),
+    "adopt": ("generator/commands/adopt/__init__.py", ("tests/test_adopt.py",)),
     "adopt-reading": ("generator/commands/adopt/reading.py", ("tests/test_adopt.py", "tests/test_adopt_reading.py")),
     "adopt-inferring": ("generator/commands/adopt/inferring.py", ("tests/test_adopt.py",)),
     "adopt-reporting": ("generator/commands/adopt/reporting.py", ("tests/test_adopt.py",)),
     "smoke": ("generator/commands/smoke.py", ("tests/test_smoke.py",)),
+    "smoke-probe": ("generator/commands/smoke_probe.py", ("tests/test_smoke.py",)),
+    "promise": ("generator/commands/promise.py", ("tests/test_smoke_cuobjdump.py", "tests/test_smoke_handbuild.py",
+                                                  "tests/test_smoke.py")),
+    "cuobjdump": ("generator/commands/cuobjdump.py", ("tests/test_smoke_cuobjdump.py", "tests/test_wheels.py")),
+    "handbuild": ("generator/commands/handbuild.py", ("tests/test_smoke_handbuild.py", "tests/test_wheels.py",
+                                                      "tests/test_env.py")),
     "eval": ("generator/commands/eval.py", ("tests/test_eval.py", "tests/test_ci_time_limit.py")),
+    "sandbox": ("generator/commands/sandbox.py", ("tests/test_sandbox.py", "tests/test_eval.py",
+                                                  "tests/test_bounded.py")),
     "buildenv": ("generator/commands/buildenv.py", ("tests/test_env.py", "tests/test_escaping.py",
                                                     "tests/test_nvidia_gaps.py")),
-    "detect": ("generator/commands/detect.py", ("tests/test_detect.py", "tests/test_host.py", "tests/test_other_gpus.py")),
+    "host": ("generator/commands/host.py", ("tests/test_host.py", "tests/test_detect.py", "tests/test_other_gpus.py")),
+    "detect": ("generator/commands/detect.py", ("tests/test_detect.py", "tests/test_host.py",
+                                                "tests/test_other_gpus.py")),
     "explain": ("generator/commands/explain.py", ("tests/test_explain.py", "tests/test_nvidia_gaps.py",
                                                   "tests/test_other_gpus.py")),
+    "listing": ("generator/commands/listing.py", ("tests/test_list_show.py", "tests/test_nvidia_gaps.py")),
+    "wheels": ("generator/commands/wheels.py", ("tests/test_wheels.py", "tests/test_explain.py",
+                                                "tests/test_detect.py", "tests/test_nvidia_gaps.py")),
+    # the Nix library
+    "nix-compile": ("nix/lib/compile.nix", ("tests/test_compile_nix.py", "tests/test_fixes_behaviour.py")),
+    "nix-companion": ("nix/lib/companion.nix", ("tests/test_companions.py", "tests/test_nix.py",
+                                                "tests/test_overlays.py")),
+    "nix-default": ("nix/lib/default.nix", ("tests/test_nix.py", "tests/test_companions.py", "tests/test_overlays.py")),
+    "nix-nixpkgs": ("nix/lib/nixpkgs.nix", ("tests/test_overlays.py", "tests/test_fake_nixpkgs.py", "tests/test_nix.py",
+                                            "tests/test_pin_facts.py")),
+    "nix-torch": ("nix/lib/torch.nix", ("tests/test_nix.py", "tests/test_fixes_behaviour.py",
+                                        "tests/test_patch_phase.py")),
+    "nix-wrapper": ("nix/lib/wrapper.nix", ("tests/test_nix.py", "tests/test_companions.py",
+                                            "tests/test_torch_closure.py")),
+    # the repository's own pins, generated from matrix.yaml by pins.nix.j2
+    "nix-pins": ("nix/pins.nix", ("tests/test_examples.py", "tests/test_nix.py")),
+    "nix-eval": ("generator/commands/eval.nix", ("tests/test_eval.py", "tests/test_sandbox.py")),
+    "nix-adopt": ("generator/commands/adopt/adopt.nix", ("tests/test_adopt_reading.py", "tests/test_adopt.py")),
+    # the build fixes
+    "fix-allow-broken-cuda13": ("nix/fixes/allow-broken-cuda13.nix", ("tests/test_fixes_keep_nixpkgs.py",
+                                                                      "tests/test_examples.py")),
+    "fix-avx-only-kernels": ("nix/fixes/avx-only-kernels.nix", ("tests/test_fixes_keep_nixpkgs.py",
+                                                                "tests/test_fixes_behaviour.py")),
+    "fix-cccl-include": ("nix/fixes/cccl-include.nix", ("tests/test_fixes_keep_nixpkgs.py",
+                                                        "tests/test_fixes_behaviour.py")),
+    # test_compiler_cache_nix.py compares with gen-matrix before the fix, from git history,
+    # which the scratch copy has not: there it skips that test
+    "fix-compiler-cache-ccache": ("nix/fixes/compiler-cache-ccache.nix", ("tests/test_fixes_keep_nixpkgs.py",
+                                                                          "tests/test_compiler_cache_nixbuild.py",
+                                                                          "tests/test_compiler_cache_nix.py")),
+    "fix-findcudatoolkit-stub": ("nix/fixes/findcudatoolkit-stub.nix", ("tests/test_fixes_keep_nixpkgs.py",
+                                                                        "tests/test_fixes_behaviour.py")),
+    "fix-magma-cuda13-clockrate": ("nix/fixes/magma-cuda13-clockrate.nix", ("tests/test_fixes_keep_nixpkgs.py",)),
+    "fix-torch-source-patches": ("nix/fixes/torch-source-patches.nix", ("tests/test_fixes_keep_nixpkgs.py",
+                                                                        "tests/test_patch_phase.py")),
+    "fix-torch-source-version": ("nix/fixes/torch-source-version.nix", ("tests/test_fixes_keep_nixpkgs.py",
+                                                                        "tests/test_fixes_behaviour.py",
+                                                                        "tests/test_patch_phase.py")),
+    # the templates
+    "tpl-build-matrix": ("templates/BUILD_MATRIX.md.j2", ("tests/test_docs_facts.py", "tests/test_docs.py",
+                                                          "tests/test_golden.py")),
+    "tpl-ci-summary": ("templates/ci-summary.md.j2", ("tests/test_ci.py",)),
+    "tpl-companion": ("templates/companion.nix.j2", ("tests/test_golden.py", "tests/test_identity.py",
+                                                     "tests/test_companions.py", "tests/test_nix.py")),
+    "tpl-env-bash": ("templates/env.bash.j2", ("tests/test_env.py", "tests/test_escaping.py")),
+    "tpl-env-cmd": ("templates/env.cmd.j2", ("tests/test_env.py", "tests/test_escaping.py")),
+    "tpl-env-comments": ("templates/env.comments.j2", ("tests/test_env.py", "tests/test_escaping.py")),
+    "tpl-env-powershell": ("templates/env.powershell.j2", ("tests/test_env.py", "tests/test_escaping.py")),
+    "tpl-flox-env": ("templates/flox-env.json.j2", ("tests/test_manifest.py", "tests/test_golden.py")),
+    "tpl-flox-gitignore": ("templates/flox-gitignore.j2", ("tests/test_manifest.py", "tests/test_golden.py")),
+    "tpl-manifest-hook": ("templates/manifest-hook.sh.j2", ("tests/test_manifest.py", "tests/test_golden.py")),
+    "tpl-manifest": ("templates/manifest.toml.j2", ("tests/test_manifest.py", "tests/test_golden.py")),
+    "tpl-workflow": ("templates/flox-variants.yml.j2", ("tests/test_workflow_output.py", "tests/test_golden.py",
+                                                        "tests/test_workflow_size.py")),
+    "tpl-workflow-build": ("templates/flox-variants-build.yml.j2", ("tests/test_workflow_output.py",
+                                                                    "tests/test_golden.py",
+                                                                    "tests/test_workflow_size.py")),
+    "tpl-workflow-steps": ("templates/workflow-steps.j2", ("tests/test_workflow_output.py", "tests/test_golden.py",
+                                                           "tests/test_workflow_size.py")),
+    "tpl-init-readme": ("templates/init-readme.md.j2", ("tests/test_init.py",)),
+    "tpl-pins": ("templates/pins.nix.j2", ("tests/test_golden.py", "tests/test_identity.py", "tests/test_nix.py",
+                                           "tests/test_pin_facts.py")),
+    "tpl-readme-gpus": ("templates/readme-gpus.md.j2", ("tests/test_golden.py", "tests/test_docs.py")),
+    "tpl-readme-variants": ("templates/readme-variants.md.j2", ("tests/test_golden.py", "tests/test_docs.py")),
+    "tpl-reference": ("templates/reference.md.j2", ("tests/test_reference.py",)),
+    "tpl-show": ("templates/show.txt.j2", ("tests/test_list_show.py",)),
+    "tpl-torch": ("templates/torch.nix.j2", ("tests/test_golden.py", "tests/test_identity.py", "tests/test_nix.py")),
     "othergpus": ("generator/commands/othergpus.py", ("tests/test_other_gpus.py",)),
-    "host": ("generator/commands/host.py", ("tests/test_host.py", "tests/test_other_gpus.py")),
-    "wheels": ("generator/commands/wheels.py", ("tests/test_wheels.py", "tests/test_explain.py", "tests/test_detect.py",
-                                               "tests/test_nvidia_gaps.py")),
     "terminal": ("generator/commands/terminal.py", ("tests/test_terminal.py",)),
-    # test_sandbox.py, which confines real nix-instantiate runs, guards sandbox.py too; it is
-    # left out for its time (two minutes), as test_build_identity.py is above.
-    "sandbox": ("generator/commands/sandbox.py", ("tests/test_bounded.py",)),
+}
+
+# Python files with nothing to mutate: why.
+NO_LOGIC: dict[str, str] = {
+    "generator/__init__.py": "the package's docstring",
+    "generator/commands/__init__.py": "empty",
+    "generator/outputs/__init__.py": "empty",
+    "generator/pipeline/__init__.py": "the package's docstring",
 }
 
 # module -> {mutant name: why no test can tell it from the original}. Only these survivors
 # leave the score's denominator; every other survivor counts against it.
 EQUIVALENT: dict[str, dict[str, str]] = {
+    # hand-written mutants of Nix files (text_mutants.py), by number and what they do
+    "fix-compiler-cache-ccache": {
+        "6: another package's extensions replaced": "no other fix, and no pin of the shipped knowledge, adds a "
+                                                    "pythonPackagesExtensions entry: the list the fix appends to is empty",
+    },
+    "fix-findcudatoolkit-stub": {
+        "4: found again when already found": "PyTorch's CMake finds CUDAToolkit once; a second include of CMake's own "
+                                             "FindCUDAToolkit sets the same results",
+    },
+    "digest": {
+        "generator.pipeline.digest.x_sha256__mutmut_7": "'UTF-8' and 'utf-8' are the same codec",
+    },
+    "cuobjdump": {
+        "generator.commands.cuobjdump.x_read__mutmut_23": "errors='REPLACE' is an unknown handler, looked up only when "
+                                                         "cuobjdump writes bytes that are not UTF-8: its listings are ASCII",
+    },
+    "fix-torch-source-patches": {
+        "3: postPatch set where nixpkgs has none": "nixpkgs' torch has a postPatch at every pin of the shipped knowledge "
+                                                  "(without one, the mutant stops evaluation: old.postPatch is missing)",
+    },
     "model": {
         "generator.model.xǁSectionǁwhere_value__mutmut_2": "unreachable: every caller asks for a value of the section's axes, each of which validate records where it is written",
         "generator.model.xǁSectionǁwhere_value__mutmut_4": "unreachable, as where_value__mutmut_2",
@@ -187,8 +322,12 @@ def results(root: Path, mutmut: Path) -> dict[str, str]:
     return dict(line.strip().rsplit(": ", 1) for line in listing.splitlines() if ": " in line)
 
 
-def run(name: str, children: int, timeout: int, again: bool = True, sample: int = 0) -> dict:
+def run(name: str, children: int, timeout: int, again: bool = True, sample: int = 0,
+        only: tuple[str, ...] = ()) -> dict:
     source, tests = MODULES[name]
+    tests = only or tests
+    if not source.endswith(".py"):
+        return run_text(name, timeout, again, sample, only)
     mutmut = Path(sys.executable).with_name("mutmut")
     drawn_file = SCRATCH / name / "sample.txt"
     if not again:  # the figures of the last run, read from its scratch copy
@@ -217,6 +356,60 @@ def run(name: str, children: int, timeout: int, again: bool = True, sample: int 
         finished = mutmut_run("--max-children", "1", *timed_out, seconds=timeout)
     return summary(name, source, _only(results(root, mutmut), drawn), time.monotonic() - started, finished,
                    sampled=drawn is not None)
+
+
+def mutate(text: str, old: str, new: str) -> str:
+    """`text` with its one `old` made `new`; a mutant whose text is not there once is refused."""
+    if text.count(old) != 1:
+        raise ValueError(f"the mutant's text occurs {text.count(old)} times, not once: {old!r}")
+    return text.replace(old, new)
+
+
+def run_text(name: str, timeout: int, again: bool = True, sample: int = 0, only: tuple[str, ...] = ()) -> dict:
+    """The mutants of MUTANTS for a Nix file or a template, one at a time in a scratch copy:
+    each is killed when its tests fail (pytest -x), survives when they pass."""
+    source, tests = MODULES[name]
+    tests = only or tests
+    recorded = SCRATCH / name / "results.json"
+    if not again:
+        kept = json.loads(recorded.read_text()) if recorded.is_file() else {}
+        return summary(name, source, kept.get("statuses", {}), kept.get("seconds", 0), kept.get("finished", False),
+                       sampled=kept.get("sampled", False))
+    root = scratch_copy(name, source, tests)
+    started = time.monotonic()
+    mutants = {f"{number}: {what}": (old, new) for number, (what, old, new) in enumerate(MUTANTS[source], 1)}
+    drawn = sorted(random.Random(name).sample(sorted(mutants), min(sample, len(mutants)))) if sample else sorted(mutants)
+    original = (root / source).read_text()
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(root))
+    command = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:randomly",
+               *[t for t in tests if (root / t).is_file()]]
+
+    def tests_pass(seconds: float) -> bool | None:
+        """Whether the tests pass in the scratch copy; None where they ran past `seconds`."""
+        process = subprocess.Popen(command, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                   start_new_session=True)
+        return process.returncode == 0 if _wait(process, seconds) else None
+
+    # the tests must pass on the file as it is, or no mutant can be said to be killed
+    began = time.monotonic()
+    if not tests_pass(timeout):
+        raise SystemExit(f"{name}: the tests of {source} fail (or time out) without a mutant")
+    # a mutant that makes the tests loop is stopped after five times their time unmutated
+    limit = max(60.0, 5 * (time.monotonic() - began))
+    statuses: dict[str, str] = {}
+    finished = True
+    for mutant in drawn:
+        if time.monotonic() - started > timeout:
+            finished = False
+            break
+        (root / source).write_text(mutate(original, *mutants[mutant]))
+        passed = tests_pass(limit)
+        statuses[mutant] = "timeout" if passed is None else "survived" if passed else "killed"
+    (root / source).write_text(original)
+    seconds = time.monotonic() - started
+    recorded.write_text(json.dumps({"statuses": statuses, "seconds": seconds, "finished": finished,
+                                    "sampled": bool(sample)}, indent=1) + "\n")
+    return summary(name, source, statuses, seconds, finished, sampled=bool(sample))
 
 
 def _only(statuses: dict[str, str], names: list[str] | None) -> dict[str, str]:
@@ -269,22 +462,27 @@ def main() -> int:
     parser.add_argument("--report", action="store_true", help="print the figures of the last run, run nothing")
     parser.add_argument("--children", type=int, default=2, help="parallel test processes (2)")
     parser.add_argument("--timeout", type=int, default=1800, help="seconds per module (1800)")
+    parser.add_argument("--tests", nargs="+", default=(), metavar="FILE",
+                        help="run these test files instead of the table's (a quicker, partial figure)")
     parser.add_argument("--sample", type=int, default=0, metavar="N",
                         help="run N of each module's mutants, drawn at random, and estimate its score")
     args = parser.parse_args()
     if args.list:
         for name, (source, tests) in MODULES.items():
-            print(f"{name:14} {source:40} {' '.join(tests)}")
+            print(f"{name:26} {source:40} {' '.join(tests)}")
+        for path, why in NO_LOGIC.items():
+            print(f"{'-':26} {path:40} nothing to mutate: {why}")
         return 0
     names = args.modules or [n for n in MODULES if not args.report or (SCRATCH / n / "mutants").is_dir()]
-    rows = [run(name, args.children, args.timeout, again=not args.report, sample=args.sample) for name in names]
-    print(f"{'module':14} {'mutants':>7} {'killed':>7} {'survived':>8} {'timeout':>7} {'other':>6} "
+    rows = [run(name, args.children, args.timeout, again=not args.report, sample=args.sample, only=tuple(args.tests))
+            for name in names]
+    print(f"{'module':26} {'mutants':>7} {'killed':>7} {'survived':>8} {'timeout':>7} {'other':>6} "
           f"{'equiv.':>6} {'score':>6} {'time':>6}")
     for row in rows:
         note = "" if row["finished"] else "  (stopped at the timeout)"
         if row["interval"]:
             note += "  (a random sample; 95%% interval %.1f%% to %.1f%%)" % row["interval"]
-        print(f"{row['module']:14} {row['mutants']:7} {row['killed']:7} {row['survived']:8} {row['timeout']:7} "
+        print(f"{row['module']:26} {row['mutants']:7} {row['killed']:7} {row['survived']:8} {row['timeout']:7} "
               f"{row['other']:6} {row['equivalent']:6} {row['score']:5.1f}% {row['seconds']:5}s{note}")
     for row in rows:
         for survivor in row["survivors"]:

@@ -1258,6 +1258,24 @@ def test_the_summary_names_the_first_recipes_that_do_not_evaluate_and_counts_the
     assert shown == failing[:ci_.FIRST_NAMES] and len(failing) > ci_.FIRST_NAMES
 
 
+def test_an_evaluation_error_is_written_into_the_summary_as_plain_text():
+    """Nix's message is the user's text (an attribute, a path): a `|`, `*`, backtick or `<` in
+    it must not become a table cell, emphasis, code or HTML in the summary."""
+    import dataclasses
+
+    from generator.commands import eval as eval_command
+
+    names = sorted(v.name for v in SHIPPED.variants if v.kind == "gpu")[:2]
+    changes = dict.fromkeys(names, ci_.UNEVALUATED)
+    errors = {names[0]: "attribute 'a|b' missing at *x*", names[1]: "cannot coerce `<lambda>` to a string"}
+    results = tuple(eval_command.Result(name, eval_command.kind_of(SHIPPED.by_name[name]), None, None, errors[name])
+                    for name in names)
+    summary = ci_.summary(SHIPPED, dataclasses.replace(ci_.select(SHIPPED, changes, (), ci_.DERIVATIONS),
+                                                       evaluated=results))
+    assert f"- `{names[0]}`: attribute 'a\\|b' missing at \\*x\\*\n" in summary
+    assert f"- `{names[1]}`: cannot coerce \\`\\<lambda\\>\\` to a string\n" in summary
+
+
 def test_the_plan_folder_is_utf_8_whatever_the_runners_locale(tmp_path):
     """A Nix error or a branch name may be non-ASCII; a runner in the C locale, without
     Python's UTF-8 mode, still writes the summary and the evaluation files, as UTF-8."""

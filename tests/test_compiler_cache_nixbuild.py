@@ -256,4 +256,5 @@ def test_without_the_cache_folder_the_build_stops_with_the_fixs_message(tmp_path
     message = f"gen-matrix: build.compiler_cache is ccache, but {project.fix['cacheDir']} is not a folder this build may write."
     assert message in done.stderr
     assert f"extra-sandbox-paths = {project.fix['cacheDir']}" in done.stderr
-    assert not list(project.cache.iterdir())  # stopped before anything compiled
+    assert not list(project.cache.iterdir())
+    assert "compiling " not in done.stderr  # stopped before the build compiled anything

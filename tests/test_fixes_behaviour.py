@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import REPO, needs_nix
+from conftest import REPO, needs_nix, nix_eval, nix_string
 from phase_harness import SOURCES, build, host_path, needs_nix_build, phase_args, torch_recipe
 
 FIXTURES = REPO / "tests" / "fixtures" / "build-fixes"
@@ -178,3 +178,44 @@ def test_the_cccl_include_goes_first_for_every_compiler(configured, variable):
     folder = configured.in_build(first[2:])
     for header in ["cuda/std/utility", "cub/cub.cuh", "thrust/version.h", "nv/target"]:
         assert (folder / "cccl" / header).read_text() == (CCCL / header).read_text(), header
+
+
+@pytest.mark.parametrize("present", [True, False], ids=["tree-has-the-module", "module-deleted"])
+def test_the_findcudatoolkit_stub_is_written_only_where_the_module_is_gone(tmp_path, present):
+    """The fix's postPatch, run by a real bash in a tree: a FindCUDAToolkit.cmake the tree still
+    has (a pin whose postPatch keeps it) is left as it is; a deleted one becomes the stub,
+    after whatever postPatch nixpkgs had."""
+    fix = nix_string(REPO / "nix" / "fixes" / "findcudatoolkit-stub.nix")
+    script = nix_eval(f'((import {fix}).torch {{ }} {{ }} {{ postPatch = "echo nixpkgs > ran\\n"; }}).postPatch')
+    modules = tmp_path / "cmake" / "Modules"
+    modules.mkdir(parents=True)
+    own = "# the tree's own module\n"
+    if present:
+        (modules / "FindCUDAToolkit.cmake").write_text(own)
+    subprocess.run(["bash", "-euc", script], cwd=tmp_path, check=True, env={"PATH": "/usr/bin:/bin"})
+    assert (tmp_path / "ran").read_text() == "nixpkgs\n"
+    written = (modules / "FindCUDAToolkit.cmake").read_text()
+    if present:
+        assert written == own
+    else:
+        assert "include(FindCUDAToolkit)" in written and "list(FILTER CMAKE_MODULE_PATH EXCLUDE" in written
+
+
+@pytest.mark.parametrize("old, where", [
+    ('{ env = { PYTORCH_BUILD_VERSION = "2.9.1"; PYTORCH_BUILD_NUMBER = "0"; USE_NNPACK = "1"; }; }', "env"),
+    ('{ PYTORCH_BUILD_VERSION = "2.9.1"; env = { USE_NNPACK = "1"; }; postPatch = "true\\n"; }', "top"),
+], ids=["version-in-env", "version-at-top-level"])
+def test_the_source_version_fix_sets_the_version_where_nixpkgs_has_it_and_keeps_the_rest(old, where):
+    """torch-source-version on a torch that keeps PYTORCH_BUILD_VERSION in env beside other
+    variables (newer nixpkgs) and on one that has it at the top level (older): the version
+    is replaced where it is, and nothing else of env is lost."""
+    fix = nix_string(REPO / "nix" / "fixes" / "torch-source-version.nix")
+    new = nix_eval(f'let old = {old}; in old // ((import {fix}).torch {{ version = "2.10.0"; }} {{ }} old)')
+    env = new["env"]
+    assert env["USE_NNPACK"] == "1"
+    if where == "env":
+        assert env["PYTORCH_BUILD_VERSION"] == "2.10.0" and env["PYTORCH_BUILD_NUMBER"] == "0"
+        assert "PYTORCH_BUILD_VERSION" not in new
+    else:
+        assert new["PYTORCH_BUILD_VERSION"] == "2.10.0" and "PYTORCH_BUILD_VERSION" not in env
+    assert new["postPatch"].endswith("echo 2.10.0 > version.txt\n")

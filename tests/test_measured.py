@@ -83,6 +83,9 @@ BAD = [
     ("hit-rate-over-one", measurement("pytorch-x", 5, compiler_cache_hit_rate=1.5),
      ": compiler_cache_hit_rate must be a number from 0 to 1 or null, not 1.5"),
     ("bad-builds", measurement("pytorch-x", 5, "half"), ': builds must be "full" or "wrapper"'),
+    ("variant-not-text", dict(measurement("pytorch-x", 5), variant=7), ": variant: not a name"),
+    ("negative-memory", dict(measurement("pytorch-x", 5), peak_memory_gib=-1),
+     ": peak_memory_gib must be a number from 0 to 1.04858e+06 or null, not -1"),
     ("too-big", " " * (16 * 1024 + 1), ": the file is larger than 16384 bytes"),
     ("deep", "[" * 10_000, ": not a measurement: nested or numbered beyond reason"),
 ]

@@ -183,7 +183,24 @@ def test_a_torch_without_gpu_code_or_without_cuobjdump_is_a_skip_saying_why(tmp_
                 "to check")
     promised = promise.hand_promise(KNOWLEDGE, "a build", None, None, None, sm("sm90"), None, False)
     without = cuobjdump.gpu_code(promised, {"torch_file": str(tmp_path / "torch" / "__init__.py")}, None)
+    assert without.name == check.name == "code"
     assert without.state == "SKIP" and without.detail.startswith("no cuobjdump on PATH, beside nvcc")
+
+
+@needs_cuobjdump
+@pytest.mark.parametrize("found", [True, False], ids=["torch-found", "no-torch"])
+@pytest.mark.parametrize("gpu", [None, "sm90"], ids=["no-sm-promised", "sm90"])
+def test_the_code_check_runs_only_where_an_sm_is_promised_and_torch_was_found(tmp_path, gpu, found):
+    """A CPU-only build promises no SM: its torch, found or not, gets no code check; nor does a
+    promised SM where no torch was found. Only both together read the libraries."""
+    folder = torch_install(tmp_path, libc10="sm80-sm90a-sm100f-ptx90.so")
+    promised = promise.hand_promise(KNOWLEDGE, "a build", None, None, None, gpu and sm(gpu), None, gpu is None)
+    facts = {"torch_file": str(folder / "__init__.py")} if found else {}
+    check = cuobjdump.gpu_code(promised, facts, CUOBJDUMP)
+    if gpu and found:
+        assert (check.name, check.state) == ("code", "PASS")
+    else:
+        assert check is None
 
 
 @needs_cuobjdump
@@ -268,3 +285,15 @@ def test_a_real_cpu_torch_holds_no_gpu_code(run, tmp_path):
     folder = Path(torch.__file__).parent / "lib"
     assert f"SKIP  code     no library in {folder} holds GPU code, by cuobjdump: there is no CUDA code to check" \
         in lines(result)
+
+
+def test_a_cuobjdump_that_hangs_is_stopped_and_said_so(tmp_path, monkeypatch):
+    """cuobjdump is the user's (--cuobjdump PATH): one that never answers stops the check
+    after TIMEOUT_S, as a library it could not read, instead of holding smoke up."""
+    tool = tmp_path / "cuobjdump"
+    tool.write_text("#!/bin/sh\nexec sleep 3\n")
+    tool.chmod(0o755)
+    monkeypatch.setattr(cuobjdump, "TIMEOUT_S", 0.5)
+    library = tmp_path / "libtorch_cuda.so"
+    library.write_bytes(b"")
+    assert cuobjdump.read(tool, library) == "cuobjdump --list-elf libtorch_cuda.so ran past 0.5 s"

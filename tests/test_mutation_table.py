@@ -1,0 +1,84 @@
+"""scripts/mutation.py's module -> tests table covers every module, Nix file and template, and
+every hand-written mutant of a Nix file or template still applies to the file as it is."""
+
+from __future__ import annotations
+
+import importlib.util
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+SCRIPTS = REPO / "scripts"
+
+
+@pytest.fixture(scope="module")
+def mutation():
+    sys.path.insert(0, str(SCRIPTS))
+    try:
+        spec = importlib.util.spec_from_file_location("mutation", SCRIPTS / "mutation.py")
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        yield module
+    finally:
+        sys.path.remove(str(SCRIPTS))
+
+
+def sources() -> set[str]:
+    """Every file the table must name: generator's Python and Nix, nix/, templates/."""
+    patterns = ("generator/**/*.py", "generator/**/*.nix", "nix/**/*.nix", "templates/**/*.j2")
+    return {path.relative_to(REPO).as_posix() for pattern in patterns for path in REPO.glob(pattern)}
+
+
+def test_every_module_nix_file_and_template_has_its_tests_named(mutation):
+    named = {source for source, _ in mutation.MODULES.values()}
+    missing = sources() - named - set(mutation.NO_LOGIC)
+    assert not missing, f"not in scripts/mutation.py's MODULES (nor NO_LOGIC): {sorted(missing)}"
+    assert not named & set(mutation.NO_LOGIC), "a file is both mutated and said to hold no logic"
+
+
+def test_the_table_names_files_that_exist(mutation):
+    for name, (source, tests) in mutation.MODULES.items():
+        assert (REPO / source).is_file(), f"{name}: no {source}"
+        assert tests, f"{name}: no tests named"
+        for test in tests:
+            assert (REPO / test).is_file() and Path(test).name.startswith("test_"), f"{name}: no test file {test}"
+    for path in mutation.NO_LOGIC:
+        assert (REPO / path).is_file(), f"NO_LOGIC names {path}, which does not exist"
+
+
+def test_every_nix_file_and_template_has_mutants_that_apply(mutation):
+    for name, (source, _) in mutation.MODULES.items():
+        if source.endswith(".py"):
+            continue
+        mutants = mutation.MUTANTS.get(source, ())
+        assert len(mutants) >= 3, f"{name}: {len(mutants)} hand-written mutants of {source}; write some"
+        text = (REPO / source).read_text()
+        for what, old, new in mutants:
+            assert old != new, f"{source}: the mutant {what!r} changes nothing"
+            assert text.count(old) == 1, f"{source}: the text of the mutant {what!r} is not there once"
+            assert mutation.mutate(text, old, new) != text
+    assert set(mutation.MUTANTS) <= {source for source, _ in mutation.MODULES.values()}, \
+        "mutants of a file the table does not name"
+
+
+def test_a_mutant_whose_text_is_not_there_once_is_refused(mutation):
+    assert mutation.mutate("a b c", "b", "x") == "a x c"
+    for text in ("a c", "b b"):
+        with pytest.raises(ValueError):
+            mutation.mutate(text, "b", "x")
+
+
+def test_mutmuts_copy_of_the_repository_holds_every_file_a_test_may_read():
+    # mutmut runs the tests in a copy (mutants/) of generator/, tests/ and also_copy alone: a
+    # file left out fails a test in its first run, and then no mutant of the module is checked
+    tomllib = pytest.importorskip("tomllib")
+    listed = subprocess.run(["git", "ls-files"], cwd=REPO, capture_output=True, text=True)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout: no list of the repository's files")
+    top = {path.split("/", 1)[0] for path in listed.stdout.splitlines()}
+    copied = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["mutmut"]["also_copy"])
+    missing = top - copied - {"generator", "tests", "pyproject.toml"}
+    assert not missing, f"not in [tool.mutmut] also_copy: {sorted(missing)}"
