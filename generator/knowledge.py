@@ -76,7 +76,7 @@ class Cuda:
         """The minimum driver on `system` (Linux or Windows), in NVIDIA's numbering for it."""
         if system == "Windows":
             # CUDA 13 no longer ships a Windows driver, and NVIDIA's table gives no number
-            return self.windows_driver or f"R{self.driver.split('.')[0]} (Windows) or newer"
+            return self.windows_driver or f"R{self.driver.split('.')[0]}"  # the driver branch
         return self.driver
 
     @property

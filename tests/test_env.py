@@ -764,3 +764,11 @@ def test_a_gpu_alone_takes_the_newest_python_with_stable_wheels_not_an_announced
     assert "3.15" not in script.replace("Python 3.10 to 3.15", "")
     # asked for, 3.15 is still taken: it is within the release's range
     assert "for Python 3.15." in axes_script(run, "--gpu", gpu, "--python", "3.15")
+
+
+@pytest.mark.parametrize("shell", ["cmd", "powershell"])  # the Windows scripts
+def test_a_driver_nvidia_gives_no_windows_number_for_is_named_by_its_branch_once(run, shell):
+    # CUDA 13.1's Windows driver has no number in NVIDIA's table (knowledge.yaml): its branch
+    script = axes_script(run, "--gpu", "RTX 5070", "--cuda", "13.1", "--pytorch", "2.12", shell=shell)
+    assert "NVIDIA driver R590 or newer on Windows." in script
+    assert "or newer or newer" not in script and "(Windows) or newer on" not in script
