@@ -5,6 +5,8 @@ variable of its own, an Apple Silicon one and a companion importing its torch's 
 
 from __future__ import annotations
 
+import re
+
 import hashlib
 import itertools
 import os
@@ -204,6 +206,9 @@ def test_with_write_only_matrix_yaml_is_written(folder):
     assert {k: v for k, v in after.items() if k != "matrix.yaml"} == before
     listed = CliRunner().invoke(main, ["list", "--root", str(folder)])
     assert sorted(listed.output.split()) == NAMES
+    # its comments point at nothing the adopted repository lacks (the schema is gen-matrix's)
+    schema = re.findall(r"\$schema=(\S+)", (folder / "matrix.yaml").read_text())
+    assert all((folder / path).exists() for path in schema), schema
     again = run(str(folder), "--pytorch-version", "2.8.0", "--write")
     assert again.exit_code == 2 and "already" in again.output
     assert digests(folder) == after

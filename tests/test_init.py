@@ -400,3 +400,16 @@ def test_the_next_steps_are_true_in_the_repository_made(tmp_path, source):
     assert git(root, "status", "--porcelain") == "" and len(git(root, "rev-list", "--all").split()) == 2
     assert invoke("check", "--root", str(root)).exit_code == 0
     assert "ci.gen_matrix is not set" not in invoke("generate", "--root", str(root)).output
+
+
+@pytest.mark.parametrize("how", [("--example", "pytorch-2.8"), ("--example", "pytorch-2.10"), ("--detect",)])
+def test_the_new_matrix_names_only_what_its_repository_holds(tmp_path, how):
+    root = tmp_path / "builds"
+    made = invoke("init", str(root), *how, *host_options(H100))
+    assert made.exit_code == 0, made.output
+    comments = "".join(line for line in (root / "matrix.yaml").read_text().splitlines(keepends=True)
+                       if line.lstrip().startswith("#"))
+    named = re.findall(r"(?:\$schema=|--matrix |\b)((?:examples|generator)/\S+)", comments)
+    assert [path for path in named if not (root / path).exists()] == []
+    if how[0] == "--example":  # the example's own command, made this repository's
+        assert "#   gen-matrix   # in this repository: writes every file this matrix generates" in comments

@@ -41,12 +41,15 @@ def examples() -> tuple[str, ...]:
 
 
 def example_text(name: str) -> str:
-    """An example's matrix, less its pointer to the schema of this source tree."""
+    """An example's matrix as the new repository's own: less its pointer to the schema of this
+    source tree, and with the command that generates it there instead of in this tree."""
     if name not in examples():
         raise GenMatrixError.at(Location("--example"), f"no example named {name!r}",
                                 f"choose one of {', '.join(examples())}")
     text = (EXAMPLES / name / MATRIX_FILE).read_text(encoding="utf-8")
-    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith(_SCHEMA_LINE))
+    text = "".join(line for line in text.splitlines(keepends=True) if not line.startswith(_SCHEMA_LINE))
+    return re.sub(rf"^(#\s+)gen-matrix --matrix examples/{re.escape(name)}/{MATRIX_FILE} --root DIR$",
+                  r"\1gen-matrix   # in this repository: writes every file this matrix generates", text, flags=re.M)
 
 
 def _neighbour(knowledge, isa: str, runs) -> list[str]:
