@@ -293,7 +293,7 @@ def test_a_fix_the_matrix_turned_off_stays_in_build_matrix_marked_off(project, r
 # Where the project's home is written for a user to paste or a program to fetch: each one is
 # pyproject.toml's [project.urls] Repository, and no placeholder owner is left
 HOME_FILES = ("README.md", "docs/ci.md", "docs/building.md", "docs/matrix.md", "flake.nix", "default.nix", "CHANGELOG.md",
-              "generator/matrix.schema.json", "templates/workflow-steps.j2")
+              "generator/matrix.schema.json", "generator/cli.py", "templates/workflow-steps.j2")
 
 
 def test_every_link_to_the_project_is_pyproject_s_home():
