@@ -317,3 +317,8 @@ def test_every_link_to_the_project_is_pyproject_s_home():
         paragraph = next(p for p in install.split("\n\n") if line in p)
         assert paragraph.startswith("From the first release on"), paragraph
     assert install.index("from a checkout") < install.index("From the first release on")
+    # and nowhere else is installing it from an index shown as working today
+    for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        for paragraph in page.read_text().split("\n\n"):
+            if re.search(r"\b(?:pip|pipx|uv tool) install gen-matrix\b", paragraph):
+                assert "first release" in paragraph, (page.name, paragraph)

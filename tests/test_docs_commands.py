@@ -28,7 +28,7 @@ PROGRAMS = {
     "python3": "makes the venv and runs the test suite: what tests and .ci/run do themselves",
     ".venv/bin/python": "runs the benchmarks, which take minutes",
     "py": "Windows' Python launcher",
-    ".venv\\Scripts\\pip": "installs from PyPI, which the tests do not reach",
+    ".venv\\Scripts\\pip": "installs the reader's wheel file (or, from the first release on, from PyPI)",
     "nix": "needs Nix with network access to fetch the flake",
     "flox": "needs Flox and hours of build",
     "git": "commits in the reader's repository",
