@@ -182,7 +182,7 @@ def test_where_known_pins_hold_different_torches_most_recipes_decide_and_the_oth
     result = adopt.adopt(folder, None)
     assert result.matrix["pytorch"] == {"version": "2.8.0"}
     assert [w for w in result.warnings if "pytorch.version" in w] == [
-        "matrix.yaml:5:20: pytorch.version is 2.8.0, but the nixpkgs pin 'nixpkgs_0182a36' (0182a36) holds torch 2.9.1: "
+        "matrix.yaml:3:20: pytorch.version is 2.8.0, but the nixpkgs pin 'nixpkgs_0182a36' (0182a36) holds torch 2.9.1: "
         "its recipe builds that torch, which Nix refuses: \"matrix.yaml promises PyTorch 2.8.0, but this nixpkgs builds "
         "2.9.1\"\n  hint: set pytorch.version to 2.9.1; or give pytorch.source to build 2.8.0 from source; or pin a "
         "nixpkgs whose torch is 2.8.0 (fe5e41d); `gen-matrix eval` asks the pin itself"]

@@ -426,7 +426,7 @@ knowledge:
     "2.8": {python: ["3.9", "3.13"], cuda: ["12.6", "12.8"], experimental_cuda: ["12.9"],
             wheels: [{cuda: "12.8", system: x86_64-linux, index: pip, arch: "9.0;13.0+PTX", source: a wheel we read,
                       inferred: from a nightly of the same week}],
-            latest: "2.8.0", source_cuda: "<13.0"}
+            latest: "2.8.0", source_cuda: "<13.0", default_python: "3.12"}
   workarounds:
     old-cmake: {why: an example of a hand-build workaround, source: our build log, pip: ["setuptools<74"],
                 env: {CMAKE_POLICY_VERSION_MINIMUM: "3.5"}, cmake: ">=4",
