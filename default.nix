@@ -1,5 +1,5 @@
 # gen-matrix for Nix users without flakes: `nix-build`, `nix-env -if .`, or
-# `import (fetchTarball "https://github.com/OWNER/gen-matrix/archive/v0.1.0.tar.gz") { }`.
+# `import (fetchTarball "https://github.com/gen-matrix/gen-matrix/archive/v0.1.0.tar.gz") { }`.
 # Pass `pkgs` to build it with another nixpkgs than <nixpkgs>.
 { pkgs ? import <nixpkgs> { } }:
 

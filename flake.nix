@@ -3,7 +3,7 @@
 
   # The pin is this revision. There is no flake.lock beside it: the lock was never made, since
   # it takes a fetch of nixpkgs; Nix writes one on the first `nix build` or `nix run` of a
-  # checkout, and `nix run github:OWNER/gen-matrix/TAG` locks this same revision.
+  # checkout, and `nix run github:gen-matrix/gen-matrix/TAG` locks this same revision.
   # At this revision nixpkgs has the Python packages pyproject.toml asks for, except filelock
   # (3.29.7 there), which package.nix takes from PyPI.
   inputs.nixpkgs.url = "github:NixOS/nixpkgs/00147e045f271a7f45750036af4f8083ecdeaf44";

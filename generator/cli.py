@@ -720,7 +720,7 @@ def adopt(path, write_, pytorch_version, nixpkgs_rev) -> None:
 @click.option("--uname", metavar="TEXT", help='What `uname -sm` prints, e.g. "Darwin arm64" [default: this machine].')
 @click.option("--gen-matrix", "gen_matrix", metavar="FLAKE",
               help="The gen-matrix the repository's Flox environment and workflow run, as ci.gen_matrix: a flake "
-                   "reference pinned to a commit, e.g. github:OWNER/gen-matrix/<commit> [default: the commit this "
+                   "reference pinned to a commit, e.g. github:gen-matrix/gen-matrix/<commit> [default: the commit this "
                    "gen-matrix was built from, where it records one].")
 def init(directory, example, for_host, nvidia_smi_output, cpuinfo, uname, gen_matrix) -> None:
     """Create a matrix repository in DIRECTORY: matrix.yaml, the Flox environment, the
@@ -781,5 +781,7 @@ def init(directory, example, for_host, nvidia_smi_output, cpuinfo, uname, gen_ma
                "`gen-matrix ci --summary` itemises it)")
     name, why = init_.first_build(expansion, machine)
     click.echo("next:")
-    for step in init_.next_steps(name and name.name, why, expansion):
+    from . import run
+
+    for step in init_.next_steps(name and name.name, why, expansion, run.source(project, expansion), text):
         click.echo(f"  {step}")

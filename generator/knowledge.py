@@ -88,7 +88,7 @@ class Cuda:
         """The minimum driver on `system` (Linux or Windows), in NVIDIA's numbering for it."""
         if system == "Windows":
             # CUDA 13 no longer ships a Windows driver, and NVIDIA's table gives no number
-            return self.windows_driver or f"R{self.driver.split('.')[0]} (Windows) or newer"
+            return self.windows_driver or f"R{self.driver.split('.')[0]}"  # the driver branch
         return self.driver
 
     @property
@@ -203,6 +203,12 @@ class Release:
     wheels: tuple[Wheel, ...] = ()  # PyTorch's own binaries
     latest: str = ""  # the newest patch release, "2.7.1"
     source_cuda: str | None = None  # the CUDA releases its source builds with (a range); None: any
+    default_python: str = ""  # the Python a hand build takes unasked, where not the newest
+
+    @property
+    def preferred_python(self) -> str:
+        """The Python a build takes when none is asked: the newest with stable wheels."""
+        return self.default_python or self.python[1]
 
     @property
     def newest(self) -> str:
@@ -559,7 +565,7 @@ def _row(cls, name: str, values: dict):
     if cls in (Cuda, Toolkit) and "msvc" in converted:
         converted["msvc"] = tuple(int(v) for v in converted["msvc"])
     if cls is Release:
-        for key in ("latest", "source_cuda"):
+        for key in ("latest", "source_cuda", "default_python"):
             if converted.get(key) is not None:
                 converted[key] = str(converted[key])
     if cls is PinFacts:

@@ -235,6 +235,28 @@ class Matrix:
         values.update(variant.exports)
         return dict(sorted(values.items()))
 
+    def switch_reasons(self, variant: "Variant") -> tuple[tuple[tuple[str, ...], str], ...]:
+        """Why each of `switches` is set: (the variables, the reason), a reason once, in the
+        order of the first variable it explains."""
+        from .knowledge import CUDNN_RULE
+
+        why: dict[str, str] = {}
+        for row in self.nixpkgs_off(variant):
+            why.update({switch: f"nixpkgs: {row.why}" for switch in row.switches})
+        for feature in variant.disabled_features:
+            if feature == "CUDNN" and variant.sm is not None and not variant.sm.cudnn:
+                why[f"USE_{feature}"] = f"{CUDNN_RULE}, and {variant.sm.name} is {variant.sm.capability}"
+            else:
+                why[f"USE_{feature}"] = (f"what it builds needs more than an {variant.isa.name} CPU has "
+                                           f"(the knowledge table's isa.{variant.isa.name}.disable)")
+        for var in variant.environment:
+            why[var] = (f"what {variant.accelerator.name} needs of setup.py"
+                        if variant.accelerator and var in variant.accelerator.environment else "a CPU build's BLAS")
+        grouped: dict[str, list[str]] = {}
+        for var in self.switches(variant):
+            grouped.setdefault(why[var], []).append(var)
+        return tuple((tuple(variables), reason) for reason, variables in grouped.items())
+
 
 # What each capability scope compiles for the variant's SM, as show and explain say it.
 SCOPE_TEXT = {

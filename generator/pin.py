@@ -113,6 +113,38 @@ def _release() -> str | None:
     return f"github:{repository}/{rev}"
 
 
+def home() -> str:
+    """The project's repository as a flake reference's prefix ("github:OWNER/NAME"), from the
+    Repository URL of its metadata (pyproject.toml's [project.urls]); a release's own record
+    names the repository it was built in, and wins."""
+    release = _release()
+    if release is not None:
+        return release.rsplit("/", 1)[0]
+    try:
+        urls = metadata.metadata(PROJECT).get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        urls = []
+    if not urls:  # not installed as a package: the source tree's own pyproject.toml
+        import tomlkit
+
+        try:
+            table = tomlkit.parse((PACKAGE.parent / "pyproject.toml").read_text(encoding="utf-8"))
+            urls = [f"{label}, {url}" for label, url in table["project"]["urls"].items()]
+        except (OSError, KeyError):
+            urls = []
+    for entry in urls:
+        label, _, url = entry.partition(",")
+        on_github = _GITHUB.match(url.strip())
+        if label.strip().lower() == "repository" and on_github:
+            return f"github:{on_github['repo']}"
+    return "github:OWNER/gen-matrix"  # a gen-matrix that knows no home: neither metadata nor pyproject.toml
+
+
+def example_flake() -> str:
+    """A pinned flake reference of the project, its commit to fill in."""
+    return f"{home()}/<40-hex commit>"
+
+
 def unknown_warning(source: Source, matrix: str, text: str) -> str | None:
     """The warning for a repository whose gen-matrix nothing pins, located at the matrix's
     `ci:` key (its first line where it has none): its workflow stops at its first step."""
@@ -121,4 +153,4 @@ def unknown_warning(source: Source, matrix: str, text: str) -> str | None:
     line = next((number for number, content in enumerate(text.splitlines(), 1) if re.match(r"ci\s*:", content)), 1)
     return (f"{matrix}:{line}: ci.gen_matrix is not set and {source.origin}: the Flox environment and the workflow "
             "cannot install this gen-matrix, and the workflow stops before it checks or builds anything; set ci.gen_matrix to a "
-            "flake reference pinned to a commit, such as github:OWNER/gen-matrix/<40-hex commit>")
+            f"flake reference pinned to a commit, such as {example_flake()}")

@@ -5,6 +5,8 @@ variable of its own, an Apple Silicon one and a companion importing its torch's 
 
 from __future__ import annotations
 
+import re
+
 import hashlib
 import itertools
 import os
@@ -185,7 +187,7 @@ def test_where_known_pins_hold_different_torches_most_recipes_decide_and_the_oth
     result = adopt.adopt(folder, None)
     assert result.matrix["pytorch"] == {"version": "2.8.0"}
     assert [w for w in result.warnings if "pytorch.version" in w] == [
-        "matrix.yaml:5:20: pytorch.version is 2.8.0, but the nixpkgs pin 'nixpkgs_0182a36' (0182a36) holds torch 2.9.1: "
+        "matrix.yaml:3:20: pytorch.version is 2.8.0, but the nixpkgs pin 'nixpkgs_0182a36' (0182a36) holds torch 2.9.1: "
         "its recipe builds that torch, which Nix refuses: \"matrix.yaml promises PyTorch 2.8.0, but this nixpkgs builds "
         "2.9.1\"\n  hint: set pytorch.version to 2.9.1; or give pytorch.source to build 2.8.0 from source; or pin a "
         "nixpkgs whose torch is 2.8.0 (fe5e41d); `gen-matrix eval` asks the pin itself"]
@@ -209,6 +211,9 @@ def test_with_write_only_matrix_yaml_is_written(folder):
     assert {k: v for k, v in after.items() if k != "matrix.yaml"} == before
     listed = CliRunner().invoke(main, ["list", "--root", str(folder)])
     assert sorted(listed.output.split()) == NAMES
+    # its comments point at nothing the adopted repository lacks (the schema is gen-matrix's)
+    schema = re.findall(r"\$schema=(\S+)", (folder / "matrix.yaml").read_text())
+    assert all((folder / path).exists() for path in schema), schema
     again = run(str(folder), "--pytorch-version", "2.8.0", "--write")
     assert again.exit_code == 2 and "already" in again.output
     assert digests(folder) == after

@@ -275,7 +275,9 @@ def test_readme_serves_each_user_in_turn_after_the_two_commands():
     assert "torch==2.13.0" not in text
     version = tomlkit.parse((REPO / "pyproject.toml").read_text())["project"]["version"]
     shown = text + (REPO / "docs" / "ci.md").read_text()
-    tags = re.findall(r"OWNER/gen-matrix[/@](v[0-9.]*[0-9])", shown) + re.findall(r"^ +rev: (v\S+)", shown, re.M)
+    home = tomlkit.parse((REPO / "pyproject.toml").read_text())["project"]["urls"]["Repository"]
+    owner_name = home.removeprefix("https://github.com/")
+    tags = re.findall(rf"{owner_name}[/@](v[0-9.]*[0-9])", shown) + re.findall(r"^ +rev: (v\S+)", shown, re.M)
     assert len(tags) == 3 and set(tags) == {f"v{version}"}  # nix run, nix profile install, pre-commit
     assert f"\n## [{version}]" in (REPO / "CHANGELOG.md").read_text()
 
@@ -286,3 +288,37 @@ def test_a_fix_the_matrix_turned_off_stays_in_build_matrix_marked_off(project, r
     rows = [line for line in (project / "BUILD_MATRIX.md").read_text().splitlines() if "avx-only-kernels" in line]
     assert rows == ["| `avx-only-kernels` (off) | isa avx | PyTorch compiles AVX2 and AVX-512 copies of its CPU kernels "
                     "whatever the build's flags | 8 |"]
+
+
+# Where the project's home is written for a user to paste or a program to fetch: each one is
+# pyproject.toml's [project.urls] Repository, and no placeholder owner is left
+HOME_FILES = ("README.md", "docs/ci.md", "docs/building.md", "docs/matrix.md", "flake.nix", "default.nix", "CHANGELOG.md",
+              "generator/matrix.schema.json", "generator/cli.py", "templates/workflow-steps.j2")
+
+
+def test_every_link_to_the_project_is_pyproject_s_home():
+    home = tomlkit.parse((REPO / "pyproject.toml").read_text())["project"]["urls"]["Repository"]
+    owner_name = re.fullmatch(r"https://github\.com/([\w.-]+/[\w.-]+)", home)[1]
+    found = []
+    for name in HOME_FILES:
+        text = (REPO / name).read_text()
+        assert "OWNER" not in text, name
+        found += [(name, m) for m in re.findall(r"(?:github:|github\.com/)([\w.-]+/gen-matrix)\b", text)]
+    assert {m for _, m in found} == {owner_name}, found
+    assert {name for name, _ in found} >= {"README.md", "docs/ci.md", "flake.nix", "default.nix"}
+    # and what gen-matrix itself suggests, read from the installed metadata
+    from generator import pin
+    assert pin.home() == f"github:{owner_name}"
+    # the PyPI, pipx and uv lines are marked as from the first release on; the line before
+    # them says how to install until then
+    readme = (REPO / "README.md").read_text()
+    install = readme.split("## Install\n")[1].split("\n## ")[0]
+    for line in ("pip install gen-matrix", "pipx install gen-matrix", "uv tool install gen-matrix"):
+        paragraph = next(p for p in install.split("\n\n") if line in p)
+        assert paragraph.startswith("From the first release on"), paragraph
+    assert install.index("from a checkout") < install.index("From the first release on")
+    # and nowhere else is installing it from an index shown as working today
+    for page in [REPO / "README.md", *sorted((REPO / "docs").glob("*.md"))]:
+        for paragraph in page.read_text().split("\n\n"):
+            if re.search(r"\b(?:pip|pipx|uv tool) install gen-matrix\b", paragraph):
+                assert "first release" in paragraph, (page.name, paragraph)

@@ -29,13 +29,14 @@ PROGRAMS = {
     "python3": "makes the venv and runs the test suite: what tests and .ci/run do themselves",
     ".venv/bin/python": "runs the benchmarks, which take minutes",
     "py": "Windows' Python launcher",
-    ".venv\\Scripts\\pip": "installs from PyPI, which the tests do not reach",
+    ".venv\\Scripts\\pip": "installs the reader's wheel file (or, from the first release on, from PyPI)",
     "nix": "needs Nix with network access to fetch the flake",
     "flox": "needs Flox and hours of build",
     "git": "commits in the reader's repository",
     "ls": "lists the result of a flox build",
     "sudo": "sets up a Nix builder of the reader's, as root",
     "echo": "appends to the reader's /etc/nix/nix.conf, as root",
+    "printf": "pins ci.gen_matrix with a commit the reader fills in; test_init.py runs it as init prints it",
 }
 # gen-matrix commands that are not run, and why.
 NOT_RUN = {

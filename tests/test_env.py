@@ -842,3 +842,24 @@ def test_an_isa_without_an_msvc_flag_is_said_in_a_windows_script_and_not_in_a_ba
     assert said in buildenv.script(target, "powershell") and said in buildenv.script(target, "cmd")
     armv9 = dataclasses.replace(target, isa=k.isa["armv9"])
     assert not armv9.isa.msvc and "MSVC" not in buildenv.script(armv9, "bash")
+
+
+@pytest.mark.parametrize("gpu", ["RTX 5070", "RTX 4090"])
+def test_a_gpu_alone_takes_the_newest_python_with_stable_wheels_not_an_announced_one(run, gpu):
+    # RELEASE.md names Python 3.15 for 2.13 and 2.14, whose wheels stop at 3.14 (knowledge.yaml,
+    # default_python): asked nothing else, the script is for 3.14
+    release = knowledge.build(knowledge.builtin()).release("2.14")
+    assert release.python[1] == "3.15" and release.preferred_python == "3.14"
+    script = axes_script(run, "--gpu", gpu)
+    assert "for Python 3.14." in script and "python314" in script
+    assert "3.15" not in script.replace("Python 3.10 to 3.15", "")
+    # asked for, 3.15 is still taken: it is within the release's range
+    assert "for Python 3.15." in axes_script(run, "--gpu", gpu, "--python", "3.15")
+
+
+@pytest.mark.parametrize("shell", ["cmd", "powershell"])  # the Windows scripts
+def test_a_driver_nvidia_gives_no_windows_number_for_is_named_by_its_branch_once(run, shell):
+    # CUDA 13.1's Windows driver has no number in NVIDIA's table (knowledge.yaml): its branch
+    script = axes_script(run, "--gpu", "RTX 5070", "--cuda", "13.1", "--pytorch", "2.12", shell=shell)
+    assert "NVIDIA driver R590 or newer on Windows." in script
+    assert "or newer or newer" not in script and "(Windows) or newer on" not in script

@@ -448,9 +448,9 @@ def test_an_sm_no_wheel_runs_on_gets_the_newest_build_for_the_python_asked_about
     assert data["wheel_summary"] == [
         "prebuilt: none of PyTorch's own wheels runs on sm72 (Volta Xavier): they are built for servers, and a Jetson "
         "runs NVIDIA's JetPack builds of PyTorch; else a build from source is the way",
-        "newest that builds for sm72: PyTorch 2.13.0 with CUDA 12.6 and Python 3.13 (a Jetson's driver comes with "
+        "newest that builds for sm72: PyTorch 2.14.1 with CUDA 12.6 and Python 3.13 (a Jetson's driver comes with "
         "JetPack, whose CUDA release decides what runs on the board): `gen-matrix env --sm sm72 --cuda 12.6 "
-        "--pytorch 2.13.0 --python 3.13` writes the script"]
+        "--pytorch 2.14.1 --python 3.13` writes the script"]
 
 
 def test_a_variant_an_include_rule_adds_beyond_the_product_is_among_the_outcomes(project, run):

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import subprocess
+import sys
 
 import pytest
 from click.testing import CliRunner
@@ -57,6 +58,12 @@ def tree(folder) -> dict[str, str]:
 def steps(output: str) -> list[str]:
     lines = output.splitlines()
     return [line.strip() for line in lines[lines.index("next:") + 1:]]
+
+
+def build_steps(output: str) -> list[str]:
+    """The steps from the first build on: after the one that pins gen-matrix, where there is
+    one (an editable install, as this suite runs, records no source: there is)."""
+    return [step for step in steps(output) if "gen_matrix" not in step]
 
 
 def test_init_commits_a_repository_check_finds_current_and_a_second_init_refuses(tmp_path):
@@ -392,7 +399,7 @@ def test_detect_gives_a_matrix_holding_the_recommended_variant(tmp_path, host):
     name = wanted.output.splitlines()[0]
     made = invoke("init", str(root), "--detect", *options)
     assert made.exit_code == 0, made.output
-    assert steps(made.output)[0].startswith(f"flox build {name}   # the variant `gen-matrix detect` recommends")
+    assert build_steps(made.output)[0].startswith(f"flox build {name}   # the variant `gen-matrix detect` recommends")
     names = invoke("list", "--root", str(root)).output.split()
     assert name in names and len(names) <= 3
     assert invoke("detect", "--root", str(root), *options).output.splitlines()[0] == name
@@ -407,7 +414,7 @@ def test_the_first_build_suggested_is_one_of_this_machine_s_system(tmp_path, hos
     no_gpu.write_text("No devices were found\n")
     made = invoke("init", str(root), "--example", "pytorch-2.8", *host_options(host), "--nvidia-smi-output", str(no_gpu))
     assert made.exit_code == 0, made.output
-    name = re.fullmatch(r"flox build (\S+)   # .*", steps(made.output)[0])[1]
+    name = re.fullmatch(r"flox build (\S+)   # .*", build_steps(made.output)[0])[1]
     shown = json.loads(invoke("show", name, "--json", "--root", str(root)).output)
     assert shown["platforms"] == [system]
 
@@ -415,7 +422,7 @@ def test_the_first_build_suggested_is_one_of_this_machine_s_system(tmp_path, hos
 def test_a_machine_no_variant_is_for_is_told_so_instead_of_a_build(tmp_path):
     made = invoke("init", str(tmp_path / "builds"), "--uname", "Darwin x86_64")
     assert made.exit_code == 0, made.output
-    first = steps(made.output)[0]
+    first = build_steps(made.output)[0]
     assert "flox build" not in made.output
     assert first.startswith("# no variant of the matrix is for x86_64-darwin, this machine's system")
     assert "aarch64-darwin, aarch64-linux, x86_64-linux" in first
@@ -451,3 +458,50 @@ def test_the_secrets_named_are_those_the_matrix_s_workflow_reads():
     workflow_reads = set(re.findall(r"secrets\.(\w+)", (REPO / "templates" / "flox-variants.yml.j2").read_text()))
     assert "FLOX_FLOXHUB_TOKEN" in workflow_reads
 
+
+
+PINNED = "github:acme/gen-matrix/" + "0123456789abcdef" * 2 + "01234567"
+
+
+@pytest.mark.parametrize("source", ["unknown", "given"])
+def test_the_next_steps_are_true_in_the_repository_made(tmp_path, source):
+    root = tmp_path / "builds"
+    given = ["--gen-matrix", PINNED] if source == "given" else []
+    made = invoke("init", str(root), "--example", "pytorch-2.8", *host_options(H100), *given)
+    assert made.exit_code == 0, made.output
+    listed = steps(made.output)
+    # secrets and the organisation before the push, the push last
+    push = next(i for i, step in enumerate(listed) if step.startswith("git remote add origin URL && git push"))
+    assert push == len(listed) - 1
+    assert [s.split("   #")[0] for s in listed if s.startswith("gh ")] == [
+        "gh secret set FLOX_FLOXHUB_TOKEN", "gh variable set FLOX_ORG --body ORG"]
+    if source == "given":  # nothing to pin: the build comes first
+        assert listed[0].startswith("flox build ") and not any("gen_matrix" in s for s in listed)
+        return
+    first = listed[0]
+    assert "workflow stops at its first step until" in first and "github:gen-matrix/gen-matrix" in first
+    # the step, run as printed (the commit filled in), pins it and leaves a current, committed tree
+    assert first.split("   #")[0] in (REPO / "docs" / "ci.md").read_text()  # as docs/ci.md shows it
+    command = first.split("   #")[0].replace("<40-hex commit>", PINNED.rsplit("/", 1)[1])
+    env = dict(os.environ, PATH=f"{os.path.dirname(sys.executable)}{os.pathsep}{os.environ['PATH']}",
+               GIT_AUTHOR_NAME="Ada", GIT_AUTHOR_EMAIL="ada@example.org", GIT_COMMITTER_NAME="Ada",
+               GIT_COMMITTER_EMAIL="ada@example.org")
+    subprocess.run(["sh", "-c", command], cwd=root, env=env, check=True, capture_output=True)
+    assert load.parse((root / "matrix.yaml").read_text(), "matrix.yaml").data["ci"]["gen_matrix"] == \
+        "github:gen-matrix/gen-matrix/" + PINNED.rsplit("/", 1)[1]
+    assert git(root, "status", "--porcelain") == "" and len(git(root, "rev-list", "--all").split()) == 2
+    assert invoke("check", "--root", str(root)).exit_code == 0
+    assert "ci.gen_matrix is not set" not in invoke("generate", "--root", str(root)).output
+
+
+@pytest.mark.parametrize("how", [("--example", "pytorch-2.8"), ("--example", "pytorch-2.10"), ("--detect",)])
+def test_the_new_matrix_names_only_what_its_repository_holds(tmp_path, how):
+    root = tmp_path / "builds"
+    made = invoke("init", str(root), *how, *host_options(H100))
+    assert made.exit_code == 0, made.output
+    comments = "".join(line for line in (root / "matrix.yaml").read_text().splitlines(keepends=True)
+                       if line.lstrip().startswith("#"))
+    named = re.findall(r"(?:\$schema=|--matrix |\b)((?:examples|generator)/\S+)", comments)
+    assert [path for path in named if not (root / path).exists()] == []
+    if how[0] == "--example":  # the example's own command, made this repository's
+        assert "#   gen-matrix   # in this repository: writes every file this matrix generates" in comments

@@ -142,3 +142,17 @@ def test_an_unknown_sm_is_refused_in_the_same_words_everywhere(run, command, opt
     result = run(command, "--matrix", MATRIX, option, "sm91")
     assert result.exit_code == 2
     assert f"error: {option}: unknown sm 'sm91'\n  hint: did you mean 'sm90'?" in result.stderr
+
+
+@pytest.mark.parametrize("name", ["pytorch-python313-cuda12_8-sm61-avx", "pytorch-python313-darwin-mps",
+                                  "pytorch-python313-cpu-armv9", "pytorch-python313-cuda12_8-sm90-avx512"])
+def test_show_gives_each_switch_its_reason(run, name):
+    text = run("show", "--matrix", MATRIX, name).stdout
+    data = json.loads(run("show", "--matrix", MATRIX, "--json", name).stdout)
+    explained = [s for line in text.splitlines() if line.startswith("  because:")
+                 for s in line.removeprefix("  because:").split(": ", 1)[0].split()]
+    assert sorted(explained) == sorted(f"{k}={v}" for k, v in data["switches"].items())  # each once
+    if "sm61" in name:
+        assert ("  because:    USE_CUDNN=0: cuDNN 9.11 and newer support compute capability 7.5 and up only, "
+                "and sm61 is 6.1") in text
+        assert "USE_FBGEMM=0 USE_MKLDNN=0 USE_MKLDNN_CBLAS=0 USE_NNPACK=0: what it builds needs more than an avx" in text

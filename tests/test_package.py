@@ -11,6 +11,7 @@ on its path, which the test checks."""
 
 from __future__ import annotations
 
+import importlib.metadata
 import json
 import os
 import re
@@ -162,3 +163,32 @@ def test_eval_of_a_recipe_against_the_test_package_set(installed, initialised):
     (line,) = [line for line in result.stdout.splitlines() if line.startswith(GPU_NAME)]
     assert line.count(".drv") == 2
     assert "1 recipes, 1 evaluated, 0 failed" in result.stdout
+
+
+def test_a_wheel_built_without_a_release_record_starts_init_s_next_steps_with_the_pin(dists, tmp_path):
+    # a wheel built from a local checkout, as the README says to before a release: the release
+    # workflow's record left out, so it knows no commit a runner could fetch
+    local = tmp_path / Path(dists[0]).name
+    with zipfile.ZipFile(dists[0]) as wheel, zipfile.ZipFile(local, "w") as out:
+        for item in wheel.infolist():
+            if item.filename != RELEASE_FILE:
+                out.writestr(item, wheel.read(item.filename))
+    home = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", home], check=True)
+    pip = subprocess.run([home / "bin" / "python", "-m", "pip", "install", "-q", "--no-deps", "--no-index", local],
+                         capture_output=True, text=True)
+    assert pip.returncode == 0, pip.stdout + pip.stderr
+    # its dependencies from this test's own environment, as the `installed` fixture gives them
+    site = subprocess.run([home / "bin" / "python", "-c", "import sysconfig; print(sysconfig.get_path('purelib'))"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    folders = {str(importlib.metadata.distribution(re.match(r"[A-Za-z0-9._-]+", r)[0]).locate_file(""))
+               for r in PROJECT["dependencies"]}
+    Path(site, "deps.pth").write_text("".join(f"{folder}\n" for folder in sorted(folders)))
+    made = gen_matrix(home / "bin", tmp_path, "init", "builds", "--example", "pytorch-2.8", "--uname", "Linux x86_64")
+    assert made.returncode == 0, made.stdout + made.stderr
+    first = made.stdout.split("next:\n", 1)[1].splitlines()[0].strip()
+    # the home its metadata carries from pyproject.toml's [project.urls]
+    home_url = PROJECT["urls"]["Repository"].removeprefix("https://github.com/")
+    assert first.startswith(f"printf '\\nci:\\n  gen_matrix: \"%s\"\\n' 'github:{home_url}/<40-hex commit>' >> matrix.yaml")
+    assert "workflow stops at its first step" in first
+    assert "ci.gen_matrix is not set" in made.stderr

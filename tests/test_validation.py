@@ -97,6 +97,9 @@ CASES = [
          ("unknown sm 'sm91'", "did you mean 'sm90'?", "knowledge.sm")),
     Case("unknown-cuda", BASE + 'gpu: {python: ["3.13"], cuda: ["12.88"], sm: [sm90], isa: [avx2]}\n', "3:32",
          ("unknown cuda '12.88'", "did you mean '12.8'?")),
+    Case("cuda-for-hand-builds-only", BASE + 'gpu: {python: ["3.13"], cuda: ["12.8", "12.4"], sm: [sm90], isa: [avx2]}\n',
+         "3:40", ("CUDA 12.4 is one nixpkgs no longer packages", "known for builds by hand only",
+                  "use one of 12.6, 12.8", "`gen-matrix env --cuda 12.4 --gpu GPU`")),
     Case("unknown-python", BASE + 'cpu: {python: ["3.133"], isa: [avx2]}\n', "3:16",
          ("unknown python '3.133'", "did you mean '3.13'?")),
     Case("unknown-isa", BASE + 'cpu: {python: ["3.13"], isa: [avx-2]}\n', "3:31",
@@ -426,7 +429,7 @@ knowledge:
                       inferred: from a nightly of the same week,
                       gaps: [{library: libtorch_cuda_linalg.so, lacks: "9.0", holds: its linear algebra,
                               source: our cuobjdump of the wheel}]}],
-            latest: "2.8.0", source_cuda: "<13.0"}
+            latest: "2.8.0", source_cuda: "<13.0", default_python: "3.12"}
   workarounds:
     old-cmake: {why: an example of a hand-build workaround, source: our build log, pip: ["setuptools<74"],
                 env: {CMAKE_POLICY_VERSION_MINIMUM: "3.5"}, cmake: ">=4",

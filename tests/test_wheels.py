@@ -211,3 +211,20 @@ def test_the_suggested_build_carries_the_users_python_shell_and_output(run, tmp_
     assert result.exit_code == 2 and list(tmp_path.iterdir()) == []
     nearest = result.stderr.split("the nearest combination that works: ", 1)[1]
     assert "--cuda 11.8" in nearest and "--python 3.9 --shell powershell -o " in nearest and "build.ps1" in nearest
+
+
+def test_the_pip_line_pins_the_newest_release_the_table_knows_where_its_wheels_run():
+    # no answer sends a GPU to an older torch than the newest release line whose wheels run on it
+    newest = max(KNOWLEDGE.pytorch.values(), key=lambda r: K.version_key(r.name))
+    served = 0
+    for sm in KNOWLEDGE.sm.values():
+        fits = K.wheels_for(KNOWLEDGE, sm)
+        best = K.best_wheel(fits)
+        if best is None:
+            continue
+        if any(f.release.name == newest.name for f in fits):
+            served += 1
+            assert best.command.startswith(f"pip install torch=={newest.newest} "), (sm.name, best.command)
+        else:  # an older line: the newest whose wheels run on it
+            assert best.release.name == max((f.release.name for f in fits), key=K.version_key)
+    assert served >= 10 and newest.newest == "2.14.1"

@@ -367,6 +367,25 @@ def test_a_missing_lock_stops_the_run_with_the_command_to_run(project):
                for line in run.log)
 
 
+@pytest.mark.parametrize("what, given, fix", [
+    ("organisation", {"variables": {}}, "run `gh variable set FLOX_ORG --body ORG`"),
+    ("token", {"secrets": {}}, "run `gh secret set FLOX_FLOXHUB_TOKEN` with a FloxHub token"),
+])
+def test_a_publishing_run_without_its_organisation_or_token_stops_first_with_the_fix(project, what, given, fix):
+    head = project.commit("sm90 without cuDNN", sm_build("sm90", False))
+    run = project.harness.run("push", head, **given)
+    assert run.results["plan"] == "failure" and run.builds() == [] and run.publishes() == []
+    errors = [line for line in run.log if line.startswith("plan: ::error::")]  # the step's output
+    assert len(errors) == 1 and fix in errors[0], "\n".join(run.log)
+    # the plan's first step: no Flox, no evaluation, no gen-matrix ran before it stopped
+    assert run.calls == [], run.calls
+    assert project.harness.tag(MARKER) != head
+    # a pull request publishes nothing, so needs neither
+    git(project.work, "checkout", "-q", "-b", f"no-{what}")
+    pull = project.commit("sm86 without cuDNN", sm_build("sm86", False), branch=f"no-{what}")
+    assert project.harness.run("pull_request", pull, base_ref="main", **given).results["plan"] == "success"
+
+
 def test_with_a_cache_every_build_is_pushed_once_after_its_job_built_it(tmp_path, run):
     project = Project(tmp_path, run, MATRIX + """\
 ci:

@@ -398,7 +398,7 @@ class Harness:
         return where
 
     def context(self, event: str, sha: str, *, base_ref: str = "", ref: str = "", inputs: dict | None = None,
-                variables: dict | None = None) -> tuple[dict, dict]:
+                variables: dict | None = None, secrets: dict | None = None) -> tuple[dict, dict]:
         """(the workflow of `sha`, the expression context of a run of it for `event`)."""
         text = subprocess.run(["git", "show", f"{sha}:.github/workflows/flox-variants.yml"], cwd=self.origin,
                               check=True, capture_output=True, text=True).stdout
@@ -406,7 +406,9 @@ class Harness:
         ref = ref or ("refs/pull/1/merge" if event == "pull_request" else "refs/heads/main")
         context = {"github": {"event_name": event, "base_ref": base_ref, "ref": ref, "sha": sha,
                               "workflow": workflow["name"]},
-                   "inputs": dict(inputs or {}), "secrets": {"FLOX_FLOXHUB_TOKEN": "token", "CACHIX_AUTH_TOKEN": "cache-token"},
+                   "inputs": dict(inputs or {}),
+                   "secrets": ({"FLOX_FLOXHUB_TOKEN": "token", "CACHIX_AUTH_TOKEN": "cache-token"} if secrets is None
+                               else dict(secrets)),
                    "vars": {"FLOX_ORG": "acme"} if variables is None else dict(variables), "needs": {}}
         return workflow, context
 
@@ -420,14 +422,16 @@ class Harness:
         return substitute(concurrency["group"], context), condition(concurrency["cancel-in-progress"], context)
 
     def run(self, event: str, sha: str, *, base_ref: str = "", ref: str = "", inputs: dict | None = None,
-            cancel_after: int | None = None, env: dict | None = None, variables: dict | None = None) -> Run:
+            cancel_after: int | None = None, env: dict | None = None, variables: dict | None = None,
+            secrets: dict | None = None) -> Run:
         """Run the workflow of commit `sha` for `event`. `cancel_after`: the run is cancelled
         once that many build jobs finished; the jobs after are cancelled."""
         self.runs += 1
         run = Run()
         calls = self.root / f"calls{self.runs}"
         calls.write_text("")
-        workflow, context = self.context(event, sha, base_ref=base_ref, ref=ref, inputs=inputs, variables=variables)
+        workflow, context = self.context(event, sha, base_ref=base_ref, ref=ref, inputs=inputs, variables=variables,
+                                         secrets=secrets)
         base_env = {"PATH": f"{self.bin}{os.pathsep}{os.environ['PATH']}", "HOME": str(self.root),
                     "STUB_CALLS": str(calls), "STUB_STORE": str(self.store), "STUB_CATALOG": str(self.catalog),
                     "GEN_MATRIX": str(GEN_MATRIX), "GEN_MATRIX_NIXPKGS": str(TEST_PACKAGE_SET),

@@ -57,7 +57,7 @@ def _distance(a: str, b: str) -> int:
 
 def _candidates(knowledge: Knowledge, sm: Sm | None, asked_python: str | None, release: Release) -> list[Choice]:
     """The CUDA releases PyTorch's own builds of `release` use, each with a Python it takes."""
-    python = asked_python if asked_python and not release.python_support(asked_python) else release.python[1]
+    python = asked_python if asked_python and not release.python_support(asked_python) else release.preferred_python
     if sm is None:
         return [Choice(release, None, python)]
     # stable ones first, the newest first
@@ -232,7 +232,7 @@ def resolve(knowledge: Knowledge, asked: Asked) -> buildenv.Target:
     tried: list[tuple[Choice, list[str]]] = []
     chosen = None
     for release in releases:
-        options = ([Choice(release, cuda, python or release.python[1])] if cuda or sm is None
+        options = ([Choice(release, cuda, python or release.preferred_python)] if cuda or sm is None
                    else [Choice(c.release, c.cuda, python or c.python) for c in _candidates(knowledge, sm, python, release)])
         for choice in options:
             problems = _blocking(knowledge, sm, isa, choice)
@@ -243,7 +243,7 @@ def resolve(knowledge: Knowledge, asked: Asked) -> buildenv.Target:
         if chosen:
             break
     if chosen is None:
-        first, problems = tried[0] if tried else (Choice(releases[0], cuda, python or releases[0].python[1]), [])
+        first, problems = tried[0] if tried else (Choice(releases[0], cuda, python or releases[0].preferred_python), [])
         close = nearest(knowledge, sm, isa, first, given)
         axes = [f.axis for f in problems]
         option = next((f"--{axis}" for axis in ("cuda", "pytorch", "python", "isa")

@@ -42,12 +42,15 @@ def examples() -> tuple[str, ...]:
 
 
 def example_text(name: str) -> str:
-    """An example's matrix, less its pointer to the schema of this source tree."""
+    """An example's matrix as the new repository's own: less its pointer to the schema of this
+    source tree, and with the command that generates it there instead of in this tree."""
     if name not in examples():
         raise GenMatrixError.at(Location("--example"), f"no example named {name!r}",
                                 f"choose one of {', '.join(examples())}")
     text = (EXAMPLES / name / MATRIX_FILE).read_text(encoding="utf-8")
-    return "".join(line for line in text.splitlines(keepends=True) if not line.startswith(_SCHEMA_LINE))
+    text = "".join(line for line in text.splitlines(keepends=True) if not line.startswith(_SCHEMA_LINE))
+    return re.sub(rf"^(#\s+)gen-matrix --matrix examples/{re.escape(name)}/{MATRIX_FILE} --root DIR$",
+                  r"\1gen-matrix   # in this repository: writes every file this matrix generates", text, flags=re.M)
 
 
 def _neighbour(knowledge, isa: str, runs) -> list[str]:
@@ -300,7 +303,7 @@ def pinned(text: str, flake: str | None) -> str:
     neither is known (generate then warns)."""
     if flake is not None and not pin.FLAKE_PIN.fullmatch(flake):  # fullmatch: $ passes a line break
         raise GenMatrixError.at(Location("--gen-matrix"), f"{printable(flake)!r} is not a flake reference pinned to a commit",
-                                "give github:OWNER/REPO/<40-hex commit> or git+https://HOST/PATH?rev=<40-hex commit>")
+                                f"give {pin.example_flake()} or git+https://HOST/PATH?rev=<40-hex commit>")
     data = load.parse(text, MATRIX_FILE).data
     ci = data.get("ci")
     if isinstance(ci, dict) and "gen_matrix" in ci:
@@ -442,14 +445,33 @@ def secrets(expansion: Expansion) -> tuple[str, ...]:
     return tuple(lines)
 
 
-def next_steps(name: str | None, why: str, expansion: Expansion) -> tuple[str, ...]:
-    """Build one variant, lock the Flox environment, push, and what publishing from CI needs."""
+def pin_step(source: pin.Source, matrix_text: str) -> tuple[str, ...]:
+    """Where nothing pins the gen-matrix the repository runs: the command that pins it, first,
+    since the workflow stops at its first step until then. The matrix init writes has no `ci:`
+    key of its own then (init adds gen_matrix under one it has), so appending the block is exact."""
+    if source.checkout or source.flake is not None:
+        return ()
+    why = ("   # first: ci.gen_matrix is unset, and the workflow stops at its first step until it names the "
+           f"commit of {pin.home()} this gen-matrix was built from")
+    if "ci" in (load.parse(matrix_text, MATRIX_FILE).data or {}):
+        return (f"# set ci.gen_matrix in {MATRIX_FILE} to {json.dumps(pin.example_flake())}, then: "
+                f"gen-matrix generate && git commit -qam 'Pin gen-matrix'{why}",)
+    block = '\\nci:\\n  gen_matrix: "%s"\\n'
+    return (f"printf '{block}' {shlex.quote(pin.example_flake())} >> {MATRIX_FILE} && gen-matrix generate "
+            f"&& git commit -qam 'Pin gen-matrix'{why}",)
+
+
+def next_steps(name: str | None, why: str, expansion: Expansion, source: pin.Source, matrix_text: str) -> tuple[str, ...]:
+    """Pin gen-matrix where nothing does, build one variant, lock the Flox environment, give CI
+    its secrets and organisation, then push: each true in the repository init made."""
     branch = expansion.matrix.ci.main_branch
     build = f"flox build {name}   # {why}" if name else f"# {why}"
     return (
+        *pin_step(source, matrix_text),
         build,
         "flox activate -- true && git add .flox/env/manifest.lock && git commit -m 'Lock the Flox environment'"
         "   # the lock `flox publish` needs, once",
-        f"git remote add origin URL && git push -u origin {branch}   # pushes to {branch} build and publish",
         *secrets(expansion),
+        f"git remote add origin URL && git push -u origin {branch}   # the workflow's first run: it checks the "
+        f"organisation and token first, then builds and publishes what is new on {branch}",
     )

@@ -113,6 +113,7 @@ def facts(matrix: Matrix, variant: Variant) -> dict:
         "msvc": (isa.msvc or None) if isa else None,
         "accelerator": accelerator.name if accelerator else None,
         "switches": matrix.switches(variant),
+        "switch_reasons": [{"switches": list(names), "why": why} for names, why in matrix.switch_reasons(variant)],
         "nixpkgs_off": [{"feature": row.name, "why": row.why} for row in matrix.nixpkgs_off(variant)],
         "capability_scope": matrix.capability_scope_of(variant) if sm else None,
         "scope_text": SCOPE_TEXT[matrix.capability_scope_of(variant)] if sm else None,

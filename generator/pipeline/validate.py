@@ -49,6 +49,15 @@ class _Checker:
     def value(self, axis: str, value, path: tuple) -> str:
         value = str(value)
         table = self.knowledge.table(axis)
+        if axis == "cuda" and value not in table and value in self.knowledge.toolkit:
+            # a release the table knows for hand builds only (its drivers and compilers)
+            self.problems.append(Problem(
+                self.doc.where(path), f"CUDA {value} is one nixpkgs no longer packages, and a matrix builds with "
+                                      "nixpkgs' CUDA packages: it is known for builds by hand only",
+                f"use one of {', '.join(table)}; or build it without Nix: `gen-matrix env --cuda {value} --gpu GPU` "
+                "writes the script (`gen-matrix explain --cuda " + value + "` says what it runs on)",
+            ))
+            return value
         if value not in table:
             hint = suggest(value, table) or f"known {axis} values: {', '.join(table)}"
             self.problems.append(Problem(

@@ -63,8 +63,8 @@ class Adoption:
 
 
 def render_matrix(matrix: dict, recipes: int, folder: str) -> str:
-    header = (f"# yaml-language-server: $schema=generator/matrix.schema.json\n#\n"
-              f"# Adopted by `gen-matrix adopt` from the {recipes} recipes of {folder}.\n")
+    # no $schema line: the schema is gen-matrix's, not in the adopted repository
+    header = f"# Adopted by `gen-matrix adopt` from the {recipes} recipes of {folder}.\n"
     return header + "\n" + yaml.safe_dump(matrix, sort_keys=False, default_flow_style=None, width=100)
 
 
