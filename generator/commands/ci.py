@@ -367,6 +367,17 @@ def selection(expansion: Expansion, root: Path, now: dict[str, state.Entry], sin
                                             if _out_of_time(result))))
 
 
+def fits_before_evaluating(expansion: Expansion, root: Path, since: str | None, size: int) -> None:
+    """Refuse now a plan whose selection is sure to need more shards of `size` than a run
+    holds, before the recipes are rendered or evaluated (minutes at that size): every variant
+    without `since`; else those not in the state at `since`, which are selected (NEW)
+    whatever the recipes evaluate to. A selection that turns out too large only after the
+    evaluation is refused then, by `github_output`."""
+    before = {} if since is None else committed_state(root, since)
+    certain = {variant.name: NEW for variant in expansion.variants if variant.name not in before}
+    fitting(select(expansion, certain), size, certain=since is not None)
+
+
 def _out_of_time(result: eval_command.Result) -> bool:
     return result.error == eval_command.OUT_OF_TIME
 
@@ -582,6 +593,23 @@ def plan_json(expansion: Expansion, selection: Selection, size: int, organisatio
 MAX_SHARDS = 256
 
 
+def fitting(selection: Selection, size: int, certain: bool = False) -> tuple[tuple[Job, ...], ...]:
+    """The selection's shards of at most `size`, or the refusal where a run cannot hold them.
+    `certain`: the selection is the part of one not yet made (before any evaluation) that
+    it selects whatever the recipes evaluate to."""
+    shards = selection.shards(size)
+    if len(shards) > MAX_SHARDS:
+        before = (", before evaluating: these are new since the revision, selected whatever the recipes "
+                  "evaluate to") if certain else ""
+        raise GenMatrixError.at(
+            Location("--shard-size" if size < 256 else "matrix.yaml"),
+            f"the selection needs {len(shards)} shards of at most {size} torch builds, and a run holds at most "
+            f"{MAX_SHARDS}: {len(selection.jobs)} torch builds in one run{before}",
+            "raise ci.shard_size to 256 where it is lower, or build part of the matrix first "
+            "(workflow_dispatch with changed-since, or fewer variants per push)")
+    return shards
+
+
 def github_output(selection: Selection, size: int) -> str:
     """The plan job's outputs, as lines for $GITHUB_OUTPUT: whether anything builds, and the
     build job's matrix, one entry per non-empty shard with its runner and its slots, one per
@@ -590,14 +618,7 @@ def github_output(selection: Selection, size: int) -> str:
     job reads its builds from the plan's JSON (`plan_json`'s "shards", by shard and slot)."""
     import json
 
-    shards = selection.shards(size)
-    if len(shards) > MAX_SHARDS:
-        raise GenMatrixError.at(
-            Location("--shard-size" if size < 256 else "matrix.yaml"),
-            f"the selection needs {len(shards)} shards of at most {size} torch builds, and a run holds at most "
-            f"{MAX_SHARDS}: {len(selection.jobs)} torch builds in one run",
-            "raise ci.shard_size to 256 where it is lower, or build part of the matrix first "
-            "(workflow_dispatch with changed-since, or fewer variants per push)")
+    shards = fitting(selection, size)
     include = [{"shard": index, "runner": list(jobs[0].runner), "gpu": jobs[0].gpu,
                 "slots": list(range(len(jobs)))} for index, jobs in enumerate(shards)]
     lines = [f"build={'true' if shards else 'false'}",
