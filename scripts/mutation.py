@@ -56,7 +56,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
                                                     "tests/test_input_bounds.py")),
     "render": ("generator/pipeline/render.py", ("tests/test_golden.py", "tests/test_docs_facts.py",
                                                 "tests/test_identity.py", "tests/test_revisions.py",
-                                                "tests/test_rebuild_two_pins.py")),
+                                                "tests/test_rebuild_two_pins.py", "tests/test_release_nix.py")),
     "templating": ("generator/templating.py", ("tests/test_golden.py", "tests/test_input_bounds.py")),
     # test_workflow_logic.py, which runs the workflow's steps over the plan, guards ci.py too;
     # it is left out for its time, as test_build_identity.py is above.
