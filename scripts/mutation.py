@@ -62,7 +62,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     # it is left out for its time, as test_build_identity.py is above.
     "ci": ("generator/commands/ci.py", ("tests/test_ci.py", "tests/test_ci_time_limit.py",
                                         "tests/test_compiler_cache_order.py", "tests/test_measured_several.py",
-                                        "tests/test_plan_shards.py")),
+                                        "tests/test_plan_shards.py", "tests/test_hosted_limit.py")),
     "splice": ("generator/outputs/splice.py", ("tests/test_splice.py", "tests/test_docs.py",
                                                "tests/test_gitattributes.py")),
     "docs": ("generator/outputs/docs.py", ("tests/test_docs_facts.py", "tests/test_docs.py", "tests/test_golden.py",

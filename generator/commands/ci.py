@@ -441,6 +441,9 @@ class Plan:
     # the CUDA library sets (magma, NCCL and the rest of a pin's CUDA release) the torch builds
     # need: for one SM (capability scope nixpkgs), and for the pin's default capabilities
     cuda_libraries: "CudaLibraries" = None
+    # (job, its runner's labels, estimated minutes) of the jobs on GitHub-hosted runners
+    # estimated past HOSTED_JOB_MINUTES, longest first
+    too_long: tuple[tuple[str, tuple[str, ...], int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -483,6 +486,17 @@ def heavy_source(ci: CI, organisation: str | None) -> str | None:
     return CATALOG if organisation else None
 
 
+# GitHub stops a job on a GitHub-hosted runner after 6 hours ("Usage limits, billing, and
+# administration": job execution time); a self-hosted runner's job may run for 5 days.
+HOSTED_JOB_MINUTES = 6 * 60
+
+
+def hosted(runner: tuple[str, ...]) -> bool:
+    """Whether a job with these runs-on labels runs on a GitHub-hosted runner: every
+    self-hosted runner carries the label self-hosted."""
+    return "self-hosted" not in runner
+
+
 # Where a build's estimate came from: see Plan.estimated_from.
 OWN, KIND, GUESSED = "own", "kind", "guessed"
 
@@ -520,7 +534,9 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
         estimated_from[GUESSED] += 1
         return costs[row].minutes
 
+    too_long = []
     for job in selection.jobs:
+        before = minutes
         for name in job.builds:
             variant = expansion.by_name[name]
             metadata_only += name in job.metadata_only
@@ -537,6 +553,8 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
                 minutes += estimate(variant, measured_.FULL)
                 label = f"torch, {variant.kind}"
             names.setdefault(label, []).append(name)
+        if hosted(job.runner) and minutes - before > HOSTED_JOB_MINUTES:
+            too_long.append((job.name, job.runner, round(minutes - before)))
     names["no longer in the matrix"] = list(selection.deleted)
     groups = tuple(Group(label, len(found), tuple(sorted(found)[:FIRST_NAMES]))
                    for label, found in names.items() if found)
@@ -545,7 +563,8 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
              if not (name in job.metadata_only and source is not None)]
     return Plan(MappingProxyType(torches), companions, wrappers, len(selection.deleted), round(minutes), source,
                 metadata_only, tuple(sorted(groups, key=lambda g: g.label)), unevaluated,
-                MappingProxyType(estimated_from), cuda_libraries(expansion, heavy))
+                MappingProxyType(estimated_from), cuda_libraries(expansion, heavy),
+                tuple(sorted(too_long, key=lambda job: (-job[2], job[0]))))
 
 
 def summary(expansion: Expansion, selection: Selection, organisation: str | None = None,
@@ -564,6 +583,7 @@ def summary(expansion: Expansion, selection: Selection, organisation: str | None
         by_text_count=len(selection.by_text), out_of_time=selection.out_of_time[:FIRST_NAMES],
         out_of_time_count=len(selection.out_of_time), first=FIRST_NAMES, organisation=organisation,
         compared_with=compared_with, organisation_variable=ci.organisation_variable,
+        hosted_hours=HOSTED_JOB_MINUTES // 60,
         cache=ci.cache)
 
 
@@ -580,6 +600,8 @@ def plan_json(expansion: Expansion, selection: Selection, size: int, organisatio
     return {"compared_with": compared_with, "selected_by": selection.selected_by,
             "heavy_source": found.source, "estimated_minutes": found.minutes,
             "estimated_from": dict(found.estimated_from),
+            "past_hosted_limit": [{"job": name, "runner": list(runner), "estimated_minutes": minutes}
+                                  for name, runner, minutes in found.too_long],
             "cuda_libraries": {"for_sm": found.cuda_libraries.for_sm, "defaults": found.cuda_libraries.defaults,
                                "substituters": found.cuda_libraries.substituters},
             "jobs": len(selection.jobs), "builds": builds, "deleted": list(selection.deleted),
