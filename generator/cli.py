@@ -592,6 +592,8 @@ def ci(project: layout.Project, since, by, nixpkgs, selection_file, shard_size, 
         selection = ci_.read_selection(expansion, load.read_text(Path(selection_file), selection_file) or "",
                                        selection_file)
     else:
+        if plan_dir is not None:  # a plan refuses more shards than a run holds: at once, where that is sure
+            ci_.fits_before_evaluating(expansion, project.root, since, shard_size or expansion.matrix.ci.shard_size)
         now = {recipe.variant.name: recipe.entry for recipe in run.recipes(project, expansion)}
         selection = ci_.selection(expansion, project.root, now, since, by, nixpkgs, time_limit)
     size = shard_size or expansion.matrix.ci.shard_size

@@ -23,6 +23,9 @@ HEADER = f"{MARKER}; do not edit by hand: change matrix.yaml and run `gen-matrix
 # Relative to the repository root.
 PKGS_DIR = ".flox/pkgs"
 PINS_FILE = "nix/pins.nix"
+# Every variant as a job for a Nix CI (Hydra's classic jobsets, nix-build): at the root, beside
+# the recipes it imports, and outside nix/, whose files `ci --by derivations` compares.
+RELEASE_FILE = "release.nix"
 STATE_FILE = "matrix.state.json"
 BUILD_MATRIX_FILE = "BUILD_MATRIX.md"
 README_FILE = "README.md"

@@ -78,7 +78,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
                                                     "tests/test_input_bounds.py")),
     "render": ("generator/pipeline/render.py", ("tests/test_golden.py", "tests/test_docs_facts.py",
                                                 "tests/test_identity.py", "tests/test_revisions.py",
-                                                "tests/test_rebuild_two_pins.py", "tests/test_nvidia_gaps.py")),
+                                                "tests/test_rebuild_two_pins.py", "tests/test_nvidia_gaps.py",
+                                                "tests/test_release_nix.py")),
     # the modules around it
     "run": ("generator/run.py", ("tests/test_cli.py", "tests/test_write_failure.py", "tests/test_revisions.py")),
     "cli": ("generator/cli.py", ("tests/test_cli.py", "tests/test_no_matrix.py", "tests/test_list_show.py")),
@@ -111,7 +112,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     # test_workflow_logic.py, which runs the workflow's steps over the plan, guards ci.py too;
     # it is left out for its time, as test_build_identity.py is above.
     "ci": ("generator/commands/ci.py", ("tests/test_ci.py", "tests/test_ci_time_limit.py",
-                                        "tests/test_compiler_cache_order.py", "tests/test_measured_several.py")),
+                                        "tests/test_compiler_cache_order.py", "tests/test_measured_several.py",
+                                        "tests/test_plan_shards.py", "tests/test_hosted_limit.py")),
     "measured": ("generator/commands/measured.py", ("tests/test_measured.py", "tests/test_ci.py")),
     "init": ("generator/commands/init.py", ("tests/test_init.py", "tests/test_no_matrix.py")),
     "adopt": ("generator/commands/adopt/__init__.py", ("tests/test_adopt.py",)),

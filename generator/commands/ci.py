@@ -367,6 +367,17 @@ def selection(expansion: Expansion, root: Path, now: dict[str, state.Entry], sin
                                             if _out_of_time(result))))
 
 
+def fits_before_evaluating(expansion: Expansion, root: Path, since: str | None, size: int) -> None:
+    """Refuse now a plan whose selection is sure to need more shards of `size` than a run
+    holds, before the recipes are rendered or evaluated (minutes at that size): every variant
+    without `since`; else those not in the state at `since`, which are selected (NEW)
+    whatever the recipes evaluate to. A selection that turns out too large only after the
+    evaluation is refused then, by `github_output`."""
+    before = {} if since is None else committed_state(root, since)
+    certain = {variant.name: NEW for variant in expansion.variants if variant.name not in before}
+    fitting(select(expansion, certain), size, certain=since is not None)
+
+
 def _out_of_time(result: eval_command.Result) -> bool:
     return result.error == eval_command.OUT_OF_TIME
 
@@ -430,6 +441,9 @@ class Plan:
     # the CUDA library sets (magma, NCCL and the rest of a pin's CUDA release) the torch builds
     # need: for one SM (capability scope nixpkgs), and for the pin's default capabilities
     cuda_libraries: "CudaLibraries" = None
+    # (job, its runner's labels, estimated minutes) of the jobs on GitHub-hosted runners
+    # estimated past HOSTED_JOB_MINUTES, longest first
+    too_long: tuple[tuple[str, tuple[str, ...], int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -472,6 +486,17 @@ def heavy_source(ci: CI, organisation: str | None) -> str | None:
     return CATALOG if organisation else None
 
 
+# GitHub stops a job on a GitHub-hosted runner after 6 hours ("Usage limits, billing, and
+# administration": job execution time); a self-hosted runner's job may run for 5 days.
+HOSTED_JOB_MINUTES = 6 * 60
+
+
+def hosted(runner: tuple[str, ...]) -> bool:
+    """Whether a job with these runs-on labels runs on a GitHub-hosted runner: every
+    self-hosted runner carries the label self-hosted."""
+    return "self-hosted" not in runner
+
+
 # Where a build's estimate came from: see Plan.estimated_from.
 OWN, KIND, GUESSED = "own", "kind", "guessed"
 
@@ -509,7 +534,9 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
         estimated_from[GUESSED] += 1
         return costs[row].minutes
 
+    too_long = []
     for job in selection.jobs:
+        before = minutes
         for name in job.builds:
             variant = expansion.by_name[name]
             metadata_only += name in job.metadata_only
@@ -526,6 +553,8 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
                 minutes += estimate(variant, measured_.FULL)
                 label = f"torch, {variant.kind}"
             names.setdefault(label, []).append(name)
+        if hosted(job.runner) and minutes - before > HOSTED_JOB_MINUTES:
+            too_long.append((job.name, job.runner, round(minutes - before)))
     names["no longer in the matrix"] = list(selection.deleted)
     groups = tuple(Group(label, len(found), tuple(sorted(found)[:FIRST_NAMES]))
                    for label, found in names.items() if found)
@@ -534,7 +563,8 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
              if not (name in job.metadata_only and source is not None)]
     return Plan(MappingProxyType(torches), companions, wrappers, len(selection.deleted), round(minutes), source,
                 metadata_only, tuple(sorted(groups, key=lambda g: g.label)), unevaluated,
-                MappingProxyType(estimated_from), cuda_libraries(expansion, heavy))
+                MappingProxyType(estimated_from), cuda_libraries(expansion, heavy),
+                tuple(sorted(too_long, key=lambda job: (-job[2], job[0]))))
 
 
 def summary(expansion: Expansion, selection: Selection, organisation: str | None = None,
@@ -553,6 +583,7 @@ def summary(expansion: Expansion, selection: Selection, organisation: str | None
         by_text_count=len(selection.by_text), out_of_time=selection.out_of_time[:FIRST_NAMES],
         out_of_time_count=len(selection.out_of_time), first=FIRST_NAMES, organisation=organisation,
         compared_with=compared_with, organisation_variable=ci.organisation_variable,
+        hosted_hours=HOSTED_JOB_MINUTES // 60,
         cache=ci.cache)
 
 
@@ -569,6 +600,8 @@ def plan_json(expansion: Expansion, selection: Selection, size: int, organisatio
     return {"compared_with": compared_with, "selected_by": selection.selected_by,
             "heavy_source": found.source, "estimated_minutes": found.minutes,
             "estimated_from": dict(found.estimated_from),
+            "past_hosted_limit": [{"job": name, "runner": list(runner), "estimated_minutes": minutes}
+                                  for name, runner, minutes in found.too_long],
             "cuda_libraries": {"for_sm": found.cuda_libraries.for_sm, "defaults": found.cuda_libraries.defaults,
                                "substituters": found.cuda_libraries.substituters},
             "jobs": len(selection.jobs), "builds": builds, "deleted": list(selection.deleted),
@@ -582,6 +615,23 @@ def plan_json(expansion: Expansion, selection: Selection, size: int, organisatio
 MAX_SHARDS = 256
 
 
+def fitting(selection: Selection, size: int, certain: bool = False) -> tuple[tuple[Job, ...], ...]:
+    """The selection's shards of at most `size`, or the refusal where a run cannot hold them.
+    `certain`: the selection is the part of one not yet made (before any evaluation) that
+    it selects whatever the recipes evaluate to."""
+    shards = selection.shards(size)
+    if len(shards) > MAX_SHARDS:
+        before = (", before evaluating: these are new since the revision, selected whatever the recipes "
+                  "evaluate to") if certain else ""
+        raise GenMatrixError.at(
+            Location("--shard-size" if size < 256 else "matrix.yaml"),
+            f"the selection needs {len(shards)} shards of at most {size} torch builds, and a run holds at most "
+            f"{MAX_SHARDS}: {len(selection.jobs)} torch builds in one run{before}",
+            "raise ci.shard_size to 256 where it is lower, or build part of the matrix first "
+            "(workflow_dispatch with changed-since, or fewer variants per push)")
+    return shards
+
+
 def github_output(selection: Selection, size: int) -> str:
     """The plan job's outputs, as lines for $GITHUB_OUTPUT: whether anything builds, and the
     build job's matrix, one entry per non-empty shard with its runner and its slots, one per
@@ -590,14 +640,7 @@ def github_output(selection: Selection, size: int) -> str:
     job reads its builds from the plan's JSON (`plan_json`'s "shards", by shard and slot)."""
     import json
 
-    shards = selection.shards(size)
-    if len(shards) > MAX_SHARDS:
-        raise GenMatrixError.at(
-            Location("--shard-size" if size < 256 else "matrix.yaml"),
-            f"the selection needs {len(shards)} shards of at most {size} torch builds, and a run holds at most "
-            f"{MAX_SHARDS}: {len(selection.jobs)} torch builds in one run",
-            "raise ci.shard_size to 256 where it is lower, or build part of the matrix first "
-            "(workflow_dispatch with changed-since, or fewer variants per push)")
+    shards = fitting(selection, size)
     include = [{"shard": index, "runner": list(jobs[0].runner), "gpu": jobs[0].gpu,
                 "slots": list(range(len(jobs)))} for index, jobs in enumerate(shards)]
     lines = [f"build={'true' if shards else 'false'}",

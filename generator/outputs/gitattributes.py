@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ..errors import Location
-from ..layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, PINS_FILE, PKGS_DIR, REFERENCE_FILE, STATE_FILE,
+from ..layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, PINS_FILE, PKGS_DIR, RELEASE_FILE, REFERENCE_FILE, STATE_FILE,
                       WORKFLOW_BUILD_FILE, WORKFLOW_FILE)
 from . import splice
 
@@ -24,7 +24,7 @@ MARKERS = splice.Markers(
     re.compile(rf"^(?:(?P<begin>{re.escape(BEGIN)})|(?P<end>{re.escape(END)}))\s*$"),
     re.compile(r"^# (?:>>>|<<<) gen-matrix"), BEGIN, END, name="line endings")
 # Patterns, not one line a file: git matches every path against every line.
-PATTERNS = (f"/{PKGS_DIR}/*.nix", "/nix/lib/*.nix", "/nix/fixes/*.nix", f"/{PINS_FILE}",
+PATTERNS = (f"/{PKGS_DIR}/*.nix", "/nix/lib/*.nix", "/nix/fixes/*.nix", f"/{PINS_FILE}", f"/{RELEASE_FILE}",
             f"/{STATE_FILE}", f"/{BUILD_MATRIX_FILE}", f"/{WORKFLOW_FILE}", f"/{WORKFLOW_BUILD_FILE}")
 
 

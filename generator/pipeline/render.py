@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import identity, state
 from .. import layout
-from ..layout import PINS_FILE, PKGS_DIR
+from ..layout import PINS_FILE, PKGS_DIR, RELEASE_FILE
 from ..model import Expansion, Matrix, Variant
 from ..templating import environment
 from .nixvalue import NIX_HEADER, Verbatim
@@ -192,13 +192,24 @@ def library_files() -> dict[str, str]:
     return files
 
 
+def jobs(expansion: Expansion) -> dict[str, list[tuple[str, str]]]:
+    """release.nix's jobs: by system, each variant's name and the pin it evaluates with (a
+    companion's torch's), in name order."""
+    by_system: dict[str, list[tuple[str, str]]] = {}
+    for variant in sorted(expansion.variants, key=lambda v: v.name):
+        pin = expansion.by_name[variant.torch].pin if variant.is_companion else variant.pin
+        by_system.setdefault(variant.system, []).append((variant.name, pin))
+    return dict(sorted(by_system.items()))
+
+
 def files(expansion: Expansion, planned: tuple[Recipe, ...]) -> dict[str, str]:
-    """The library, nix/pins.nix and the recipes, by path."""
+    """The library, nix/pins.nix, the recipes and release.nix, by path."""
     matrix = expansion.matrix
     nix_env = environment(True)
     outputs = library_files()
     outputs[PINS_FILE] = nix_env.get_template("pins.nix.j2").render(
         header=NIX_HEADER, pins=[(pin, pin_data(matrix, pin.name)) for pin in matrix.pins])
+    outputs[RELEASE_FILE] = nix_env.get_template("release.nix.j2").render(header=NIX_HEADER, systems=jobs(expansion))
     for recipe in planned:
         outputs[f"{PKGS_DIR}/{recipe.variant.name}.nix"] = nix_env.get_template(recipe.template).render(recipe.context)
     return dict(sorted(outputs.items()))
