@@ -14,7 +14,7 @@ from .errors import Location, Problem
 from .outputs import docs, gitattributes, manifest, reference, workflow
 from .pipeline import expand, identity, load, render, state, validate, write
 from .layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, FLOX_GITIGNORE_FILE, FLOX_LOCK_FILE, HEADER, MANIFEST_FILE,
-                     MEASURED_DIR, POINTER_FILE, README_FILE, REFERENCE_FILE, STATE_FILE, WORKFLOW_FILE, Project)
+                     MEASURED_DIR, POINTER_FILE, README_FILE, REFERENCE_FILE, STATE_FILE, Project)
 from .model import Expansion
 
 

@@ -282,7 +282,7 @@ def test_a_cuda_outside_the_matrixs_axes_is_judged_before_the_matrix_says_it_lac
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0] == verdict
-    lacks = next(i for i, line in enumerate(lines) if f"is not among gpu.cuda values" in line)
+    lacks = next(i for i, line in enumerate(lines) if "is not among gpu.cuda values" in line)
     assert lacks > 0
 
 

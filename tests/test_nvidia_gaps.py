@@ -10,7 +10,6 @@ without a measurement or the release's own script.
 from __future__ import annotations
 
 import gzip
-from pathlib import Path
 
 import pytest
 
