@@ -50,8 +50,8 @@ def git(root: Path, *args: str) -> str:
                           capture_output=True, text=True).stdout
 
 
-@pytest.fixture
-def two_pins(tmp_path, run) -> Path:
+def committed(tmp_path: Path, run) -> Path:
+    """A repository of the two-pin matrix, generated and committed."""
     root = tmp_path / "repo"
     root.mkdir()
     (root / "matrix.yaml").write_text(MATRIX)
@@ -60,6 +60,11 @@ def two_pins(tmp_path, run) -> Path:
     git(root, "add", "-A")
     git(root, "commit", "-qm", "base")
     return root
+
+
+@pytest.fixture
+def two_pins(tmp_path, run) -> Path:
+    return committed(tmp_path, run)
 
 
 def replace(old: str, new: str):
