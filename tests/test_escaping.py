@@ -534,3 +534,48 @@ def test_the_cmd_script_picks_a_compiler_cache_or_says_how_to_get_one(run, tmp_p
         assert next(line[2:] for line in out if line.startswith("D=")).endswith(f"\\src\\compiler-cache\\{kind}")
     else:
         assert found == ""
+
+
+def cmd_reads(line: str) -> str:
+    """What cmd makes of `line`, written outside double quotes in a batch file run with delayed
+    expansion on, by the phases cmd reads a line in ("How does the Windows Command Interpreter
+    (CMD.EXE) parse scripts?", Stack Overflow 4094699, phases 1, 2 and 5): every %% is a %, and
+    a lone % starts a variable; then a ^ makes the character after it text, and & | < > ( ) "
+    not so made end or redirect the command; then, only where the line still holds a !, delayed
+    expansion reads it once more: a ^ makes the next character text, and a lone ! starts a
+    variable. A model, for machines without cmd or Wine; test_cmd_sets_and_echoes_exactly_the_text
+    runs the real cmd where Wine is."""
+    def carets(text: str, stop: str) -> str:
+        out, i = [], 0
+        while i < len(text):
+            if text[i] == "^":
+                assert i + 1 < len(text), f"a ^ ends the line: {line!r}"
+                out.append(text[i + 1])
+                i += 2
+                continue
+            assert text[i] not in stop, f"{text[i]!r} is not text in {line!r}"
+            out.append(text[i])
+            i += 1
+        return "".join(out)
+
+    assert not re.search(r"(?<!%)%(?!%)", line.replace("%%", "")), f"a lone % starts a variable: {line!r}"
+    text = carets(line.replace("%%", "%"), '&|<>()"')
+    return carets(text, "!") if "!" in text else text
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab %^!&|<>()\"'=;,é")), max_size=30))
+@settings(max_examples=300)
+def test_cmd_escaping_reads_back_as_the_text_by_cmds_phases(text):
+    assert cmd_reads(escape.cmd(text)) == text
+
+
+@pytest.mark.parametrize("text", ["a!b^c", "100%", "^^", "!x!", "a^b", "<(!)>"])
+def test_cmd_escaping_of_carets_beside_and_without_a_bang(text):
+    assert cmd_reads(escape.cmd(text)) == text
+
+
+@pytest.mark.parametrize("text", ["日本語", "é ü ß", "GeForce RTX 5090 — 32 GB"])
+def test_yaml_escaping_keeps_text_beyond_ascii_as_written(text):
+    # the workflow and the docs show names as they are, not as \u escapes
+    assert escape.yaml(text) == f'"{text}"'
+    assert yaml.safe_load(escape.yaml(text)) == text
