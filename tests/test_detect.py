@@ -128,6 +128,9 @@ def test_each_host_gets_its_variant_with_the_reasons(run, name):
         wheel = data["gpus"][0]["wheel"]
         assert lines[:2] == [wheel["command"], wheel["uv_command"]]
         assert lines[1].startswith("uv pip install torch==") and "--torch-backend=cu" in lines[1]
+    elif name.startswith("macbook"):  # Apple Silicon runs PyTorch's own wheel, which carries MPS
+        pip, uv = lines[:2]
+        assert pip.startswith("pip install torch==") and "--index-url" not in pip and uv == f"uv {pip}"
     else:
         assert lines[0] == lines[-1].removeprefix("build: `").split("`")[0]
     for reason in reasons:
