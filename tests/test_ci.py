@@ -724,18 +724,25 @@ def test_where_nothing_pins_gen_matrix_the_workflow_stops_first_and_says_what_to
 # The steps that publish, push, or fetch the organisation's own builds: the only ones a secret reaches.
 SECRET_STEPS = {"Fetch the unchanged heavy builds from the organisation's catalog", "Publish to the Flox catalog",
                 "Push what was built to the binary cache"}
+# `${{ secrets.NAME != '' }}` gives a step whether a secret is set, never its value
+SECRET_PRESENCE = re.compile(r"\$\{\{\s*secrets\.[A-Za-z0-9_]+\s*[!=]=\s*''\s*\}\}")
+
+
+def holds_secret(value) -> bool:
+    """Whether a step or job, as YAML gives it, hands on a secret's value."""
+    return "secrets." in SECRET_PRESENCE.sub("", json.dumps(value))
 
 
 @pytest.mark.parametrize("cache", ["", CACHIX, ATTIC, S3])
 def test_no_secret_reaches_a_step_that_installs_or_runs_gen_matrix_or_the_build(tmp_path, run, cache):
     (tmp_path / "matrix.yaml").write_text(SYNTHETIC + f"ci:\n  gen_matrix: '{PINNED}'\n" + cache)
     generate(run, tmp_path)
-    given = [step.get("name") for step in every_step(tmp_path) if "secrets." in json.dumps(step)]
+    given = [step.get("name") for step in every_step(tmp_path) if holds_secret(step)]
     assert set(given) <= SECRET_STEPS and "Publish to the Flox catalog" in given
     for step in every_step(tmp_path):
         assert "secrets." not in step.get("run", "")  # only through env:, and only the steps above
     caller = workflow(tmp_path)["jobs"]
-    assert [name for name, job in caller.items() if "secrets" in json.dumps(job)] == ["build"]
+    assert [name for name, job in caller.items() if holds_secret(job)] == ["build"]
     assert all("${{ secrets." in value for value in caller["build"]["secrets"].values())
 
 
@@ -1382,7 +1389,7 @@ TOKEN_USE = re.compile(r"\$\{?(?P<name>[A-Z_]+)\}?")
 
 
 def _secret_variables(step: dict) -> set[str]:
-    return {name for name, value in (step.get("env") or {}).items() if "secrets." in str(value)}
+    return {name for name, value in (step.get("env") or {}).items() if holds_secret(value)}
 
 
 @pytest.mark.parametrize("cache", [CACHIX, ATTIC, S3, ""], ids=["cachix", "attic", "s3", "none"])
