@@ -395,14 +395,14 @@ def test_detect_gives_a_matrix_holding_the_recommended_variant(tmp_path, host):
     root = tmp_path / host
     options = host_options(host)
     # what detect recommends against the example init starts from
-    wanted = invoke("detect", "--matrix", str(init.EXAMPLES / init.examples()[-1] / "matrix.yaml"), *options)
-    name = wanted.output.splitlines()[0]
+    wanted = invoke("detect", "--matrix", str(init.EXAMPLES / init.examples()[-1] / "matrix.yaml"), "--name", *options)
+    name = wanted.stdout.strip()
     made = invoke("init", str(root), "--detect", *options)
     assert made.exit_code == 0, made.output
     assert build_steps(made.output)[0].startswith(f"flox build {name}   # the variant `gen-matrix detect` recommends")
     names = invoke("list", "--root", str(root)).output.split()
     assert name in names and len(names) <= 3
-    assert invoke("detect", "--root", str(root), *options).output.splitlines()[0] == name
+    assert invoke("detect", "--root", str(root), "--name", *options).stdout.strip() == name
     assert invoke("check", "--root", str(root)).exit_code == 0
 
 
