@@ -51,11 +51,20 @@ def project_options(command):
     return wrapper
 
 
+HINT = "\n  hint: "
+
+
+def _own_lines(text: str) -> str:
+    """A warning or note as gen-matrix writes it: its own hint line kept, and every other line
+    break, which only text from outside can bring, written as \\n (one_line)."""
+    return HINT.join(one_line(part) for part in text.split(HINT))
+
+
 def _warn(warnings, notes=()) -> None:
     for warning in warnings:
-        click.echo(one_line(f"warning: {warning}"), err=True)
+        click.echo(_own_lines(f"warning: {warning}"), err=True)
     for note in notes:
-        click.echo(one_line(f"note: {note}"), err=True)
+        click.echo(_own_lines(f"note: {note}"), err=True)
 
 
 class Minutes(click.ParamType):
