@@ -24,7 +24,7 @@ def with_cuda(project, cudas: str, pytorch: str = "2.8.0"):
 def test_pytorch_28_with_cuda_131_is_a_warning_its_source_cannot_build_it(project, run):
     result = run("--root", with_cuda(project, '["12.8", "13.1"]'))
     assert result.exit_code == 0
-    assert ("warning: matrix.yaml:32:18: PyTorch 2.8's source does not build with CUDA 13.1 (it takes CUDA <13.0)"
+    assert ("warning: matrix.yaml:32:18: PyTorch 2.8's source does not build with CUDA 13.1 (it takes CUDA >=11.0,<13.0)"
             in result.stderr.replace(str(project) + os.sep, ""))
 
 
@@ -48,7 +48,7 @@ def test_a_cuda_only_the_wheels_leave_out_is_a_note_not_a_warning(project, run):
 def test_explain_says_why(project, run):
     result = run("explain", "--root", with_cuda(project, '["12.8", "13.1"]'), "pytorch-python313-cuda13_1-sm90-avx2")
     assert result.exit_code == 0, result.output
-    assert "PyTorch 2.8's source does not build with CUDA 13.1 (it takes CUDA <13.0)" in result.stdout
+    assert "PyTorch 2.8's source does not build with CUDA 13.1 (it takes CUDA >=11.0,<13.0)" in result.stdout
     assert "nixpkgs pin" in result.stdout
 
 

@@ -159,7 +159,8 @@ def _cli(root: Path, *args: str) -> str:
 
     from generator.cli import main
 
-    result = CliRunner().invoke(main, ["--root", str(root), *args], catch_exceptions=False)
+    # a wide terminal: the test reads each of explain's labelled lines whole
+    result = CliRunner().invoke(main, ["--root", str(root), *args], catch_exceptions=False, env={"COLUMNS": "1000"})
     assert result.exit_code == 0, result.output
     return result.stdout
 
