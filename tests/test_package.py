@@ -144,9 +144,9 @@ def test_init_then_generate_check_list_show_and_explain(installed, initialised):
 def test_detect_in_the_repository_and_env_outside_any(installed, work, initialised):
     repo, _ = initialised
     detect = gen_matrix(installed, repo, "detect", "--gpu", "RTX 4090", "--cpu-flags", "avx avx2 fma f16c",
-                        "--uname", "Linux x86_64")
+                        "--uname", "Linux x86_64", "--name")
     assert detect.returncode == 0, detect.stderr
-    assert re.fullmatch(r"pytorch-python3\d+-cuda\d+_\d+-sm89-avx2", detect.stdout.splitlines()[0])
+    assert re.fullmatch(r"pytorch-python3\d+-cuda\d+_\d+-sm89-avx2\n", detect.stdout)
     env = gen_matrix(installed, work, "env", "--gpu", "RTX 4090", "--cuda", "12.8", "--pytorch", "2.10")
     assert env.returncode == 0, env.stderr
     assert env.stdout.startswith("#!/usr/bin/env bash\n") and "sm89" in env.stdout
