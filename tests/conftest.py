@@ -86,7 +86,7 @@ SLOW_TESTS = {
 # and drops the tests and fixtures of the files it collected that are no longer there, and the
 # files that are gone; a test the file does not name stays in the quick subset.
 DURATIONS = Path(__file__).with_name("durations.json")
-QUICK_SECONDS = 0.4
+QUICK_SECONDS = 0.25
 SHARED_SCOPES = ("module", "class")
 
 

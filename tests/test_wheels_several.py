@@ -42,15 +42,17 @@ def test_an_arch_list_serves_as_its_best_entry_alone_in_any_order(entries, capab
 def test_each_gpu_gets_every_release_cuda_and_index_whose_wheels_run_there_once_newest_first(name):
     sm = KNOWLEDGE.sm[name]
     fits = K.wheels_for(KNOWLEDGE, sm)
-    keys = [(f.release.name, f.cuda, f.index, f.runs) for f in fits]
-    assert len(keys) == len(set(keys))  # several systems of one wheel are one fit
+    # several systems of one wheel are one fit, where their libraries lack the same code for it
+    keys = [(f.release.name, f.cuda, f.index, f.runs, f.gaps) for f in fits]
+    assert len(keys) == len(set(keys))
     releases = [K.version_key(f.release.name) for f in fits]
     assert releases == sorted(releases, reverse=True)
     for fit in fits:  # every system with a wheel of that release, CUDA and index that serves the GPU so
         assert set(fit.systems) == {w.system for w in fit.release.wheels
                                     if w.cuda == fit.cuda and w.index == fit.index
                                     and K.serves(w.arch, sm.capability) == fit.runs
-                                    and w.system.split("-")[0] in sm.hosts}
+                                    and w.system.split("-")[0] in sm.hosts
+                                    and tuple(g for g in w.gaps if g.lacks_capability(sm.capability)) == fit.gaps}
         assert list(fit.systems) == sorted(fit.systems)
 
 
