@@ -257,7 +257,9 @@ def _with_wheel(knowledge: Knowledge, host: Host, finding: GpuFinding, python: s
     from .handbuild import newest
     from .wheels import wheel_system
 
-    if finding.other is not None and finding.problem is None or finding.other is not None and finding.other.kind != "mps":
+    if finding.other is not None:  # an Apple GPU off macOS (its problem) runs no wheel here
+        if finding.other.kind == "mps" and finding.problem is not None:
+            return finding
         return replace(finding, other_wheel=othergpus.wheel_commands(knowledge, finding.other, python) or ())
     if finding.sm is None or host.machine not in finding.sm.hosts:
         return finding
