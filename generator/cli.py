@@ -314,7 +314,10 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu
     else:
         from .commands.terminal import width, wrap
 
-        lines = list(detect_.answer(result, here))
+        answer = detect_.answer(result, here)
+        # the answer's commands, its unindented lines, are printed whole to be copied whole
+        commands = [line for line in answer if not line.startswith(" ")]
+        lines = [line for line in answer if line.startswith(" ")]
         lines.append(f"  variant: {result.variant.name}" if result.variant
                      else "  no variant of the matrix fits this host")
         if chosen_python:
@@ -322,7 +325,7 @@ def detect(project: layout.Project, gpu, no_gpu, nvidia_smi_output, cpuinfo, cpu
         lines += [f"  {reason}" for reason in result.reasons]
         if result.variant:
             lines.append(f"  build: {detect_.build_note(result, detect_.build_command(result, here))}")
-        click.echo(wrap("\n".join(lines), width()))
+        click.echo("\n".join([*commands, wrap("\n".join(lines), width())]))
         _warn(result.warnings)
         click.echo(f"matrix: {read}", err=True)
     if result.variant is None:

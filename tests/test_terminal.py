@@ -43,6 +43,19 @@ def test_every_line_fits_100_columns_and_each_quoted_command_stays_whole(args, t
     assert re.findall(r"`[^`]*`", wide) == re.findall(r"`[^`\n]*`", narrow)
 
 
+@pytest.mark.parametrize("args", [a for a in ASKED if a[0] == "detect"], ids=lambda a: " ".join(a))
+@pytest.mark.parametrize("columns", ["40", "60", "80"])
+def test_detect_prints_its_answer_whole_at_any_width(args, columns, tmp_path):
+    """The first lines of detect are the commands to run: narrowed, each is still one line,
+    the same as at any width, and the rest still fits."""
+    wide = _run(args, tmp_path, "1000").stdout.splitlines()
+    narrow = _run(args, tmp_path, columns).stdout.splitlines()
+    commands = [line for line in wide if not line.startswith(" ")]
+    assert commands and len(commands[0]) > int(columns) - 20
+    assert narrow[:len(commands)] == commands
+    assert all(len(line) <= int(columns) for line in narrow[len(commands):] if "`" not in line)
+
+
 def test_columns_narrows_the_lines(tmp_path):
     out = _run(("explain", "--gpu", "RTX 4090"), tmp_path, "60").stdout
     too_long = [line for line in out.splitlines() if len(line) > 60]
