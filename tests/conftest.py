@@ -169,6 +169,12 @@ def pytest_sessionfinish(session):
         DURATIONS.write_text(json.dumps(merged, indent=0, sort_keys=True) + "\n", encoding="utf-8")
 
 
+def pytest_configure(config):
+    # The seconds of a test and of its fixtures are read where it runs: in this process alone.
+    if config.getoption("--record-durations") and getattr(config.option, "numprocesses", None):
+        raise pytest.UsageError("--record-durations times the tests one at a time: run it without -n")
+
+
 def pytest_addoption(parser):
     parser.addoption("--record-durations", action="store_true",
                      help="write each test's seconds into tests/durations.json (the quick subset's cut)")

@@ -98,7 +98,7 @@ def test_the_entries_reader_sees_what_pip_would_install():
 
 def test_the_readme_and_ci_install_the_lock_and_then_gen_matrix_without_its_dependencies():
     readme = (REPO / "README.md").read_text()
-    test_command = next(line for line in readme.splitlines() if line.endswith("-m pytest"))
+    test_command = next(line for line in readme.splitlines() if " -m pytest" in line)
     words = shlex.split(test_command)
     assert "requirements/test.txt" in words and words[words.index("requirements/test.txt") - 1] == "-r"
     gen_matrix = test_command.split("&&")[2].split()
