@@ -49,7 +49,8 @@ HAVE = ["-DHAVE_AVX2_CPU_DEFINITION", "-DHAVE_AVX512_CPU_DEFINITION"]
 DEVICE = ["aten/src/ATen/native/cuda/FillKernel.cu", "aten/src/ATen/native/cuda/AbsKernel.cu",
           "aten/src/ATen/native/cuda/ActivationGeluKernel.cu"]
 # what `gen-matrix env` exports as CXXFLAGS for each ISA (the knowledge's flags)
-ISA = {"avx2": ["-mavx2", "-mfma", "-mf16c"], "avx512": ["-mavx512f", "-mavx512dq", "-mavx512vl", "-mavx512bw", "-mfma"]}
+ISA = {"avx2": ["-mavx2", "-mfma", "-mf16c"],
+       "avx512": ["-mavx512f", "-mavx512dq", "-mavx512vl", "-mavx512bw", "-mfma"]}
 VARIANTS = [("sm80-avx2", "80", "avx2"), ("sm90-avx2", "90", "avx2"), ("sm80-avx512", "80", "avx512")]
 COMMON = ["-O3", "-DNDEBUG", "-DAT_PER_OPERATOR_HEADERS", "-DFMT_HEADER_ONLY=1", "-w"]
 CUDA_CONFIG = """\

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import hashlib
 import os
 import shutil
 import subprocess
@@ -45,9 +46,9 @@ CMAKE = shutil.which("cmake")
 CCACHE = shutil.which("ccache", path=str(Path(sys.executable).parent)) or shutil.which("ccache")
 # The toolkit's own bin folder (nvcc on PATH may be a script that calls it): the script takes
 # CUDA_HOME from where nvcc is
-TOOLKIT_BIN = next((Path(folder) / "bin" for folder in (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"),
-                                                      "/usr/local/cuda") if folder and (Path(folder) / "bin" / "nvcc").is_file()),
-                   NVCC.parent if NVCC else None)
+TOOLKITS = (os.environ.get("CUDA_HOME"), os.environ.get("CUDA_PATH"), "/usr/local/cuda")
+TOOLKIT_BIN = next((Path(folder) / "bin" for folder in TOOLKITS
+                    if folder and (Path(folder) / "bin" / "nvcc").is_file()), NVCC.parent if NVCC else None)
 
 pytestmark = [
     pytest.mark.toolchain,
@@ -153,7 +154,6 @@ def test_the_source_is_debians_tarball():
     tarball = SOURCE.parent / "pytorch_2.6.0+dfsg.orig.tar.xz"
     if not tarball.exists():
         pytest.skip(f"the tarball is not beside {SOURCE}")
-    import hashlib
     assert hashlib.sha256(tarball.read_bytes()).hexdigest() == TARBALL_SHA256
 
 
