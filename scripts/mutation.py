@@ -132,7 +132,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "sandbox": ("generator/commands/sandbox.py", ("tests/test_sandbox.py", "tests/test_eval.py",
                                                   "tests/test_bounded.py")),
     "buildenv": ("generator/commands/buildenv.py", ("tests/test_env.py", "tests/test_escaping.py",
-                                                    "tests/test_nvidia_gaps.py")),
+                                                    "tests/test_nvidia_gaps.py", "tests/test_toolchain_arch_flags.py")),
     "host": ("generator/commands/host.py", ("tests/test_host.py", "tests/test_detect.py", "tests/test_other_gpus.py")),
     "detect": ("generator/commands/detect.py", ("tests/test_detect.py", "tests/test_host.py",
                                                 "tests/test_other_gpus.py")),

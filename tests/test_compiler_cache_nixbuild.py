@@ -22,16 +22,22 @@ Nix 2.8 builds every sandboxed derivation in /build, so two variants' units have
 there with or without CCACHE_BASEDIR; one test moves the second build's folder
 (sandbox-build-dir) to show what the setting keeps.
 
+With the real nvcc (marked `toolchain`), the stand-in also compiles a real .cu unit three ways:
+as nixpkgs' CUDA setup hook has nvcc do it (-ccbin the CUDA set's own compiler), with the wrapped
+compiler as nvcc's host compiler, and with ccache in front of nvcc as a CMake compiler launcher.
+The CUDA toolkit is given to the sandbox at a path of the test's own (/cuda), as a store path.
+
 What this cannot prove: nixpkgs' own cc-wrapper and stdenv around the wrapper (the test package
-set builds nothing), torch's CMake, nvcc under ccache, and two builds under different build
-users sharing the folder (both run as the first free one; the test checks the group permissions
-that would allow it).
+set builds nothing), torch's CMake, and two builds under different build users sharing the
+folder (both run as the first free one; the test checks the group permissions that would allow
+it).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -42,6 +48,7 @@ import pytest
 
 from conftest import REPO, needs_posix
 from test_compiler_cache import CCACHE, hits, outcomes, stats
+from test_toolchain_fatbin import NVCC
 
 pytestmark = [needs_posix("nix-build and its sandbox run on Linux"), pytest.mark.usefixtures("sandboxed")]
 
@@ -53,6 +60,14 @@ COMPILER = shutil.which("cc") or shutil.which("gcc")
 # assembler and linker, libc and its headers.
 HOST_PATHS = [path for path in ("/usr", "/bin", "/lib", "/lib64") if os.path.exists(path)]
 CPU_UNITS, GPU_UNITS = 8, 3
+CXX = shutil.which("c++") or shutil.which("g++")
+SANDBOX_CUDA = "/cuda"
+# How an nvcc unit can meet ccache: through nvcc's host compiler as nixpkgs' CUDA setup hook
+# names it (the CUDA set's own, which the fix does not wrap), through a host compiler that is the
+# wrapped one, or with ccache in front of nvcc, as a CMake compiler launcher puts it.
+NVCC_WAYS = ("hook", "host", "launcher")
+KERNEL = ('extern "C" __global__ void scale(float *x, float a) { x[threadIdx.x] *= a; }\n'
+          "int host_side(int n) { int s = 0; for (int i = 0; i < n; i++) s += i; return s; }\n")
 
 # What nix/fixes/compiler-cache-ccache.nix gives ccacheWrapper and torch: the overlay evaluated
 # with a ccacheWrapper.override and an overrideCC that return their arguments.
@@ -72,24 +87,25 @@ in {
 """
 
 BUILD = """\
-{ fixFile, arch, src, ccache, compiler }:
+{ fixFile, arch, src, ccache, compiler, cxx ? "", nvcc ? "", variant ? "" }:
 let
   inherit (import ./fix-values.nix fixFile) extraConfig preConfigure;
   system = builtins.currentSystem;
   # nixpkgs' ccache.links: a cc that runs extraConfig, then ccache with the compiler.
   links = derivation {
-    name = "ccache-links"; inherit system extraConfig ccache compiler;
+    name = "ccache-links"; inherit system extraConfig ccache compiler cxx;
     builder = "/bin/sh";
     args = [ "-c" ''
       set -e; PATH=/usr/bin:/bin
       mkdir -p $out/bin
       { echo '#!/bin/bash -e'; printf '%s\\n' "$extraConfig"; printf 'exec %s %s "$@"\\n' "$ccache" "$compiler"; } > $out/bin/cc
-      chmod +x $out/bin/cc
+      { echo '#!/bin/bash -e'; printf '%s\\n' "$extraConfig"; printf 'exec %s %s "$@"\\n' "$ccache" "$cxx"; } > $out/bin/c++
+      chmod +x $out/bin/cc $out/bin/c++
       echo "wrapped $compiler"
     '' ];
   };
 in derivation {
-  name = "stand-in-torch-${arch}"; inherit system arch src preConfigure;
+  name = "stand-in-torch-${arch}${variant}"; inherit system arch src preConfigure extraConfig ccache nvcc cxx;
   cc = "${links}/bin/cc";
   builder = "/bin/bash";
   args = [ "-c" ''
@@ -104,7 +120,23 @@ in derivation {
       case $unit in gpu*) defs="-DARCH=\\"$arch\\"";; *) defs=;; esac
       "$cc" -O2 -frandom-seed=$seed -I"$PWD/include" $defs -c "$PWD/$unit" -o "$PWD/''${unit%.c}.o"
     done
-    mkdir $out; cp *.o $NIX_BUILD_TOP/ccache.log $out/
+    # nvcc's units, each with a log of its own, one per way nvcc can meet ccache
+    gencode="arch=compute_''${arch#sm},code=sm_''${arch#sm}"
+    for unit in ''${nvcc:+cu-*.cu}; do
+      echo "compiling $unit"
+      export CCACHE_LOGFILE=$NIX_BUILD_TOP/$unit.log
+      case $unit in
+        # nixpkgs' setup-cuda-hook.sh: -ccbin the CUDA set's own compiler, which the fix leaves
+        # unwrapped; its cc-wrapper adds the seed
+        cu-hook*) "$nvcc" -ccbin "$cxx" -Xcompiler -frandom-seed=$seed -O2 -gencode $gencode -c "$PWD/$unit" -o "$PWD/$unit.o";;
+        # -ccbin the wrapped compiler (CUDAHOSTCXX set to torch's stdenv's c++)
+        cu-host*) "$nvcc" -ccbin "${links}/bin/c++" -Xcompiler -frandom-seed=$seed -O2 -gencode $gencode -c "$PWD/$unit" -o "$PWD/$unit.o";;
+        # ccache in front of nvcc, as CMAKE_CUDA_COMPILER_LAUNCHER puts it, with the fix's settings
+        cu-launcher*) (eval "$extraConfig"; "$ccache" "$nvcc" -ccbin "$cxx" -O2 -gencode $gencode -c "$PWD/$unit" -o "$PWD/$unit.o");;
+      esac
+    done
+    export CCACHE_LOGFILE=$NIX_BUILD_TOP/ccache.log
+    mkdir $out; cp *.o $NIX_BUILD_TOP/*.log $out/
     # the last command a builtin, not a program bash ends by exec: Nix 2.8 here reported such a
     # builder killed by signal 9 in 13 of 32 builds (NixOS/nix#2176 has the same on short builds)
     echo "installed in $out"
@@ -166,8 +198,8 @@ class Project:
     """The stand-in, its cache folder (owned by the build users' group, as the fix says) and a
     store of its own."""
 
-    def __init__(self, folder: Path):
-        self.folder = folder
+    def __init__(self, folder: Path, cuda: bool = False):
+        self.folder, self.cuda = folder, cuda
         (folder / "fix-values.nix").write_text(FIX_VALUES)
         (folder / "build.nix").write_text(BUILD)
         values = subprocess.run(
@@ -184,18 +216,26 @@ class Project:
         for i in range(GPU_UNITS):  # the architecture they are compiled for, as -gencode is
             (src / f"gpu{i}.c").write_text(f"#include <string.h>\nunsigned long gpu{i}(void) "
                                            f"{{ return strlen(ARCH) + {i}; }}\n")
+        for way in NVCC_WAYS if cuda else ():  # a kernel whose code is the same for every SM
+            (src / f"cu-{way}.cu").write_text(KERNEL)
         self.cache = folder / "ccache"
         self.cache.mkdir()
         shutil.chown(self.cache, "root", "nixbld")
         self.cache.chmod(0o770)
         self.units = sorted(path.name for path in src.glob("*.c"))
 
-    def build(self, arch: str, given: bool = True, build_dir: str = "/build") -> subprocess.CompletedProcess:
+    def build(self, arch: str, given: bool = True, build_dir: str = "/build",
+              variant: str = "") -> subprocess.CompletedProcess:
         paths = [f"{self.fix['cacheDir']}={self.cache}"] if given else []
+        cuda: list[str] = []
+        if self.cuda:  # the CUDA toolkit at a path of the test's own, as a store path would be
+            paths.append(f"{SANDBOX_CUDA}={NVCC.resolve().parent.parent}")
+            cuda = ["--argstr", "nvcc", f"{SANDBOX_CUDA}/bin/nvcc", "--argstr", "cxx", str(Path(CXX).resolve())]
         started = time.monotonic()
         done = nix_build(self.folder / "store", self.folder / "build.nix", paths,
                          "--arg", "fixFile", str(FIX_FILE.resolve()), "--argstr", "arch", arch,
-                         "--arg", "src", str(self.folder / "src"), build_dir=build_dir)
+                         "--argstr", "variant", variant, "--arg", "src", str(self.folder / "src"),
+                         *cuda, build_dir=build_dir)
         done.seconds = time.monotonic() - started
         return done
 
@@ -203,6 +243,24 @@ class Project:
         """ccache's log of the build, from the output in the test's store."""
         assert done.returncode == 0, done.stderr
         return self.folder / "store" / done.stdout.strip().lstrip("/") / "ccache.log"
+
+    def nvcc_outcomes(self, done: subprocess.CompletedProcess) -> dict[str, list[str]]:
+        """Each way's ccache results, one per compile ccache saw while nvcc built its unit
+        (hit, miss, or the reason it was not cacheable); no log, no compile went through ccache."""
+        output = self.log(done).parent
+        found = {}
+        for way in NVCC_WAYS:
+            log = output / f"cu-{way}.cu.log"
+            results: dict[str, set[str]] = {}
+            for line in (log.read_text().splitlines() if log.exists() else []):
+                match = re.match(r"^\[\S+ (\d+)\s*\] Result: (\S+)", line)
+                if match:
+                    results.setdefault(match[1], set()).add(match[2])
+            found[way] = sorted(
+                "hit" if {"direct_cache_hit", "preprocessed_cache_hit"} & values
+                else "miss" if "cache_miss" in values else "/".join(sorted(values))
+                for values in results.values())
+        return found
 
 
 def test_the_fix_gives_both_compilers_of_torch_the_same_settings(tmp_path):
@@ -258,3 +316,34 @@ def test_without_the_cache_folder_the_build_stops_with_the_fixs_message(tmp_path
     assert f"extra-sandbox-paths = {project.fix['cacheDir']}" in done.stderr
     assert not list(project.cache.iterdir())
     assert "compiling " not in done.stderr  # stopped before the build compiled anything
+
+
+@pytest.mark.toolchain
+@pytest.mark.skipif(NVCC is None, reason="no nvcc on PATH, in CUDA_HOME or /usr/local/cuda: a CUDA toolkit compiles "
+                                         "the stand-in's .cu units")
+@pytest.mark.skipif(CXX is None, reason="needs a C++ compiler, nvcc's host compiler")
+def test_nvcc_units_under_the_fix_with_the_real_nvcc(tmp_path):
+    """The stand-in with a real .cu unit for each way nvcc can meet ccache, built by the real nvcc
+    in the sandbox for sm_80, for sm_90, and for sm_80 again as a variant that differs in
+    something nvcc does not see (another Python: another output path and seed). The kernel's code
+    is the same for every SM; what decides a hit is nvcc's command line."""
+    project = Project(tmp_path, cuda=True)
+    first, second, third = (project.build("sm80"), project.build("sm90"), project.build("sm80", variant="-py2"))
+    for done in (first, second, third):
+        assert outcomes(project.log(done)), done.stderr
+    cpu, gpu = [f"cpu{i}.c" for i in range(CPU_UNITS)], [f"gpu{i}.c" for i in range(GPU_UNITS)]
+    assert outcomes(project.log(second)) == {**{unit: "hit" for unit in cpu}, **{unit: "miss" for unit in gpu}}
+    assert outcomes(project.log(third)) == {unit: "hit" for unit in cpu + gpu}
+    ways = [project.nvcc_outcomes(done) for done in (first, second, third)]
+    # As nixpkgs builds torch with the fix: nvcc runs the CUDA set's own compiler, and ccache
+    # never sees a .cu unit, not even one compiled the same way before.
+    assert [way["hook"] for way in ways] == [[], [], []]
+    # The wrapped compiler under nvcc: its preprocessing calls are not cacheable, and the host
+    # compile misses every time, the same SM's included, since nvcc hands it a file of a random
+    # temporary name that embeds the device code.
+    for way in ways:
+        assert way["host"].count("miss") == 1 and "hit" not in way["host"], way["host"]
+        assert set(way["host"]) == {"miss", "called_for_preprocessing"}, way["host"]
+    # ccache in front of nvcc: -gencode is part of the command line it hashes, so the second SM
+    # misses although the kernel's code does not depend on it; the same SM hits.
+    assert [way["launcher"] for way in ways] == [["miss"], ["miss"], ["hit"]]
