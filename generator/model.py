@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -348,6 +350,21 @@ class Variant:
     @property
     def platforms(self) -> tuple[str, ...]:
         return (self.system,)
+
+    @property
+    def cpu_side(self) -> tuple[str, ...]:
+        """What a torch build's CPU-side objects are compiled from, beside the source: its
+        kind, nixpkgs pin, Python, CUDA release (whose headers they include) and CPU flags.
+        Torch variants equal in it differ only in their GPU, and share those objects through a
+        compiler cache: they are one compiler cache group."""
+        return (self.kind, self.pin, self.python.name, self.cuda.name if self.cuda else "",
+                " ".join(self.isa.flags) if self.isa else "")
+
+    @property
+    def compiler_cache_group(self) -> str:
+        """The name of the torch's folder under build.compiler_cache's cache: a short, stable key
+        of `cpu_side`, so that a build reads and writes the entries of its own group alone."""
+        return hashlib.sha256(json.dumps(self.cpu_side).encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass(frozen=True)
