@@ -208,6 +208,10 @@ class Matrix:
     capability_scope_where: Location | None = None
     pytorch_where: Location | None = None  # pytorch.version's line
     compiler_cache: str | None = None  # build.compiler_cache: "ccache", or None (off)
+    compiler_cache_where: Location | None = None  # build.compiler_cache's line
+    # build.compiler_cache_runners: "dedicated" where the matrix states that its self-hosted
+    # runners build nothing but what its owner trusts; None where it states nothing
+    compiler_cache_runners: str | None = None
 
     def pin_of(self, kind: str, combination: Combination) -> Pin | None:
         """The first pin whose rule takes a torch variant of `kind` and `combination`."""

@@ -64,7 +64,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "schema": ("generator/pipeline/schema.py", ("tests/test_validation.py", "tests/test_reference.py")),
     "validate": ("generator/pipeline/validate.py", ("tests/test_validation.py", "tests/test_input_bounds.py")),
     "expand": ("generator/pipeline/expand.py", ("tests/test_expand.py", "tests/test_companions.py",
-                                                "tests/test_pin_facts.py")),
+                                                "tests/test_pin_facts.py", "tests/test_validation.py")),
     "pinned": ("generator/pipeline/pinned.py", ("tests/test_pin_facts.py", "tests/test_expand.py")),
     "write": ("generator/pipeline/write.py", ("tests/test_write.py", "tests/test_write_failure.py")),
     "digest": ("generator/pipeline/digest.py", ("tests/test_state.py", "tests/test_identity.py",

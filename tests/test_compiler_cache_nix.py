@@ -26,7 +26,8 @@ from conftest import FAKES, FIXTURE_MATRIX, REPO, drv_paths, expansion_of, fake_
 pytestmark = needs_nix
 
 FIX_FILE = "nix/fixes/compiler-cache-ccache.nix"
-CACHE_ON = "  compiler_cache: ccache\n"
+# The GPU variants build on the default self-hosted runners, which the matrix says are its own.
+CACHE_ON = "  compiler_cache: ccache\n  compiler_cache_runners: dedicated\n"
 
 
 def git(*args: str, text: bool = True):
@@ -228,7 +229,7 @@ nixpkgs:
   pins:
     - {name: older, rev: 6a030d535719c5190187c4cec156f335e95e3211, sha256: null, when: {sm: [sm75, sm86]}}
     - {name: newer, rev: 0182a361324364ae3f436a63005877674cf45efb, sha256: null}
-build: {compiler_cache: ccache}
+build: {compiler_cache: ccache, compiler_cache_runners: dedicated}
 gpu:
   python: ["3.13"]
   cuda: ["12.8", "12.9"]
