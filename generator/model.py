@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -206,6 +208,10 @@ class Matrix:
     capability_scope_where: Location | None = None
     pytorch_where: Location | None = None  # pytorch.version's line
     compiler_cache: str | None = None  # build.compiler_cache: "ccache", or None (off)
+    compiler_cache_where: Location | None = None  # build.compiler_cache's line
+    # build.compiler_cache_runners: "dedicated" where the matrix states that its self-hosted
+    # runners build nothing but what its owner trusts; None where it states nothing
+    compiler_cache_runners: str | None = None
 
     def pin_of(self, kind: str, combination: Combination) -> Pin | None:
         """The first pin whose rule takes a torch variant of `kind` and `combination`."""
@@ -348,6 +354,21 @@ class Variant:
     @property
     def platforms(self) -> tuple[str, ...]:
         return (self.system,)
+
+    @property
+    def cpu_side(self) -> tuple[str, ...]:
+        """What a torch build's CPU-side objects are compiled from, beside the source: its
+        kind, nixpkgs pin, Python, CUDA release (whose headers they include) and CPU flags.
+        Torch variants equal in it differ only in their GPU, and share those objects through a
+        compiler cache: they are one compiler cache group."""
+        return (self.kind, self.pin, self.python.name, self.cuda.name if self.cuda else "",
+                " ".join(self.isa.flags) if self.isa else "")
+
+    @property
+    def compiler_cache_group(self) -> str:
+        """The name of the torch's folder under build.compiler_cache's cache: a short, stable key
+        of `cpu_side`, so that a build reads and writes the entries of its own group alone."""
+        return hashlib.sha256(json.dumps(self.cpu_side).encode("utf-8")).hexdigest()[:16]
 
 
 @dataclass(frozen=True)

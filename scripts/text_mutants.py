@@ -140,8 +140,11 @@ MUTANTS: dict[str, tuple[tuple[str, str, str], ...]] = {
          "    '';"),
         ("CUDA's compiler not cached", "cudaPackages = args.cudaPackages // { backendStdenv = cached args.cudaPackages.backendStdenv; };",
          ""),
-        ("the cache folder not named", "export CCACHE_DIR=${cacheDir}", "export CCACHE_DIR=/tmp/ccache"),
-        ("the build goes on without the cache", "        exit 1\n", "\n"),
+        ("the cache folder not named", "export CCACHE_DIR=${groupDir}", "export CCACHE_DIR=/tmp/ccache"),
+        ("one folder for every group", 'then "${cacheDir}/${group}"', "then cacheDir"),
+        ("a group folder it may not write accepted", "if [ ! -w ${groupDir} ]; then", "if false; then"),
+        ("the build goes on without the cache", 'echo "or remove build.compiler_cache from matrix.yaml." >&2\n          exit 1\n',
+         'echo "or remove build.compiler_cache from matrix.yaml." >&2\n'),
         ("another package's extensions replaced", "prev.pythonPackagesExtensions ++ [", "[ "),
     ),
     "nix/fixes/findcudatoolkit-stub.nix": (

@@ -1396,7 +1396,7 @@ def _secret_variables(step: dict) -> set[str]:
 @pytest.mark.parametrize("compiler_cache", [False, True])
 def test_no_secret_reaches_a_step_that_runs_unpinned_code_or_puts_it_on_a_command_line(run, tmp_path, cache,
                                                                                        compiler_cache):
-    text = SYNTHETIC + (f"ci:\n{cache}" if cache else "") + ("build: {compiler_cache: ccache}\n" if compiler_cache else "")
+    text = SYNTHETIC + (f"ci:\n{cache}" if cache else "") + ("build: {compiler_cache: ccache, compiler_cache_runners: dedicated}\n" if compiler_cache else "")
     (tmp_path / "matrix.yaml").write_text(text)
     generate(run, tmp_path)
     found = every_step(tmp_path)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -25,6 +26,8 @@ from conftest import FAKES, FIXTURE_MATRIX, REPO, drv_paths, expansion_of, fake_
 pytestmark = needs_nix
 
 FIX_FILE = "nix/fixes/compiler-cache-ccache.nix"
+# The GPU variants build on the default self-hosted runners, which the matrix says are its own.
+CACHE_ON = "  compiler_cache: ccache\n  compiler_cache_runners: dedicated\n"
 
 
 def git(*args: str, text: bool = True):
@@ -93,7 +96,7 @@ def _facts(root: Path) -> dict:
 
 
 def test_with_ccache_every_torch_compiles_through_the_wrapper_and_nothing_else_changes(tmp_path, run):
-    on, off = project(tmp_path, "on", "  compiler_cache: ccache\n"), project(tmp_path, "off")
+    on, off = project(tmp_path, "on", CACHE_ON), project(tmp_path, "off")
     for root in (on, off):
         assert run("--root", root).exit_code == 0
     cached, plain = _facts(on), _facts(off)
@@ -133,14 +136,19 @@ case "$1" in tee) cat | sed 's/^/  stdin: /' >> "$CALLS" ;; test) exit 1 ;; esac
 
 NIX_BUILD = """#!/usr/bin/env bash
 [ "$2" = -A ] && [ "$4" = --no-out-link ] || { echo "unexpected: nix-build $*" >&2; exit 1; }
-nix-instantiate --eval --expr "(import $PWD/$1 { genMatrixNixpkgs = $FAKE; }).$3.outPath" | tr -d '"'
+"$NIX_INSTANTIATE" --eval --expr "(import $PWD/$1 { genMatrixNixpkgs = $FAKE; }).$3.outPath" | tr -d '"'
+"""
+# nix-instantiate itself, with a recipe evaluated against the test package set, not its pin
+NIX_INSTANTIATE_STANDIN = """#!/usr/bin/env bash
+case " $* " in *" .flox/pkgs/"*) exec "$NIX_INSTANTIATE" "$@" --arg genMatrixNixpkgs "$FAKE" ;; esac
+exec "$NIX_INSTANTIATE" "$@"
 """
 
 
 def test_the_build_jobs_give_the_sandbox_the_folder_the_recipes_name(tmp_path, run):
     """The setup step, run by real bash: it reads the folder from the fix the recipes build
     with (real nix-instantiate), creates it for the build users and adds it to nix.conf."""
-    on, off = project(tmp_path, "on", "  compiler_cache: ccache\n"), project(tmp_path, "off")
+    on, off = project(tmp_path, "on", CACHE_ON), project(tmp_path, "off")
     for root in (on, off):
         assert run("--root", root).exit_code == 0
     assert not any("compiler cache" in name for name in _build_steps(off))
@@ -156,6 +164,8 @@ def test_the_build_jobs_give_the_sandbox_the_folder_the_recipes_name(tmp_path, r
     # the same recipe against the test package set and prints the output path it would build
     (bin_ / "nix-build").write_text(NIX_BUILD, encoding="utf-8")
     (bin_ / "nix-build").chmod(0o755)
+    (bin_ / "nix-instantiate").write_text(NIX_INSTANTIATE_STANDIN, encoding="utf-8")
+    (bin_ / "nix-instantiate").chmod(0o755)
     torch = next(v for v in expansion_of(on).variants if v.cuda and not v.is_companion)
     ccache = nix_eval(f"(import {on / '.flox/pkgs' / (torch.name + '.nix')} "
                       f"{{ genMatrixNixpkgs = {fake_for(torch, expansion_of(on).matrix)}; }}).genMatrix.pkgs.ccache.outPath")
@@ -164,16 +174,21 @@ def test_the_build_jobs_give_the_sandbox_the_folder_the_recipes_name(tmp_path, r
     conf.mkdir()
     env = dict(os.environ, PATH=f"{bin_}{os.pathsep}{os.environ['PATH']}", CALLS=str(calls),
                GITHUB_OUTPUT=str(output), GITHUB_ENV=str(job_env), NIX_CONF_DIR=str(conf), TORCH=torch.name,
-               FAKE=fake_for(torch, expansion_of(on).matrix), **steps[SETUP]["env"])
+               FAKE=fake_for(torch, expansion_of(on).matrix), NIX_INSTANTIATE=shutil.which("nix-instantiate"),
+               **steps[SETUP]["env"])
     done = subprocess.run(["bash", "-e", "-c", steps[SETUP]["run"]], cwd=on, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     # the ccache of the recipe's pin reaches the later steps as a step output, never through
     # $GITHUB_ENV, which a build's output must not write
-    assert output.read_text() == f"dir={folder}\nccache={ccache}/bin/ccache\n"
+    # the folder of the torch's group, as its recipe names it, under the one sandbox path
+    group = torch.compiler_cache_group
+    assert output.read_text() == f"dir={folder}/{group}\ngroup={group}\nccache={ccache}/bin/ccache\n"
     assert not job_env.exists() or "CCACHE" not in job_env.read_text()
     recorded = calls.read_text().splitlines()
-    assert f"sudo mkdir -p {folder}" in recorded
-    assert f"sudo chown root:nixbld {folder}" in recorded and f"sudo chmod 0770 {folder}" in recorded
+    assert f"sudo mkdir -p {folder}/{group}" in recorded
+    assert f"sudo chown root:nixbld {folder} {folder}/{group}" in recorded
+    assert f"sudo chmod 0770 {folder} {folder}/{group}" in recorded
+    assert recorded[recorded.index(f"sudo tee {folder}/{group}/ccache.conf") + 1] == "  stdin: max_size = 5G"
     assert recorded[recorded.index(f"sudo tee -a {conf}/nix.conf") + 1] == f"  stdin: extra-sandbox-paths = {folder}"
     assert "sudo systemctl restart nix-daemon" in recorded
 
@@ -188,16 +203,14 @@ def _shards(run, root: Path, tmp_path: Path) -> list[list[str]]:
 
 
 def test_with_ccache_each_runner_builds_the_torches_sharing_cpu_side_objects_one_after_another(tmp_path, run):
-    from generator.commands.ci import cpu_side
-
-    on, off = project(tmp_path, "on", "  compiler_cache: ccache\n"), project(tmp_path, "off")
+    on, off = project(tmp_path, "on", CACHE_ON), project(tmp_path, "off")
     for root in (on, off):
         assert run("--root", root).exit_code == 0
     variants = expansion_of(on).by_name
 
     def runs(shard: list[str]) -> list[tuple]:
         """The shard's CPU-side groups in the order its jobs meet them, one entry per run of equals."""
-        keys = [cpu_side(variants[name]) for name in shard]
+        keys = [variants[name].cpu_side for name in shard]
         return [key for index, key in enumerate(keys) if index == 0 or keys[index - 1] != key]
 
     cached, plain = _shards(run, on, tmp_path), _shards(run, off, tmp_path)
@@ -206,3 +219,119 @@ def test_with_ccache_each_runner_builds_the_torches_sharing_cpu_side_objects_one
     assert any(len(runs(shard)) > len(set(runs(shard))) for shard in plain)
     for shard in cached:
         assert len(runs(shard)) == len(set(runs(shard))), shard
+
+
+# Two pins (older for sm75 and sm86), two CUDA releases, one Python and ISA for the GPUs and
+# two ISAs without them: every group of torches that can share objects has two SMs, or one CPU.
+GROUPS_MATRIX = """\
+pytorch: {version: "2.9.1"}
+nixpkgs:
+  pins:
+    - {name: older, rev: 6a030d535719c5190187c4cec156f335e95e3211, sha256: null, when: {sm: [sm75, sm86]}}
+    - {name: newer, rev: 0182a361324364ae3f436a63005877674cf45efb, sha256: null}
+build: {compiler_cache: ccache, compiler_cache_runners: dedicated}
+gpu:
+  python: ["3.13"]
+  cuda: ["12.8", "12.9"]
+  sm: [sm75, sm80, sm86, sm90]
+  isa: [avx2]
+cpu:
+  python: ["3.13"]
+  isa: [avx2, avx512]
+ci:
+  gen_matrix: github:acme/gen-matrix/0123456789abcdef0123456789abcdef01234567
+"""
+
+
+@pytest.fixture(scope="module")
+def groups(tmp_path_factory) -> tuple[Path, dict[str, str]]:
+    """The GROUPS_MATRIX repository, and the compiler cache folder of each torch as its recipe
+    names it (real nix-instantiate, against the test package set of its pin)."""
+    from click.testing import CliRunner
+
+    from generator.cli import main
+
+    root = tmp_path_factory.mktemp("groups")
+    (root / "matrix.yaml").write_text(GROUPS_MATRIX, encoding="utf-8")
+    done = CliRunner().invoke(main, ["--root", str(root)])
+    assert done.exit_code == 0, done.output
+    expansion = expansion_of(root)
+    body = "".join(
+        f'"{v.name}" = (import {root / ".flox/pkgs" / (v.name + ".nix")} '
+        f'{{ genMatrixNixpkgs = {fake_for(v, expansion.matrix)}; }}).unwrapped.compilerCacheDir;\n'
+        for v in expansion.variants if not v.is_companion)
+    return root, nix_eval("{\n" + body + "}")
+
+
+def test_each_group_of_torches_that_can_share_objects_has_a_folder_of_its_own(groups):
+    root, folders = groups
+    torches = expansion_of(root).by_name
+    cache = nix_eval(f"(import {root / FIX_FILE}).cacheDir")
+    assert all(folder.rsplit("/", 1)[0] == cache for folder in folders.values())  # the one sandbox path
+    by_folder: dict[str, set[str]] = {}
+    by_side: dict[tuple, set[str]] = {}
+    for name, folder in folders.items():
+        by_folder.setdefault(folder, set()).add(name)
+        by_side.setdefault(torches[name].cpu_side, set()).add(name)
+    # the torches that `gen-matrix ci` runs one after another are those that share a folder
+    assert sorted(map(sorted, by_folder.values())) == sorted(map(sorted, by_side.values()))
+
+    def folder(axes: str) -> str:
+        return folders[f"pytorch-python313-{axes}"]
+
+    assert folder("cuda12_8-sm80-avx2") == folder("cuda12_8-sm90-avx2")  # two SMs of one group
+    assert folder("cuda12_8-sm75-avx2") == folder("cuda12_8-sm86-avx2")
+    assert folder("cuda12_8-sm80-avx2") != folder("cuda12_8-sm75-avx2")  # two pins
+    assert folder("cuda12_8-sm80-avx2") != folder("cuda12_9-sm80-avx2")  # two CUDA releases
+    assert folder("cpu-avx2") != folder("cpu-avx512")  # two sets of CPU flags
+    assert len(by_folder) == 6
+
+
+def _expanded(text: str, values: dict[str, str]) -> str:
+    """`text` with each ${{ expression }} replaced by its value in `values`."""
+    import re
+
+    done = re.sub(r"\$\{\{\s*([^}]+?)\s*\}\}", lambda found: values[found.group(1)], text)
+    assert "${{" not in done
+    return done
+
+
+def _restored(step: dict, values: dict[str, str], saved: list[str]) -> str | None:
+    """The key actions/cache restores, of the `saved` ones (oldest first): the exact key, else
+    the newest that starts with the first restore key that any starts with (GitHub's "Cache
+    key matching")."""
+    key = _expanded(step["with"]["key"], values)
+    if key in saved:
+        return key
+    for prefix in _expanded(step["with"]["restore-keys"], values).split():
+        found = [name for name in saved if name.startswith(prefix)]
+        if found:
+            return found[-1]
+    return None
+
+
+def test_actions_cache_hands_a_job_what_its_own_group_saved_and_nothing_of_another(groups):
+    root, folders = groups
+    steps = _build_steps(root)
+    restore = next(step for name, step in steps.items() if name.startswith("Restore the compiler cache"))
+    assert restore["with"]["path"] == "${{ runner.temp }}/compiler-cache"
+    assert "$RUNNER_TEMP/compiler-cache" in next(step["run"] for name, step in steps.items()
+                                                 if name.startswith("Keep the compiler cache"))
+
+    def job(axes: str, run_id: str) -> dict[str, str]:
+        name = f"pytorch-python313-{axes}"
+        return {"runner.os": "Linux", "runner.arch": "X64", "runner.temp": "/tmp/runner",
+                "github.run_id": run_id, "github.run_attempt": "1", "env.TORCH": name,
+                "steps.compiler-cache.outputs.group": folders[name].rsplit("/", 1)[1]}
+
+    # what jobs of an earlier run saved, each under its own key (actions/cache saves at the end)
+    saved = [_expanded(restore["with"]["key"], job(axes, "100")) for axes in ("cuda12_8-sm80-avx2", "cpu-avx2")]
+    assert len(set(saved)) == 2
+    # a later run: sm90 of sm80's group takes sm80's; the other groups take nothing
+    assert _restored(restore, job("cuda12_8-sm90-avx2", "101"), saved) == saved[0]
+    assert _restored(restore, job("cpu-avx2", "101"), saved) == saved[1]
+    for axes in ("cuda12_8-sm75-avx2", "cuda12_9-sm80-avx2", "cpu-avx512"):
+        assert _restored(restore, job(axes, "101"), saved) is None, axes
+    # two jobs of one group in one run save under keys of their own
+    assert _expanded(restore["with"]["key"], job("cuda12_8-sm80-avx2", "102")) != \
+        _expanded(restore["with"]["key"], job("cuda12_8-sm90-avx2", "102"))

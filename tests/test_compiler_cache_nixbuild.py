@@ -10,6 +10,11 @@ preConfigure first, and passes -frandom-seed from its output path, as nixpkgs'
 reproducible-builds.sh setup hook does. The cache folder reaches the sandbox only through
 extra-sandbox-paths, as the fix tells a builder to give it.
 
+Each torch compiles into the folder of its group under the cache (the fix's preConfigure,
+from passthru.compilerCacheGroup): the groups are those of real torches of
+test_compiler_cache_order's matrix, sm80 and sm90 of one pin, sm75 of another, and a build of
+the other group must take nothing of the first's.
+
 Each test builds in a Nix store of its own (`--store local?root=DIR`, no daemon), with
 sandbox-fallback off, so that a build that could not be sandboxed fails instead of running
 unsandboxed. The fix's cache folder, /nix/var/cache/ccache inside the sandbox, is a folder of
@@ -69,10 +74,26 @@ NVCC_WAYS = ("hook", "host", "launcher")
 KERNEL = ('extern "C" __global__ void scale(float *x, float a) { x[threadIdx.x] *= a; }\n'
           "int host_side(int n) { int s = 0; for (int i = 0; i < n; i++) s += i; return s; }\n")
 
+
+def _groups() -> tuple[str, str, str]:
+    """The compiler cache groups of three real torches of test_compiler_cache_order's matrix,
+    sm80 and sm90 built with the pin `newer`, sm75 with `older`, all three with the same Python,
+    CUDA release and CPU flags: (the group of sm80 and sm90, sm90's, sm75's)."""
+    from test_compiler_cache_order import CACHED
+
+    def group(sm: str) -> str:
+        return next(v.compiler_cache_group for v in CACHED.variants
+                    if not v.is_companion and v.sm and v.sm.name == sm and v.python.name == "3.13"
+                    and v.isa.name == "avx2")
+    return group("sm80"), group("sm90"), group("sm75")
+
+
+GROUP, SAME_GROUP, OTHER_PIN = _groups()
+
 # What nix/fixes/compiler-cache-ccache.nix gives ccacheWrapper and torch: the overlay evaluated
 # with a ccacheWrapper.override and an overrideCC that return their arguments.
 FIX_VALUES = """\
-fixFile:
+{ fixFile, group }:
 let
   fix = import fixFile;
   final = { overrideCC = stdenv: cc: cc; ccacheWrapper.override = args: args; };
@@ -82,14 +103,14 @@ in {
   inherit (fix) cacheDir;
   extraConfig = torch.stdenv.extraConfig;
   cudaExtraConfig = torch.cudaPackages.backendStdenv.extraConfig;
-  preConfigure = (fix.torch { } { } { }).preConfigure;
+  inherit (fix.torch { } { } { passthru.compilerCacheGroup = group; }) preConfigure passthru;
 }
 """
 
 BUILD = """\
-{ fixFile, arch, src, ccache, compiler, cxx ? "", nvcc ? "", variant ? "" }:
+{ fixFile, group, arch, src, ccache, compiler, cxx ? "", nvcc ? "", variant ? "" }:
 let
-  inherit (import ./fix-values.nix fixFile) extraConfig preConfigure;
+  inherit (import ./fix-values.nix { inherit fixFile group; }) extraConfig preConfigure;
   system = builtins.currentSystem;
   # nixpkgs' ccache.links: a cc that runs extraConfig, then ccache with the compiler.
   links = derivation {
@@ -105,7 +126,7 @@ let
     '' ];
   };
 in derivation {
-  name = "stand-in-torch-${arch}${variant}"; inherit system arch src preConfigure extraConfig ccache nvcc cxx;
+  name = "stand-in-torch-${group}-${arch}${variant}"; inherit system arch src preConfigure extraConfig ccache nvcc cxx;
   cc = "${links}/bin/cc";
   builder = "/bin/bash";
   args = [ "-c" ''
@@ -202,11 +223,7 @@ class Project:
         self.folder, self.cuda = folder, cuda
         (folder / "fix-values.nix").write_text(FIX_VALUES)
         (folder / "build.nix").write_text(BUILD)
-        values = subprocess.run(
-            [NIX_INSTANTIATE, "--eval", "--strict", "--json", "--expr",
-             f"import {folder / 'fix-values.nix'} {FIX_FILE.resolve()}"],
-            capture_output=True, text=True, check=True)
-        self.fix = json.loads(values.stdout)
+        self.fix = self.values(GROUP)
         src = folder / "src"
         (src / "include").mkdir(parents=True)
         (src / "include" / "common.h").write_text("int common(int x);\n")
@@ -224,8 +241,16 @@ class Project:
         self.cache.chmod(0o770)
         self.units = sorted(path.name for path in src.glob("*.c"))
 
+    def values(self, group: str) -> dict:
+        """What the fix gives ccacheWrapper, and a torch of `group`."""
+        values = subprocess.run(
+            [NIX_INSTANTIATE, "--eval", "--strict", "--json", "--expr",
+             f"import {self.folder / 'fix-values.nix'} {{ fixFile = {FIX_FILE.resolve()}; group = \"{group}\"; }}"],
+            capture_output=True, text=True, check=True)
+        return json.loads(values.stdout)
+
     def build(self, arch: str, given: bool = True, build_dir: str = "/build",
-              variant: str = "") -> subprocess.CompletedProcess:
+              group: str = GROUP, variant: str = "") -> subprocess.CompletedProcess:
         paths = [f"{self.fix['cacheDir']}={self.cache}"] if given else []
         cuda: list[str] = []
         if self.cuda:  # the CUDA toolkit at a path of the test's own, as a store path would be
@@ -234,8 +259,8 @@ class Project:
         started = time.monotonic()
         done = nix_build(self.folder / "store", self.folder / "build.nix", paths,
                          "--arg", "fixFile", str(FIX_FILE.resolve()), "--argstr", "arch", arch,
-                         "--argstr", "variant", variant, "--arg", "src", str(self.folder / "src"),
-                         *cuda, build_dir=build_dir)
+                         "--argstr", "group", group, "--argstr", "variant", variant,
+                         "--arg", "src", str(self.folder / "src"), *cuda, build_dir=build_dir)
         done.seconds = time.monotonic() - started
         return done
 
@@ -266,7 +291,10 @@ class Project:
 def test_the_fix_gives_both_compilers_of_torch_the_same_settings(tmp_path):
     fix = Project(tmp_path).fix
     assert fix["extraConfig"] == fix["cudaExtraConfig"]
-    assert f"export CCACHE_DIR={fix['cacheDir']}" in fix["extraConfig"]
+    # the folder is torch's, of its group: what the workflow reads is where the build writes
+    # (the tests below build with it)
+    assert "CCACHE_DIR" not in fix["extraConfig"]
+    assert fix["passthru"]["compilerCacheDir"] == f"{fix['cacheDir']}/{GROUP}"
 
 
 def test_a_second_variant_built_by_nix_build_takes_its_cpu_units_from_the_cache(tmp_path):
@@ -275,21 +303,48 @@ def test_a_second_variant_built_by_nix_build_takes_its_cpu_units_from_the_cache(
     assert outcomes(project.log(one)) == {unit: "miss" for unit in project.units}
     # counted as differences: zeroing them here would leave files of root's in the folder,
     # which the build users then may not write
-    cold = stats(project.cache, tmp_path)
+    cold = stats(project.cache / GROUP, tmp_path)
 
-    two = project.build("sm90")
+    assert SAME_GROUP == GROUP  # sm80 and sm90 of one pin, Python, CUDA release and CPU flags
+    two = project.build("sm90", group=SAME_GROUP)
     # the CPU units from the cache although the seed differs (random_seed sloppiness); the
     # GPU-side units compiled again for the other architecture
     assert outcomes(project.log(two)) == {unit: "hit" if unit.startswith("cpu") else "miss" for unit in project.units}
-    total = stats(project.cache, tmp_path)
+    total = stats(project.cache / GROUP, tmp_path)
     warm = {key: value - cold.get(key, 0) for key, value in total.items()}
     assert (hits(warm), warm["cache_miss"]) == (CPU_UNITS, GPU_UNITS)
     # CCACHE_UMASK=007: what a build user wrote, another of the group nixbld may read and write
     written = [path for path in project.cache.rglob("*") if path.is_file() and path.stat().st_uid != 0]
     assert written
     assert all(stat.S_IMODE(path.stat().st_mode) & 0o067 == 0o060 for path in written)
+    # the group's folder, made by the first build's user, is the group nixbld's too
+    import grp  # POSIX only
+    folder = (project.cache / GROUP).stat()
+    assert folder.st_uid != 0 and folder.st_gid == grp.getgrnam("nixbld").gr_gid
+    assert stat.S_IMODE(folder.st_mode) & 0o077 == 0o070
     print(f"\nnix-build, first variant {one.seconds:.2f}s: {hits(cold)} hits, {cold['cache_miss']} misses; "
           f"second {two.seconds:.2f}s: {hits(warm)} hits, {warm['cache_miss']} misses")
+
+
+def test_a_torch_of_another_group_takes_no_entry_of_the_first(tmp_path):
+    """The same units, compiler and flags, but a torch of another pin: it compiles everything
+    again, in a folder of its own, and the first group's entries stay as they were."""
+    project = Project(tmp_path)
+    assert OTHER_PIN != GROUP
+    first = project.build("sm80")
+    assert outcomes(project.log(first)) == {unit: "miss" for unit in project.units}
+    entries = sorted(path.relative_to(project.cache) for path in (project.cache / GROUP).rglob("*")
+                     if path.is_file() and path.name != "stats")
+    assert entries
+    other = project.build("sm80", group=OTHER_PIN)
+    assert outcomes(project.log(other)) == {unit: "miss" for unit in project.units}
+    assert sorted(path.name for path in project.cache.iterdir()) == sorted([GROUP, OTHER_PIN])
+    assert sorted(path.relative_to(project.cache) for path in (project.cache / GROUP).rglob("*")
+                  if path.is_file() and path.name != "stats") == entries
+    # and the first group still finds its own
+    again = project.build("sm90", group=SAME_GROUP)
+    assert outcomes(project.log(again)) == {unit: "hit" if unit.startswith("cpu") else "miss"
+                                            for unit in project.units}
 
 
 def test_where_the_build_folder_differs_the_cpu_units_still_hit(tmp_path):
@@ -347,3 +402,15 @@ def test_nvcc_units_under_the_fix_with_the_real_nvcc(tmp_path):
     # ccache in front of nvcc: -gencode is part of the command line it hashes, so the second SM
     # misses although the kernel's code does not depend on it; the same SM hits.
     assert [way["launcher"] for way in ways] == [["miss"], ["miss"], ["hit"]]
+
+
+def test_a_group_folder_the_build_users_cannot_write_stops_the_build_with_its_name(tmp_path):
+    """A folder of root's left by a copy by hand (the cache restored without its owner)."""
+    project = Project(tmp_path)
+    (project.cache / GROUP).mkdir(mode=0o755)
+    done = project.build("sm80")
+    assert done.returncode != 0
+    assert (f"gen-matrix: build.compiler_cache is ccache, but {project.fix['cacheDir']}/{GROUP}, this torch's "
+            "folder in the cache, is not writable by this build.") in done.stderr
+    assert "compiling " not in done.stderr
+    assert list((project.cache / GROUP).iterdir()) == []

@@ -17,7 +17,7 @@ nixpkgs:
   pins:
     - {name: older, rev: 6a030d535719c5190187c4cec156f335e95e3211, when: {sm: [sm75, sm86]}}
     - {name: newer, rev: 0182a361324364ae3f436a63005877674cf45efb}
-build: {compiler_cache: ccache}
+build: {compiler_cache: ccache, compiler_cache_runners: dedicated}
 gpu:
   python: ["3.12", "3.13"]
   cuda: ["12.8"]
@@ -39,7 +39,7 @@ def expansion_of(text: str):
 
 
 CACHED = expansion_of(MATRIX)
-UNCACHED = expansion_of(MATRIX.replace("build: {compiler_cache: ccache}\n", ""))
+UNCACHED = expansion_of(MATRIX.replace("build: {compiler_cache: ccache, compiler_cache_runners: dedicated}\n", ""))
 NAMES = sorted(CACHED.by_name)
 
 

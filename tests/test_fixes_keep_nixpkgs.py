@@ -114,8 +114,11 @@ let
       plain = set [ ];
       fixed = set (lib.optional (fix ? overlay) fix.overlay);
       torch = pkgs: pkgs.python3Packages.torch;
+      # the passthru the recipes give every torch of a matrix with build.compiler_cache
+      # (render.torch_build), which the compiler cache's fix reads; the derivation is the same
+      grouped = pkgs: (torch pkgs).overrideAttrs (old: { passthru = old.passthru // { compilerCacheGroup = "0123456789abcdef"; }; });
       torchAfter =
-        if fix ? torch then (torch fixed).overrideAttrs (fix.torch { pkgs = fixed; inherit lib; version = (torch plain).version; })
+        if fix ? torch then (grouped fixed).overrideAttrs (fix.torch { pkgs = fixed; inherit lib; version = (torch plain).version; })
         else torch fixed;
       touched = if fix ? overlay then builtins.filter (a: lib.isDerivation (plain.${a} or null)) (builtins.attrNames (fix.overlay fixed plain)) else [ ];
     in {

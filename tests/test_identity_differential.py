@@ -109,7 +109,9 @@ EDITS = {
     "the capability scope": _set("nixpkgs", "capability_scope", value="nixpkgs"),
     "system features": _set("build", "system_features", value=["big-parallel", "kvm"]),
     "jobs": _set("build", "jobs", value=16),
-    "the compiler cache": _set("build", "compiler_cache", value="ccache"),
+    # on the self-hosted runners the GPU variants build on, which the matrix says are its own
+    "the compiler cache": lambda data: data.setdefault("build", {}).update(compiler_cache="ccache",
+                                                                           compiler_cache_runners="dedicated"),
     "a companion more": _set("companions", value=[{"packages": ["torchvision", "torchaudio"],
                                                    "when": {"sm": "sm61"}}]),
     "companions for every variant": _set("companions", value=[{"packages": ["torchvision"], "when": "all"}]),

@@ -91,6 +91,17 @@ CASES = [
          ("knowledge.fixes.mine.when.cuda: '13' is not valid", "a version range"), schema=True),
     Case("compiler-cache-unknown", BASE + "build: {compiler_cache: sccache}\n" + GPU, "3:25",
          ("build.compiler_cache: 'sccache' is not allowed here", "did you mean 'ccache'?"), schema=True),
+    # a self-hosted runner keeps the cache between jobs: the default GPU runner, a GPU runner
+    # of ci.gpu_runners, a CPU torch's runner of ci.runners
+    Case("compiler-cache-on-the-default-self-hosted-runner", BASE + "build: {compiler_cache: ccache}\n" + GPU, "3:25",
+         ("build.compiler_cache: ccache would keep the compiler cache on self-hosted runners "
+          "([self-hosted, linux, x64, pytorch-builder])", "could plant objects that a later torch links in unseen",
+          "`compiler_cache_runners: dedicated` under build:")),
+    Case("compiler-cache-on-self-hosted-gpu-and-cpu-runners",
+         BASE + "build:\n  jobs: 8\n  compiler_cache: ccache\n" + GPU + CPU +
+         "ci:\n  gpu_runners: [{labels: [self-hosted, h100], system: x86_64-linux, sm: [sm90]}]\n"
+         "  runners: {x86_64-linux: [self-hosted, big]}\n", "5:19",
+         ("self-hosted runners ([self-hosted, big]; [self-hosted, h100])", "GitHub-hosted runners")),
     Case("fix-without-its-file", BASE + "knowledge:\n  fixes:\n    mine: {why: x, when: {isa: [avx2]}}\n" + GPU, "",
          ("no file for the fix 'mine': nix/fixes/mine.nix", "write the fix there")),
     Case("unknown-sm", BASE + 'gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm91], isa: [avx2]}\n', "3:46",
@@ -224,6 +235,23 @@ def test_bad_matrix_is_refused_with_its_location_and_nothing_changes(case, repos
         assert words in result.stderr, result.stderr
     assert "hint: " in result.stderr
     assert tree(repository) == before
+
+
+@pytest.mark.parametrize("text", [
+    BASE + "build: {compiler_cache: ccache, compiler_cache_runners: dedicated}\n" + GPU,  # stated
+    BASE + "build: {compiler_cache: ccache}\n" + CPU,  # ubuntu-latest
+    # a GPU runner without the label, as a larger GitHub-hosted runner is; the unused default
+    # GPU runner of another system does not count
+    BASE + "build: {compiler_cache: ccache}\n" + GPU + CPU
+    + "ci: {gpu_runners: [{labels: [gpu-h100], system: x86_64-linux, sm: [sm90]}]}\n",
+    BASE + "build: {compiler_cache: none}\n" + GPU,  # off
+], ids=["dedicated", "github-hosted", "gpu-runner-without-the-label", "off"])
+def test_the_compiler_cache_is_offered_on_github_hosted_runners_or_where_the_matrix_says_they_are_its_own(
+        text, project, run):
+    write_matrix(project, text)
+    result = run("--root", project)
+    assert result.exit_code == 0, result.output
+    assert "self-hosted" not in result.stderr
 
 
 def test_every_problem_is_reported_at_once(repository, run):
@@ -360,7 +388,7 @@ nixpkgs:
        patches: {magma: [{url: "https://example.org/magma.patch", hash: "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}]},
        config: {cudaForwardCompat: false}}
     - {name: default, rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
-build: {jobs: 4, system_features: [big-parallel, kvm], compiler_cache: ccache}
+build: {jobs: 4, system_features: [big-parallel, kvm], compiler_cache: ccache, compiler_cache_runners: dedicated}
 naming: {gpu: "t-{python}-{cuda}-{sm}-{isa}-{package}", cpu: "t-{python}-{isa}-{package}",
          darwin: "t-{python}-{accelerator}-{package}"}
 description: {gpu: "{pytorch} {family} {gpus} {capability}", cpu: "{cpus}", darwin: "{accelerator}",

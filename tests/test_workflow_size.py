@@ -32,6 +32,7 @@ def test_at_50000_variants_each_workflow_file_and_run_script_is_within_githubs_l
                   "cache": {"type": "attic", "substituter": "https://attic.example/acme",
                             "public_key": "acme:AAAA", "name": "acme", "secret": "ATTIC_TOKEN"}}
     data["build"]["compiler_cache"] = "ccache"
+    data["build"]["compiler_cache_runners"] = "dedicated"  # the self-hosted h100s
     data["ci"]["substituters"] = [{"url": f"https://cache{i}.example.org", "key": f"cache{i}:{'A' * 43}="}
                                   for i in range(16)]
     expansion = expand.expand(validate.validate(load.parse(yaml.safe_dump(data), "matrix.yaml")))

@@ -85,7 +85,7 @@ CATALOG, CACHE = "catalog", "cache"
 
 @dataclass(frozen=True)
 class Selection:
-    # by name; with build.compiler_cache, by what their CPU-side objects share (cpu_side), then by name
+    # by name; with build.compiler_cache, by their compiler cache group (Variant.cpu_side), then by name
     jobs: tuple[Job, ...]
     deleted: tuple[str, ...]  # in the state at the revision, no longer in the matrix
     selected_by: str = EVERY
@@ -305,7 +305,7 @@ def select(expansion: Expansion, changes: dict[str, str], deleted: tuple[str, ..
     if expansion.matrix.compiler_cache is not None:
         # Builds that compile the same CPU-side objects run one after another, each
         # finding the objects of the one before in the compiler cache.
-        groups.sort(key=lambda item: cpu_side(expansion.by_name[item[0]]))
+        groups.sort(key=lambda item: expansion.by_name[item[0]].cpu_side)
     for torch_name, group in groups:
         torch = expansion.by_name[torch_name]
         runner, gpu = ci.placement(torch)
@@ -314,14 +314,6 @@ def select(expansion: Expansion, changes: dict[str, str], deleted: tuple[str, ..
                         tuple(name for name in builds if changes[name] == WRAPPER),
                         gpu))
     return Selection(tuple(jobs), tuple(sorted(deleted)), selected_by, by_text, MappingProxyType(dict(changes)))
-
-
-def cpu_side(torch: Variant) -> tuple[str, ...]:
-    """What a torch build's CPU-side objects are compiled from, beside the source: its Python,
-    CUDA release (whose headers they include), CPU flags and nixpkgs pin. Torch variants equal
-    in it differ only in their GPU, and share those objects through a compiler cache."""
-    return (torch.kind, torch.pin, torch.python.name, torch.cuda.name if torch.cuda else "",
-            " ".join(torch.isa.flags) if torch.isa else "")
 
 
 def selection(expansion: Expansion, root: Path, now: dict[str, state.Entry], since: str | None,

@@ -209,6 +209,28 @@ def _scope_refused(matrix: Matrix, variants: list[Variant]) -> list[Problem]:
             for (sm, cuda), reason in sorted(reasons.items())]
 
 
+def _compiler_cache_refused(matrix: Matrix, variants: list[Variant]) -> list[Problem]:
+    """build.compiler_cache where a torch builds on a self-hosted runner, unless the matrix
+    states that its runners build nothing but what its owner trusts: such a runner keeps the
+    cache between jobs, and every build there, a pull request's or another repository's job,
+    can write entries that a later torch links in."""
+    if matrix.compiler_cache is None or matrix.compiler_cache_runners == "dedicated":
+        return []
+    shared = sorted({matrix.ci.placement(v)[0] for v in variants
+                     if not v.is_companion and "self-hosted" in matrix.ci.placement(v)[0]})
+    if not shared:
+        return []
+    runners = "; ".join(f"[{', '.join(labels)}]" for labels in shared)
+    return [Problem(matrix.compiler_cache_where or Location(matrix.file),
+                    f"build.compiler_cache: {matrix.compiler_cache} would keep the compiler cache on self-hosted "
+                    f"runners ({runners}), where every build can write it: a pull request's build, or another "
+                    "repository's job on the same runner, could plant objects that a later torch links in unseen",
+                    "if those runners build nothing but what you trust (this repository's jobs, no pull request "
+                    "from a fork, no other user of their Nix daemon), say so with `compiler_cache_runners: "
+                    "dedicated` under build:; else build the torches on GitHub-hosted runners, or remove "
+                    "build.compiler_cache (docs/ci.md, \"Compiler cache\")")]
+
+
 def _unused_pins(matrix: Matrix, variants: list[Variant]) -> list[Problem]:
     used = {variant.pin for variant in variants}
     return [Problem(pin.where, f"the nixpkgs pin '{pin.name}' builds no variant",
@@ -262,7 +284,7 @@ def expand(matrix: Matrix, allow_empty: bool = False) -> Expansion:
         variants += kept
         dropped += gone
     variants += _companions(matrix, variants, warnings)
-    problems += _unpinned(matrix, variants) + _scope_refused(matrix, variants)
+    problems += _unpinned(matrix, variants) + _scope_refused(matrix, variants) + _compiler_cache_refused(matrix, variants)
     unsupported, notes = _unsupported(matrix, variants)
     pin_warnings, pin_notes = pinned.check(matrix, variants)
     warnings += _unused_pins(matrix, variants) + unsupported + pin_warnings

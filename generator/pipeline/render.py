@@ -118,6 +118,10 @@ def torch_build(matrix: Matrix, variant: Variant) -> dict:
             "cpuISA": isa.name if isa else None,
             "blasProvider": variant.blas,
             "cudaVersion": variant.cuda.name if variant.cuda else None,
+            # build.compiler_cache: the torch's folder under the cache
+            # (nix/fixes/compiler-cache-ccache.nix); absent without it, so that a matrix without
+            # the option keeps its store paths
+            **({"compilerCacheGroup": variant.compiler_cache_group} if matrix.compiler_cache else {}),
         },
     }
 

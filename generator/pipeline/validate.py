@@ -297,6 +297,8 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
         jobs=build.get("jobs", 16),
         system_features=tuple(build.get("system_features", ["big-parallel"])),
         compiler_cache=None if build.get("compiler_cache", "none") == "none" else build["compiler_cache"],
+        compiler_cache_where=doc.where(("build", "compiler_cache")) if "compiler_cache" in build else None,
+        compiler_cache_runners=build.get("compiler_cache_runners"),
         naming=MappingProxyType(naming),
         description=MappingProxyType(description),
         sections=sections,
