@@ -252,6 +252,9 @@ class Fix:
     when: Mapping[str, object]
     file: str = ""  # the file's name without .nix; the row's name where empty
     enabled: bool = True
+    # "derivation": it changes a package's build; "evaluation": only which packages nixpkgs
+    # lets evaluate (config.allowBroken), which no derivation reads
+    changes: str = "derivation"
 
     @property
     def stem(self) -> str:

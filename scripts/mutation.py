@@ -120,7 +120,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "adopt": ("generator/commands/adopt/__init__.py", ("tests/test_adopt.py",)),
     "adopt-reading": ("generator/commands/adopt/reading.py", ("tests/test_adopt.py", "tests/test_adopt_reading.py")),
     "adopt-inferring": ("generator/commands/adopt/inferring.py", ("tests/test_adopt.py",)),
-    "adopt-reporting": ("generator/commands/adopt/reporting.py", ("tests/test_adopt.py",)),
+    "adopt-reporting": ("generator/commands/adopt/reporting.py", ("tests/test_adopt.py", "tests/test_adopt_evaluated.py")),
     "smoke": ("generator/commands/smoke.py", ("tests/test_smoke.py",)),
     "smoke-probe": ("generator/commands/smoke_probe.py", ("tests/test_smoke.py",)),
     "promise": ("generator/commands/promise.py", ("tests/test_smoke_cuobjdump.py", "tests/test_smoke_handbuild.py",

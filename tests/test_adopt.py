@@ -867,3 +867,27 @@ def test_the_magma_fix_is_said_to_be_added_only_on_a_pin_whose_magma_lacks_it(fo
     explained = CliRunner().invoke(main, ["explain", "pytorch-python313-cuda13_0-sm90-avx2", "--root", str(folder)])
     assert explained.exit_code == 0, explained.output
     assert ("magma-cuda13-clockrate" in explained.output) is adds
+
+
+@pytest.mark.parametrize("rev, carried", [("0182a361324364ae3f436a63005877674cf45efb", True),
+                                          ("6a030d535719c5190187c4cec156f335e95e3211", False)])
+def test_a_hand_written_fix_the_pin_holds_is_said_dropped_not_lost(tmp_path, rev, carried):
+    """Thor recipes that patch MAGMA by hand, as build-pytorch's pytorch-2.10-python313 branch
+    does: on 0182a36, whose magma has the same commit (knowledge pins, carries), generate
+    drops the hand-written patch, which the pin already applies; on 6a030d5 the built-in fix
+    takes its place, and neither is said. The report never calls the fix one that does not
+    apply: its rule holds on both."""
+    from test_adopt_evaluated import _thor
+
+    folder = tmp_path / "recipes"
+    _thor(folder)
+    for recipe in (folder / ".flox" / "pkgs").glob("*.nix"):
+        text = recipe.read_text().replace("6a030d535719c5190187c4cec156f335e95e3211", rev)
+        recipe.write_text(text.replace("final.cudaPackages_13;", "final.cudaPackages_13_0;"))
+    result = adopt.adopt(folder, "2.9.1")
+    assert sorted(result.changes) == sorted(result.names) == ["pytorch-python313-cuda13_0-sm110-armv8_2",
+                                                               "pytorch-python313-cuda13_0-sm110-armv9"]
+    for name in result.names:
+        said = [line for line in result.changes[name] + result.lost.get(name, []) if "magma-cuda13-clockrate" in line]
+        dropped = "its hand-written magma-cuda13-clockrate fix dropped: the pin's nixpkgs already holds that change"
+        assert said == ([dropped] if carried else []), (name, said)

@@ -36,12 +36,15 @@ from click.testing import CliRunner
 from conftest import REPO, fake_for, needs_nix, nix_eval, nix_string, shell_exports
 from generator.cli import main
 from generator.commands import adopt
+from generator.knowledge import build, builtin
 from test_adopt import FIXTURE, reference_shaped
 
 pytestmark = [needs_nix, pytest.mark.slow]
 
 FAKES = REPO / "tests" / "nix" / "fakes.nix"
 FIXES = REPO / "nix" / "fixes"
+# the fixes that change only which packages may evaluate (knowledge.yaml, `changes: evaluation`)
+EVALUATION_FIXES = sorted(name for name, fix in build(builtin()).fixes.items() if fix.changes == "evaluation")
 
 THOR = '''# Written as barstoolbluz/build-pytorch's pytorch-2.10-python313 branch writes its Thor
 # recipes: the pin's CUDA 13 set, MAGMA patched for CUDA 13.0, torch for 11.0 alone.
@@ -87,6 +90,22 @@ in
 '''
 
 
+def _broken(folder: Path) -> None:
+    """Recipes as barstoolbluz/build-pytorch writes them on two branches: Thor recipes on
+    6a030d5, whose torch marks itself broken for CUDA 13 (tests/nix/README.md), one without
+    allowBroken (as its pytorch-2.9-python313 branch writes its CUDA 13.0 recipes) and one with
+    it; and a CPU recipe with allowBroken (as its pytorch-2.10-python313 branch writes them),
+    where torch is not marked broken."""
+    _thor(folder)
+    pkgs = folder / ".flox" / "pkgs"
+    thor = pkgs / "pytorch-python313-cuda13_0-sm110-armv8_2.nix"
+    thor.write_text(thor.read_text().replace("allowBroken = true; ", ""))
+    cpu = (FIXTURE / ".flox" / "pkgs" / "pytorch-python313-cpu-avx2.nix").read_text()
+    cpu = cpu.replace("fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3", "6a030d535719c5190187c4cec156f335e95e3211")
+    (pkgs / "pytorch-python313-cpu-avx2.nix").write_text(
+        cpu.replace("config = { allowUnfree = true; };", "config = { allowUnfree = true; allowBroken = true; };"))
+
+
 def _reference_main(folder: Path) -> None:
     shutil.copytree(FIXTURE, folder)
     keep = {p.name: p.read_text() for p in (folder / ".flox" / "pkgs").glob("*.nix")}
@@ -126,6 +145,8 @@ FACTS = '''
     gencode = if cuda then t.passthru.cudaPackages.flags.gencodeString else null;
     nccl = if cuda then t.passthru.cudaPackages.nccl.meta.available else null;
     platforms = r.meta.platforms or null;
+    # whether nixpkgs' check-meta lets torch evaluate under the recipe's config (allowBroken)
+    available = t.meta.available;
     # the store name of the build, the facts the published package's passthru gives consumers, the packages it adds
     # to buildInputs (a derivation by its name) and the features it asks its builder for
     name = t.name;
@@ -214,6 +235,8 @@ def _differences(before: dict, after: dict) -> dict:
             ("NCCL off",) if changed == {"nccl"} else ())
     if before["systemFeatures"] != after["systemFeatures"]:
         found["requiredSystemFeatures"] = "requiredSystemFeatures"
+    if before["available"] != after["available"]:
+        found["evaluates"] = tuple(f"adds the {fix} fix" for fix in EVALUATION_FIXES)
     return found
 
 
@@ -221,7 +244,7 @@ def _differences(before: dict, after: dict) -> dict:
 def adopted(tmp_path_factory) -> dict:
     out = {}
     both = lambda folder: (_reference_main(folder), _thor(folder, on_main_pin=True))  # noqa: E731
-    for label, make in (("reference-main", _reference_main), ("thor", _thor), ("both", both)):
+    for label, make in (("reference-main", _reference_main), ("thor", _thor), ("both", both), ("broken", _broken)):
         tmp = tmp_path_factory.mktemp(label)
         folder = tmp / "recipes"
         make(folder)
@@ -252,7 +275,30 @@ def test_every_fact_whose_evaluated_value_changes_is_in_the_report(adopted):
                 assert "meta.platforms" in said, f"{label}: {name}: meta.platforms changes: {said}"
     # each kind of fact differs somewhere, so none of the checks above is idle
     assert {"variable", "ninjaFlags", "passthru.cudaCapabilities", "CUDA libraries' capabilities", "NCCL",
-            "CPU flags", "store name", "passthru.cudaVersion", "buildInputs", "requiredSystemFeatures"} <= seen, seen
+            "CPU flags", "store name", "passthru.cudaVersion", "buildInputs", "requiredSystemFeatures",
+            "evaluates"} <= seen, seen
+
+
+def test_a_fix_that_decides_only_what_evaluates_is_named_only_where_it_decides_it(adopted):
+    """allow-broken-cuda13 sets config.allowBroken alone, which no derivation reads: the report
+    names it where the recipe's torch is refused (marked broken, without allowBroken) and the
+    generated one evaluates, and nowhere else: not where the recipe has it already, nor where
+    the recipe's allowBroken is dropped from a torch nothing marks broken (a CPU build)."""
+    assert EVALUATION_FIXES == ["allow-broken-cuda13"]
+    seen = Counter()
+    for label, (folder, result, evaluated) in adopted.items():
+        for name, both in evaluated.items():
+            said = [line for line in result.changes.get(name, []) + result.lost.get(name, [])
+                    if any(fix in line for fix in EVALUATION_FIXES)]
+            before, after = both["before"]["available"], both["after"]["available"]
+            assert after, f"{label}: {name}: the generated torch does not evaluate"
+            text = (folder / ".flox/pkgs" / f"{name}.nix").read_text()
+            seen[(before, "allowBroken" in text)] += 1
+            assert bool(said) is (before != after), f"{label}: {name}: evaluates {before} -> {after}, said {said}"
+    # refused and made to evaluate; evaluating with the recipe's allowBroken (CUDA 13, and a
+    # CPU build where it changes nothing); evaluating without it
+    assert {(False, False), (True, True), (True, False)} <= set(seen), seen
+    assert seen[(True, True)] >= 2, seen
 
 
 def test_the_thor_report_says_nccl_goes_off_and_the_cuda_libraries_are_built_for_it(adopted):

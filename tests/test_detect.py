@@ -93,8 +93,8 @@ EXPECTED = {
     # captured on the machine (fixtures/hosts/README.md), where detect gave the same answer
     "xeon-vm-h200": ("pytorch-python313-cuda12_8-sm90-avx512bf16",
                      ["GPU 0: NVIDIA H200: sm90 (Hopper) by compute capability 9.0, driver 580.159.04",
-                      "prebuilt: PyTorch 2.14.1's own CUDA 13.2 wheels run on sm90 (9.0 SASS), no build needed: "
-                      "`pip install torch==2.14.1 --index-url https://download.pytorch.org/whl/cu132`; NVIDIA driver "
+                      "prebuilt: PyTorch 2.15.0's own CUDA 13.2 wheels run on sm90 (9.0 SASS), no build needed: "
+                      "`pip install torch==2.15.0 --index-url https://download.pytorch.org/whl/cu132`; NVIDIA driver "
                       "580.65.06 (Linux) or newer; this host's driver 580.159.04 runs them",
                       "CPU: Intel(R) Xeon(R) Processor: avx512bf16 is the best instruction set of these variants it "
                       "runs (it shows avx512f avx512dq avx512vl avx512bw avx512_bf16)",
@@ -545,8 +545,8 @@ def test_the_json_of_a_captured_h200_host_names_the_wheel_that_runs_there(run):
     (gpu,) = json.loads(result.stdout)["gpus"]
     wheel = gpu["wheel"]
     assert (gpu["sm"], wheel["pytorch"], wheel["cuda"], wheel["how"], wheel["driver"]) == (
-        "sm90", "2.14.1", "13.2", "SASS", {"Linux": "580.65.06"})
-    assert wheel["command"] == "pip install torch==2.14.1 --index-url https://download.pytorch.org/whl/cu132"
+        "sm90", "2.15.0", "13.2", "SASS", {"Linux": "580.65.06"})
+    assert wheel["command"] == "pip install torch==2.15.0 --index-url https://download.pytorch.org/whl/cu132"
     # the CPU is known, so the matrix's variants for the GPU are not listed for the reader to choose
     assert "the CPU's flags decide among them" not in run("detect", "--matrix", MATRIX, *host_args("xeon-vm-h200")).stdout
 

@@ -847,14 +847,19 @@ def test_an_isa_without_an_msvc_flag_is_said_in_a_windows_script_and_not_in_a_ba
 @pytest.mark.parametrize("gpu", ["RTX 5070", "RTX 4090"])
 def test_a_gpu_alone_takes_the_newest_python_with_stable_wheels_not_an_announced_one(run, gpu):
     # RELEASE.md names Python 3.15 for 2.13 and 2.14, whose wheels stop at 3.14 (knowledge.yaml,
-    # default_python): asked nothing else, the script is for 3.14
-    release = knowledge.build(knowledge.builtin()).release("2.14")
+    # default_python): asked for 2.14 and nothing else, the script is for 3.14
+    table = knowledge.build(knowledge.builtin())
+    release = table.release("2.14")
     assert release.python[1] == "3.15" and release.preferred_python == "3.14"
-    script = axes_script(run, "--gpu", gpu)
+    script = axes_script(run, "--gpu", gpu, "--pytorch", "2.14")
     assert "for Python 3.14." in script and "python314" in script
     assert "3.15" not in script.replace("Python 3.10 to 3.15", "")
     # asked for, 3.15 is still taken: it is within the release's range
-    assert "for Python 3.15." in axes_script(run, "--gpu", gpu, "--python", "3.15")
+    assert "for Python 3.15." in axes_script(run, "--gpu", gpu, "--pytorch", "2.14", "--python", "3.15")
+    # 2.15.0 ships cp315 wheels (PyPI): its newest Python is the one a GPU alone takes
+    newest = table.release("2.15")
+    assert newest.preferred_python == newest.python[1] == "3.15"
+    assert "for Python 3.15." in axes_script(run, "--gpu", gpu)
 
 
 @pytest.mark.parametrize("shell", ["cmd", "powershell"])  # the Windows scripts

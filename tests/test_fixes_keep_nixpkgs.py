@@ -159,8 +159,31 @@ def test_every_fix_of_a_package_is_checked():
             "findcudatoolkit-stub", "torch-source-version"} <= fixes
     assert {pin for fix, pin, _ in CASES if fix == "magma-cuda13-clockrate"} == set(modelled_pins())
     assert {cuda for fix, _, cuda in CASES if fix == "magma-cuda13-clockrate"} == {"13.0"}
-    # every fix file is either checked here or said to replace on purpose
-    assert {path.stem for path in FIXES.glob("*.nix")} == fixes | set(REPLACES) | {"allow-broken-cuda13"}
+    # every fix file is either checked here, said to replace on purpose, or changes no package
+    evaluation = {fix.stem for fix in KNOWLEDGE.fixes.values() if fix.changes == "evaluation"}
+    assert {path.stem for path in FIXES.glob("*.nix")} == fixes | set(REPLACES) | evaluation
+
+
+# What nixpkgs' check-meta reads from config to refuse or let a package evaluate, and no
+# derivation reads (NixOS/nixpkgs pkgs/stdenv/generic/check-meta.nix; tests/nix/nixpkgs/stdenv.nix
+# models the first three).
+CHECK_META = {"allowBroken", "allowUnfree", "allowUnsupportedSystem", "allowInsecurePredicate",
+              "permittedInsecurePackages", "allowUnfreePredicate"}
+
+
+@needs_nix
+def test_a_fix_said_to_change_only_what_evaluates_sets_only_what_check_meta_reads():
+    """knowledge.yaml's `changes: evaluation` (adopt names such a fix only where it decides
+    whether torch evaluates) holds exactly for the fix files whose module is a config that
+    check-meta alone reads."""
+    modules = nix_eval("builtins.mapAttrs (name: _: let m = import (" + nix_string(FIXES)
+                       + " + \"/${name}\"); in { keys = builtins.attrNames m; config = builtins.attrNames (m.config or { }); })"
+                       " (builtins.readDir " + nix_string(FIXES) + ")")
+    said = {fix.stem + ".nix": fix.changes for fix in KNOWLEDGE.fixes.values()}
+    for file, module in modules.items():
+        only_check_meta = module["keys"] == ["config"] and set(module["config"]) <= CHECK_META
+        assert (said[file] == "evaluation") is only_check_meta, (file, module, said[file])
+    assert "evaluation" in said.values() and "derivation" in said.values()
 
 
 @needs_nix

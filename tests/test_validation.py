@@ -480,7 +480,7 @@ knowledge:
     "2.8": {rocm: "6.4", gfx: "gfx1010;gfx942", xpu: "dg2,bmg", macos: "14.0", source: RELEASE.md,
             gfx_source: our build log, xpu_source: our build log, macos_source: Apple's page}
   fixes:
-    hopper-only: {why: an example of a repository's own fix, file: local-fix, enabled: true,
+    hopper-only: {why: an example of a repository's own fix, file: local-fix, enabled: true, changes: derivation,
                   when: {pytorch: ">=2.8", cuda: ">=12.8,<13.0", source: true, isa: [avx2], system: [x86_64-linux],
                          kind: [gpu], pin: [hopper], compiler_cache: [ccache]}}
 """

@@ -108,13 +108,22 @@ def _changes(matrix, variant, recipe: Recipe) -> tuple[list[str], list[str]]:
     changes.append("store name: python<version>-<package>-<version>-<the variant's axes>, named after its variant, "
                    "which tells the variants' builds apart in the store and in build logs")
     torch = recipe.package == "pytorch"  # a companion's fixes, capabilities and CUDA libraries are its torch's
+    # A fix is named only where it changes the build: one that changes only which packages may
+    # evaluate (allowBroken) is needed where its rule holds, and changes nothing elsewhere.
     for fix in sorted(set(variant.fixes) - recipe.fixes) if torch else ():
-        changes.append(f"adds the {fix} fix: {knowledge.fixes[fix].why}")
+        row = knowledge.fixes[fix]
+        unless = "; without it the recipe's torch refuses to evaluate" if row.changes == "evaluation" else ""
+        changes.append(f"adds the {fix} fix: {row.why}{unless}")
+    facts = expand.fix_facts(matrix, variant, variant.pin) if torch else {}
     for fix in sorted(recipe.fixes - set(variant.fixes)) if torch else ():
-        if fix not in knowledge.fixes:
+        row = knowledge.fixes.get(fix)
+        if row is None or row.changes == "evaluation":
             continue
-        lost.append(f"its hand-written {fix} fix: the built-in one does not apply to this variant "
-                    f"(when {dict(knowledge.fixes[fix].when)})")
+        if row.applies(facts):  # left out only because the pin's nixpkgs holds its change (carries)
+            changes.append(f"its hand-written {fix} fix dropped: the pin's nixpkgs already holds that change")
+        else:
+            lost.append(f"its hand-written {fix} fix: the built-in one does not apply to this variant "
+                        f"(when {dict(row.when)})")
     build = render.torch_build(matrix, variant)  # a companion takes its torch's CPU flags
     for flag in recipe.flags:
         if flag not in build["cpuFlags"]:
