@@ -97,7 +97,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
                                              "tests/test_wheels.py", "tests/test_wheels_several.py",
                                              "tests/test_nvidia_gaps.py")),
     "model": ("generator/model.py", ("tests/test_expand.py", "tests/test_validation.py", "tests/test_explain.py",
-                                     "tests/test_list_show.py")),
+                                     "tests/test_list_show.py", "tests/test_remote_builders.py")),
     # the outputs
     "splice": ("generator/outputs/splice.py", ("tests/test_splice.py", "tests/test_docs.py",
                                                "tests/test_gitattributes.py")),
@@ -107,7 +107,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "reference": ("generator/outputs/reference.py", ("tests/test_reference.py",)),
     "manifest": ("generator/outputs/manifest.py", ("tests/test_manifest.py", "tests/test_splice.py",
                                                    "tests/test_input_bounds.py")),
-    "workflow": ("generator/outputs/workflow.py", ("tests/test_workflow_output.py", "tests/test_golden.py")),
+    "workflow": ("generator/outputs/workflow.py", ("tests/test_workflow_output.py", "tests/test_golden.py",
+                                                   "tests/test_remote_builders.py")),
     # the commands
     # test_workflow_logic.py, which runs the workflow's steps over the plan, guards ci.py too;
     # it is left out for its time, as test_build_identity.py is above.
@@ -198,7 +199,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
                                                         "tests/test_workflow_size.py")),
     "tpl-workflow-build": ("templates/flox-variants-build.yml.j2", ("tests/test_workflow_output.py",
                                                                     "tests/test_golden.py",
-                                                                    "tests/test_workflow_size.py")),
+                                                                    "tests/test_workflow_size.py",
+                                                                    "tests/test_remote_builders.py")),
     "tpl-workflow-steps": ("templates/workflow-steps.j2", ("tests/test_workflow_output.py", "tests/test_golden.py",
                                                            "tests/test_workflow_size.py")),
     "tpl-init-readme": ("templates/init-readme.md.j2", ("tests/test_init.py",)),
