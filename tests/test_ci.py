@@ -1091,7 +1091,7 @@ def test_the_full_plan_names_each_build_its_job_and_why_and_the_shards_have_thei
     assert {key: value for key, value in plan.items() if key not in ("estimated_minutes", "shards")} == {
         "compared_with": "abc123", "selected_by": ci_.TEXT, "heavy_source": None, "jobs": 1,
         "builds": [{"name": gpu.name, "job": gpu.name, "why": ci_.REASONS[ci_.BUILD], "metadata_only": False,
-                    "builds": "full"}],
+                    "builds": "full", "builder": None}],
         "deleted": ["pytorch-gone"], "by_text": [], "out_of_time": [], "not_evaluated": [],
         "estimated_from": {"own": 0, "kind": 0, "guessed": 1}, "past_hosted_limit": [],
         "cuda_libraries": {"for_sm": 0, "defaults": 1, "substituters": 0}}
