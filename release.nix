@@ -1,12 +1,15 @@
 # Generated from matrix.yaml by gen-matrix; do not edit by hand: change matrix.yaml and run `gen-matrix`.
 # Every variant of the matrix as a job, for a Nix CI other than the generated workflow:
-# the recipes under .flox/pkgs/ of the system Nix evaluates on (builtins.currentSystem;
-# `--option system aarch64-linux` evaluates another's), each the derivation `flox build`
-# builds, with the requiredSystemFeatures its recipe sets. docs/ci.md says how to use it.
+# the recipes under .flox/pkgs/ of one system, each the derivation `flox build` builds, with
+# the requiredSystemFeatures its recipe sets. flake.nix lists them for each system from here.
+# docs/ci.md says how to use it.
 #
 #   nixpkgs   null: each recipe's pin (nix/pins.nix), fetched; a path: that nixpkgs for
 #             every pin; an attribute set: by pin name, a path or null
-{ nixpkgs ? null }:
+#   system    null: the system Nix evaluates on (builtins.currentSystem; `--option system
+#             aarch64-linux` evaluates another's); a system: its recipes, each nixpkgs given
+#             imported for it (a flake's pure evaluation has no builtins.currentSystem)
+{ nixpkgs ? null, system ? null }:
 
 let
   # Each recipe's pin, by system; a companion's is its torch's.
@@ -81,8 +84,17 @@ let
     };
   };
 
-  packageSet = pin: if builtins.isAttrs nixpkgs then nixpkgs.${pin} or null else nixpkgs;
+  given = pin: if builtins.isAttrs nixpkgs then nixpkgs.${pin} or null else nixpkgs;
+
+  # A recipe imports the nixpkgs it is given with its config and overlays alone, so nixpkgs
+  # takes its system from builtins.currentSystem; for another system it gets a file that adds
+  # it. A pin left to the recipe to fetch is imported for builtins.currentSystem.
+  packageSet = pin:
+    let source = given pin; in
+    if system == null then source
+    else if source == null then throw "release.nix: system = \"${system}\" needs a nixpkgs for pin ${pin}: pass nixpkgs"
+    else builtins.toFile "nixpkgs-${system}.nix" "args: import ${toString source} (args // { system = \"${system}\"; })";
 
   recipe = name: pin: import (./.flox/pkgs + "/${name}.nix") { genMatrixNixpkgs = packageSet pin; };
 in
-builtins.mapAttrs recipe (pins.${builtins.currentSystem} or { })
+builtins.mapAttrs recipe (pins.${if system == null then builtins.currentSystem else system} or { })

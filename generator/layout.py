@@ -26,6 +26,9 @@ PINS_FILE = "nix/pins.nix"
 # Every variant as a job for a Nix CI (Hydra's classic jobsets, nix-build): at the root, beside
 # the recipes it imports, and outside nix/, whose files `ci --by derivations` compares.
 RELEASE_FILE = "release.nix"
+# The same jobs as a flake, with the pins as inputs, for a Nix CI that reads flakes. Not in
+# gen-matrix's own checkout, whose flake.nix packages gen-matrix.
+FLAKE_FILE = "flake.nix"
 STATE_FILE = "matrix.state.json"
 BUILD_MATRIX_FILE = "BUILD_MATRIX.md"
 README_FILE = "README.md"

@@ -112,6 +112,23 @@ class Cache:
 
 
 @dataclass(frozen=True)
+class Builder:
+    """A Nix remote builder of ci.builders: the build jobs' Nix sends it the builds of its
+    systems whose required system features it offers."""
+
+    url: str  # ssh-ng://USER@HOST or ssh://USER@HOST
+    systems: tuple[str, ...]
+    features: tuple[str, ...]
+    max_jobs: int
+    ssh_key_secret: str  # the repository secret with the private key
+    known_hosts_secret: str  # the repository secret with the builder's known_hosts line
+
+    def serves(self, system: str, features: tuple[str, ...]) -> bool:
+        """Whether Nix may send it a build of `system` that requires `features`."""
+        return system in self.systems and set(features) <= set(self.features)
+
+
+@dataclass(frozen=True)
 class CI:
     """The `ci:` section: how the generated GitHub Actions workflow builds and publishes."""
 
@@ -128,6 +145,7 @@ class CI:
     cache: Cache | None = None
     # public binary caches the build jobs fetch from: (url, public key), as ci.substituters lists them
     substituters: tuple[tuple[str, str], ...] = ()
+    builders: tuple[Builder, ...] = ()  # Nix remote builders, as ci.builders lists them
     # the pip requirement the workflow installs gen-matrix with; None: this release's
     gen_matrix: str | None = None
 
@@ -140,6 +158,10 @@ class CI:
                     return gpu.labels, True
         by_kind = self.kind_runners.get(variant.kind, {})
         return by_kind.get(variant.system, self.runners[variant.system]), False
+
+    def builder(self, system: str, features: tuple[str, ...]) -> Builder | None:
+        """The first remote builder Nix may send a heavy build of `system` requiring `features` to."""
+        return next((builder for builder in self.builders if builder.serves(system, features)), None)
 
 
 @dataclass(frozen=True)

@@ -89,6 +89,8 @@ def outputs(project: Project, result: Expansion, previous: state.State) -> dict[
     checkout = pin.is_checkout(project.root)
     if checkout:
         files[REFERENCE_FILE] = reference.render()
+    else:
+        files.update(render.flake(result, runs.flake))
     files[STATE_FILE] = state.dump({r.variant.name: r.entry for r in planned}, HEADER,
                                    {path: text for path, text in files.items() if path != STATE_FILE})
     root = project.root

@@ -830,7 +830,15 @@ def test_shipped_workflow_matches_the_github_workflow_schema(schema):
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-@pytest.mark.parametrize("cache", ["", CACHIX, ATTIC, S3, "  cache: {type: flox}\n"])
+# Two Nix remote builders, with their secrets.
+BUILDERS = ("  builders:\n"
+            "    - {url: 'ssh-ng://nix@a.example.org', systems: [x86_64-linux], features: [big-parallel], max_jobs: 8,\n"
+            "       ssh_key_secret: A_KEY, known_hosts_secret: A_HOST}\n"
+            "    - {url: 'ssh://b.example.org', systems: [x86_64-linux, aarch64-linux], ssh_key_secret: B_KEY,\n"
+            "       known_hosts_secret: B_HOST}\n")
+
+
+@pytest.mark.parametrize("cache", ["", CACHIX, ATTIC, S3, "  cache: {type: flox}\n", CACHIX + BUILDERS])
 def test_sharded_workflow_with_a_gpu_runner_and_a_cache_passes_actionlint_with_shellcheck(tmp_path, run, cache):
     (tmp_path / "matrix.yaml").write_text(SYNTHETIC + "ci:\n  shard_size: 100\n  gpu_runners:\n"
                                           "    - {labels: [self-hosted, h100], system: x86_64-linux, sm: [sm90]}\n"
@@ -1083,7 +1091,7 @@ def test_the_full_plan_names_each_build_its_job_and_why_and_the_shards_have_thei
     assert {key: value for key, value in plan.items() if key not in ("estimated_minutes", "shards")} == {
         "compared_with": "abc123", "selected_by": ci_.TEXT, "heavy_source": None, "jobs": 1,
         "builds": [{"name": gpu.name, "job": gpu.name, "why": ci_.REASONS[ci_.BUILD], "metadata_only": False,
-                    "builds": "full"}],
+                    "builds": "full", "builder": None}],
         "deleted": ["pytorch-gone"], "by_text": [], "out_of_time": [], "not_evaluated": [],
         "estimated_from": {"own": 0, "kind": 0, "guessed": 1}, "past_hosted_limit": [],
         "cuda_libraries": {"for_sm": 0, "defaults": 1, "substituters": 0}}

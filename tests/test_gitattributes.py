@@ -19,6 +19,7 @@ BLOCK = (f"{BEGIN}\n"
          "/BUILD_MATRIX.md text eol=lf\n"
          "/.github/workflows/flox-variants.yml text eol=lf\n"
          "/.github/workflows/flox-variants-build.yml text eol=lf\n"
+         "/flake.nix text eol=lf\n"
          f"{END}\n")
 
 

@@ -78,7 +78,9 @@ cpu:
 
 def test_each_default_the_reference_shows_is_the_one_gen_matrix_takes(tmp_path):
     path = tmp_path / "matrix.yaml"
-    path.write_text(MINIMAL)
+    # and a remote builder that leaves out what it may
+    path.write_text(MINIMAL + "ci:\n  builders: [{url: 'ssh-ng://b', systems: [x86_64-linux], ssh_key_secret: K, "
+                    "known_hosts_secret: H}]\n")
     matrix = validate.validate(load.read(path, "matrix.yaml"))
     ci = matrix.ci
     taken = {"pytorch.source.owner": matrix.torch_source.owner, "pytorch.source.repo": matrix.torch_source.repo,
@@ -87,7 +89,8 @@ def test_each_default_the_reference_shows_is_the_one_gen_matrix_takes(tmp_path):
              "build.compiler_cache": matrix.compiler_cache or "none",  # off is None in the model
              "ci.organisation_variable": ci.organisation_variable, "ci.main_branch": ci.main_branch,
              "ci.timeout_minutes": ci.timeout_minutes, "ci.shard_size": ci.shard_size,
-             "ci.plan_runner": list(ci.plan_runner)}
+             "ci.plan_runner": list(ci.plan_runner),
+             "ci.builders[].features": list(ci.builders[0].features), "ci.builders[].max_jobs": ci.builders[0].max_jobs}
     taken.update({f"ci.runners.{system}": list(labels) for system, labels in ci.runners.items()})
     taken.update({f"ci.kind_runners.{kind}.{system}": list(labels)
                   for kind, systems in ci.kind_runners.items() for system, labels in systems.items()})

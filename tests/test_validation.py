@@ -236,6 +236,40 @@ def test_bad_matrix_is_refused_with_its_location_and_nothing_changes(case, repos
     assert "hint: " in result.stderr
     assert tree(repository) == before
 
+def builder_case(id: str, entry: str, where: str, *words: str, schema: bool = False, more: str = "") -> Case:
+    """A matrix whose ci.builders holds `entry` (a flow mapping on line 5) and then `more`."""
+    return Case(id, BASE + GPU + "ci:\n  builders:\n    - " + entry + "\n" + more, where, words, schema=schema)
+
+
+KEYS = "ssh_key_secret: KEY, known_hosts_secret: HOST"
+BUILDER_CASES = [
+    builder_case("builder-url-not-ssh", "{url: 'https://b.example.org', systems: [x86_64-linux], " + KEYS + "}", "6:13",
+                 "ci.builders[0].url: 'https://b.example.org' is not valid", schema=True),
+    builder_case("builder-unknown-system", "{url: 'ssh-ng://b', systems: [x86_64-linux, riscv64-linux], " + KEYS + "}",
+                 "6:51", "ci.builders[0].systems[1]: 'riscv64-linux' is not allowed here", schema=True),
+    builder_case("builder-max-jobs-zero", "{url: 'ssh-ng://b', systems: [x86_64-linux], max_jobs: 0, " + KEYS + "}",
+                 "6:62", "ci.builders[0].max_jobs must be at least 1", schema=True),
+    builder_case("builder-feature-not-a-feature", "{url: 'ssh://b', systems: [x86_64-linux], features: ['big parallel'], "
+                 + KEYS + "}", "6:60", "ci.builders[0].features[0]: 'big parallel' is not valid", schema=True),
+    builder_case("builder-secret-not-a-name", "{url: 'ssh-ng://b', systems: [x86_64-linux], ssh_key_secret: GITHUB_KEY, "
+                 "known_hosts_secret: HOST}", "6:68", "ci.builders[0].ssh_key_secret: 'GITHUB_KEY' is not valid",
+                 schema=True),
+    builder_case("builder-one-secret-for-both", "{url: 'ssh-ng://b', systems: [x86_64-linux], ssh_key_secret: KEY, "
+                 "known_hosts_secret: KEY}", "6:93", "the secret KEY cannot hold both the ssh key and the known-hosts line",
+                 "name a secret of its own for each"),
+    builder_case("builder-floxhub-token", "{url: 'ssh-ng://b', systems: [x86_64-linux], ssh_key_secret: FLOX_FLOXHUB_TOKEN, "
+                 "known_hosts_secret: HOST}", "6:68", "FLOX_FLOXHUB_TOKEN is the FloxHub token's secret",
+                 "name a secret that holds this builder's value alone"),
+    builder_case("builder-twice", "{url: 'ssh-ng://b', systems: [x86_64-linux], " + KEYS + "}", "7:13",
+                 "ssh-ng://b is already ci.builders[0]", "list each builder once",
+                 more="    - {url: 'ssh-ng://b', systems: [aarch64-linux], " + KEYS + "}\n"),
+]
+
+
+@pytest.mark.parametrize("case", BUILDER_CASES, ids=[c.id for c in BUILDER_CASES])
+def test_a_bad_builder_is_refused_with_its_location_and_nothing_changes(case, repository, run):
+    test_bad_matrix_is_refused_with_its_location_and_nothing_changes(case, repository, run)
+
 
 @pytest.mark.parametrize("text", [
     BASE + "build: {compiler_cache: ccache, compiler_cache_runners: dedicated}\n" + GPU,  # stated
@@ -407,6 +441,9 @@ ci:
   substituters: [{url: "https://cache.nixos-cuda.org", key: "cache.nixos-cuda.org:74DUi4Ye579gUqzH4ziL9IyiJBlDpMRn9MBN8oNan9M="}]
   cache: {type: cachix, substituter: "https://my-org.cachix.org", public_key: "my-org.cachix.org-1:AAAA",
           name: my-org, secret: CACHIX_AUTH_TOKEN}
+  builders:
+    - {url: "ssh-ng://nix@builder.example.org", systems: [x86_64-linux, aarch64-linux], features: [big-parallel, kvm],
+       max_jobs: 2, ssh_key_secret: BUILDER_KEY, known_hosts_secret: BUILDER_HOST}
 companions:
   - {packages: [torchvision, torchaudio], when: {kind: gpu, sm: sm90}}
 gpu:
@@ -523,7 +560,10 @@ def test_a_matrix_with_every_key_of_the_schema_passes_both(project, run):
     assert 'pin = "default";' in other and '"local-fix"' not in other
 
 
-@pytest.mark.parametrize("case", [c for c in CASES if c.schema], ids=[c.id for c in CASES if c.schema])
+SCHEMA_CASES = [c for c in CASES + BUILDER_CASES if c.schema]
+
+
+@pytest.mark.parametrize("case", SCHEMA_CASES, ids=[c.id for c in SCHEMA_CASES])
 def test_what_the_schema_refuses_the_loader_refuses(case, tmp_path, run):
     assert schema_errors(case.text), "the schema accepts it: editors would not warn"
     write_matrix(tmp_path, case.text)

@@ -419,3 +419,66 @@ def test_more_than_256_variants_are_built_once_and_published_across_two_shards(t
     again = project.harness.run("push", edited)
     assert sorted(again.publishes()) == sorted(name for name in done.builds() if "-sm90-" in name)
     assert len(again.publishes()) == 30
+
+
+# Two remote builders of x86_64-linux: one without the cuda feature every recipe requires here.
+BUILDERS = """\
+build: {system_features: [big-parallel, cuda]}
+ci:
+  gen_matrix: "github:acme/gen-matrix/0123456789abcdef0123456789abcdef01234567"
+  builders:
+    - {url: "ssh-ng://nix@small.example.org", systems: [x86_64-linux], features: [big-parallel],
+       ssh_key_secret: SMALL_KEY, known_hosts_secret: SMALL_HOST}
+    - {url: "ssh://nix@big.example.org", systems: [x86_64-linux], features: [big-parallel, cuda, kvm], max_jobs: 4,
+       ssh_key_secret: BIG_KEY, known_hosts_secret: BIG_HOST}
+"""
+BIG_KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAA\n-----END OPENSSH PRIVATE KEY-----"
+BIG_HOST_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIBigBuilderHostKey"
+ARM = "pytorch-python313-cpu-armv8_2"
+
+
+def test_remote_builders_build_the_heavy_builds_they_serve_with_the_key_in_one_step(tmp_path, run):
+    project = Project(tmp_path, run, MATRIX.replace("  isa: [avx2]\ncompanions", "  isa: [avx2, armv8_2]\ncompanions")
+                      + BUILDERS)
+    first = project.commit("The matrix, with remote builders")
+    secrets = {"FLOX_FLOXHUB_TOKEN": "token", "SMALL_KEY": "small-key", "SMALL_HOST": "small.example.org ssh-rsa AAAB",
+               "BIG_KEY": BIG_KEY, "BIG_HOST": f"big.example.org {BIG_HOST_KEY}"}
+    # The builder's side: the key it accepts (in a file: no step's environment holds it), its host key.
+    (tmp_path / "accepted-key").write_text(BIG_KEY + "\n")
+    done = project.harness.run("push", first, secrets=secrets,
+                               env={"STUB_BUILDER_KEY_FILE": str(tmp_path / "accepted-key"),
+                                    "STUB_BUILDER_HOST_KEY": BIG_HOST_KEY})
+    assert done.results["mark-published"] == "success", "\n".join(done.log)
+    x86 = sorted(CPU + SM75 + SM86 + SM90)
+    # Every x86_64-linux build on the builder with every feature, logged in to with its key; the
+    # aarch64-linux torch, which no builder serves, on its runner.
+    remote = [call.split()[1] for call in done.calls
+              if call.endswith(" heavy build compiled on ssh://nix@big.example.org")]
+    assert sorted(remote) == x86 and done.compiled() == [ARM]
+    assert sum(call == "ssh nix@big.example.org" for call in done.calls) == len(x86)
+    # The plan said so, job by job: in plan.json, and counted by builder in the summary.
+    planned = json.loads(done.artifacts["gen-matrix-plan"].read_text())
+    assert {build["name"]: build["builder"] for build in planned["builds"]} == \
+        dict({name: "ssh://nix@big.example.org" for name in x86}, **{ARM: None})
+    assert "- ssh-ng://nix@small.example.org: 0 job(s)\n- ssh://nix@big.example.org: 4 job(s)\n" \
+        "- the jobs' own runners: 1 job(s)\n" in done.summary
+    # The builders' secrets reach the one step that writes the key files, in each build job.
+    jobs = {label for label, _, _ in done.secret_steps if "/ build [" in label}
+    assert len(jobs) == 5
+    for name in ("SMALL_KEY", "SMALL_HOST", "BIG_KEY", "BIG_HOST"):
+        assert {(label, step) for label, step, secret in done.secret_steps if secret == name} == \
+            {(label, "Send the heavy builds to the remote builders of ci.builders") for label in jobs}
+    # Never on a command line; and no key file is left once a job has ended.
+    assert not [call for call in done.calls if "b3BlbnNzaC1rZXktdjEAAAAA" in call or "small-key" in call]
+    assert list(project.harness.root.glob("run*/*.nix-conf/gen-matrix-builders")) == []
+    assert any(call.startswith("sudo rm -rf ") and call.endswith("/gen-matrix-builders") for call in done.calls)
+
+
+def test_without_the_builders_secrets_the_heavy_builds_build_on_the_runner(tmp_path, run):
+    project = Project(tmp_path, run, MATRIX + BUILDERS)
+    first = project.commit("The matrix, with remote builders")
+    done = project.harness.run("push", first, secrets={"FLOX_FLOXHUB_TOKEN": "token"})
+    assert done.results["mark-published"] == "success", "\n".join(done.log)
+    assert sorted(done.compiled()) == sorted(CPU + SM75 + SM86 + SM90)
+    assert not any(call.startswith("ssh ") for call in done.calls)
+    assert any("the secrets BIG_KEY and BIG_HOST are not both available to this run" in line for line in done.log)

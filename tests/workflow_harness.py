@@ -52,13 +52,33 @@ heavy_of() {
 }
 """
 
+# The Nix remote builder a recipe's heavy build goes to, as the daemon chooses one: the first
+# line of the machines file nix.conf names (`builders = @FILE`, read at each build) whose
+# systems hold the recipe's platform and whose features hold every feature it requires.
+REMOTE = r"""
+remote_builder() {
+  local file system features
+  file=$(sed -n 's/^builders = @//p' "${NIX_CONF_DIR:-/nonexistent}/nix.conf" 2>/dev/null | tail -n 1)
+  [ -n "$file" ] && [ -f "$file" ] || return 1
+  system=$(sed -n 's/^ *platforms = \[ "\([^"]*\)" \];$/\1/p' "$1")
+  features=$(sed -n 's/^ *systemFeatures = \[\(.*\)\];$/\1/p' "$1" | tr -d '"')
+  while read -r url systems key jobs speed offered mandatory host_key; do
+    [[ ",$systems," == *",$system,"* ]] || continue
+    local missing=""
+    for feature in $features; do [[ ",$offered," == *",$feature,"* ]] || missing=1; done
+    [ -z "$missing" ] && { echo "$url $systems $key $jobs $speed $offered $mandatory $host_key"; return 0; }
+  done < "$file"
+  return 1
+}
+"""
+
 FLOX_STUB = r"""#!/usr/bin/env bash
 # A stand-in for flox: records its calls. A build makes a result-NAME link and compiles the
 # heavy build unless the runner's store has it; a publish is a line in the catalog file
 # (name, revision, heavy build), and a build already published exits 0, as Flox 1.14 and
 # later do; `install` of a published package fetches its closure (its heavy build) from
 # the catalog into the runner's store.
-""" + HEAVY + r"""
+""" + HEAVY + REMOTE + r"""
 echo "flox $*" >> "$STUB_CALLS"
 case "$1" in
   activate)
@@ -89,6 +109,13 @@ case "$1" in
     heavy=$(heavy_of "$2")
     if grep -qx "$heavy" "$STUB_LOCAL_STORE" 2>/dev/null; then
       echo "store: $2 heavy build substituted" >> "$STUB_CALLS"
+    elif builder=$(remote_builder ".flox/pkgs/$2.nix"); then
+      # As Nix's build hook does: the builder's host key as known_hosts, its key file, ssh.
+      read -r url _ key _ _ _ _ host_key <<< "$builder"
+      known="$(mktemp)" && printf '%s %s\n' "${url#*://}" "$(printf '%s' "$host_key" | base64 -d)" > "$known"
+      ssh -i "$key" -o UserKnownHostsFile="$known" "${url#*://}" nix-daemon --stdio || exit 1
+      echo "store: $2 heavy build compiled on $url" >> "$STUB_CALLS"
+      echo "$heavy" >> "$STUB_LOCAL_STORE"
     else
       echo "store: $2 heavy build compiled" >> "$STUB_CALLS"
       echo "$heavy" >> "$STUB_LOCAL_STORE"
@@ -146,6 +173,28 @@ mkdir -p "$link/bin" && touch "$link/bin/python"
 
 # gen-matrix smoke NAME --python PY --result LINK: fails where it was not handed a built
 # Python outside the checkout and the build's result link, or for STUB_FAIL_SMOKE.
+# A stand-in for sudo, on a runner whose user may run anything as root: it runs the command
+# as this user, and records it. systemctl and launchctl restart nothing.
+SUDO_STUB = r"""#!/usr/bin/env bash
+echo "sudo $*" >> "$STUB_CALLS"
+exec "$@"
+"""
+
+# A stand-in for ssh to a remote builder: it logs in only with a key file it can read that
+# holds the key in STUB_BUILDER_KEY_FILE, and to a host whose known_hosts line holds
+# STUB_BUILDER_HOST_KEY.
+SSH_STUB = r"""#!/usr/bin/env bash
+key="" known=""
+while [ $# -gt 0 ]; do
+  case "$1" in -i) key="$2"; shift ;; -o) known="${2#UserKnownHostsFile=}"; shift ;; *) break ;; esac
+  shift
+done
+host="$1"
+echo "ssh $host" >> "$STUB_CALLS"
+[ -r "$key" ] && cmp -s "$key" "$STUB_BUILDER_KEY_FILE" || { echo "$host: Permission denied (publickey)." >&2; exit 255; }
+grep -qF "$host $STUB_BUILDER_HOST_KEY" "$known" || { echo "Host key verification failed." >&2; exit 255; }
+"""
+
 GEN_MATRIX_STUB = r"""#!/usr/bin/env bash
 if [ "$1" != smoke ]; then exec "$GEN_MATRIX" "$@"; fi
 echo "gen-matrix $*" >> "$STUB_CALLS"
@@ -341,6 +390,7 @@ class Run:
     calls: list[str] = field(default_factory=list)  # the stubs' calls, in order
     summary: str = ""
     artifacts: dict[str, Path] = field(default_factory=dict)  # name -> the file uploaded
+    secret_steps: list[tuple[str, str, str]] = field(default_factory=list)  # (job, step, secret) it reached
 
     def builds(self) -> list[str]:
         return [call.split()[2] for call in self.calls if call.startswith("flox build ")]
@@ -369,7 +419,8 @@ class Harness:
         self.bin = root / "bin"
         self.bin.mkdir(parents=True)
         for name, text in (("flox", FLOX_STUB), ("nix", NIX_STUB), ("nix-build", NIX_BUILD_STUB),
-                           ("gen-matrix", GEN_MATRIX_STUB)):
+                           ("gen-matrix", GEN_MATRIX_STUB), ("sudo", SUDO_STUB), ("ssh", SSH_STUB),
+                           ("systemctl", "#!/bin/sh\nexit 0\n")):
             (self.bin / name).write_text(text)
             (self.bin / name).chmod(0o755)
         self.store = root / "store"
@@ -514,7 +565,10 @@ class Harness:
         context["runner"] = {"temp": str(temp)}
         job_env = where.parent / f"{where.name}.env"
         summary = where.parent / f"{where.name}.summary"
-        base_env = dict(base_env, STUB_LOCAL_STORE=str(where.parent / f"{where.name}.nix-store"))
+        # each runner has a Nix store and a Nix configuration of its own
+        base_env = dict(base_env, STUB_LOCAL_STORE=str(where.parent / f"{where.name}.nix-store"),
+                        NIX_CONF_DIR=str(where.parent / f"{where.name}.nix-conf"))
+        Path(base_env["NIX_CONF_DIR"]).mkdir()
         github_path = where.parent / f"{where.name}.path"
         for step in job["steps"]:
             # the env context: what earlier steps wrote to $GITHUB_ENV (one NAME=VALUE a line)
@@ -569,6 +623,9 @@ class Harness:
             if job_env.exists():
                 env.update(line.split("=", 1) for line in job_env.read_text().splitlines() if "=" in line)
             env.update({key: substitute(value, context) for key, value in step.get("env", {}).items()})
+            # which secrets reach the step: those whose value is in its environment
+            run.secret_steps.extend((label, step.get("name", ""), name) for name, value in context["secrets"].items()
+                                    if value and any(value in given for given in env.values()))
             before = len(calls.read_text().splitlines())
             done = subprocess.run(["bash", "-e", "-c", step["run"]], cwd=where, env=env, capture_output=True, text=True)
             for call in calls.read_text().splitlines()[before:]:

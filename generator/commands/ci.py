@@ -436,6 +436,10 @@ class Plan:
     # (job, its runner's labels, estimated minutes) of the jobs on GitHub-hosted runners
     # estimated past HOSTED_JOB_MINUTES, longest first
     too_long: tuple[tuple[str, tuple[str, ...], int], ...] = ()
+    # with ci.builders: (builder URL, jobs whose heavy builds Nix sends it), for each builder
+    # in order, and the jobs no builder serves, which build on their runner
+    builders: tuple[tuple[str, int], ...] = ()
+    on_runners: int = 0
 
 
 @dataclass(frozen=True)
@@ -493,6 +497,14 @@ def hosted(runner: tuple[str, ...]) -> bool:
 OWN, KIND, GUESSED = "own", "kind", "guessed"
 
 
+def remote_builder(expansion: Expansion, job: Job) -> str | None:
+    """The URL of the builder of ci.builders that Nix sends the job's heavy builds to, as the
+    daemon chooses one: the first of the job's system that offers every feature the recipes
+    require (build.system_features); None where the job builds on its runner."""
+    builder = expansion.matrix.ci.builder(job.system, expansion.matrix.system_features)
+    return None if builder is None else builder.url
+
+
 def cost_row(variant: Variant, builds: str) -> str:
     """The knowledge.build_costs row a build falls under: wrapper, companion, or its kind."""
     if builds == measured_.WRAPPER:
@@ -527,7 +539,12 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
         return costs[row].minutes
 
     too_long = []
+    ci = expansion.matrix.ci
+    sent = dict.fromkeys((builder.url for builder in ci.builders), 0)
     for job in selection.jobs:
+        builder = remote_builder(expansion, job)
+        if builder is not None:
+            sent[builder] += 1
         before = minutes
         for name in job.builds:
             variant = expansion.by_name[name]
@@ -556,7 +573,8 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
     return Plan(MappingProxyType(torches), companions, wrappers, len(selection.deleted), round(minutes), source,
                 metadata_only, tuple(sorted(groups, key=lambda g: g.label)), unevaluated,
                 MappingProxyType(estimated_from), cuda_libraries(expansion, heavy),
-                tuple(sorted(too_long, key=lambda job: (-job[2], job[0]))))
+                tuple(sorted(too_long, key=lambda job: (-job[2], job[0]))),
+                tuple(sent.items()), len(selection.jobs) - sum(sent.values()) if ci.builders else 0)
 
 
 def summary(expansion: Expansion, selection: Selection, organisation: str | None = None,
@@ -576,7 +594,7 @@ def summary(expansion: Expansion, selection: Selection, organisation: str | None
         out_of_time_count=len(selection.out_of_time), first=FIRST_NAMES, organisation=organisation,
         compared_with=compared_with, organisation_variable=ci.organisation_variable,
         hosted_hours=HOSTED_JOB_MINUTES // 60,
-        cache=ci.cache)
+        cache=ci.cache, system_features=expansion.matrix.system_features)
 
 
 def plan_json(expansion: Expansion, selection: Selection, size: int, organisation: str | None = None,
@@ -587,7 +605,8 @@ def plan_json(expansion: Expansion, selection: Selection, size: int, organisatio
     found = plan(expansion, selection, organisation, measured)
     builds = [{"name": name, "job": job.name, "why": REASONS.get(selection.why.get(name, BUILD), BUILD),
                "metadata_only": name in job.metadata_only,
-               "builds": "wrapper" if name in job.metadata_only and found.source is not None else "full"}
+               "builds": "wrapper" if name in job.metadata_only and found.source is not None else "full",
+               "builder": remote_builder(expansion, job)}
               for job in selection.jobs for name in job.builds]
     return {"compared_with": compared_with, "selected_by": selection.selected_by,
             "heavy_source": found.source, "estimated_minutes": found.minutes,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from ..errors import Location
-from ..layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, PINS_FILE, PKGS_DIR, RELEASE_FILE, REFERENCE_FILE, STATE_FILE,
+from ..layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, FLAKE_FILE, PINS_FILE, PKGS_DIR, RELEASE_FILE, REFERENCE_FILE, STATE_FILE,
                       WORKFLOW_BUILD_FILE, WORKFLOW_FILE)
 from . import splice
 
@@ -30,10 +30,12 @@ PATTERNS = (f"/{PKGS_DIR}/*.nix", "/nix/lib/*.nix", "/nix/fixes/*.nix", f"/{PINS
 
 # What gen-matrix's own checkout generates besides: the matrix.yaml reference.
 CHECKOUT_PATTERNS = (f"/{REFERENCE_FILE}",)
+# What any other repository generates besides: flake.nix (the checkout's packages gen-matrix).
+MATRIX_PATTERNS = (f"/{FLAKE_FILE}",)
 
 
 def block(checkout: bool = False) -> str:
-    patterns = PATTERNS + CHECKOUT_PATTERNS if checkout else PATTERNS
+    patterns = PATTERNS + (CHECKOUT_PATTERNS if checkout else MATRIX_PATTERNS)
     return "".join(f"{line}\n" for line in (BEGIN, *(f"{p} text eol=lf" for p in patterns), END))
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ..layout import (FLOX_LOCK_FILE, HEADER, MANIFEST_FILE, MEASURED_DIR, STATE_FILE, WORKFLOW_BUILD_FILE,
                       WORKFLOW_FILE)
-from ..model import CI, Expansion, Matrix
+from ..model import CI, Builder, Expansion, Matrix
 from ..pin import Source
 from ..templating import environment
 
@@ -38,6 +38,8 @@ def workflow_context(expansion: Expansion, source: Source) -> dict:
         "compiler_cache": compiler_cache(expansion.matrix),
         "substituters": " ".join(url for url, _ in ci.substituters),
         "substituter_keys": " ".join(key for _, key in ci.substituters),
+        "builders": [_builder(builder) for builder in ci.builders],
+        "builder_secrets": builder_secrets(ci),
         "jobs": expansion.matrix.jobs,
         "state_file": STATE_FILE,
         "marker": PUBLISHED_MARKER,
@@ -70,6 +72,21 @@ def compiler_cache(matrix: Matrix) -> CompilerCache | None:
         if fix.enabled and matrix.compiler_cache in tuple(fix.when.get("compiler_cache", ())):
             return CompilerCache(matrix.compiler_cache, f"nix/fixes/{fix.stem}.nix")
     return None
+
+
+def builder_secrets(ci: CI) -> list[str]:
+    """The repository secrets of ci.builders, each once, in order: the build workflow declares
+    them and the workflow passes them on."""
+    return list(dict.fromkeys(name for builder in ci.builders
+                              for name in (builder.ssh_key_secret, builder.known_hosts_secret)))
+
+
+def _builder(builder: Builder) -> dict:
+    """A builder's fields of its line in Nix's machines file, and the secrets the step reads."""
+    return {"url": builder.url, "systems": ",".join(builder.systems), "features": ",".join(builder.features) or "-",
+            "max_jobs": str(builder.max_jobs), "key": f"${{{{ secrets.{builder.ssh_key_secret} }}}}",
+            "key_secret": builder.ssh_key_secret, "known_hosts": f"${{{{ secrets.{builder.known_hosts_secret} }}}}",
+            "known_hosts_secret": builder.known_hosts_secret}
 
 
 def _nix_config(ci: CI) -> str:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from . import identity, state
 from .. import layout
-from ..layout import PINS_FILE, PKGS_DIR, RELEASE_FILE
+from ..layout import FLAKE_FILE, PINS_FILE, PKGS_DIR, RELEASE_FILE
 from ..model import Expansion, Matrix, Variant
 from ..templating import environment
 from .nixvalue import NIX_HEADER, Verbatim
@@ -204,6 +204,19 @@ def jobs(expansion: Expansion) -> dict[str, list[tuple[str, str]]]:
         pin = expansion.by_name[variant.torch].pin if variant.is_companion else variant.pin
         by_system.setdefault(variant.system, []).append((variant.name, pin))
     return dict(sorted(by_system.items()))
+
+
+def flake(expansion: Expansion, gen_matrix: str | None) -> dict[str, str]:
+    """flake.nix: release.nix's jobs on each system of the matrix, the pins as inputs (named
+    nixpkgs-PIN), and the smoke checks where `gen_matrix`, the flake reference of the gen-matrix
+    that runs them, is known."""
+    pins = [pin.name for pin in expansion.matrix.pins]
+    text = environment(True).get_template("flake.nix.j2").render(
+        header=NIX_HEADER, description="PyTorch builds of a gen-matrix matrix",
+        inputs=[(f"nixpkgs-{pin.name}", f"github:NixOS/nixpkgs/{pin.rev}") for pin in expansion.matrix.pins],
+        pins=[(pin, f"nixpkgs-{pin}") for pin in pins], shell_pin=pins[0], gen_matrix=gen_matrix,
+        systems=sorted(jobs(expansion)))
+    return {FLAKE_FILE: text}
 
 
 def files(expansion: Expansion, planned: tuple[Recipe, ...]) -> dict[str, str]:

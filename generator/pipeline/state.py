@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import GenMatrixError, Location
-from ..layout import (BUILD_MATRIX_FILE, PINS_FILE, RELEASE_FILE, PKGS_DIR, REFERENCE_FILE, STATE_FILE, WORKFLOW_BUILD_FILE,
+from ..layout import (BUILD_MATRIX_FILE, FLAKE_FILE, PINS_FILE, RELEASE_FILE, PKGS_DIR, REFERENCE_FILE, STATE_FILE, WORKFLOW_BUILD_FILE,
                       WORKFLOW_FILE)
 from .digest import sha256
 from .load import MAX_DEPTH, read_text
@@ -163,11 +163,12 @@ def _text(root: Path) -> str | None:
 
 
 # Every path gen-matrix writes whole: the recipes, its Nix library and fixes, the pins, the
-# docs (the matrix.yaml reference in its own checkout) and the workflow. A file name is at most 200 characters, as a variant's name is.
+# docs (the matrix.yaml reference in its own checkout), the workflow and the entry points of
+# other Nix CIs. A file name is at most 200 characters, as a variant's name is.
 RECORDABLE = re.compile("|".join(
     [f"{re.escape(folder)}/[A-Za-z0-9_+-][A-Za-z0-9_.+-]{{0,195}}\\.nix" for folder in (PKGS_DIR, "nix/lib", "nix/fixes")]
-    + [re.escape(path) for path in (PINS_FILE, RELEASE_FILE, BUILD_MATRIX_FILE, WORKFLOW_FILE, WORKFLOW_BUILD_FILE,
-                                                  REFERENCE_FILE)]))
+    + [re.escape(path) for path in (PINS_FILE, RELEASE_FILE, FLAKE_FILE, BUILD_MATRIX_FILE, WORKFLOW_FILE,
+                                    WORKFLOW_BUILD_FILE, REFERENCE_FILE)]))
 _DIGEST = re.compile("[0-9a-f]{64}")
 # Ten times what 50,000 variants take.
 MAX_BYTES = 256 * 1024 * 1024

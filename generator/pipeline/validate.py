@@ -10,8 +10,8 @@ from types import MappingProxyType
 from .. import knowledge as knowledge_
 from ..errors import GenMatrixError, Problem
 from .load import Document, FloatText
-from ..model import (CI, KIND_AXES, Cache, Companions, GpuRunner, Match, Matrix, Patch, Pin, Restriction, Section,
-                     TorchSource, check_name, MAX_NAME)
+from ..model import (CI, KIND_AXES, Builder, Cache, Companions, GpuRunner, Match, Matrix, Patch, Pin, Restriction,
+                     Section, TorchSource, check_name, MAX_NAME)
 from .schema import check_schema, suggest
 
 DEFAULT_NAMING = {
@@ -204,7 +204,36 @@ class _Checker:
             kind_runners=MappingProxyType({kind: MappingProxyType(systems) for kind, systems in sorted(kind_runners.items())}),
             cache=None if cache is None else self.cache(cache),
             substituters=tuple((entry["url"], entry["key"]) for entry in given.get("substituters", ())),
+            builders=self.builders(given.get("builders", ()), cache),
         )
+
+    def builders(self, raw: list, cache: dict | None) -> tuple[Builder, ...]:
+        """ci.builders, each with a URL of its own and secrets that are its own: a secret the
+        workflow hands another step would reach the builders' step too."""
+        taken = {"FLOX_FLOXHUB_TOKEN": "the FloxHub token's"}
+        if cache and cache.get("secret"):
+            taken[cache["secret"]] = "ci.cache's"
+        urls: dict[str, int] = {}
+        made = []
+        for i, entry in enumerate(raw):
+            path = ("ci", "builders", i)
+            earlier = urls.setdefault(entry["url"], i)
+            if earlier != i:
+                self.problems.append(Problem(self.doc.where(path + ("url",)),
+                                             f"{entry['url']} is already ci.builders[{earlier}]",
+                                             "list each builder once, with all its systems"))
+            if entry["ssh_key_secret"] == entry["known_hosts_secret"]:
+                self.problems.append(Problem(self.doc.where(path + ("known_hosts_secret",)),
+                                             f"the secret {entry['ssh_key_secret']} cannot hold both the ssh key and "
+                                             "the known-hosts line", "name a secret of its own for each"))
+            for key in ("ssh_key_secret", "known_hosts_secret"):
+                if entry[key] in taken:
+                    self.problems.append(Problem(self.doc.where(path + (key,)),
+                                                 f"{entry[key]} is {taken[entry[key]]} secret",
+                                                 "name a secret that holds this builder's value alone"))
+            made.append(Builder(entry["url"], tuple(entry["systems"]), tuple(entry.get("features", ())),
+                                entry.get("max_jobs", 1), entry["ssh_key_secret"], entry["known_hosts_secret"]))
+        return tuple(made)
 
     def cache(self, raw: dict) -> Cache:
         where = self.doc.where(("ci", "cache"))
