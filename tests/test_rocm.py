@@ -1,0 +1,221 @@
+"""ROCm as a kind of the matrix: a `rocm:` section of ROCm releases x gfx targets generates
+recipes that build nixpkgs' torch with rocmSupport and gpuTargets, and the example matrix
+examples/pytorch-2.8-rocm evaluates against the test package set.
+
+What this cannot prove: the stand-ins model rocmPackages 6.4.3 (clr's gpuTargets as read,
+every other ROCm package an empty derivation), so an evaluated recipe says that nixpkgs'
+torch expression is called as a ROCm build for the variant's target, not that it compiles."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, NixError, drv_paths, expansion_of, fake_for, needs_nix, nix_eval
+from generator.errors import GenMatrixError
+from generator.pipeline import expand, load, validate
+
+EXAMPLE = REPO / "examples/pytorch-2.8-rocm/matrix.yaml"
+FE5E41D_X86 = REPO / "tests/nix/nixpkgs-fe5e41d-x86_64-linux"
+GEN_MATRIX = "ci:\n  gen_matrix: github:o/gen-matrix/" + "0" * 40 + "\n"
+
+
+def generated(tmp_path: Path, run, text: str | None = None) -> Path:
+    root = tmp_path / "rocm"
+    root.mkdir()
+    if text is None:
+        shutil.copy(EXAMPLE, root / "matrix.yaml")
+    else:
+        (root / "matrix.yaml").write_text(text)
+    result = run("--root", root)
+    assert result.exit_code == 0, result.output
+    assert run("check", "--root", root).exit_code == 0
+    return root
+
+
+def expansion(text: str):
+    return expand.expand(validate.validate(load.parse(text, "matrix.yaml")))
+
+
+MATRIX = """\
+pytorch:
+  version: "2.8.0"
+nixpkgs:
+  rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3
+rocm:
+  python: ["3.12", "3.13"]
+  rocm: ["6.4"]
+  gfx: [gfx90a, gfx942, gfx950]
+  isa: [avx2, armv9]
+""" + GEN_MATRIX
+
+
+def test_the_product_of_rocm_releases_and_gfx_targets_is_named_like_the_cuda_variants():
+    result = expansion(MATRIX)
+    assert [v.name for v in result.variants] == [
+        f"pytorch-python{py}-rocm6_4-{gfx}-avx2" for py in ("312", "313") for gfx in ("gfx90a", "gfx942")]
+    variant = result.by_name["pytorch-python313-rocm6_4-gfx942-avx2"]
+    assert (variant.kind, variant.system, variant.rocm.name, variant.gfx.name) == ("rocm", "x86_64-linux", "6.4", "gfx942")
+    reasons = {dict(d.combination)["gfx"] + "/" + dict(d.combination)["isa"]: d.reason for d in result.dropped}
+    # clr 6.4.3 lists no gfx950 (MI350X comes with ROCm 7), and nixpkgs builds ROCm for x86_64 only
+    assert "not for gfx950 (CDNA 4)" in reasons["gfx950/avx2"]
+    assert "x86_64 hosts only; armv9 is aarch64" in reasons["gfx942/armv9"]
+    assert any("gfx950 yields no variant" in w.message for w in result.warnings)
+
+
+@pytest.mark.parametrize("text, where, said", [
+    (MATRIX.replace("gfx950]", "gfx9999]"), "matrix.yaml:8", "unknown gfx 'gfx9999'"),
+    (MATRIX.replace('rocm: ["6.4"]', 'rocm: ["5.7"]'), "matrix.yaml:7", "unknown rocm '5.7'"),
+    (MATRIX + "naming:\n  rocm: \"{package}-python{python}-rocm{rocm}-{isa}\"\n", "matrix.yaml:13",
+     "naming.rocm lacks {gfx}"),
+])
+def test_a_bad_rocm_value_is_named_where_it_is_written(text, where, said):
+    with pytest.raises(GenMatrixError) as raised:
+        expansion(text)
+    found = [p for p in raised.value.problems if said in p.message]
+    assert found and f"{found[0].where.path}:{found[0].where.line}" == where, [str(p) for p in raised.value.problems]
+
+
+def test_a_rocm_release_the_pin_lacks_is_a_warning_at_its_value():
+    text = MATRIX + 'knowledge:\n  rocm:\n    "6.3": {targets: [gfx942], hosts: [x86_64], source: test}\n'
+    result = expansion(text.replace('rocm: ["6.4"]', 'rocm: ["6.3", "6.4"]'))
+    said = [w for w in result.warnings if "ROCm 6.3:" in w.message]
+    assert len(said) == 1 and said[0].where.line == 7
+    assert "has ROCm 6.4.3" in said[0].message and not any("ROCm 6.4:" in w.message for w in result.warnings)
+
+
+def test_the_cli_refuses_a_bad_gfx_target_with_exit_2_and_writes_nothing(tmp_path, run):
+    root = tmp_path / "bad"
+    root.mkdir()
+    (root / "matrix.yaml").write_text(MATRIX.replace("gfx950]", "gfx9999]"))
+    result = run("--root", root)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert "matrix.yaml:8" in result.output and "other_gpus (kind: rocm)" in result.output
+    assert sorted(p.name for p in root.iterdir()) == ["matrix.yaml"]
+
+
+@needs_nix
+def test_the_rocm_example_generates_and_gen_matrix_eval_evaluates_every_recipe(tmp_path, run):
+    root = generated(tmp_path, run)
+    names = sorted(p.stem for p in (root / ".flox/pkgs").glob("*.nix"))
+    torches = [n for n in names if n.startswith("pytorch-") and "-rocm" in n]
+    assert torches == sorted(f"pytorch-python{py}-rocm6_4-{gfx}-{isa}" for py in ("312", "313")
+                             for gfx, isas in (("gfx1100", ["avx2"]), ("gfx90a", ["avx2", "avx512"]),
+                                               ("gfx942", ["avx2", "avx512"])) for isa in isas)
+    assert len([n for n in names if n.startswith(("torchvision-", "torchaudio-"))]) == 8
+    result = run("eval", "--root", root, "--nixpkgs", FE5E41D_X86)
+    assert result.exit_code == 0, result.output
+    assert f"{len(names)} recipes, {len(names)} evaluated, 0 failed" in result.output
+
+
+def facts_of(root: Path, name: str) -> dict:
+    """What the ROCm recipe `name` hands nixpkgs, read from the derivations it evaluates to."""
+    expansion_ = expansion_of(root)
+    variant = expansion_.by_name[name]
+    recipe = root / ".flox/pkgs" / f"{name}.nix"
+    return nix_eval(f"""
+      let r = import {recipe} {{ genMatrixNixpkgs = {fake_for(variant, expansion_.matrix)}; }};
+          t = r.unwrapped; pkgs = r.genMatrix.pkgs;
+      in {{
+        name = t.name; rocmSupport = t.rocmSupport; cudaSupport = t.cudaSupport;
+        preConfigure = t.preConfigure; config = pkgs.config.rocmSupport;
+        magma = pkgs.magma.rocmSupport; gpuArch = r.gpuArch; build = t.drvPath;
+        cmakeFlags = t.cmakeFlags or [ ];
+      }}""")
+
+
+@needs_nix
+def test_each_rocm_torch_compiles_for_its_own_gfx_target_and_its_companions_too(tmp_path, run):
+    root = generated(tmp_path, run)
+    mi300 = facts_of(root, "pytorch-python313-rocm6_4-gfx942-avx2")
+    mi250 = facts_of(root, "pytorch-python312-rocm6_4-gfx90a-avx512")
+    radeon = facts_of(root, "pytorch-python313-rocm6_4-gfx1100-avx2")
+    for facts, gfx in ((mi300, "gfx942"), (mi250, "gfx90a"), (radeon, "gfx1100")):
+        # nixpkgs' own torch expression exports PYTORCH_ROCM_ARCH from gpuTargets, not clr's 13 targets
+        assert f'export PYTORCH_ROCM_ARCH="{gfx}"\n' in facts["preConfigure"]
+        assert facts["rocmSupport"] and not facts["cudaSupport"] and facts["config"] and facts["magma"]
+        assert facts["gpuArch"] == gfx and facts["name"].endswith(f"-rocm6.4-{gfx}-" + facts["name"].rsplit("-", 1)[1])
+    assert len({mi300["build"], mi250["build"], radeon["build"]}) == 3
+    audio = nix_eval(f"""
+      let r = import {root / ".flox/pkgs/torchaudio-python313-rocm6_4-gfx942-avx2.nix"}
+            {{ genMatrixNixpkgs = {FE5E41D_X86}; }};
+      in r.unwrapped.cmakeFlags""")
+    assert "-DPYTORCH_ROCM_ARCH=gfx942" in audio
+
+
+@needs_nix
+def test_a_rocm_release_other_than_the_package_sets_is_refused_when_nix_evaluates(tmp_path, run):
+    text = MATRIX.replace("gfx950]", "gfx950]\n") + (
+        'knowledge:\n  rocm:\n    "6.3": {targets: [gfx942], hosts: [x86_64], source: test}\n')
+    root = generated(tmp_path, run, text.replace('rocm: ["6.4"]', 'rocm: ["6.3"]').replace(
+        "gfx: [gfx90a, gfx942, gfx950]", "gfx: [gfx942]"))
+    with pytest.raises(NixError, match="asks for ROCm 6.3, but this nixpkgs has ROCm 6.4.3"):
+        drv_paths(root, {"pytorch-python313-rocm6_3-gfx942-avx2"})
+
+
+# ---- the generated workflow, run by tests/workflow_harness.py ------------------------------
+
+WORKFLOW_MATRIX = """\
+pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+rocm:
+  python: ["3.13"]
+  rocm: ["6.4"]
+  gfx: [gfx90a, gfx942]
+  isa: [avx2]
+companions:
+  - packages: [torchaudio]
+    when: {gfx: gfx942}
+ci:
+  gpu_runners:
+    - {labels: [self-hosted, linux, x64, mi300x], system: x86_64-linux, gfx: [gfx942]}
+"""
+MI300 = ["pytorch-python313-rocm6_4-gfx942-avx2", "torchaudio-python313-rocm6_4-gfx942-avx2"]
+MI250 = ["pytorch-python313-rocm6_4-gfx90a-avx2"]
+
+
+@needs_nix
+@pytest.mark.skipif(shutil.which("git") is None or shutil.which("bash") is None,
+                    reason="the workflow's scripts need git and bash")
+def test_the_workflow_builds_smoke_tests_and_publishes_rocm_variants_on_their_runners(tmp_path, run):
+    import json
+
+    from test_workflow_logic import Project, assert_each_build_smoke_tested_then_published, assert_each_torch_built_once
+
+    project = Project(tmp_path, run, WORKFLOW_MATRIX)
+    head = project.commit("The matrix")
+    done = project.harness.run("push", head)
+    assert done.results == {"plan": "success", "build": "success", "mark-published": "success"}, "\n".join(done.log)
+    assert sorted(done.publishes()) == sorted(MI300 + MI250) == sorted(done.smokes())
+    assert_each_build_smoke_tested_then_published(done)
+    assert_each_torch_built_once(done)
+    assert "| torch, rocm | 2 |" in done.summary
+    jobs = {job["name"]: job for shard in json.loads(done.artifacts["gen-matrix-plan"].read_text())["shards"]
+            for job in shard}
+    # the MI300X variant and its companion on the runner with that GPU; the other on the ROCm builders
+    assert (jobs[MI300[0]]["runner"], jobs[MI300[0]]["gpu"], jobs[MI300[0]]["builds"]) == (
+        ["self-hosted", "linux", "x64", "mi300x"], True, " ".join(MI300))
+    assert (jobs[MI250[0]]["runner"], jobs[MI250[0]]["gpu"]) == (["self-hosted", "linux", "x64", "pytorch-builder"], False)
+
+
+def test_build_matrix_and_the_readme_list_the_rocm_variants_by_gfx_target(tmp_path, run):
+    root = tmp_path / "docs"
+    root.mkdir()
+    shutil.copy(EXAMPLE, root / "matrix.yaml")
+    blocks = "".join(f"<!-- gen-matrix:begin {name} -->\n<!-- gen-matrix:end {name} -->\n" for name in ("gpus", "variants"))
+    (root / "README.md").write_text("# Our builds\n\n" + blocks)
+    assert run("--root", root).exit_code == 0
+    build_matrix = (root / "BUILD_MATRIX.md").read_text()
+    readme = (root / "README.md").read_text()
+    assert "### AMD GPU (ROCm) (10)" in build_matrix
+    assert "| gfx942 | CDNA 3 | Instinct MI300X, Instinct MI300A, Instinct MI325X | 6.4 | 4 |" in build_matrix
+    assert "| gfx1100 | RDNA 3 | Radeon RX 7900 XTX, Radeon RX 7900 XT, Radeon PRO W7900, Radeon PRO W7800 | 6.4 | 2 |" \
+        in build_matrix
+    assert "| `pytorch-python313-rocm6_4-gfx90a-avx512` | 3.13 | 6.4 | gfx90a | avx512 | PyTorch 2.8.0 for AMD CDNA 2 " \
+           "GPUs (gfx90a) and avx512 CPUs, ROCm 6.4 | 0 | - | unknown |" in build_matrix
+    assert "| kind | CUDA or ROCm | SM or gfx | variants |" in readme
+    assert "| AMD GPU (ROCm) | ROCm 6.4 | gfx942 | 4 |" in readme and "| AMD GPU (ROCm) | ROCm 6.4 | gfx90a | 4 |" in readme
+    assert "| gfx90a | CDNA 2 | Instinct MI210, Instinct MI250, Instinct MI250X | 6.4 |" in readme
+
