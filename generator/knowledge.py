@@ -1028,13 +1028,16 @@ def upstream_rocm_for(knowledge: Knowledge, pytorch: str, python: str, gfx: Othe
 
 
 def upstream_for(knowledge: Knowledge, pytorch: str, python: str, systems: tuple[str, ...],
-                 sm: Sm | None) -> str | None:
+                 sm: Sm | None, gfx: OtherGpu | None = None) -> str | None:
     """Which of PyTorch's own wheels of release `pytorch` serves a build for `python`, one of
     `systems` and `sm` (None: CPU-only), as "cu126 (pip)" or "cpu"; "unknown" where the table
     has no wheel list of the release for those systems (a gap in what was read, not proof that
     none shipped); None where none does, so that only a build gives it. PyTorch ships CPU
     wheels for every Python of a release's range on each system (pytorch.org "Get started");
-    CUDA ones as the release's `wheels` rows say."""
+    CUDA ones as the release's `wheels` rows say; for an AMD gfx target, its ROCm wheels
+    (upstream_rocm_for)."""
+    if gfx is not None:
+        return upstream_rocm_for(knowledge, pytorch, python, gfx)
     release = knowledge.release(pytorch)
     if release is None or release.python_support(python):
         return None

@@ -155,6 +155,80 @@ def test_a_rocm_release_other_than_the_package_sets_is_refused_when_nix_evaluate
         drv_paths(root, {"pytorch-python313-rocm6_3-gfx942-avx2"})
 
 
+# ---- smoke: what a ROCm build is checked for ---------------------------------------------
+
+def rocm_facts(**changes) -> dict:
+    """What the probe reports of a ROCm torch on an MI300X host: HIP, one gfx target, the GPU."""
+    facts = {
+        "python": "3.13.5", "torch": "2.8.0", "torch_file": "/nix/store/x-torch/torch/__init__.py",
+        "machine": "x86_64", "aten_cpu_capability": None,
+        "cuda": None, "hip": "6.4.43484-0", "cuda_available": True, "arch_list": ["gfx942:sramecc+:xnack-"],
+        "arch_source": "torch.cuda.get_arch_list()",
+        "cpu_capability": "AVX2", "cpu_ceiling": "AVX512", "cpu_ceiling_source": "torch.cpu",
+        "devices": [{"name": "AMD Instinct MI300X", "capability": "9.4"}],
+        "compute": {"cpu": {"device": "cpu", "ok": True, "size": 64, "wrong": 0},
+                    "cuda": {"device": "cuda:0", "ok": True, "size": 64, "wrong": 0}},
+    }
+    facts.update(changes)
+    return facts
+
+
+def rocm_promise(name: str = "pytorch-python313-rocm6_4-gfx942-avx2"):
+    from generator.commands import promise
+
+    result = expansion(MATRIX)
+    return promise.promise_of(result.matrix, result.by_name[name])
+
+
+def smoke_of(facts: dict, name: str = "pytorch-python313-rocm6_4-gfx942-avx2") -> dict[str, tuple[str, str]]:
+    from generator.commands import host, smoke
+
+    cpu = host.gather(cpuinfo=REPO / "tests/fixtures/hosts/xeon8480-h100/cpuinfo", gpus=(), gpu_source="")
+    return {c.name: (c.state, c.detail) for c in smoke.checks(rocm_promise(name), facts, cpu)}
+
+
+def test_a_rocm_build_of_its_release_and_gfx_target_passes_and_computes_on_the_gpu():
+    found = smoke_of(rocm_facts())
+    assert {name: state for name, (state, _) in found.items()} == {
+        "torch": "PASS", "python": "PASS", "version": "PASS", "cuda": "PASS", "rocm": "PASS", "arch": "PASS",
+        "cpu": "PASS", "kernels": "PASS", "compute": "PASS", "gpu": "PASS"}
+    assert "torch.version.hip is 6.4.43484-0" in found["rocm"][1]
+    assert "exactly gfx942" in found["arch"][1]
+    # the same facts against the gfx90a variant: another target's code
+    assert smoke_of(rocm_facts(), "pytorch-python313-rocm6_4-gfx90a-avx2")["arch"][0] == "FAIL"
+
+
+@pytest.mark.parametrize("changes, check, state, said", [
+    ({"hip": None}, "rocm", "FAIL", "this torch has no ROCm"),
+    ({"hip": "6.3.42131-0"}, "rocm", "FAIL", "the variant is ROCm 6.4"),
+    ({"arch_list": ["gfx90a", "gfx942"]}, "arch", "FAIL", "promises gfx942 (CDNA 3) alone"),
+    ({"arch_list": [], "arch_source": "torch._C._cuda_getArchFlags()"}, "arch", "SKIP", "cannot be checked here"),
+    ({"cuda_available": False}, "gpu", "SKIP", "no usable AMD GPU"),
+    ({"compute": {"cpu": {"device": "cpu", "ok": True, "size": 64, "wrong": 0},
+                  "cuda": {"device": "cuda:0", "ok": False, "size": 64, "wrong": 3}}}, "gpu", "FAIL", "3 wrong values"),
+    ({"cuda": "12.8"}, "cuda", "FAIL", "built without CUDA"),
+])
+def test_each_rocm_mismatch_fails_or_skips_its_own_check(changes, check, state, said):
+    found = smoke_of(rocm_facts(**changes))
+    assert found[check][0] == state and said in found[check][1], found[check]
+    assert all(s == "PASS" for name, (s, _) in found.items() if name != check)
+
+
+def test_the_probe_reads_a_rocm_builds_gfx_targets_without_a_gpu():
+    from types import SimpleNamespace
+
+    from generator.commands import smoke_probe
+
+    def torch(hip, flags):
+        return SimpleNamespace(cuda=SimpleNamespace(get_arch_list=lambda: []),
+                               version=SimpleNamespace(cuda=None, hip=hip),
+                               _C=SimpleNamespace(_cuda_getArchFlags=lambda: flags))
+
+    assert smoke_probe.arch_list(torch("6.4.43484-0", "gfx90a;gfx942")) == (
+        ["gfx90a", "gfx942"], "torch._C._cuda_getArchFlags()")
+    assert smoke_probe.arch_list(torch(None, "gfx942")) == ([], "torch.cuda.get_arch_list()")
+
+
 # ---- the generated workflow, run by tests/workflow_harness.py ------------------------------
 
 WORKFLOW_MATRIX = """\
@@ -198,6 +272,13 @@ def test_the_workflow_builds_smoke_tests_and_publishes_rocm_variants_on_their_ru
     assert (jobs[MI300[0]]["runner"], jobs[MI300[0]]["gpu"], jobs[MI300[0]]["builds"]) == (
         ["self-hosted", "linux", "x64", "mi300x"], True, " ".join(MI300))
     assert (jobs[MI250[0]]["runner"], jobs[MI250[0]]["gpu"]) == (["self-hosted", "linux", "x64", "pytorch-builder"], False)
+    # selection by build identity: new names for gfx942's GPUs change its descriptions only, so
+    # its two builds are wrappers over the published heavy builds
+    names = lambda data: data.setdefault("knowledge", {}).setdefault("other_gpus", {}).setdefault(
+        "gfx942", {}).update(gpus=["Instinct MI300X OAM"])
+    relabelled = project.harness.run("push", project.commit("gfx942's GPUs", names))
+    assert sorted(relabelled.publishes()) == sorted(MI300) and relabelled.compiled() == []
+    assert sorted(relabelled.substituted()) == sorted(MI300)
 
 
 def test_build_matrix_and_the_readme_list_the_rocm_variants_by_gfx_target(tmp_path, run):
@@ -219,3 +300,29 @@ def test_build_matrix_and_the_readme_list_the_rocm_variants_by_gfx_target(tmp_pa
     assert "| AMD GPU (ROCm) | ROCm 6.4 | gfx942 | 4 |" in readme and "| AMD GPU (ROCm) | ROCm 6.4 | gfx90a | 4 |" in readme
     assert "| gfx90a | CDNA 2 | Instinct MI210, Instinct MI250, Instinct MI250X | 6.4 |" in readme
 
+
+def test_explain_says_why_a_gfx_target_is_left_out(tmp_path, run):
+    root = generated(tmp_path, run)
+    result = run("explain", "--gfx", "gfx950", "--python", "3.13", "--isa", "avx2", "--root", root)
+    assert result.exit_code == 0, result.output
+    assert "pytorch-python313-rocm6_4-gfx950-avx2: not in the matrix" in result.output
+    assert "not for gfx950 (CDNA 4)" in result.output
+    result = run("explain", "--gfx", "gfx942", "--rocm", "6.4", "--python", "3.12", "--isa", "avx512", "--root", root)
+    assert "pytorch-python312-rocm6_4-gfx942-avx512: in the matrix" in result.output, result.output
+
+
+def test_the_upstream_wheel_of_a_rocm_variant_is_pytorchs_rocm_wheel_never_the_cpu_one(tmp_path, run):
+    from generator import knowledge as knowledge_
+
+    known = knowledge_.build(knowledge_.builtin())
+    gfx = known.gfx
+    # 2.13's ROCm 7.2 wheels list gfx942 and gfx1101; 2.8's list was not read
+    assert knowledge_.upstream_for(known, "2.13.0", "3.13", ("x86_64-linux",), None, gfx["gfx942"]) == "rocm7.2 (pip)"
+    assert knowledge_.upstream_for(known, "2.13.0", "3.13", ("x86_64-linux",), None, gfx["gfx1101"]) == "rocm7.2 (pip)"
+    assert knowledge_.upstream_for(known, "2.8.0", "3.13", ("x86_64-linux",), None, gfx["gfx942"]) == "unknown"
+    root = generated(tmp_path, run)
+    import json
+
+    listed = {v["name"]: v for v in json.loads(run("list", "--format", "json", "--root", root).stdout)}
+    mi300 = listed["pytorch-python313-rocm6_4-gfx942-avx2"]
+    assert (mi300["rocm"], mi300["gfx"], mi300["upstream_wheel"], mi300["job_memory_gb"]) == ("6.4", "gfx942", "unknown", 4)

@@ -313,8 +313,8 @@ def _by_values(expansion: Expansion, given: dict[str, str], kind: str | None, py
         if not fitting:
             raise GenMatrixError.at(Location(f"--{next(iter(given))}"),
                                     f"no kind of variant has all of {', '.join(given)}",
-                                    "ask about gpu (python, cuda, sm, isa), cpu (python, isa) or darwin "
-                                    "(python, accelerator) separately")
+                                    "ask about gpu (python, cuda, sm, isa), cpu (python, isa), darwin "
+                                    "(python, accelerator) or rocm (python, rocm, gfx, isa) separately")
         kinds = [k for k in fitting if _section(matrix, k)] or fitting
     outcomes: dict[tuple, Outcome] = {}
     for kind_ in kinds:

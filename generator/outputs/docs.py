@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Callable, Iterable, Mapping, NamedTuple
 
 from ..errors import Location
-from ..knowledge import upstream_for, upstream_rocm_for, version_key
+from ..knowledge import upstream_for, version_key
 from ..layout import HEADER, README_FILE, TEMPLATES
 from ..model import KIND_AXES, Expansion, Variant
 from ..pipeline.expand import fix_facts
@@ -89,9 +89,8 @@ def _upstream_key(variant: Variant) -> tuple[str, tuple[str, ...], str | None, s
 
 
 def _upstream(matrix, variant: Variant) -> str | None:
-    if variant.gfx is not None:
-        return upstream_rocm_for(matrix.knowledge, matrix.pytorch_version, variant.python.name, variant.gfx)
-    return upstream_for(matrix.knowledge, matrix.pytorch_version, variant.python.name, variant.platforms, variant.sm)
+    return upstream_for(matrix.knowledge, matrix.pytorch_version, variant.python.name, variant.platforms, variant.sm,
+                        variant.gfx)
 
 
 def facts(expansion: Expansion, recipes: Iterable[Recipe], measured: Mapping = MappingProxyType({})) -> dict:
