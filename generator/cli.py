@@ -665,12 +665,14 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, r
         _warn(expansion.warnings, expansion.notes)
     other = explain_.other_gpu(expansion.matrix.knowledge, sm) if sm is not None and name is None else None
     if other is not None:  # an AMD, Intel or Apple GPU: its target and PyTorch's own wheels, no SM
+        built = tuple(v.name for v in expansion.variants if v.gfx is not None and v.gfx.name == other.name
+                      and not v.is_companion)
         if as_json:
             click.echo(json.dumps({"gpu": sm, "target": other.name, "backend": other.kind, "family": other.family,
                                    "source": other.source, "text": explain_.other_text(
-                                       expansion.matrix.knowledge, sm, other, python), "matrix": read}, indent=2))
+                                       expansion.matrix.knowledge, sm, other, python, built), "matrix": read}, indent=2))
         else:
-            click.echo(explain_.other_text(expansion.matrix.knowledge, sm, other, python), nl=False)
+            click.echo(explain_.other_text(expansion.matrix.knowledge, sm, other, python, built), nl=False)
             click.echo(f"matrix: {read}", err=True)
         return
     result = (explain_.by_name(expansion, name) if name is not None

@@ -61,7 +61,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "state": ("generator/pipeline/state.py", ("tests/test_state.py", "tests/test_revisions.py")),
     "lock": ("generator/pipeline/lock.py", ("tests/test_lock.py",)),
     "load": ("generator/pipeline/load.py", ("tests/test_load.py",)),
-    "schema": ("generator/pipeline/schema.py", ("tests/test_validation.py", "tests/test_reference.py")),
+    "schema": ("generator/pipeline/schema.py", ("tests/test_validation.py", "tests/test_reference.py",
+                                                "tests/test_rocm.py")),
     "validate": ("generator/pipeline/validate.py", ("tests/test_validation.py", "tests/test_input_bounds.py", "tests/test_rocm.py")),
     "expand": ("generator/pipeline/expand.py", ("tests/test_expand.py", "tests/test_companions.py",
                                                 "tests/test_pin_facts.py", "tests/test_rocm.py")),
@@ -135,7 +136,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
                                                     "tests/test_nvidia_gaps.py")),
     "host": ("generator/commands/host.py", ("tests/test_host.py", "tests/test_detect.py", "tests/test_other_gpus.py")),
     "detect": ("generator/commands/detect.py", ("tests/test_detect.py", "tests/test_host.py",
-                                                "tests/test_other_gpus.py")),
+                                                "tests/test_other_gpus.py", "tests/test_rocm.py")),
     "explain": ("generator/commands/explain.py", ("tests/test_explain.py", "tests/test_nvidia_gaps.py",
                                                   "tests/test_other_gpus.py", "tests/test_rocm.py")),
     "listing": ("generator/commands/listing.py", ("tests/test_list_show.py", "tests/test_nvidia_gaps.py", "tests/test_rocm.py")),
@@ -206,7 +207,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "tpl-reference": ("templates/reference.md.j2", ("tests/test_reference.py",)),
     "tpl-show": ("templates/show.txt.j2", ("tests/test_list_show.py",)),
     "tpl-torch": ("templates/torch.nix.j2", ("tests/test_golden.py", "tests/test_identity.py", "tests/test_nix.py")),
-    "othergpus": ("generator/commands/othergpus.py", ("tests/test_other_gpus.py",)),
+    "othergpus": ("generator/commands/othergpus.py", ("tests/test_other_gpus.py", "tests/test_rocm.py")),
     "terminal": ("generator/commands/terminal.py", ("tests/test_terminal.py",)),
 }
 

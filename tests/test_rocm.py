@@ -326,3 +326,35 @@ def test_the_upstream_wheel_of_a_rocm_variant_is_pytorchs_rocm_wheel_never_the_c
     listed = {v["name"]: v for v in json.loads(run("list", "--format", "json", "--root", root).stdout)}
     mi300 = listed["pytorch-python313-rocm6_4-gfx942-avx2"]
     assert (mi300["rocm"], mi300["gfx"], mi300["upstream_wheel"], mi300["job_memory_gb"]) == ("6.4", "gfx942", "unknown", 4)
+
+
+@pytest.mark.parametrize("runners, where, said", [
+    ("    - {labels: [a], system: x86_64-linux, gfx: [gfx942]}\n    - {labels: [b], system: x86_64-linux, gfx: [gfx942]}\n",
+     "matrix.yaml:13", "gfx942 on x86_64-linux already has a GPU runner, ci.gpu_runners[0]"),
+    ("    - {labels: [a], system: x86_64-linux, gfx: [gfx94]}\n", "matrix.yaml:12", "unknown gfx 'gfx94'"),
+    ("    - {labels: [a], system: x86_64-linux}\n", "matrix.yaml:12",
+     "ci.gpu_runners[0] lacks a key: one of 'sm', 'gfx'"),
+])
+def test_a_gpu_runner_names_its_gfx_targets_once_and_known(runners, where, said):
+    with pytest.raises(GenMatrixError) as raised:
+        expansion(MATRIX.replace("ci:\n", "ci:\n  gpu_runners:\n" + runners))
+    found = [p for p in raised.value.problems if said in p.message]
+    assert found and f"{found[0].where.path}:{found[0].where.line}" == where, [str(p) for p in raised.value.problems]
+
+
+def test_detect_recommends_the_matrixs_rocm_variant_for_an_amd_gpu(tmp_path, run):
+    root = generated(tmp_path, run)
+    cpuinfo = REPO / "tests/fixtures/hosts/xeon8480-h100/cpuinfo"  # AVX-512
+    found = run("detect", "--root", root, "--gpu", "AMD Instinct MI300X", "--cpuinfo", cpuinfo, "--uname",
+                "Linux x86_64", "--name")
+    assert found.exit_code == 0, found.output
+    assert found.stdout.strip() == "pytorch-python313-rocm6_4-gfx942-avx512"
+    said = run("detect", "--root", root, "--gpu", "AMD Instinct MI300X", "--cpuinfo", cpuinfo, "--uname", "Linux x86_64")
+    assert "the matrix builds gfx942: pytorch-python312-rocm6_4-gfx942-avx2" in said.output
+    assert "not ROCm ones" not in said.output
+    # a gfx target the matrix lacks: PyTorch's wheel, and a CPU-only variant
+    other = run("detect", "--root", root, "--gpu", "Radeon RX 7800 XT", "--cpuinfo", cpuinfo, "--uname", "Linux x86_64",
+                "--name")
+    assert other.stdout.strip() == "pytorch-python313-cpu-avx2"
+    explained = run("explain", "--root", root, "--gpu", "AMD Instinct MI300X")
+    assert "the matrix builds gfx942: pytorch-python312-rocm6_4-gfx942-avx2" in explained.output
