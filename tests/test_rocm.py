@@ -8,6 +8,7 @@ torch expression is called as a ROCm build for the variant's target, not that it
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -358,3 +359,37 @@ def test_detect_recommends_the_matrixs_rocm_variant_for_an_amd_gpu(tmp_path, run
     assert other.stdout.strip() == "pytorch-python313-cpu-avx2"
     explained = run("explain", "--root", root, "--gpu", "AMD Instinct MI300X")
     assert "the matrix builds gfx942: pytorch-python312-rocm6_4-gfx942-avx2" in explained.output
+
+
+@pytest.mark.skipif(os.name != "posix", reason="a stand-in interpreter written as a #!/bin/sh script")
+@pytest.mark.parametrize("hip, rocm_check", [("6.4.43484-0", "PASS"), ("6.3.42131-0", "FAIL"), (None, "FAIL")])
+def test_a_builder_without_the_isa_checks_a_rocm_build_from_its_files(run, tmp_path, hip, rocm_check):
+    import sys
+    import textwrap
+
+    python = f"{sys.version_info.major}.{sys.version_info.minor}"
+    (tmp_path / "matrix.yaml").write_text(textwrap.dedent(f"""\
+        pytorch: {{version: "2.8.0"}}
+        nixpkgs: {{rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}}
+        knowledge:
+          python:
+            "{python}": {{}}
+        rocm: {{python: ["{python}"], rocm: ["6.4"], gfx: [gfx942], isa: [avx512]}}
+    """))
+    name = f"pytorch-python{python.replace('.', '')}-rocm6_4-gfx942-avx512"
+    # a torch that dies of SIGILL on import, as an AVX-512 build does on an AVX2 builder
+    package = tmp_path / "site" / "torch"
+    package.mkdir(parents=True)
+    (package / "version.py").write_text("from typing import Optional\n__version__ = '2.8.0'\n"
+                                        "cuda: Optional[str] = None\n" + (f"hip = '{hip}'\n" if hip else ""))
+    (package / "__init__.py").write_text("import os, signal\nos.kill(os.getpid(), signal.SIGILL)\n")
+    base = Path(sys.base_prefix) / "bin" / f"python{python}"
+    interpreter = tmp_path / "python"
+    interpreter.write_text(f"#!/bin/sh\nPYTHONPATH={tmp_path / 'site'} exec {base} -S \"$@\"\n")
+    interpreter.chmod(0o755)
+    avx2_only = REPO / "tests/fixtures/hosts/ryzen5950x-rtx3090/cpuinfo"
+    result = run("smoke", "--root", tmp_path, name, "--python", interpreter, "--cpuinfo", avx2_only, "--builder")
+    rows = [line.split()[:2] for line in result.stdout.splitlines()[1:-1]]
+    assert rows == [["SKIP", "torch"], ["PASS", "python"], ["PASS", "version"], ["PASS", "cuda"], [rocm_check, "rocm"],
+                    ["SKIP", "arch"], ["SKIP", "kernels"], ["SKIP", "compute"], ["SKIP", "gpu"]], result.stdout
+    assert result.exit_code == (0 if rocm_check == "PASS" else 1)

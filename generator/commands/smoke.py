@@ -274,15 +274,14 @@ def _arch_check(promise: Promise, facts: dict) -> Check:
     return Check("arch", PASS, f"{source} is {listed}: exactly {wanted} ({sm.name})")
 
 
-def _hip(promise: Promise, facts: dict) -> Check:
-    """A ROCm build reports its HIP (torch.version.hip, "6.4.43484-..."), of the promised ROCm release."""
-    hip = facts.get("hip")
+def _hip(promise: Promise, hip: str | None, said: str = "torch.version.hip is") -> Check:
+    """A ROCm build reports its HIP ("6.4.43484-..."), of the promised ROCm release: on import as
+    torch.version.hip, or in torch/version.py (`said` names which)."""
     if hip is None:
-        return Check("rocm", FAIL, f"this torch has no ROCm (torch.version.hip is None); {promise.name} is built "
+        return Check("rocm", FAIL, f"this torch has no ROCm ({said} None); {promise.name} is built "
                                    f"with ROCm {promise.rocm}")
     release = ".".join(str(hip).split(".")[:2])
-    return _verdict("rocm", release == promise.rocm,
-                    f"torch.version.hip is {hip}; the {promise.what} is ROCm {promise.rocm}")
+    return _verdict("rocm", release == promise.rocm, f"{said} {hip}; the {promise.what} is ROCm {promise.rocm}")
 
 
 def _gfx_check(promise: Promise, facts: dict) -> Check:
@@ -392,6 +391,8 @@ def _from_files(promise: Promise, facts: dict, missing: tuple[str, ...],
     cannot = f"cannot run on this CPU, which lacks {' '.join(missing)}"
     found = [Check("torch", SKIP, f"import torch {cannot} ({facts['failed']}); checked from its files: {torch['file']}")]
     found += _versions(promise, facts.get("python", ""), torch.get("__version__"), torch.get("cuda"), True)
+    if promise.rocm:
+        found.append(_hip(promise, torch.get("hip"), "torch/version.py says HIP"))
     for name in ("arch",) * bool(promise.sm or promise.gfx) + ("kernels", "compute") + \
             ("gpu",) * bool(promise.with_cuda or promise.rocm):
         found.append(Check(name, SKIP, f"torch {cannot}: run smoke on a CPU with {promise.isa.name}"))
@@ -419,7 +420,7 @@ def checks(promise: Promise, facts: dict, host: Host, companions: tuple[str, ...
     if promise.sm:
         found.append(_arch_check(promise, facts))
     if promise.rocm:
-        found.append(_hip(promise, facts))
+        found.append(_hip(promise, facts.get("hip")))
     if promise.gfx:
         found.append(_gfx_check(promise, facts))
 

@@ -115,10 +115,10 @@ def files(name):
             tree = ast.parse(version.read())
     except (OSError, SyntaxError, ValueError):
         return found
-    for node in tree.body:  # __version__ = '2.8.0'; cuda: Optional[str] = '12.8'
+    for node in tree.body:  # __version__ = '2.8.0'; cuda: Optional[str] = '12.8'; hip = '6.4.43484-0'
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
         for target in targets:
-            if isinstance(target, ast.Name) and target.id in ("__version__", "cuda") \
+            if isinstance(target, ast.Name) and target.id in ("__version__", "cuda", "hip") \
                     and isinstance(node.value, ast.Constant):
                 found[target.id] = node.value.value
     return found
