@@ -637,13 +637,16 @@ def ci(project: layout.Project, since, by, nixpkgs, selection_file, shard_size, 
 @click.option("--isa", help="A CPU instruction set, e.g. avx2.")
 @click.option("--python", help="A Python version, e.g. 3.13.")
 @click.option("--accelerator", help="An Apple GPU back end, e.g. mps.")
+@click.option("--rocm", help="A ROCm release of a rocm variant, e.g. 6.4.")
+@click.option("--gfx", help="An AMD gfx target of a rocm variant, e.g. gfx942.")
 @click.option("--pytorch", "pytorch", metavar="VERSION",
               help="Also say what PyTorch VERSION's release notes allow of the given CUDA, Python and SM, e.g. 2.6.")
-@click.option("--kind", type=click.Choice(["gpu", "cpu", "darwin"]),
+@click.option("--kind", type=click.Choice(["gpu", "cpu", "darwin", "rocm"]),
               help="The kind of variant [default: every kind that has the given axes].")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
 @project_options
-def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, pytorch, kind, as_json) -> None:
+def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, rocm, gfx, pytorch, kind,
+            as_json) -> None:
     """Show a variant's resolved values and the rule that put it in the matrix, or, for a
     combination (--sm 6.1 --cuda 13.0 --isa avx2), the rules that keep it out.
 
@@ -653,7 +656,8 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
     from . import run
 
     given = {axis: value for axis, value in
-             (("python", python), ("cuda", cuda), ("sm", sm), ("isa", isa), ("accelerator", accelerator))
+             (("python", python), ("cuda", cuda), ("sm", sm), ("isa", isa), ("accelerator", accelerator),
+              ("rocm", rocm), ("gfx", gfx))
              if value is not None}
     if name is not None and (given or kind or pytorch):
         raise click.UsageError("give a variant NAME or axis options, not both")
@@ -664,12 +668,14 @@ def explain(project: layout.Project, name, sm, cuda, isa, python, accelerator, p
         _warn(expansion.warnings, expansion.notes)
     other = explain_.other_gpu(expansion.matrix.knowledge, sm) if sm is not None and name is None else None
     if other is not None:  # an AMD, Intel or Apple GPU: its target and PyTorch's own wheels, no SM
+        built = tuple(v.name for v in expansion.variants if v.gfx is not None and v.gfx.name == other.name
+                      and not v.is_companion)
         if as_json:
             click.echo(json.dumps({"gpu": sm, "target": other.name, "backend": other.kind, "family": other.family,
                                    "source": other.source, "text": explain_.other_text(
-                                       expansion.matrix.knowledge, sm, other, python), "matrix": read}, indent=2))
+                                       expansion.matrix.knowledge, sm, other, python, built), "matrix": read}, indent=2))
         else:
-            click.echo(explain_.other_text(expansion.matrix.knowledge, sm, other, python), nl=False)
+            click.echo(explain_.other_text(expansion.matrix.knowledge, sm, other, python, built), nl=False)
             click.echo(f"matrix: {read}", err=True)
         return
     result = (explain_.by_name(expansion, name) if name is not None

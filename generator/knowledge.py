@@ -129,6 +129,20 @@ class MinorCompat:
 
 
 @dataclass(frozen=True)
+class Rocm:
+    """A ROCm release nixpkgs packages as rocmPackages: what a rocm variant builds with."""
+
+    name: str  # "6.4": the major.minor of rocmPackages.clr.version
+    targets: tuple[str, ...]  # the gfx targets nixpkgs' clr lists (passthru.gpuTargets)
+    hosts: tuple[str, ...]  # CPU architectures nixpkgs builds it for
+    source: str
+
+    @property
+    def token(self) -> str:
+        return self.name.replace(".", "_")
+
+
+@dataclass(frozen=True)
 class Python:
     name: str
 
@@ -360,6 +374,7 @@ class PinFacts:
     capabilities: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # as read at the pin, per set
     python: tuple[str, ...] = ()
     python_default: str = ""
+    rocm: str = ""  # rocmPackages' version at the pin ("6.4.3"); "" where not known
     # built-in fixes whose change the pin's nixpkgs already holds: not applied on this pin,
     # where they would change nothing
     carries: tuple[str, ...] = ()
@@ -395,6 +410,11 @@ class OtherGpu:
     def label(self) -> str:
         return f"{self.name} ({self.family})"
 
+    @property
+    def first_rocm(self) -> str:
+        """Its first ROCm release as a matrix names releases (major.minor); "" where not read."""
+        return ".".join(self.rocm.split(".")[:2])
+
 
 @dataclass(frozen=True)
 class OtherWheels:
@@ -421,7 +441,7 @@ class OtherWheels:
 TABLES = {"sm": Sm, "cuda": Cuda, "toolkit": Toolkit, "minor_compat": MinorCompat, "python": Python, "isa": Isa, "accelerator": Accelerator,
           "pytorch": Release, "fixes": Fix, "workarounds": Workaround, "compile_jobs": CompileJob,
           "nixpkgs_off": NixpkgsOff, "build_costs": BuildCost, "pins": PinFacts,
-          "other_gpus": OtherGpu, "other_wheels": OtherWheels}
+          "other_gpus": OtherGpu, "other_wheels": OtherWheels, "rocm": Rocm}
 
 
 def in_range(version: str, spec: str) -> bool:
@@ -457,6 +477,12 @@ class Knowledge:
     pins: Mapping[str, PinFacts]
     other_gpus: Mapping[str, OtherGpu] = field(default_factory=dict)
     other_wheels: Mapping[str, OtherWheels] = field(default_factory=dict)
+    rocm: Mapping[str, Rocm] = field(default_factory=dict)
+
+    @property
+    def gfx(self) -> Mapping[str, OtherGpu]:
+        """The AMD gfx targets a rocm variant may build for: the other_gpus rows of kind rocm."""
+        return MappingProxyType({name: row for name, row in self.other_gpus.items() if row.kind == "rocm"})
 
     def job_memory_gb(self, cuda: bool) -> int:
         """GiB one compile job may take, in a build that compiles CUDA or not."""
@@ -571,7 +597,11 @@ def _row(cls, name: str, values: dict):
         for key in ("latest", "source_cuda", "default_python"):
             if converted.get(key) is not None:
                 converted[key] = str(converted[key])
+    if cls is Rocm:
+        converted["targets"] = tuple(str(v) for v in values.get("targets") or ())
     if cls is PinFacts:
+        if converted.get("rocm") is not None:
+            converted["rocm"] = str(converted["rocm"])
         for key in ("cuda", "cuda_aliases", "sources"):
             converted[key] = MappingProxyType({str(k): str(v) for k, v in sorted((values.get(key) or {}).items())})
         converted["capabilities"] = MappingProxyType({str(k): tuple(str(c) for c in v)
@@ -647,7 +677,7 @@ def builtin() -> load.Document:
 def why_not_rows(rows: Mapping) -> str | None:
     """Why a combination of table rows, by axis, cannot work; None when it can."""
     return incompatibility(sm=rows.get("sm"), cuda=rows.get("cuda"), isa=rows.get("isa"),
-                           accelerator=rows.get("accelerator"))
+                           accelerator=rows.get("accelerator"), rocm=rows.get("rocm"), gfx=rows.get("gfx"))
 
 
 # Which cuDNN an SM row's `cudnn: false` means: the recipes and `env` build with a current
@@ -685,8 +715,17 @@ def sm_cuda_problem(sm: Sm, cuda: str) -> str | None:
 
 
 def incompatibility(*, sm: Sm | None = None, cuda: Cuda | None = None,
-                    isa: Isa | None = None, accelerator: Accelerator | None = None) -> str | None:
+                    isa: Isa | None = None, accelerator: Accelerator | None = None,
+                    rocm: Rocm | None = None, gfx: OtherGpu | None = None) -> str | None:
     """Why this combination cannot work, in the user's terms; None when it can."""
+    if rocm is not None and gfx is not None:
+        if gfx.first_rocm and version_key(rocm.name) < version_key(gfx.first_rocm):
+            return f"{gfx.label} needs ROCm >= {gfx.rocm}; this asks for {rocm.name}, which is too old"
+        if gfx.name not in rocm.targets:
+            return (f"nixpkgs' ROCm {rocm.name} builds for {', '.join(rocm.targets)} (clr's gpuTargets), "
+                    f"not for {gfx.label}")
+    if rocm is not None and isa is not None and isa.arch not in rocm.hosts:
+        return f"nixpkgs builds ROCm {rocm.name} for {' and '.join(rocm.hosts)} hosts only; {isa.name} is {isa.arch}"
     if sm is not None and cuda is not None:
         problem = sm_cuda_problem(sm, cuda.name)
         if problem:
@@ -978,14 +1017,30 @@ def best_wheel(fits: tuple[WheelFit, ...], driver: str | None = None, system: st
                                     tuple(-n for n in version_key(f.cuda)) if runnable else version_key(f.cuda)))
 
 
+def upstream_rocm_for(knowledge: Knowledge, pytorch: str, python: str, gfx: OtherGpu) -> str | None:
+    """Which of PyTorch's own ROCm wheels of release `pytorch` serves a build for `python` and
+    `gfx`, as "rocm6.4 (pip)"; "unknown" where the table has not read their gfx list; None where
+    none does."""
+    release, wheels = knowledge.release(pytorch), knowledge.other_wheels.get(".".join(pytorch.split(".")[:2]))
+    if release is None or release.python_support(python) or wheels is None or not wheels.rocm:
+        return None
+    serves = wheels.serves(gfx)
+    if serves is None:
+        return "unknown"
+    return f"rocm{wheels.rocm} (pip)" if serves else None
+
+
 def upstream_for(knowledge: Knowledge, pytorch: str, python: str, systems: tuple[str, ...],
-                 sm: Sm | None) -> str | None:
+                 sm: Sm | None, gfx: OtherGpu | None = None) -> str | None:
     """Which of PyTorch's own wheels of release `pytorch` serves a build for `python`, one of
     `systems` and `sm` (None: CPU-only), as "cu126 (pip)" or "cpu"; "unknown" where the table
     has no wheel list of the release for those systems (a gap in what was read, not proof that
     none shipped); None where none does, so that only a build gives it. PyTorch ships CPU
     wheels for every Python of a release's range on each system (pytorch.org "Get started");
-    CUDA ones as the release's `wheels` rows say."""
+    CUDA ones as the release's `wheels` rows say; for an AMD gfx target, its ROCm wheels
+    (upstream_rocm_for)."""
+    if gfx is not None:
+        return upstream_rocm_for(knowledge, pytorch, python, gfx)
     release = knowledge.release(pytorch)
     if release is None or release.python_support(python):
         return None

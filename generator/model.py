@@ -13,13 +13,14 @@ from typing import TYPE_CHECKING, Mapping
 from .errors import Location
 
 if TYPE_CHECKING:
-    from .knowledge import Accelerator, Cuda, Isa, Knowledge, Python, Sm
+    from .knowledge import Accelerator, Cuda, Isa, Knowledge, OtherGpu, Python, Rocm, Sm
 
 # The axes each kind of variant is the product of, in name order.
 KIND_AXES: Mapping[str, tuple[str, ...]] = {
     "gpu": ("python", "cuda", "sm", "isa"),
     "cpu": ("python", "isa"),
     "darwin": ("python", "accelerator"),
+    "rocm": ("python", "rocm", "gfx", "isa"),
 }
 KINDS = tuple(KIND_AXES)
 # torchvision and torchaudio: the kind `list --kind` gives them, beside the kinds of torch
@@ -71,11 +72,13 @@ class Section:
 
 @dataclass(frozen=True)
 class GpuRunner:
-    """A runner with a GPU: variants of `system` for one of `sms` build there and are smoke-tested."""
+    """A runner with a GPU: variants of `system` for one of `sms` (NVIDIA) or `gfx` (AMD)
+    build there and are smoke-tested."""
 
     labels: tuple[str, ...]
     system: str
     sms: tuple[str, ...]
+    gfx: tuple[str, ...] = ()
 
 
 # GitHub-hosted labels; a PyTorch build needs far more disk and time than these give,
@@ -95,6 +98,10 @@ DEFAULT_KIND_RUNNERS: Mapping[str, Mapping[str, tuple[str, ...]]] = MappingProxy
     "gpu": MappingProxyType({
         "x86_64-linux": ("self-hosted", "linux", "x64", "pytorch-builder"),
         "aarch64-linux": ("self-hosted", "linux", "arm64", "pytorch-builder"),
+    }),
+    # a ROCm PyTorch needs what a CUDA one does (knowledge.build_costs.rocm)
+    "rocm": MappingProxyType({
+        "x86_64-linux": ("self-hosted", "linux", "x64", "pytorch-builder"),
     }),
 })
 CACHE_TYPES = ("cachix", "attic", "s3", "flox")
@@ -152,9 +159,11 @@ class CI:
     def placement(self, variant: "Variant") -> tuple[tuple[str, ...], bool]:
         """(runner labels, GPU runner?) of a torch variant: on a GPU runner for its SM it is built
         and smoke-tested there, on the device; else on the runner for its kind and system, or for its system."""
-        if variant.sm is not None:
+        if variant.sm is not None or variant.gfx is not None:
             for gpu in self.gpu_runners:
-                if gpu.system == variant.system and variant.sm.name in gpu.sms:
+                held = gpu.sms if variant.sm is not None else gpu.gfx
+                target = variant.sm if variant.sm is not None else variant.gfx
+                if gpu.system == variant.system and target.name in held:
                     return gpu.labels, True
         by_kind = self.kind_runners.get(variant.kind, {})
         return by_kind.get(variant.system, self.runners[variant.system]), False
@@ -295,7 +304,7 @@ SCOPE_TEXT = {
 
 def jobs_text(matrix: "Matrix", variant: "Variant") -> str:
     """What the matrix's build.jobs and the knowledge's compile_jobs make of a build's jobs."""
-    memory = matrix.knowledge.job_memory_gb(cuda=variant.cuda is not None)
+    memory = matrix.knowledge.job_memory_gb(cuda=variant.compiles_gpu_code)
     return (f"at most {matrix.jobs} at once on the generated workflow's builders (Nix's cores); "
             f"each build runs one per {memory} GiB of free memory")
 
@@ -322,6 +331,8 @@ class Variant:
     sm: Sm | None = None
     isa: Isa | None = None
     accelerator: Accelerator | None = None
+    rocm: Rocm | None = None
+    gfx: OtherGpu | None = None
     package: str = "pytorch"
     torch: str | None = None  # a companion's: the name of the torch variant it is built against
     pin: str = ""  # the name of the nixpkgs pin it builds against
@@ -334,7 +345,7 @@ class Variant:
     @cached_property
     def combination(self) -> Mapping[str, str]:
         values = {"python": self.python, "cuda": self.cuda, "sm": self.sm, "isa": self.isa,
-                  "accelerator": self.accelerator}
+                  "accelerator": self.accelerator, "rocm": self.rocm, "gfx": self.gfx}
         return MappingProxyType({axis: values[axis].name for axis in KIND_AXES[self.kind]})
 
     @property
@@ -361,11 +372,17 @@ class Variant:
         return {f"USE_{feature}": "0" for feature in self.disabled_features} | self.environment
 
     @property
+    def compiles_gpu_code(self) -> bool:
+        """Whether its build compiles kernels for a GPU (CUDA or HIP), which takes more memory a job."""
+        return self.cuda is not None or self.rocm is not None
+
+    @property
     def blas(self) -> str | None:
-        """The BLAS torch uses: cuBLAS with CUDA, OpenBLAS on CPUs, the accelerator's on a Mac."""
+        """The BLAS torch uses: cuBLAS with CUDA, hipBLAS with ROCm, OpenBLAS on CPUs, the
+        accelerator's on a Mac."""
         if self.accelerator is not None:
             return self.accelerator.blas
-        return {"gpu": "cublas", "cpu": "openblas"}.get(self.kind)
+        return {"gpu": "cublas", "cpu": "openblas", "rocm": "hipblas"}.get(self.kind)
 
     @property
     def system(self) -> str:
@@ -380,10 +397,11 @@ class Variant:
     @property
     def cpu_side(self) -> tuple[str, ...]:
         """What a torch build's CPU-side objects are compiled from, beside the source: its
-        kind, nixpkgs pin, Python, CUDA release (whose headers they include) and CPU flags.
-        Torch variants equal in it differ only in their GPU, and share those objects through a
-        compiler cache: they are one compiler cache group."""
-        return (self.kind, self.pin, self.python.name, self.cuda.name if self.cuda else "",
+        kind, nixpkgs pin, Python, CUDA or ROCm release (whose headers they include) and CPU
+        flags. Torch variants equal in it differ only in their GPU, and share those objects through
+        a compiler cache: they are one compiler cache group."""
+        return (self.kind, self.pin, self.python.name,
+                self.cuda.name if self.cuda else self.rocm.name if self.rocm else "",
                 " ".join(self.isa.flags) if self.isa else "")
 
     @property

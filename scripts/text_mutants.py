@@ -30,7 +30,9 @@ MUTANTS: dict[str, tuple[tuple[str, str, str], ...]] = {
     ),
     "nix/lib/companion.nix": (
         ("the companion's own torch argument overridden, not the scope's",
-         "withVariantTorch.${package}.overrideAttrs", "(pythonPackages.${package}.override { inherit torch; }).overrideAttrs"),
+         "chosen = withVariantTorch.${package};", "chosen = pythonPackages.${package}.override { inherit torch; };"),
+        ("a ROCm torchaudio for all of clr's targets, not its torch's", "then chosen.override { inherit (torch) gpuTargets; }",
+         "then chosen"),
         ("no label in the store name", '-${finalAttrs.version}-${label}";', '-${finalAttrs.version}";'),
         ("no required system features", "requiredSystemFeatures = systemFeatures;", ""),
         ("nixpkgs' preConfigure dropped", '(old.preConfigure or "") + import', "import"),

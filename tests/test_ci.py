@@ -1149,6 +1149,7 @@ without evaluating the recipes (the offline comparison).
 | torch, gpu | 3 |
 | torch, cpu | 2 |
 | torch, darwin | 0 |
+| torch, rocm | 0 |
 | companions (torchvision, torchaudio), after their torch in its job | 3 |
 | wrapper only (metadata changed, the heavy build did not) | 2 |
 | no longer in the matrix (not built, not unpublished) | 2 |
@@ -1186,6 +1187,7 @@ without evaluating the recipes (the offline comparison).
 | torch, gpu | 5 |
 | torch, cpu | 2 |
 | torch, darwin | 0 |
+| torch, rocm | 0 |
 | companions (torchvision, torchaudio), after their torch in its job | 3 |
 | wrapper only (metadata changed, the heavy build did not) | 0 |
 | no longer in the matrix (not built, not unpublished) | 0 |

@@ -465,7 +465,7 @@ def test_axes_no_kind_has_together_are_a_located_error_with_the_kinds_axes(run):
     assert result.exit_code == 2
     assert result.stderr.splitlines()[:2] == [
         "error: --sm: no kind of variant has all of sm, accelerator",
-        "  hint: ask about gpu (python, cuda, sm, isa), cpu (python, isa) or darwin (python, accelerator) separately"]
+        "  hint: ask about gpu (python, cuda, sm, isa), cpu (python, isa), darwin (python, accelerator) or rocm (python, rocm, gfx, isa) separately"]
 
 
 def test_one_outcome_the_knowledge_table_allows_says_so_in_its_own_row(run):

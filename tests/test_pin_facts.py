@@ -17,7 +17,7 @@ from generator import knowledge as knowledge_
 from generator.pipeline import expand, load, pinned, validate
 
 FACTS = ("torch", "torchvision", "torchaudio", "cuda", "cuda_aliases", "capabilities", "python", "python_default",
-         "carries")
+         "carries", "rocm")
 FE5E41D = "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"
 R0182A36 = "0182a361324364ae3f436a63005877674cf45efb"
 UNKNOWN = "a" * 40
@@ -44,6 +44,8 @@ def test_the_table_holds_what_the_test_package_set_evaluates_for_each_pin(known)
         assert dict(row.cuda_aliases) == facts["cuda_aliases"]
         assert {cuda: list(row.default_capabilities(cuda, known.cuda)) for cuda in row.cuda} == facts["capabilities"]
         assert (sorted(row.python), row.python_default) == (sorted(facts["python"]), facts["python_default"])
+        # a row that names its ROCm (rocmPackages) names the package set's
+        assert row.rocm in ("", facts["rocm"])
 
 
 def test_every_fact_of_a_known_pin_names_its_source(known):

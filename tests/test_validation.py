@@ -155,7 +155,7 @@ CASES = [
          ("new sm row 'sm130' lacks family, min_cuda, hosts",)),
     Case("expands-to-nothing", BASE + 'gpu: {python: ["3.13"], cuda: ["13.0"], sm: [sm61], isa: [avx2]}\n', "3:1",
          ("the matrix expands to no variant", "sm61 (Pascal) was dropped after CUDA 12.9", "gen-matrix explain")),
-    Case("no-section", BASE, "1:1", ("the matrix has no gpu:, cpu: or darwin: section",)),
+    Case("no-section", BASE, "1:1", ("the matrix has no gpu:, cpu:, darwin: or rocm: section",)),
     Case("shell-in-isa-flag",
          BASE + 'knowledge:\n  isa:\n    avx2: {flags: ["-mavx2;rm -rf /"]}\n' + CPU, "5:20",
          ("knowledge.isa.avx2.flags[0]: '-mavx2;rm -rf /' is not valid", "it reaches a shell"), schema=True),
@@ -424,8 +424,9 @@ nixpkgs:
     - {name: default, rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
 build: {jobs: 4, system_features: [big-parallel, kvm], compiler_cache: ccache, compiler_cache_runners: dedicated}
 naming: {gpu: "t-{python}-{cuda}-{sm}-{isa}-{package}", cpu: "t-{python}-{isa}-{package}",
-         darwin: "t-{python}-{accelerator}-{package}"}
+         darwin: "t-{python}-{accelerator}-{package}", rocm: "t-{python}-{rocm}-{gfx}-{isa}-{package}"}
 description: {gpu: "{pytorch} {family} {gpus} {capability}", cpu: "{cpus}", darwin: "{accelerator}",
+              rocm: "{pytorch} {family} {gpus} {rocm} {gfx}",
               companion: "{package} {torch} {torch_description}"}
 ci:
   organisation_variable: FLOX_ORG
@@ -436,8 +437,10 @@ ci:
   gen_matrix: "git+https://example.org/acme/gen-matrix?rev=0123456789abcdef0123456789abcdef01234567"
   plan_runner: [ubuntu-latest]
   runners: {x86_64-linux: [big], aarch64-linux: [arm], x86_64-darwin: [mac13], aarch64-darwin: [mac]}
-  gpu_runners: [{labels: [self-hosted, gpu], system: x86_64-linux, sm: [sm90]}]
-  kind_runners: {gpu: {x86_64-linux: [self-hosted, cuda]}, cpu: {aarch64-linux: [arm-big]}, darwin: {aarch64-darwin: [m4]}}
+  gpu_runners: [{labels: [self-hosted, gpu], system: x86_64-linux, sm: [sm90]},
+                {labels: [self-hosted, mi300x], system: x86_64-linux, gfx: [gfx942]}]
+  kind_runners: {gpu: {x86_64-linux: [self-hosted, cuda]}, cpu: {aarch64-linux: [arm-big]}, darwin: {aarch64-darwin: [m4]},
+                 rocm: {x86_64-linux: [self-hosted, rocm]}}
   substituters: [{url: "https://cache.nixos-cuda.org", key: "cache.nixos-cuda.org:74DUi4Ye579gUqzH4ziL9IyiJBlDpMRn9MBN8oNan9M="}]
   cache: {type: cachix, substituter: "https://my-org.cachix.org", public_key: "my-org.cachix.org-1:AAAA",
           name: my-org, secret: CACHIX_AUTH_TOKEN}
@@ -463,6 +466,14 @@ cpu:
   restrict: [{when: {isa: avx10}, only: {python: "3.13"}}]
   exclude: [{python: "3.13", isa: avx2}]
   include: [{python: "3.12", isa: avx2}]
+rocm:
+  python: ["3.13"]
+  rocm: ["6.4"]
+  gfx: [gfx942, gfx1010]
+  isa: [avx2, avx10]
+  restrict: [{when: {gfx: gfx1010}, only: {isa: avx2}}]
+  exclude: [{gfx: gfx942, isa: avx10, python: "3.13", rocm: "6.4"}]
+  include: [{python: "3.12", rocm: "6.4", gfx: gfx942, isa: avx2}]
 darwin:
   python: ["3.13"]
   accelerator: [mps, metal2]
@@ -488,6 +499,8 @@ knowledge:
             rank: 60, capabilities: [DEFAULT, AVX2, AVX512], choose_when: an AVX10 CPU}
   accelerator:
     metal2: {arch: aarch64, blas: vecLib, description: Metal 2, environment: {USE_MPS: "1"}}
+  rocm:
+    "6.4": {targets: [gfx942, gfx1010], hosts: [x86_64], source: our reading of clr}
   pytorch:
     "2.8": {python: ["3.9", "3.13"], cuda: ["12.6", "12.8"], experimental_cuda: ["12.9"],
             wheels: [{cuda: "12.8", system: x86_64-linux, index: pip, arch: "9.0;13.0+PTX", source: a wheel we read,

@@ -192,8 +192,11 @@ def _other_finding(knowledge: Knowledge, host: Host, index: int, gpu: Gpu) -> Gp
     if other.kind == "mps":
         problem = (None if host.system == "Darwin" else
                    f"{gpu.name} is an Apple GPU, which runs MPS under macOS only: give --uname \"Darwin arm64\"")
+    elif other.kind == "rocm":
+        problem = (f"{gpu.name} is {othergpus.describe(other)}: the matrix has no variant for it that runs here; "
+                   "PyTorch's own ROCm wheels serve it (see the prebuilt line)")
     else:
-        problem = (f"{gpu.name} is {othergpus.describe(other)}: gen-matrix builds CUDA, CPU and Apple variants, "
+        problem = (f"{gpu.name} is {othergpus.describe(other)}: gen-matrix builds CUDA, CPU, ROCm and Apple variants, "
                    f"not {othergpus.BACKEND[other.kind]} ones; PyTorch's own {othergpus.BACKEND[other.kind]} wheels "
                    "serve it (see the prebuilt line)")
     return GpuFinding(index, gpu, None, how, None, problem, other=other)
@@ -201,6 +204,10 @@ def _other_finding(knowledge: Knowledge, host: Host, index: int, gpu: Gpu) -> Gp
 
 def _gpu_finding(expansion: Expansion, host: Host, index: int, gpu: Gpu) -> GpuFinding:
     other = _other_finding(expansion.matrix.knowledge, host, index, gpu)
+    if other is not None and other.other.kind == "rocm":  # the matrix's rocm variants of its gfx target
+        served = _rocm_served(expansion, other.other.name)
+        runnable, _ = _for_cpu(expansion, host, "rocm", served) if served and host.system == "Linux" else ([], None)
+        return replace(other, variant=_best(runnable), problem=None) if runnable else other
     if other is not None:
         return other
     sm, how, problem = _resolve(expansion.matrix.knowledge, gpu)
@@ -218,6 +225,10 @@ def _gpu_finding(expansion: Expansion, host: Host, index: int, gpu: Gpu) -> GpuF
     return GpuFinding(index, gpu, sm, how, _best(runnable, gpu.driver, host.system), None)
 
 
+def _rocm_served(expansion: Expansion, gfx: str) -> list[Variant]:
+    return [v for v in expansion.variants if v.package == "pytorch" and v.kind == "rocm" and v.gfx.name == gfx]
+
+
 def _gpu_advice(expansion: Expansion, host: Host, finding: GpuFinding, python: str | None) -> list[str]:
     """For a GPU whose SM is known: the matrix's variants for it where the CPU is unknown,
     PyTorch's own wheel that already runs on it, and where the matrix has none for it, the
@@ -227,7 +238,8 @@ def _gpu_advice(expansion: Expansion, host: Host, finding: GpuFinding, python: s
 
     sm = finding.sm
     if finding.other is not None:
-        return [f"GPU {finding.index}: " + othergpus.wheel_line(expansion.matrix.knowledge, finding.other, python)]
+        built = tuple(sorted(v.name for v in _rocm_served(expansion, finding.other.name)))
+        return [f"GPU {finding.index}: " + othergpus.wheel_line(expansion.matrix.knowledge, finding.other, python, built)]
     if sm is None or host.machine not in sm.hosts:
         return []
     k = expansion.matrix.knowledge
@@ -335,6 +347,10 @@ def recommend(host: Host, expansion: Expansion, python: str | None = None) -> Re
         finding = served[0]
         variant = finding.variant
         reasons.append(_describe_cpu(host, variant))
+        if variant.kind == "rocm":
+            reasons.append(f"ROCm {variant.rocm.name}: the build brings its ROCm libraries; the host needs the amdgpu "
+                           "kernel driver (/dev/kfd)")
+            return Recommendation(host, variant, findings, tuple(reasons), tuple(warnings))
         driver, cuda = finding.gpu.driver, variant.cuda
         needed = _min_driver(variant, host.system)
         on = " on Windows" if host.system == "Windows" else ""

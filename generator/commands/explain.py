@@ -313,8 +313,8 @@ def _by_values(expansion: Expansion, given: dict[str, str], kind: str | None, py
         if not fitting:
             raise GenMatrixError.at(Location(f"--{next(iter(given))}"),
                                     f"no kind of variant has all of {', '.join(given)}",
-                                    "ask about gpu (python, cuda, sm, isa), cpu (python, isa) or darwin "
-                                    "(python, accelerator) separately")
+                                    "ask about gpu (python, cuda, sm, isa), cpu (python, isa), darwin "
+                                    "(python, accelerator) or rocm (python, rocm, gfx, isa) separately")
         kinds = [k for k in fitting if _section(matrix, k)] or fitting
     outcomes: dict[tuple, Outcome] = {}
     for kind_ in kinds:
@@ -470,14 +470,17 @@ def other_gpu(knowledge: Knowledge, text: str):
     return match(knowledge, text)
 
 
-def other_text(knowledge: Knowledge, name: str, gpu, python: str | None = None) -> str:
-    """What explain says of a GPU that is not NVIDIA's: its target, the wheels that serve it, why no build."""
+def other_text(knowledge: Knowledge, name: str, gpu, python: str | None = None, built: tuple[str, ...] = ()) -> str:
+    """What explain says of a GPU that is not NVIDIA's: its target, the wheels that serve it, and
+    the matrix's variants for it (`built`, names) or why none."""
     from .othergpus import BACKEND, describe, wheel_line
 
     lines = [f"gpu: {name} is {describe(gpu)} ({gpu.source})"]
     if gpu.kind == "mps":
         lines.append("build: the darwin variants of a matrix build MPS (`gen-matrix explain --accelerator mps`)")
+    elif gpu.kind == "rocm":
+        lines.append(f"build: the rocm variants of a matrix build a gfx target (`gen-matrix explain --gfx {gpu.name}`)")
     else:
-        lines.append(f"build: gen-matrix builds CUDA, CPU and Apple variants, not {BACKEND[gpu.kind]} ones")
-    lines.append(wheel_line(knowledge, gpu, python))
+        lines.append(f"build: gen-matrix builds CUDA, CPU, ROCm and Apple variants, not {BACKEND[gpu.kind]} ones")
+    lines.append(wheel_line(knowledge, gpu, python, built))
     return "\n".join(lines) + "\n"

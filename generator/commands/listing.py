@@ -112,13 +112,15 @@ def facts(matrix: Matrix, variant: Variant) -> dict:
         "flags": list(isa.flags) if isa else [],
         "msvc": (isa.msvc or None) if isa else None,
         "accelerator": accelerator.name if accelerator else None,
+        "rocm": variant.rocm.name if variant.rocm else None,
+        "gfx": variant.gfx.name if variant.gfx else None,
         "switches": matrix.switches(variant),
         "switch_reasons": [{"switches": list(names), "why": why} for names, why in matrix.switch_reasons(variant)],
         "nixpkgs_off": [{"feature": row.name, "why": row.why} for row in matrix.nixpkgs_off(variant)],
         "capability_scope": matrix.capability_scope_of(variant) if sm else None,
         "scope_text": SCOPE_TEXT[matrix.capability_scope_of(variant)] if sm else None,
         "jobs": matrix.jobs,
-        "job_memory_gb": matrix.knowledge.job_memory_gb(cuda=cuda is not None),
+        "job_memory_gb": matrix.knowledge.job_memory_gb(cuda=variant.compiles_gpu_code),
         "jobs_text": jobs_text(matrix, variant),
         "platforms": list(variant.platforms),
         "file": f"{PKGS_DIR}/{variant.name}.nix",
@@ -132,7 +134,8 @@ def upstream_wheel(matrix: Matrix, variant: Variant) -> str | None:
     """PyTorch's own wheel of the matrix's release that already serves the variant (its Python,
     system and SM, by binary compatibility), as "cu126 (pip)" or "cpu"; None: only this matrix
     gives it."""
-    return upstream_for(matrix.knowledge, matrix.pytorch_version, variant.python.name, variant.platforms, variant.sm)
+    return upstream_for(matrix.knowledge, matrix.pytorch_version, variant.python.name, variant.platforms, variant.sm,
+                        variant.gfx)
 
 
 def table(matrix: Matrix, variants: tuple[Variant, ...]) -> list[list[str]]:

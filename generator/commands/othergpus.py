@@ -97,13 +97,23 @@ def wheel_commands(knowledge: Knowledge, gpu: OtherGpu, python: str | None = Non
             f"uv pip install torch=={version} --torch-backend={index}")
 
 
-def wheel_line(knowledge: Knowledge, gpu: OtherGpu, python: str | None = None) -> str:
-    """PyTorch's own wheel for the GPU, with its pip command and uv's twin, or why none is known."""
+def built_text(gpu: OtherGpu, built: tuple[str, ...] = ()) -> str:
+    """What the matrix builds for the GPU: its rocm variants of the target (`built`), or none."""
+    if gpu.kind == "rocm":
+        return (f"the matrix builds {gpu.name}: {', '.join(built)}" if built else
+                f"the matrix has no variant for {gpu.name} (a rocm: section with gfx: [{gpu.name}] builds one)")
+    return f"gen-matrix builds no {BACKEND[gpu.kind]} variant"
+
+
+def wheel_line(knowledge: Knowledge, gpu: OtherGpu, python: str | None = None, built: tuple[str, ...] = ()) -> str:
+    """PyTorch's own wheel for the GPU, with its pip command and uv's twin, or why none is known;
+    then what the matrix builds for it (`built`: the names of its variants for the target)."""
     if gpu.kind == "mps":
         return mps_line(knowledge)
     serving = _serving(knowledge, gpu, python)
     if serving is None:
-        return f"prebuilt: the knowledge table lists no PyTorch wheels for {BACKEND[gpu.kind]} that run on {gpu.name}"
+        return (f"prebuilt: the knowledge table lists no PyTorch wheels for {BACKEND[gpu.kind]} that run on {gpu.name}; "
+                + built_text(gpu, built))
     row, serves = serving
     pip, uv = wheel_commands(knowledge, gpu, python)
     version = _newest(knowledge, row.name)
@@ -114,7 +124,7 @@ def wheel_line(knowledge: Knowledge, gpu: OtherGpu, python: str | None = None) -
              f"whether their {listed} lists {gpu.name} was not read")
     floor = f"; it needs ROCm {gpu.rocm} or newer on the host" if gpu.rocm else ""
     return (f"prebuilt: PyTorch {version}'s own {what} wheels ({known}): `{pip}` (uv: `{uv}`){floor}; "
-            f"gen-matrix builds no {BACKEND[gpu.kind]} variant")
+            + built_text(gpu, built))
 
 
 def mps_commands(knowledge: Knowledge, python: str | None = None) -> tuple[str, str] | None:

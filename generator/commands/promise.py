@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..errors import GenMatrixError, Location
-from ..knowledge import Accelerator, Isa, Knowledge, Sm
+from ..knowledge import Accelerator, Isa, Knowledge, OtherGpu, Sm
 from ..model import Matrix, Variant
 
 
@@ -26,12 +26,14 @@ class Promise:
     sm: Sm | None = None
     isa: Isa | None = None
     accelerator: Accelerator | None = None
+    rocm: str | None = None  # the ROCm release (6.4) of a ROCm build, which has no CUDA
+    gfx: OtherGpu | None = None  # its gfx target
 
 
 def promise_of(matrix: Matrix, variant: Variant) -> Promise:
     return Promise(variant.name, matrix.knowledge, "variant", matrix.pytorch_version, variant.python.name,
                    variant.cuda is not None, variant.cuda.name if variant.cuda else None, variant.sm, variant.isa,
-                   variant.accelerator)
+                   variant.accelerator, variant.rocm.name if variant.rocm else None, variant.gfx)
 
 
 def hand_promise(knowledge: Knowledge, name: str, pytorch: str | None, python: str | None, cuda: str | None,

@@ -274,6 +274,41 @@ def _arch_check(promise: Promise, facts: dict) -> Check:
     return Check("arch", PASS, f"{source} is {listed}: exactly {wanted} ({sm.name})")
 
 
+def _hip(promise: Promise, hip: str | None, said: str = "torch.version.hip is") -> Check:
+    """A ROCm build reports its HIP ("6.4.43484-..."), of the promised ROCm release: on import as
+    torch.version.hip, or in torch/version.py (`said` names which)."""
+    if hip is None:
+        return Check("rocm", FAIL, f"this torch has no ROCm ({said} None); {promise.name} is built "
+                                   f"with ROCm {promise.rocm}")
+    release = ".".join(str(hip).split(".")[:2])
+    return _verdict("rocm", release == promise.rocm, f"{said} {hip}; the {promise.what} is ROCm {promise.rocm}")
+
+
+def _gfx_check(promise: Promise, facts: dict) -> Check:
+    """The gfx targets compiled into torch are exactly the promised one (a target's features,
+    gfx90a:xnack-, are the same target)."""
+    wanted = promise.gfx.name
+    archs = facts.get("arch_list") or []
+    source = facts.get("arch_source") or "torch.cuda.get_arch_list()"
+    if not archs:
+        return Check("arch", SKIP, f"this torch does not say which gfx targets it holds without a GPU ({source} is "
+                                   f"empty); {wanted} cannot be checked here")
+    targets = sorted({arch.split(":")[0] for arch in archs})
+    listed = " ".join(archs)
+    if targets != [wanted]:
+        return Check("arch", FAIL, f"{source} is {listed}; the {promise.what} promises {wanted} "
+                                   f"({promise.gfx.family}) alone")
+    return Check("arch", PASS, f"{source} is {listed}: exactly {wanted} ({promise.gfx.family})")
+
+
+def _rocm_gpu(facts: dict) -> Check:
+    """The small computation on the AMD GPU (PyTorch's ROCm build names it a cuda device)."""
+    if not facts.get("cuda_available"):
+        return Check("gpu", SKIP, "no usable AMD GPU or ROCm driver here (torch.cuda.is_available() is False): "
+                                  "the GPU computation cannot run; run smoke on a machine with the GPU")
+    return _compute(facts, "cuda", "ROCm device", "gpu")
+
+
 def _gpu(facts: dict, cuda: str | None) -> Check:
     """The small computation on the GPU, where this machine has one."""
     if cuda is None:
@@ -356,7 +391,10 @@ def _from_files(promise: Promise, facts: dict, missing: tuple[str, ...],
     cannot = f"cannot run on this CPU, which lacks {' '.join(missing)}"
     found = [Check("torch", SKIP, f"import torch {cannot} ({facts['failed']}); checked from its files: {torch['file']}")]
     found += _versions(promise, facts.get("python", ""), torch.get("__version__"), torch.get("cuda"), True)
-    for name in ("arch",) * bool(promise.sm) + ("kernels", "compute") + ("gpu",) * bool(promise.with_cuda):
+    if promise.rocm:
+        found.append(_hip(promise, torch.get("hip"), "torch/version.py says HIP"))
+    for name in ("arch",) * bool(promise.sm or promise.gfx) + ("kernels", "compute") + \
+            ("gpu",) * bool(promise.with_cuda or promise.rocm):
         found.append(Check(name, SKIP, f"torch {cannot}: run smoke on a CPU with {promise.isa.name}"))
     for module in companions:
         there = (facts.get("files") or {}).get(module)
@@ -381,6 +419,10 @@ def checks(promise: Promise, facts: dict, host: Host, companions: tuple[str, ...
     found += _versions(promise, facts.get("python", ""), facts["torch"], cuda, False)
     if promise.sm:
         found.append(_arch_check(promise, facts))
+    if promise.rocm:
+        found.append(_hip(promise, facts.get("hip")))
+    if promise.gfx:
+        found.append(_gfx_check(promise, facts))
 
     if promise.isa:
         isa = promise.isa
@@ -410,6 +452,8 @@ def checks(promise: Promise, facts: dict, host: Host, companions: tuple[str, ...
         found.append(_compute(facts, "cpu", "CPU"))
     if promise.with_cuda:
         found.append(_gpu(facts, cuda))
+    if promise.rocm:
+        found.append(_rocm_gpu(facts))
     found.extend(_companions(facts, companions))
     return tuple(found)
 

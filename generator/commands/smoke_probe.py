@@ -35,13 +35,14 @@ def compute(torch, device):
 
 
 def arch_list(torch):
-    """The CUDA architectures compiled into the binary, and where they were read. Without a
-    usable GPU get_arch_list() answers []; the flags it reads are there regardless."""
+    """The CUDA architectures (or, in a ROCm build, the gfx targets) compiled into the binary,
+    and where they were read. Without a usable GPU get_arch_list() answers []; the flags it
+    reads are there regardless."""
     names = list(torch.cuda.get_arch_list())
-    if names or not torch.version.cuda:
+    if names or not (torch.version.cuda or getattr(torch.version, "hip", None)):
         return names, "torch.cuda.get_arch_list()"
     flags = getattr(torch._C, "_cuda_getArchFlags", lambda: None)()
-    return (flags.split() if flags else []), "torch._C._cuda_getArchFlags()"
+    return (flags.replace(";", " ").split() if flags else []), "torch._C._cuda_getArchFlags()"
 
 
 def _sve_bits():
@@ -114,10 +115,10 @@ def files(name):
             tree = ast.parse(version.read())
     except (OSError, SyntaxError, ValueError):
         return found
-    for node in tree.body:  # __version__ = '2.8.0'; cuda: Optional[str] = '12.8'
+    for node in tree.body:  # __version__ = '2.8.0'; cuda: Optional[str] = '12.8'; hip = '6.4.43484-0'
         targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
         for target in targets:
-            if isinstance(target, ast.Name) and target.id in ("__version__", "cuda") \
+            if isinstance(target, ast.Name) and target.id in ("__version__", "cuda", "hip") \
                     and isinstance(node.value, ast.Constant):
                 found[target.id] = node.value.value
     return found
@@ -141,6 +142,7 @@ def probe(companions):
         torch=torch.__version__,
         torch_file=torch.__file__,
         cuda=torch.version.cuda,
+        hip=getattr(torch.version, "hip", None),
         cuda_available=cuda_available,
         arch_list=archs,
         arch_source=arch_source,

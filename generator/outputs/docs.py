@@ -24,7 +24,7 @@ from ..pipeline.render import Recipe
 from ..templating import environment
 from . import splice as splice_
 
-KIND_TITLES = {"gpu": "NVIDIA GPU (CUDA)", "cpu": "CPU only", "darwin": "Apple Silicon"}
+KIND_TITLES = {"gpu": "NVIDIA GPU (CUDA)", "cpu": "CPU only", "darwin": "Apple Silicon", "rocm": "AMD GPU (ROCm)"}
 # As Markdown reads them: a line indented by four spaces or a tab is code, not a marker.
 MARKERS = splice_.Markers(re.compile(r"^ {0,3}<!-- gen-matrix:(?:(?P<begin>begin)|(?P<end>end)) (?P<name>[A-Za-z0-9_-]+) -->\s*$"),
                           re.compile(r"^ {0,3}<!-- gen-matrix:"),
@@ -40,7 +40,9 @@ def readme_blocks() -> tuple[str, ...]:
 def _order(variant: Variant) -> tuple:
     """Variants as people scan them: by Python, CUDA release, capability, then ISA."""
     return (version_key(variant.python.name), version_key(variant.cuda.name) if variant.cuda else (),
-            version_key(variant.sm.capability) if variant.sm else (), variant.isa.name if variant.isa else "",
+            version_key(variant.sm.capability) if variant.sm else (),
+            version_key(variant.rocm.name) if variant.rocm else (), variant.gfx.name if variant.gfx else "",
+            variant.isa.name if variant.isa else "",
             variant.accelerator.name if variant.accelerator else "", variant.name)
 
 
@@ -81,8 +83,14 @@ def _json(value) -> str:
     return json.dumps(value.value if isinstance(value, FloatText) else value)
 
 
-def _upstream_key(variant: Variant) -> tuple[str, tuple[str, ...], str | None]:
-    return variant.python.name, variant.platforms, variant.sm.name if variant.sm else None
+def _upstream_key(variant: Variant) -> tuple[str, tuple[str, ...], str | None, str | None]:
+    return variant.python.name, variant.platforms, variant.sm.name if variant.sm else None, \
+        variant.gfx.name if variant.gfx else None
+
+
+def _upstream(matrix, variant: Variant) -> str | None:
+    return upstream_for(matrix.knowledge, matrix.pytorch_version, variant.python.name, variant.platforms, variant.sm,
+                        variant.gfx)
 
 
 def facts(expansion: Expansion, recipes: Iterable[Recipe], measured: Mapping = MappingProxyType({})) -> dict:
@@ -108,6 +116,12 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe], measured: Mapping = M
             "driver": cudas[0].driver, "windows_driver": cudas[0].driver_for("Windows"), "jetson": sm.jetson, "cudnn": sm.cudnn,
             "variants": len(group),
         })
+    gfxs = []
+    rocm = [v for v in torches if v.kind == "rocm"]
+    for group in sorted(_grouped(rocm, lambda v: v.gfx.name).values(), key=lambda g: g[0].gfx.name):
+        gfx = group[0].gfx
+        gfxs.append({"name": gfx.name, "family": gfx.family, "gpus": list(gfx.gpus),
+                     "rocms": sorted({v.rocm.name for v in group}, key=version_key), "variants": len(group)})
     isas = []
     by_isa = _grouped(torches, lambda v: v.isa.name if v.isa else None)
     for group in sorted(by_isa.values(), key=lambda g: (g[0].isa.arch, g[0].isa.name)):
@@ -120,8 +134,7 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe], measured: Mapping = M
 
     # PyTorch's own wheel depends only on the Python, the systems and the SM: each is asked once,
     # not once for each of the many variants that share them
-    upstream = {key: upstream_for(matrix.knowledge, matrix.pytorch_version, v.python.name, v.platforms, v.sm)
-                for key, v in {_upstream_key(v): v for v in torches}.items()}
+    upstream = {key: _upstream(matrix, v) for key, v in {_upstream_key(v): v for v in torches}.items()}
 
     def row(variant: Variant) -> Row:
         recipe = recipe_of[variant.name]
@@ -141,6 +154,9 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe], measured: Mapping = M
     summary = [{"kind": KIND_TITLES["gpu"], "cuda": cuda, "sm": sm, "count": count}
                for (cuda, sm), count in sorted(per_cuda_sm.items(), key=lambda item: (
                    version_key(item[0][0]), version_key(capability[item[0][1]])))]
+    per_rocm_gfx = Counter((v.rocm.name, v.gfx.name) for v in rocm)
+    summary += [{"kind": KIND_TITLES["rocm"], "cuda": f"ROCm {release}", "sm": gfx, "count": count}
+                for (release, gfx), count in sorted(per_rocm_gfx.items(), key=lambda item: (version_key(item[0][0]), item[0][1]))]
     for kind in ("cpu", "darwin"):
         if by_kind.get(kind):
             summary.append({"kind": KIND_TITLES[kind], "cuda": None, "sm": None, "count": len(by_kind[kind])})
@@ -167,6 +183,7 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe], measured: Mapping = M
         "measured": any(row.measured for kind in kinds for row in kind["variants"]),
         "kind_axes": dict(KIND_AXES),
         "sms": sms,
+        "gfxs": gfxs,
         "isas": isas,
         "summary": summary,
         "companions": [row(v) for v in companions],

@@ -144,7 +144,7 @@ def _barren(section: Section, kept: dict, dropped: list[Dropped]) -> list[Proble
 
 # The axes whose value's own limits (its CUDA releases, its hosts) rule a combination out:
 # a GPU's, or an accelerator's; a narrowed combination is said at that value.
-_LIMITED_AXES = ("sm", "accelerator")
+_LIMITED_AXES = ("sm", "accelerator", "gfx")
 
 
 def _narrowed(matrix: Matrix, section: Section, kept: dict, dropped: list[Dropped]) -> list[Problem]:

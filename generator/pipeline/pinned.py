@@ -69,6 +69,22 @@ def _cuda(matrix: Matrix, pin: Pin, facts: PinFacts, variants: list[Variant]) ->
     return problems
 
 
+def _rocm(matrix: Matrix, pin: Pin, facts: PinFacts, variants: list[Variant]) -> list[Problem]:
+    """A pin has one ROCm release (rocmPackages): a rocm variant of another one fails to evaluate."""
+    if not facts.rocm:
+        return []
+    held = ".".join(facts.rocm.split(".")[:2])
+    problems = []
+    for rocm in sorted({v.rocm.name for v in variants if v.rocm is not None} - {held}, key=version_key):
+        problems.append(Problem(
+            _where(matrix, {"rocm"}, "rocm", rocm),
+            f"ROCm {rocm}: {_label(matrix, pin)} has ROCm {facts.rocm}{_inferred(facts, 'rocm')} (one rocmPackages "
+            f"set), so its recipes with ROCm {rocm} fail: \"matrix.yaml asks for ROCm {rocm}, but this nixpkgs has "
+            f"ROCm {facts.rocm}\"",
+            f"use rocm: [\"{held}\"], or pin a nixpkgs with ROCm {rocm} for these variants; {EVAL_HINT}"))
+    return problems
+
+
 def _python(matrix: Matrix, pin: Pin, facts: PinFacts, variants: list[Variant]) -> list[Problem]:
     if not facts.python:
         return []
@@ -100,7 +116,7 @@ def check(matrix: Matrix, variants: list[Variant]) -> tuple[list[Problem], list[
             continue
         torches = [v for v in mine if not v.is_companion]
         warnings += _torch(matrix, pin, facts, torches) + _cuda(matrix, pin, facts, torches)
-        warnings += _python(matrix, pin, facts, torches)
+        warnings += _python(matrix, pin, facts, torches) + _rocm(matrix, pin, facts, torches)
     notes = []
     if unknown:
         named = ", ".join(_label(matrix, pin) for pin in unknown)

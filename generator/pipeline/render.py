@@ -24,11 +24,14 @@ from .nixvalue import NIX_HEADER, Verbatim
 
 def _describe(matrix: Matrix, variant: Variant, **companion_fields: str) -> str:
     # A field the variant has no value for (a CPU variant's {gpus}) is empty.
-    fields = dict.fromkeys(("cuda", "sm", "isa", "accelerator", "family", "gpus", "capability", "cpus"), "")
+    fields = dict.fromkeys(("cuda", "sm", "isa", "accelerator", "rocm", "gfx", "family", "gpus", "capability",
+                            "cpus"), "")
     fields.update(package=variant.package, pytorch=matrix.pytorch_version, **companion_fields)
     fields.update(variant.combination)
     if variant.sm:
         fields.update(family=variant.sm.family, gpus=", ".join(variant.sm.gpus), capability=variant.sm.capability)
+    if variant.gfx:
+        fields.update(family=variant.gfx.family, gpus=", ".join(variant.gfx.gpus))
     if variant.isa:
         fields.update(cpus=", ".join(variant.isa.cpus))
     return matrix.description["companion" if variant.is_companion else variant.kind].format(**fields)
@@ -57,6 +60,11 @@ def _long_description(matrix: Matrix, variant: Variant) -> str:
                      f"CUDA {variant.cuda.name}; needs NVIDIA driver {variant.cuda.driver} or newer.")
         if not variant.sm.cudnn and not variant.is_companion:
             lines.append("Built without cuDNN, which no longer supports this GPU.")
+    if variant.gfx:
+        gpus = ", ".join(variant.gfx.gpus) or variant.gfx.family
+        lines.append(f"GPUs: {gpus} (AMD {variant.gfx.family}, {variant.gfx.name}).")
+        lines.append(f"ROCm {variant.rocm.name}; needs the amdgpu kernel driver of a Linux that runs ROCm "
+                     f"{variant.rocm.name}.")
     if variant.isa:
         cpus = ", ".join(variant.isa.cpus) or variant.isa.arch
         lines.append(f"CPUs: {cpus}; needs the {variant.isa.name} instruction set "
@@ -75,6 +83,8 @@ def _summary(matrix: Matrix, variant: Variant) -> str:
     summary = f"PyTorch {matrix.pytorch_version} for Python {variant.python.name}"
     if variant.sm:
         summary += f", CUDA {variant.cuda.name}, NVIDIA {variant.sm.name} ({variant.sm.family})"
+    if variant.gfx:
+        summary += f", ROCm {variant.rocm.name}, AMD {variant.gfx.name} ({variant.gfx.family})"
     if variant.isa:
         summary += f", CPU {variant.isa.name}"
     if variant.accelerator:
@@ -87,6 +97,8 @@ def store_label(variant: Variant) -> str:
     names every torch python3.13-torch-2.10.0, whatever it was built for."""
     if variant.kind == "darwin":
         return variant.accelerator.name
+    if variant.rocm is not None:
+        return f"rocm{variant.rocm.name}-{variant.gfx.name}-{variant.isa.name}"
     if variant.cuda is None:
         return f"cpu-{variant.isa.name}"
     return f"cuda{variant.cuda.name}-{variant.sm.name}-{variant.isa.name}"
@@ -94,8 +106,10 @@ def store_label(variant: Variant) -> str:
 
 def torch_build(matrix: Matrix, variant: Variant) -> dict:
     """What goes into a torch variant's heavy derivation, as nix/lib/torch.nix takes it: the
-    variant's build identity. Nothing here may be metadata."""
+    variant's build identity. Nothing here may be metadata. A ROCm variant's release and gfx
+    target are keys of their own, which the other kinds' builds (and identities) lack."""
     isa, sm, source = variant.isa, variant.sm, matrix.torch_source
+    rocm = {} if variant.rocm is None else {"rocm": variant.rocm.name, "gpuTargets": [variant.gfx.name]}
     return {
         "python": variant.python.name,
         "version": matrix.pytorch_version,
@@ -105,16 +119,18 @@ def torch_build(matrix: Matrix, variant: Variant) -> dict:
         "cuda": variant.cuda.name if variant.cuda else None,
         "capabilities": [sm.capability] if sm else [],
         "capabilityScope": matrix.capability_scope_of(variant) if sm else "torch",
+        **rocm,
         "cpuFlags": list(isa.flags) if isa else [],
         "disabledFeatures": list(variant.disabled_features),
         "environment": variant.environment,
         "blas": "openblas" if variant.kind == "cpu" else None,
         "systemFeatures": list(matrix.system_features),
-        "jobMemoryGib": matrix.knowledge.job_memory_gb(cuda=variant.cuda is not None),
+        "jobMemoryGib": matrix.knowledge.job_memory_gb(cuda=variant.compiles_gpu_code),
         "fixes": sorted(matrix.knowledge.fixes[name].stem for name in variant.fixes),
         "passthru": {
             # Consumers (a vLLM build, say) read the capability in its dotted form.
-            "gpuArch": sm.capability if sm else (variant.accelerator.name if variant.accelerator else None),
+            "gpuArch": sm.capability if sm else (variant.gfx.name if variant.gfx
+                                                 else variant.accelerator.name if variant.accelerator else None),
             "cpuISA": isa.name if isa else None,
             "blasProvider": variant.blas,
             "cudaVersion": variant.cuda.name if variant.cuda else None,
@@ -122,7 +138,7 @@ def torch_build(matrix: Matrix, variant: Variant) -> dict:
             # (nix/fixes/compiler-cache-ccache.nix); absent without it, so that a matrix without
             # the option keeps its store paths
             **({"compilerCacheGroup": variant.compiler_cache_group} if matrix.compiler_cache else {}),
-        },
+        } | ({"rocmVersion": variant.rocm.name} if variant.rocm else {}),
     }
 
 

@@ -123,6 +123,10 @@ def _describe(error, doc: Document) -> list[Problem]:
                                                         else e.validator_value)]
             return [Problem(doc.where(path), f"{name} must be {' or '.join(wanted)}, not {_given(error.instance, kinds)}",
                             "see the description of this key in matrix.schema.json")]
+        if all(e.validator == "required" for e in relevant):  # one key of several (a GPU runner's sm or gfx)
+            keys = list(dict.fromkeys(k for e in relevant for k in e.validator_value if k not in error.instance))
+            return [Problem(doc.where(path), f"{name} lacks a key: one of {', '.join(repr(k) for k in keys)}",
+                            f"add {' or '.join(f'{k}:' for k in keys)}")]
         return _describe(best_match(relevant), doc)
     if kind == "additionalProperties":
         allowed = sorted(error.schema.get("properties", {}))

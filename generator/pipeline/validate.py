@@ -18,18 +18,22 @@ DEFAULT_NAMING = {
     "gpu": "{package}-python{python}-cuda{cuda}-{sm}-{isa}",
     "cpu": "{package}-python{python}-cpu-{isa}",
     "darwin": "{package}-python{python}-darwin-{accelerator}",
+    "rocm": "{package}-python{python}-rocm{rocm}-{gfx}-{isa}",
 }
 DEFAULT_DESCRIPTION = {
     "gpu": "PyTorch {pytorch} for NVIDIA {family} GPUs ({sm}) and {isa} CPUs, CUDA {cuda}",
     "cpu": "PyTorch {pytorch}, CPU only, for {isa} CPUs",
     "darwin": "PyTorch {pytorch} for Apple Silicon with {accelerator}",
+    "rocm": "PyTorch {pytorch} for AMD {family} GPUs ({gfx}) and {isa} CPUs, ROCm {rocm}",
     "companion": "{package} built against {torch}: {torch_description}",
 }
-NAME_FIELDS = {"package", "python", "cuda", "sm", "isa", "accelerator"}
+NAME_FIELDS = {"package", "python", "cuda", "sm", "isa", "accelerator", "rocm", "gfx"}
 DESCRIPTION_FIELDS = NAME_FIELDS | {"pytorch", "family", "gpus", "cpus", "capability"}
 # nixpkgs config that gen-matrix sets itself, per recipe.
-OWNED_CONFIG = ("allowUnfree", "cudaSupport", "cudaCapabilities")
-MATCH_AXES = ("kind", "python", "cuda", "sm", "isa", "accelerator")
+OWNED_CONFIG = ("allowUnfree", "cudaSupport", "cudaCapabilities", "rocmSupport")
+MATCH_AXES = ("kind", "python", "cuda", "sm", "isa", "accelerator", "rocm", "gfx")
+# where a new value of an axis is a row of the knowledge table
+TABLE_OF = {"gfx": "other_gpus (kind: rocm)"}
 
 
 def _parts(pattern: str) -> list[tuple] | None:
@@ -62,7 +66,7 @@ class _Checker:
             hint = suggest(value, table) or f"known {axis} values: {', '.join(table)}"
             self.problems.append(Problem(
                 self.doc.where(path), f"unknown {axis} '{value}'",
-                f"{hint} (a new one is a row under knowledge.{axis} in matrix.yaml)",
+                f"{hint} (a new one is a row under knowledge.{TABLE_OF.get(axis, axis)} in matrix.yaml)",
             ))
         return value
 
@@ -128,7 +132,7 @@ class _Checker:
                 self.problems.append(Problem(
                     self.doc.key_where(path + ("config", key)),
                     f"{label}.config.{key} is set by gen-matrix for each recipe",
-                    "remove it: CUDA recipes get allowUnfree and cudaSupport; "
+                    "remove it: CUDA recipes get allowUnfree and cudaSupport, ROCm recipes rocmSupport; "
                     "nixpkgs.capability_scope decides cudaCapabilities"))
         for key, value in raw.get("config", {}).items():
             if isinstance(value, FloatText) and not math.isfinite(value.value):
@@ -176,16 +180,18 @@ class _Checker:
         gpu_runners, first = [], {}
         for i, raw in enumerate(given.get("gpu_runners", [])):
             path = ("ci", "gpu_runners", i)
-            sms = tuple(self.value("sm", sm, path + ("sm", j)) for j, sm in enumerate(raw["sm"]))
-            for j, sm in enumerate(sms):
-                earlier = first.setdefault((raw["system"], sm), i)
-                if earlier != i:
-                    self.problems.append(Problem(
-                        self.doc.where(path + ("sm", j)),
-                        f"{sm} on {raw['system']} already has a GPU runner, ci.gpu_runners[{earlier}]",
-                        "name each SM of a system under one GPU runner only",
-                    ))
-            gpu_runners.append(GpuRunner(tuple(raw["labels"]), raw["system"], sms))
+            targets = {axis: tuple(self.value(axis, value, path + (axis, j)) for j, value in enumerate(raw.get(axis, [])))
+                       for axis in ("sm", "gfx")}
+            for axis, values in targets.items():
+                for j, value in enumerate(values):
+                    earlier = first.setdefault((raw["system"], value), i)
+                    if earlier != i:
+                        self.problems.append(Problem(
+                            self.doc.where(path + (axis, j)),
+                            f"{value} on {raw['system']} already has a GPU runner, ci.gpu_runners[{earlier}]",
+                            f"name each {'SM' if axis == 'sm' else 'gfx target'} of a system under one GPU runner only",
+                        ))
+            gpu_runners.append(GpuRunner(tuple(raw["labels"]), raw["system"], targets["sm"], targets["gfx"]))
         scalars = {key: given[key] for key in
                    ("organisation_variable", "organisation", "main_branch", "timeout_minutes", "shard_size",
                     "gen_matrix")
@@ -301,7 +307,7 @@ def validate(doc: Document, builtin: Document | None = None) -> Matrix:
     data = doc.data
     sections = tuple(s for s in (checker.section(kind) for kind in KIND_AXES) if s is not None)
     if not sections:
-        checker.problems.append(Problem(doc.where(), "the matrix has no gpu:, cpu: or darwin: section",
+        checker.problems.append(Problem(doc.where(), "the matrix has no gpu:, cpu:, darwin: or rocm: section",
                                         "add at least one section of variants"))
     naming = checker.patterns("naming", DEFAULT_NAMING, NAME_FIELDS, required=True)
     ci = checker.ci()

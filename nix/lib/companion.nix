@@ -2,7 +2,9 @@
 #
 # It takes the heavy torch (not the published wrapper), so it is built once per torch
 # build, and its CUDA capabilities from torch.cudaCapabilities, which torch.nix sets to
-# the variant's SM. The CPU flags are the torch variant's.
+# the variant's SM; a ROCm torchaudio its gfx targets from torch.gpuTargets (nixpkgs'
+# torchaudio takes them as its gpuTargets argument, else it compiles for all of clr's). The
+# CPU flags are the torch variant's.
 #
 # The companion comes from the pin's Python package set with `torch` replaced by the
 # variant's, so every package it pulls in that takes the scope's torch gets this one
@@ -18,8 +20,11 @@ let
   inherit (pkgs) lib;
   pythonPackages = pkgs."python${lib.replaceStrings [ "." ] [ "" ] python}Packages";
   withVariantTorch = pythonPackages.overrideScope (final: prev: { inherit torch; });
+  chosen = withVariantTorch.${package};
+  targeted = if (torch.rocmSupport or false) && lib.functionArgs chosen.override ? gpuTargets
+    then chosen.override { inherit (torch) gpuTargets; } else chosen;
 in
-withVariantTorch.${package}.overrideAttrs (finalAttrs: old: {
+targeted.overrideAttrs (finalAttrs: old: {
   # named after its torch's variant, as torch.nix names the heavy torch
   name = "${pythonPackages.python.libPrefix}-${finalAttrs.pname}-${finalAttrs.version}-${label}";
   requiredSystemFeatures = systemFeatures;

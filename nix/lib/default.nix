@@ -24,7 +24,7 @@ in
   torch = { pin, build, meta }:
     let
       fixes = fixesByName build.fixes;
-      pkgs = packageSet { inherit pin fixes; inherit (build) cuda capabilities capabilityScope; };
+      pkgs = packageSet { inherit pin fixes; inherit (build) cuda capabilities capabilityScope; rocm = build.rocm or null; };
       unwrapped = import ./torch.nix { inherit pkgs; fixModules = fixes; } build;
     in
     import ./wrapper.nix { inherit pkgs; } {

@@ -1,11 +1,11 @@
 # gen-matrix's Nix library: the package set a variant builds against.
 #
 # It is the variant's pin (nix/pins.nix), or the nixpkgs handed in instead, imported with
-# the pin's config and patches, the variant's CUDA release and capabilities, and what its
-# build fixes add to the config and overlays.
+# the pin's config and patches, the variant's CUDA release and capabilities (or, for a ROCm
+# variant, config.rocmSupport), and what its build fixes add to the config and overlays.
 { nixpkgs, pins }:
 
-{ pin, cuda, capabilities, capabilityScope, fixes }:
+{ pin, cuda, capabilities, capabilityScope, fixes, rocm ? null }:
 
 let
   chosen = pins.${pin};
@@ -25,6 +25,11 @@ let
   capabilityConfig =
     if cudaSupport && capabilityScope == "nixpkgs" then { cudaCapabilities = capabilities; } else { };
 
+  # A ROCm variant: nixpkgs' ROCm builds of torch's dependencies (magma, RCCL), as
+  # nixpkgs' own torchWithRocm gets them. nixpkgs has one ROCm release per revision
+  # (rocmPackages); torch.nix checks it is the variant's.
+  rocmConfig = if rocm != null then { rocmSupport = true; } else { };
+
   fixConfig = builtins.foldl' (config: fix: config // (fix.config or { })) { } fixes;
 
   # patches in matrix.yaml: { attribute = [ { url; hash; } ]; }, added to each package.
@@ -39,7 +44,7 @@ let
   };
 in
 import (if nixpkgs == null then pinned else nixpkgs) {
-  config = chosen.config // { allowUnfree = true; inherit cudaSupport; } // capabilityConfig // fixConfig;
+  config = chosen.config // { allowUnfree = true; inherit cudaSupport; } // capabilityConfig // rocmConfig // fixConfig;
   overlays = [ pinPatches ]
     ++ (if cudaSupport then [ cudaRelease ] else [ ])
     ++ builtins.concatMap (fix: if fix ? overlay then [ fix.overlay ] else [ ]) fixes;

@@ -19,6 +19,8 @@
   cuda,                # "12.8", or null for a build without CUDA
   capabilities,        # compute capabilities torch compiles for, e.g. [ "9.0" ]
   capabilityScope,     # read by nixpkgs.nix
+  rocm ? null,         # "6.4": a ROCm build, against the pin's rocmPackages of that release
+  gpuTargets ? [ ],    # with rocm: the gfx targets torch compiles for, e.g. [ "gfx942" ]
   cpuFlags,            # compiler flags of the CPU instruction set
   disabledFeatures,    # PyTorch features switched off: [ "FBGEMM" ] exports USE_FBGEMM=0
   environment,         # further variables for setup.py, e.g. { BLAS = "OpenBLAS"; }
@@ -33,10 +35,19 @@ let
   inherit (pkgs) lib;
   pythonPackages = pkgs."python${lib.replaceStrings [ "." ] [ "" ] python}Packages";
   cudaSupport = cuda != null;
+  rocmSupport = rocm != null;
+  rocmHeld = lib.versions.majorMinor pkgs.rocmPackages.clr.version;
 
   # torch is callPackage'd: override takes only arguments its expression declares.
   configured = pythonPackages.torch.override ({ inherit cudaSupport; }
     // lib.optionalAttrs cudaSupport { gpuTargets = capabilities; }
+    # PYTORCH_ROCM_ARCH is nixpkgs' gpuTargetString, which gpuTargets sets before clr's list
+    // lib.optionalAttrs rocmSupport {
+      rocmSupport = assert lib.assertMsg (rocmHeld == rocm)
+        "matrix.yaml asks for ROCm ${rocm}, but this nixpkgs has ROCm ${pkgs.rocmPackages.clr.version}: change rocm: in matrix.yaml or pick another pin";
+        true;
+      inherit gpuTargets;
+    }
     // lib.optionalAttrs (blas == "openblas") { blas = pkgs.blas.override { blasProvider = pkgs.openblas; }; });
 
   exports = import ./compile.nix { inherit lib; } { inherit cpuFlags jobMemoryGib; }
@@ -66,7 +77,9 @@ let
     # torchvision and torchaudio compile for torch.cudaCapabilities, which nixpkgs takes
     # from config.cudaCapabilities, not from gpuTargets: without this they would compile
     # for nixpkgs' default list instead of the variant's SM.
-    passthru = old.passthru // lib.optionalAttrs cudaSupport { cudaCapabilities = capabilities; } // passthru;
+    # torchaudio takes its ROCm targets as gpuTargets (companion.nix reads them here).
+    passthru = old.passthru // lib.optionalAttrs cudaSupport { cudaCapabilities = capabilities; }
+      // lib.optionalAttrs rocmSupport { inherit gpuTargets; } // passthru;
   });
 in
 # Each fix is a function of the package set and the version to an overrideAttrs

@@ -25,6 +25,7 @@ let
       cuda_aliases = builtins.listToAttrs (map (set: { name = set; value = release set; }) aliases);
       python = map (set: pkgs.${set}.python.pythonVersion) pythons;
       python_default = pkgs.python3.pythonVersion;
+      rocm = pkgs.rocmPackages.clr.version;
     };
 in
 builtins.mapAttrs factsOf revisions

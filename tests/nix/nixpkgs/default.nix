@@ -201,11 +201,19 @@ let
       magma-cuda-static = final.magma-cuda.override { static = true; };
       magma-hip = final.magma.override { cudaSupport = false; rocmSupport = true; };
 
+      # ROCm 6.4.3 at every revision. Read for fe5e41d only, and from dates (knowledge pins:
+      # NixOS/nixpkgs#427944, 6.3.3 -> 6.4.3, before it; #469378, 6.4.3 -> 7.0.2, opened
+      # 2025-12-09, after it); the later pins may hold 7.0.2 or 7.1.1 (#481349, opened
+      # 2026-01-18): not modelled, so a ROCm recipe evaluated against them proves nothing of them.
+      # clr's gpuTargets as the clr 6.4.3 text has them (NixOS/nixpkgs
+      # pkgs/development/rocm-modules/6/clr/default.nix, index file id 531410257, commit not
+      # named): what torch compiles for under rocmSupport when gpuTargets is empty.
       rocmPackages = lib.genAttrs rocmNames (n: simple n "6.4.3" { meta.platforms = lib.platforms.linux; })
         // {
           clr = simple "clr" "6.4.3" (withOutputs [ "out" "icd" ] // {
             meta.platforms = lib.platforms.linux;
-            passthru.gpuTargets = [ "gfx908" "gfx90a" "gfx942" "gfx1030" "gfx1100" ];
+            passthru.gpuTargets = [ "gfx900" "gfx906" "gfx908" "gfx90a" "gfx942" "gfx1010" "gfx1030"
+              "gfx1100" "gfx1101" "gfx1102" "gfx1151" "gfx1200" "gfx1201" ];
           });
           llvm.openmp = simple "rocm-openmp" "6.4.3" { };
           triton = simple "rocm-triton" "3.4.0" { };

@@ -157,15 +157,18 @@ let
   # `.override` re-calls f with merged args: an argument f does not declare
   # is rejected by Nix itself ("called with unexpected argument"), exactly as
   # with real nixpkgs, because package functions have no `...`.
+  # `.override` carries f's arguments (lib.functionArgs reads them), as nixpkgs' mirrorArgs
+  # gives it.
   makeOverridable = f: origArgs:
     let
+      mirrorArgs = mirrorFunctionArgs f;
       result = f origArgs;
       overrideWith = newArgs: origArgs // (if isFunction newArgs then newArgs origArgs else newArgs);
-      overrideResult = g: makeOverridable (args: g (f args)) origArgs;
+      overrideResult = g: makeOverridable (mirrorArgs (args: g (f args))) origArgs;
     in
     if isAttrs result then
       result // {
-        override = newArgs: makeOverridable f (overrideWith newArgs);
+        override = mirrorArgs (newArgs: makeOverridable f (overrideWith newArgs));
         overrideDerivation = fdrv: overrideResult (x: x.overrideDerivation fdrv);
         ${if result ? overrideAttrs then "overrideAttrs" else null} =
           fdrv: overrideResult (x: x.overrideAttrs fdrv);
@@ -174,7 +177,7 @@ let
           fdrv: overrideResult (x: x.overridePythonAttrs fdrv);
       }
     else if isFunction result then
-      { override = newArgs: makeOverridable f (overrideWith newArgs); __functor = self: result; }
+      { override = mirrorArgs (newArgs: makeOverridable f (overrideWith newArgs)); __functor = self: result; }
     else result;
 
   callPackageWith = autoArgs: fn: args:
