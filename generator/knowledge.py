@@ -358,6 +358,10 @@ class BuildCost:
     memory_gb: int
     disk_gb: int
     source: str
+    # the percentage of the minutes that build.compiler_cache holds for a later build of the same
+    # compiler cache group (another GPU), where one of the group built before on the same cache
+    cached_percent: int = 0
+    cached_source: str = ""
 
 
 @dataclass(frozen=True)

@@ -76,3 +76,43 @@ def test_the_matrix_has_torches_that_share_across_sms_and_pins_that_interleave()
         by_key.setdefault(shares(variant), []).append(variant.sm.name)
     assert all(len(sms) == 2 for sms in by_key.values()) and len(by_key) == 8
     assert {v.sm.name: v.pin for v in torches} == {"sm75": "older", "sm80": "newer", "sm86": "older", "sm90": "newer"}
+
+
+def test_the_plan_takes_the_cached_percent_off_each_guessed_torch_build_of_a_group_but_its_first():
+    """The estimate with the cache: every guessed torch build of a compiler cache group after the
+    first built on it costs (1 - cached_percent) of a build; a measured build keeps its own
+    minutes; companions and CPU-only builds of groups of one are not lowered."""
+    from generator.commands import measured as measured_
+
+    torches = [v for v in CACHED.variants if not v.is_companion]
+    selection = ci_.select(CACHED, dict.fromkeys((v.name for v in CACHED.variants), ci_.BUILD))
+    costs = CACHED.matrix.knowledge.build_costs
+    share = costs["gpu"].cached_percent / 100
+    assert 0 < share < 1 and "BENCHMARKS.md" in costs["gpu"].cached_source
+    groups: dict[str, int] = {}
+    for variant in torches:
+        groups[variant.compiler_cache_group] = groups.get(variant.compiler_cache_group, 0) + 1
+    gpu_groups = {v.compiler_cache_group for v in torches if v.kind == "gpu"}
+    later = sum(groups[group] - 1 for group in gpu_groups)
+    assert len(gpu_groups) >= 4 and later >= 8  # two pins, two Pythons, two ISAs; several SMs each
+    assert all(groups[v.compiler_cache_group] == 1 for v in torches if v.kind == "cpu")
+    found = ci_.plan(CACHED, selection)
+    assert found.cached_builds == later
+    assert found.minutes_cached == round(found.minutes - later * costs["gpu"].minutes * share)
+    text = ci_.summary(CACHED, selection)
+    assert f"{later} guessed torch build(s) after the first of their group" in text
+    assert f"{round(share * 100)} %" in text
+    # without the cache there is no such figure, and the estimate is the same
+    plain = ci_.plan(UNCACHED, ci_.select(UNCACHED, dict.fromkeys((v.name for v in UNCACHED.variants), ci_.BUILD)))
+    assert (plain.minutes_cached, plain.cached_builds, plain.minutes) == (None, 0, found.minutes)
+    assert "compiler\ncache group" not in ci_.summary(UNCACHED, ci_.select(UNCACHED, dict.fromkeys(
+        (v.name for v in UNCACHED.variants), ci_.BUILD)))
+    # two builds of one group measured: every build of their kind is then estimated from
+    # measurements (which ran with the cache as it was), so none is lowered again
+    group = sorted(gpu_groups)[0]
+    members = [v for v in torches if v.compiler_cache_group == group]
+    measured = {(v.name, measured_.FULL): measured_.Measurement(v.name, measured_.FULL, 600.0, 32, None, None, "m.json")
+                for v in members[:2]}
+    with_measured = ci_.plan(CACHED, selection, measured=measured)
+    assert with_measured.estimated_from[ci_.GUESSED] < found.estimated_from[ci_.GUESSED]
+    assert (with_measured.cached_builds, with_measured.minutes_cached) == (0, with_measured.minutes)

@@ -440,6 +440,11 @@ class Plan:
     # in order, and the jobs no builder serves, which build on their runner
     builders: tuple[tuple[str, int], ...] = ()
     on_runners: int = 0
+    # with build.compiler_cache: the estimate where each compiler cache group's builds run one
+    # after another on one cache (knowledge.build_costs' cached_percent taken off every guessed
+    # torch build of a group but its first), and how many builds that lowers; None without it
+    minutes_cached: int | None = None
+    cached_builds: int = 0
 
 
 @dataclass(frozen=True)
@@ -538,6 +543,9 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
         estimated_from[GUESSED] += 1
         return costs[row].minutes
 
+    # what build.compiler_cache holds: the guessed torch builds of a group after its first
+    cache_on = bool(expansion.matrix.compiler_cache)
+    saved, cached_builds, groups_seen = 0.0, 0, set()
     too_long = []
     ci = expansion.matrix.ci
     sent = dict.fromkeys((builder.url for builder in ci.builders), 0)
@@ -559,8 +567,15 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
                 label = "companions"
             else:
                 torches[variant.kind] += 1
+                guessed = estimated_from[GUESSED]
                 minutes += estimate(variant, measured_.FULL)
                 label = f"torch, {variant.kind}"
+                if cache_on:
+                    share = costs[variant.kind].cached_percent / 100
+                    if estimated_from[GUESSED] > guessed and share and variant.compiler_cache_group in groups_seen:
+                        saved += costs[variant.kind].minutes * share
+                        cached_builds += 1
+                    groups_seen.add(variant.compiler_cache_group)
             names.setdefault(label, []).append(name)
         if hosted(job.runner) and minutes - before > HOSTED_JOB_MINUTES:
             too_long.append((job.name, job.runner, round(minutes - before)))
@@ -574,7 +589,8 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
                 metadata_only, tuple(sorted(groups, key=lambda g: g.label)), unevaluated,
                 MappingProxyType(estimated_from), cuda_libraries(expansion, heavy),
                 tuple(sorted(too_long, key=lambda job: (-job[2], job[0]))),
-                tuple(sent.items()), len(selection.jobs) - sum(sent.values()) if ci.builders else 0)
+                tuple(sent.items()), len(selection.jobs) - sum(sent.values()) if ci.builders else 0,
+                round(minutes - saved) if cache_on else None, cached_builds)
 
 
 def summary(expansion: Expansion, selection: Selection, organisation: str | None = None,
