@@ -324,6 +324,20 @@ def markdown_cells(text: str) -> list[str]:
 RELEASE_FILE = "generator/release.json"
 
 
+def copy_checkout(destination: Path, leave: tuple[str, ...] = ()) -> Path:
+    """This checkout as git sees it (what a fresh clone holds, with the files not yet committed),
+    copied to `destination`, less the top-level entries named in `leave`: nothing git ignores
+    (venvs, .deps/, build folders) comes along."""
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=REPO,
+                            capture_output=True, text=True, check=True).stdout.splitlines()
+    destination.mkdir(parents=True, exist_ok=True)
+    for path in listed:
+        if path.split("/")[0] not in leave and (REPO / path).is_file() and not (REPO / path).is_symlink():
+            (destination / path).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / path, destination / path)
+    return destination
+
+
 @pytest.fixture(scope="session")
 def dists(tmp_path_factory) -> tuple[Path, Path]:
     """The wheel and the sdist: given, or built from a copy of this checkout as git sees it (what
@@ -331,13 +345,7 @@ def dists(tmp_path_factory) -> tuple[Path, Path]:
     given = os.environ.get("GEN_MATRIX_WHEEL"), os.environ.get("GEN_MATRIX_SDIST")
     if all(given):
         return Path(given[0]).resolve(), Path(given[1]).resolve()
-    source = tmp_path_factory.mktemp("source")
-    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=REPO,
-                            capture_output=True, text=True, check=True).stdout.splitlines()
-    for path in listed:
-        if (REPO / path).is_file():
-            (source / path).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(REPO / path, source / path)
+    source = copy_checkout(tmp_path_factory.mktemp("source"))
     # as the release workflow writes it
     head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO, capture_output=True, text=True, check=True).stdout.strip()
     (source / RELEASE_FILE).write_text(json.dumps({"repository": "OWNER/gen-matrix", "rev": head}) + "\n")

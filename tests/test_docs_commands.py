@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 from markdown_it import MarkdownIt
 
-from conftest import REPO
+from conftest import REPO, copy_checkout
 
 PAGES = sorted([REPO / "README.md", *(REPO / "docs").glob("*.md")])
 SHELLS = {"sh", "console", "powershell"}
@@ -103,10 +103,7 @@ def test_every_shown_command_is_run_or_listed_with_its_reason():
 
 def _copy(destination: Path) -> Path:
     """This repository as a reader's checkout has it, without the tests but their package set."""
-    skip = {".git", ".venv", "tests", "benchmarks", "scripts"}
-    shutil.copytree(REPO, destination, ignore=lambda folder, names: [
-        n for n in names if (Path(folder) == REPO and n in skip) or n in ("__pycache__", ".pytest_cache")
-        or n.endswith(".egg-info")])
+    copy_checkout(destination, leave=("tests", "benchmarks", "scripts"))
     shutil.copytree(REPO / "tests" / "nix", destination / "tests" / "nix")
     return destination
 

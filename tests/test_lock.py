@@ -169,7 +169,9 @@ def test_the_refusal_names_the_holders_process_and_its_command_line(tmp_path):
 
     script = tmp_path / "hold.py"
     script.write_text(HOLD)
-    holder = subprocess.Popen([sys.executable, str(script), str(tmp_path), "--a-word\nof\x1bits"], cwd=REPO,
+    # run from its folder, so that its command line stays under the length shown whole however
+    # deep the test's folder is
+    holder = subprocess.Popen([sys.executable, script.name, ".", "--a-word\nof\x1bits"], cwd=tmp_path,
                               stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
     try:
         assert holder.stdout.readline() == "held\n"
@@ -181,7 +183,7 @@ def test_the_refusal_names_the_holders_process_and_its_command_line(tmp_path):
         holder.wait()
     (only,) = error.value.problems
     assert str(only).startswith(f"{RUN_LOCK_FILE}: another gen-matrix run (process {holder.pid}: {sys.executable} "
-                                f"{script} {tmp_path} --a-word\\nof\\x1bits) is writing this repository\n")
+                                f"{script.name} . --a-word\\nof\\x1bits) is writing this repository\n")
 
 
 def test_without_a_wait_a_second_run_waits_the_default_time(tmp_path, monkeypatch):

@@ -49,8 +49,12 @@ def test_it_runs_the_suite_on_linux_macos_and_windows_and_the_oldest_python():
     version = lambda text: tuple(int(part) for part in text.split("."))  # noqa: E731
     assert min(version(python) for _, python in runs) == version(floor[2:])
     steps = [step.get("run", "") for step in job["steps"]]
-    assert any(run.endswith("-m pytest") for run in steps if "sudo" not in run)  # macOS, Windows
-    assert any("sudo" in run and run.endswith("-m pytest") for run in steps)  # Linux, beside Nix's store
+    # the whole suite, on every core, as the README's test command runs it
+    whole = "-m pytest -n auto --dist loadfile"
+    assert any(run.endswith(whole) for run in steps if "sudo" not in run)  # macOS, Windows
+    assert any("sudo" in run and run.endswith(whole) for run in steps)  # Linux, beside Nix's store
+    readme = (REPO / "README.md").read_text()
+    assert next(line for line in readme.splitlines() if " -m pytest" in line).endswith(whole)
 
 
 def release_jobs() -> dict:

@@ -31,7 +31,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import REPO, expansion_of, fake_for, needs_nix, nix_eval, nix_string, shell_exports
+from conftest import REPO, copy_checkout, expansion_of, fake_for, needs_nix, nix_eval, nix_string, shell_exports
 
 pytestmark = [needs_nix, pytest.mark.slow]
 
@@ -42,9 +42,7 @@ SWITCH = re.compile(r"^(USE_|BUILD_|BLAS$|[A-Z][A-Z0-9_]*$)")
 
 
 def _copy(source: Path, tmp_path: Path, name: str) -> Path:
-    root = tmp_path / name
-    shutil.copytree(source, root, ignore=shutil.ignore_patterns(".git", ".venv", ".mutation", "tests", ".device"))
-    return root
+    return copy_checkout(tmp_path / name, leave=("tests",))
 
 
 @pytest.fixture(scope="module")
