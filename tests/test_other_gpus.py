@@ -89,6 +89,9 @@ def test_explain_answers_for_them(run, tmp_path, gpu, said):
     assert result.exit_code == 0, result.output
     assert f"gpu: {gpu} {said}" in result.stdout
     assert json.loads(run("explain", "--root", tmp_path, "--gpu", gpu, "--json").stdout)["target"] == said.split()[1]
+    # a kind the matrix cannot build says why, where it is nixpkgs' torch that lacks it
+    built = next(line for line in result.stdout.splitlines() if line.startswith("build: "))
+    assert ("nixpkgs' torch has no XPU switch" in built) == (gpu == "Intel Arc A770"), built
 
 
 @pytest.mark.parametrize("name, target", [

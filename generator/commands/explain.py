@@ -473,7 +473,7 @@ def other_gpu(knowledge: Knowledge, text: str):
 def other_text(knowledge: Knowledge, name: str, gpu, python: str | None = None, built: tuple[str, ...] = ()) -> str:
     """What explain says of a GPU that is not NVIDIA's: its target, the wheels that serve it, and
     the matrix's variants for it (`built`, names) or why none."""
-    from .othergpus import BACKEND, describe, wheel_line
+    from .othergpus import BACKEND, NOT_BUILT, describe, wheel_line
 
     lines = [f"gpu: {name} is {describe(gpu)} ({gpu.source})"]
     if gpu.kind == "mps":
@@ -481,6 +481,7 @@ def other_text(knowledge: Knowledge, name: str, gpu, python: str | None = None, 
     elif gpu.kind == "rocm":
         lines.append(f"build: the rocm variants of a matrix build a gfx target (`gen-matrix explain --gfx {gpu.name}`)")
     else:
-        lines.append(f"build: gen-matrix builds CUDA, CPU, ROCm and Apple variants, not {BACKEND[gpu.kind]} ones")
+        lines.append(f"build: gen-matrix builds CUDA, CPU, ROCm and Apple variants, not {BACKEND[gpu.kind]} ones: "
+                     f"{NOT_BUILT[gpu.kind]}")
     lines.append(wheel_line(knowledge, gpu, python, built))
     return "\n".join(lines) + "\n"

@@ -13,6 +13,11 @@ from ..knowledge import Knowledge, OtherGpu, OtherWheels, version_key
 
 VENDOR = {"rocm": "AMD", "xpu": "Intel", "mps": "Apple"}
 BACKEND = {"rocm": "ROCm", "xpu": "XPU", "mps": "MPS (Metal)"}
+# Why a matrix builds no variant for a kind of GPU: the recipes build nixpkgs' torch, whose
+# switches are these.
+NOT_BUILT = {"xpu": "nixpkgs' torch has no XPU switch to build one with (its switches are cudaSupport, "
+                    "rocmSupport, vulkanSupport, and MPS on Darwin: NixOS/nixpkgs "
+                    "pkgs/development/python-modules/torch/source/default.nix at 00d0ced332d7)"}
 # words the vendors' tools print that do not tell chips apart: rocminfo's "AMD Instinct
 # MI300X", sycl-ls's "Intel(R) Arc(TM) A770 Graphics"
 _NOISE = frozenset({"amd", "intel", "r", "tm", "graphics", "gpu", "accelerator"})
