@@ -12,9 +12,14 @@ PyTorch's own torchgen, run once (`--per-operator-headers`, as the build does); 
 libraries' headers the toolkit lacks (cuBLAS, cuSPARSE, cuSOLVER) from NVIDIA's wheels.
 
     python benchmarks/ccache_pytorch.py --work .deps/bench --cuda-headers DIR > figures.json
+    python benchmarks/ccache_pytorch.py ... --sample 50 10 --jobs 2 --variants sm80-avx2 sm90-avx2
 
 Prints one JSON object: for each variant and unit, seconds and ccache's result. Minutes per
-unit on a loaded machine: keep the sample small.
+unit: keep the sample small on a loaded machine. `--sample HOST DEVICE` takes a systematic
+sample instead of the fixed lists: every k-th unit, in sorted order, of c10/core, c10/util,
+ATen's top folder and ATen's native operators (host), and of ATen's native CUDA units
+(device), each unit that does not preprocess here (a header of a library this machine lacks)
+replaced by the next one. `--jobs` compiles that many units at once (each timed alone).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import shutil
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -70,11 +76,45 @@ def result_of(log: Path) -> str:
     return "miss" if "cache_miss" in found else "/".join(sorted(set(found))) or "none"
 
 
-def compile_all(build: Path, sm: str, isa: str, cuda_headers: Path, env: dict) -> list[dict]:
-    include = ["-I" + str(p) for p in (SOURCE / "aten" / "src", SOURCE, build / "include", build / "gen",
-                                       Path("/usr/local/cuda/include"), cuda_headers)]
+HOST_FOLDERS = ("c10/core", "c10/util", "aten/src/ATen", "aten/src/ATen/native")
+DEVICE_FOLDER = "aten/src/ATen/native/cuda"
+
+
+def includes(build: Path, cuda_headers: Path) -> list[str]:
+    return ["-I" + str(p) for p in (SOURCE / "aten" / "src", SOURCE, build / "include", build / "gen",
+                                    Path("/usr/local/cuda/include"), cuda_headers)]
+
+
+def systematic(units: list[str], count: int, usable) -> list[str]:
+    """Every k-th of the sorted `units`, each one `usable` rejects replaced by the next."""
+    step, picked = len(units) / count, []
+    for index in range(count):
+        for unit in units[int(index * step):]:
+            if unit not in picked and usable(unit):
+                picked.append(unit)
+                break
+    return picked
+
+
+def sample(host: int, device: int, build: Path, cuda_headers: Path) -> tuple[list[str], list[str]]:
+    def preprocesses(unit: str) -> bool:
+        return subprocess.run(["g++", "-std=gnu++17", "-E", "-o", os.devnull, *HAVE, *COMMON,
+                               *includes(build, cuda_headers), unit], cwd=SOURCE, capture_output=True).returncode == 0
+
+    def nvcc_preprocesses(unit: str) -> bool:
+        return subprocess.run([NVCC, "-std=c++17", "-E", "-o", os.devnull, "-DTORCH_CUDA_BUILD_MAIN_LIB", *COMMON,
+                               *includes(build, cuda_headers), unit], cwd=SOURCE, capture_output=True).returncode == 0
+
+    hosts = sorted(str(p.relative_to(SOURCE)) for folder in HOST_FOLDERS for p in (SOURCE / folder).glob("*.cpp"))
+    devices = sorted(str(p.relative_to(SOURCE)) for p in (SOURCE / DEVICE_FOLDER).glob("*.cu"))
+    return systematic(hosts, host, preprocesses), systematic(devices, device, nvcc_preprocesses)
+
+
+def compile_all(build: Path, sm: str, isa: str, cuda_headers: Path, env: dict, host=HOST, device=DEVICE,
+                workers: int = 1) -> list[dict]:
+    include = includes(build, cuda_headers)
     jobs = []
-    for unit in HOST:
+    for unit in host:
         jobs.append(("host", unit, ["g++", "-std=gnu++17", "-fPIC", "-fopenmp", "-DCAFFE2_BUILD_MAIN_LIB",
                                     "-DC10_BUILD_MAIN_LIB", *HAVE, *ISA[isa], *COMMON, *include]))
     for unit in KERNELS:
@@ -83,26 +123,31 @@ def compile_all(build: Path, sm: str, isa: str, cuda_headers: Path, env: dict) -
             jobs.append((f"kernel-{capability}", unit, ["g++", "-std=gnu++17", "-fPIC", "-fopenmp",
                                                         "-DCAFFE2_BUILD_MAIN_LIB", *HAVE, *ISA[isa], *COMMON, *flags,
                                                         *defines, *include]))
-    for unit in DEVICE:
+    for unit in device:
         jobs.append(("device", unit, [NVCC, "-ccbin", "g++", "-std=c++17", "-Xcompiler", "-fPIC",
                                       "-DTORCH_CUDA_BUILD_MAIN_LIB", "--expt-relaxed-constexpr",
                                       "--expt-extended-lambda", "-gencode", f"arch=compute_{sm},code=sm_{sm}",
                                       *COMMON, *include]))
-    results = []
-    for kind, unit, command in jobs:
-        log = build / "ccache.log"
+    def one(job) -> dict:
+        kind, unit, command = job
+        name = unit.replace("/", "_") + "." + kind
+        log = build / "logs" / (name + ".log")  # a log of its own: compiles may run at once
+        log.parent.mkdir(parents=True, exist_ok=True)
         log.unlink(missing_ok=True)
-        out = build / "obj" / (unit.replace("/", "_") + "." + kind + ".o")
+        out = build / "obj" / (name + ".o")
         out.parent.mkdir(parents=True, exist_ok=True)
         started = time.monotonic()
         done = subprocess.run(["nice", CCACHE, *command, "-c", unit, "-o", str(out)], cwd=SOURCE,
                               env={**env, "CCACHE_LOGFILE": str(log)}, capture_output=True, text=True)
         seconds = time.monotonic() - started
-        results.append({"kind": kind, "unit": unit, "seconds": round(seconds, 2), "rc": done.returncode,
-                        "result": result_of(log), "error": done.stderr[-400:] if done.returncode else ""})
-        print(f"{kind:16} {unit:50} {results[-1]['result']:5} {seconds:7.1f} s rc={done.returncode}",
+        found = {"kind": kind, "unit": unit, "seconds": round(seconds, 2), "rc": done.returncode,
+                 "result": result_of(log), "error": done.stderr[-400:] if done.returncode else ""}
+        print(f"{kind:16} {unit:50} {found['result']:5} {seconds:7.1f} s rc={done.returncode}",
               file=sys.stderr, flush=True)
-    return results
+        return found
+
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        return list(pool.map(one, jobs))
 
 
 def main() -> None:
@@ -110,6 +155,11 @@ def main() -> None:
     parser.add_argument("--work", type=Path, required=True, help="the ccache folder's parent (fresh)")
     parser.add_argument("--generated", type=Path, required=True, help="torchgen's output (the folder holding ATen/)")
     parser.add_argument("--cuda-headers", type=Path, required=True, help="a folder with cublas_v2.h, cusparse.h ...")
+    parser.add_argument("--sample", type=int, nargs=2, metavar=("HOST", "DEVICE"),
+                        help="a systematic sample of this many host and CUDA units instead of the fixed lists")
+    parser.add_argument("--jobs", type=int, default=1, help="units compiled at once (default 1)")
+    parser.add_argument("--variants", nargs="+", choices=[name for name, _, _ in VARIANTS],
+                        default=[name for name, _, _ in VARIANTS], help="the variants to build (in the order above)")
     args = parser.parse_args()
     args.cuda_headers, args.generated = args.cuda_headers.resolve(), args.generated.resolve()
     build = SOURCE / "build-bench"  # one build folder in the checkout, the same path for every variant
@@ -120,13 +170,19 @@ def main() -> None:
            # as the env script exports them
            "CCACHE_DIR": str(args.work.resolve() / "ccache"), "CCACHE_MAXSIZE": "25G", "CCACHE_BASEDIR": str(SOURCE)}
     shutil.rmtree(args.work / "ccache", ignore_errors=True)
+    host, device = HOST, DEVICE
+    if args.sample:
+        (build / "include" / "ATen" / "cuda" / "CUDAConfig.h").write_text(CUDA_CONFIG.format(sm="80"))
+        host, device = sample(*args.sample, build, args.cuda_headers)
     figures = {"ccache": subprocess.run([CCACHE, "--version"], capture_output=True, text=True).stdout.splitlines()[0],
-               "variants": {}}
+               "jobs": args.jobs, "host": host, "device": device, "variants": {}}
     for name, sm, isa in VARIANTS:
+        if name not in args.variants:
+            continue
         (build / "include" / "ATen" / "cuda" / "CUDAConfig.h").write_text(CUDA_CONFIG.format(sm=sm))
         shutil.rmtree(build / "obj", ignore_errors=True)
         print(f"== {name}", file=sys.stderr, flush=True)
-        figures["variants"][name] = compile_all(build, sm, isa, args.cuda_headers, env)
+        figures["variants"][name] = compile_all(build, sm, isa, args.cuda_headers, env, host, device, args.jobs)
     print(json.dumps(figures, indent=1))
 
 

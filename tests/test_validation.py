@@ -513,7 +513,8 @@ knowledge:
                 env: {CMAKE_POLICY_VERSION_MINIMUM: "3.5"}, cmake: ">=4",
                 when: {pytorch: "<2.8", cuda: ">=11.0", system: [Windows], kind: [gpu]}}
   build_costs:
-    gpu: {minutes: 240, cores: 64, memory_gb: 256, disk_gb: 200, source: our runners}
+    gpu: {minutes: 240, cores: 64, memory_gb: 256, disk_gb: 200, source: our runners, cached_percent: 55,
+          cached_source: our runners with ccache}
   compile_jobs:
     cuda: {memory_gb: 6, source: our builders' logs}
   nixpkgs_off:
