@@ -186,7 +186,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     # the templates
     "tpl-build-matrix": ("templates/BUILD_MATRIX.md.j2", ("tests/test_docs_facts.py", "tests/test_docs.py",
                                                           "tests/test_golden.py", "tests/test_rocm.py")),
-    "tpl-ci-summary": ("templates/ci-summary.md.j2", ("tests/test_ci.py", "tests/test_compiler_cache_order.py")),
+    "tpl-ci-summary": ("templates/ci-summary.md.j2", ("tests/test_ci.py", "tests/test_compiler_cache_order.py",
+                                                     "tests/test_hosted_limit.py")),
     "tpl-companion": ("templates/companion.nix.j2", ("tests/test_golden.py", "tests/test_identity.py",
                                                      "tests/test_companions.py", "tests/test_nix.py")),
     "tpl-env-bash": ("templates/env.bash.j2", ("tests/test_env.py", "tests/test_escaping.py")),

@@ -1093,7 +1093,7 @@ def test_the_full_plan_names_each_build_its_job_and_why_and_the_shards_have_thei
         "builds": [{"name": gpu.name, "job": gpu.name, "why": ci_.REASONS[ci_.BUILD], "metadata_only": False,
                     "builds": "full", "builder": None}],
         "deleted": ["pytorch-gone"], "by_text": [], "out_of_time": [], "not_evaluated": [],
-        "estimated_from": {"own": 0, "kind": 0, "guessed": 1}, "past_hosted_limit": [],
+        "estimated_from": {"own": 0, "kind": 0, "guessed": 1}, "past_time_limit": [],
         "cuda_libraries": {"for_sm": 0, "defaults": 1, "substituters": 0}}
     assert plan["shards"] == [[job.as_json()]]
     assert (tmp_path / "plan" / "here" / "github-output").read_text() == (

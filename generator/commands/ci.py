@@ -433,9 +433,8 @@ class Plan:
     # the CUDA library sets (magma, NCCL and the rest of a pin's CUDA release) the torch builds
     # need: for one SM (capability scope nixpkgs), and for the pin's default capabilities
     cuda_libraries: "CudaLibraries" = None
-    # (job, its runner's labels, estimated minutes) of the jobs on GitHub-hosted runners
-    # estimated past HOSTED_JOB_MINUTES, longest first
-    too_long: tuple[tuple[str, tuple[str, ...], int], ...] = ()
+    # the jobs estimated past their time limit (`time_limit`), longest first
+    too_long: tuple["LongJob", ...] = ()
     # with ci.builders: (builder URL, jobs whose heavy builds Nix sends it), for each builder
     # in order, and the jobs no builder serves, which build on their runner
     builders: tuple[tuple[str, int], ...] = ()
@@ -488,14 +487,45 @@ def heavy_source(ci: CI, organisation: str | None) -> str | None:
 
 
 # GitHub stops a job on a GitHub-hosted runner after 6 hours ("Usage limits, billing, and
-# administration": job execution time); a self-hosted runner's job may run for 5 days.
+# administration": job execution time); a self-hosted runner's job may run for 5 days
+# (ci.timeout_minutes' maximum).
 HOSTED_JOB_MINUTES = 6 * 60
+SELF_HOSTED_JOB_MINUTES = 5 * 24 * 60
 
 
 def hosted(runner: tuple[str, ...]) -> bool:
     """Whether a job with these runs-on labels runs on a GitHub-hosted runner: every
     self-hosted runner carries the label self-hosted."""
     return "self-hosted" not in runner
+
+
+def time_limit(ci: CI, runner: tuple[str, ...]) -> int:
+    """The minutes a build job on these runs-on labels may run before it is stopped: its
+    timeout-minutes (ci.timeout_minutes), and on a GitHub-hosted runner at most GitHub's 6
+    hours. A job whose heavy builds go to a remote builder (ci.builders) waits for them on its
+    runner: the same limit."""
+    return min(ci.timeout_minutes, HOSTED_JOB_MINUTES) if hosted(runner) else ci.timeout_minutes
+
+
+@dataclass(frozen=True)
+class LongJob:
+    """A job estimated past its time limit, for the plan's warning."""
+
+    name: str  # the torch variant's
+    runner: tuple[str, ...]
+    builder: str | None  # the URL of the remote builder its heavy builds go to; None: its runner
+    minutes: int  # the estimate: its torch's, its companions' and its wrappers' builds
+    limit: int  # time_limit of its runner
+    measured: int  # of its builds, estimated from measurements (their own or their kind's)
+    guessed: int  # of its builds, guessed from knowledge.build_costs
+
+    @property
+    def estimated_from(self) -> str:
+        if not self.guessed:
+            return "from measurements"
+        if not self.measured:
+            return "guessed from knowledge.build_costs"
+        return f"{self.measured} of {self.measured + self.guessed} builds from measurements, the rest guessed"
 
 
 # Where a build's estimate came from: see Plan.estimated_from.
@@ -553,7 +583,8 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
         builder = remote_builder(expansion, job)
         if builder is not None:
             sent[builder] += 1
-        before = minutes
+        before, guessed_before = minutes, estimated_from[GUESSED]
+        measured_before = estimated_from[OWN] + estimated_from[KIND]
         for name in job.builds:
             variant = expansion.by_name[name]
             metadata_only += name in job.metadata_only
@@ -577,8 +608,11 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
                         cached_builds += 1
                     groups_seen.add(variant.compiler_cache_group)
             names.setdefault(label, []).append(name)
-        if hosted(job.runner) and minutes - before > HOSTED_JOB_MINUTES:
-            too_long.append((job.name, job.runner, round(minutes - before)))
+        limit = time_limit(ci, job.runner)
+        if minutes - before > limit:
+            too_long.append(LongJob(job.name, job.runner, builder, round(minutes - before), limit,
+                                    estimated_from[OWN] + estimated_from[KIND] - measured_before,
+                                    estimated_from[GUESSED] - guessed_before))
     names["no longer in the matrix"] = list(selection.deleted)
     groups = tuple(Group(label, len(found), tuple(sorted(found)[:FIRST_NAMES]))
                    for label, found in names.items() if found)
@@ -588,7 +622,7 @@ def plan(expansion: Expansion, selection: Selection, organisation: str | None = 
     return Plan(MappingProxyType(torches), companions, wrappers, len(selection.deleted), round(minutes), source,
                 metadata_only, tuple(sorted(groups, key=lambda g: g.label)), unevaluated,
                 MappingProxyType(estimated_from), cuda_libraries(expansion, heavy),
-                tuple(sorted(too_long, key=lambda job: (-job[2], job[0]))),
+                tuple(sorted(too_long, key=lambda job: (-job.minutes, job.name))),
                 tuple(sent.items()), len(selection.jobs) - sum(sent.values()) if ci.builders else 0,
                 round(minutes - saved) if cache_on else None, cached_builds)
 
@@ -603,13 +637,16 @@ def summary(expansion: Expansion, selection: Selection, organisation: str | None
 
     costs = expansion.matrix.knowledge.build_costs
     ci = expansion.matrix.ci
+    found = plan(expansion, selection, organisation, measured)
     return environment(False).get_template("ci-summary.md.j2").render(
-        plan=plan(expansion, selection, organisation, measured), costs=[costs[kind] for kind in KINDS + ("companion", "wrapper")],
+        plan=found, costs=[costs[kind] for kind in KINDS + ("companion", "wrapper")],
         jobs=len(selection.jobs), selected_by=selection.selected_by, by_text=selection.by_text[:FIRST_NAMES],
         by_text_count=len(selection.by_text), out_of_time=selection.out_of_time[:FIRST_NAMES],
         out_of_time_count=len(selection.out_of_time), first=FIRST_NAMES, organisation=organisation,
         compared_with=compared_with, organisation_variable=ci.organisation_variable,
-        hosted_hours=HOSTED_JOB_MINUTES // 60,
+        hosted_hours=HOSTED_JOB_MINUTES // 60, timeout_minutes=ci.timeout_minutes,
+        raise_timeout=any(job.limit < (HOSTED_JOB_MINUTES if hosted(job.runner) else SELF_HOSTED_JOB_MINUTES)
+                          for job in found.too_long),
         cache=ci.cache, system_features=expansion.matrix.system_features)
 
 
@@ -627,8 +664,10 @@ def plan_json(expansion: Expansion, selection: Selection, size: int, organisatio
     return {"compared_with": compared_with, "selected_by": selection.selected_by,
             "heavy_source": found.source, "estimated_minutes": found.minutes,
             "estimated_from": dict(found.estimated_from),
-            "past_hosted_limit": [{"job": name, "runner": list(runner), "estimated_minutes": minutes}
-                                  for name, runner, minutes in found.too_long],
+            "past_time_limit": [{"job": job.name, "runner": list(job.runner), "builder": job.builder,
+                                 "estimated_minutes": job.minutes, "limit_minutes": job.limit,
+                                 "estimated_from": {"measured": job.measured, "guessed": job.guessed}}
+                                for job in found.too_long],
             "cuda_libraries": {"for_sm": found.cuda_libraries.for_sm, "defaults": found.cuda_libraries.defaults,
                                "substituters": found.cuda_libraries.substituters},
             "jobs": len(selection.jobs), "builds": builds, "deleted": list(selection.deleted),
