@@ -1,7 +1,9 @@
 """`gen-matrix ci --plan` past GitHub's 256 shards a run: where the variants new since the
-revision alone need more, the plan refuses before rendering or evaluating a recipe (at
-85,000 variants the evaluation takes up to the plan job's 20 minutes), and says what to do.
-A stand-in nix-instantiate on PATH records whether evaluation started."""
+revision (or, with no revision, every variant) need more, the plan refuses before rendering or
+evaluating a recipe (at 86,000 variants the evaluation would take up to the plan job's 20
+minutes), at the matrix section that selects the most, and says what to do: the axes to make
+smaller, or the variants added in parts. A stand-in nix-instantiate on PATH records whether
+evaluation started: just past the limit and far past it, it never does; at the limit, it does."""
 
 from __future__ import annotations
 
@@ -64,20 +66,66 @@ def committed(root: Path, matrix: str, run, generate_base: bool) -> None:
     git(root, "commit", "-q", "-m", "the matrix")
 
 
-def plan(run, root: Path, folder: Path, *more: str):
-    return run("ci", "--root", root, "--changed-since", "HEAD~1", "--by", "derivations", "--nixpkgs",
-               f"default={REPO / 'tests/nix/nixpkgs-6a030d5'}", "--plan", folder, *more)
+def plan(run, root: Path, folder: Path, *more: str, since: bool = True):
+    return run("ci", "--root", root, *(("--changed-since", "HEAD~1") if since else ()), "--by", "derivations",
+               "--nixpkgs", f"default={REPO / 'tests/nix/nixpkgs-6a030d5'}", "--plan", folder, *more)
 
 
-def test_new_variants_past_256_shards_are_refused_before_evaluating(tmp_path, run, recorder):
+# 256 GPU torches (4 Pythons × 2 CUDA releases × 8 SMs × 4 ISAs, every one buildable) on the
+# self-hosted GPU runner and one CPU torch on ubuntu-latest: in shards of one, 257, one past
+# what a run holds; without the CPU section, 256 exactly.
+JUST_OVER = """\
+pytorch: {version: "2.9.1"}
+nixpkgs: {rev: 6a030d535719c5190187c4cec156f335e95e3211}
+gpu:
+  python: ["3.11", "3.12", "3.13", "3.14"]
+  cuda: ["12.8", "12.9"]
+  sm: [sm61, sm70, sm75, sm80, sm86, sm89, sm90, sm120]
+  isa: [avx, avx2, avx512, avx512bf16]
+cpu:
+  python: ["3.13"]
+  isa: [avx2]
+"""
+AT_THE_LIMIT = JUST_OVER.split("cpu:")[0]
+# Far past it: 4 × 3 × 12 × 5 GPU torches, less the 40 of CUDA 12.6 with sm100 or sm120 (it is too
+# old for them): 680, and 5 CPU ones.
+FAR_OVER = (JUST_OVER.replace('["12.8", "12.9"]', '["12.6", "12.8", "12.9"]')
+            .replace("sm: [sm61,", "sm: [sm50, sm52, sm60, sm61,").replace("sm120]", "sm100, sm120]")
+            .replace("avx512bf16]", "avx512bf16, avx512vnni]")
+            .replace("isa: [avx2]", "isa: [avx, avx2, avx512, avx512bf16, avx512vnni]"))
+
+
+@pytest.mark.parametrize("since", [True, False], ids=["changed-since", "every-variant"])
+@pytest.mark.parametrize("matrix, shards, counts, axes", [
+    (JUST_OVER, 257, "(gpu 256, cpu 1)", "gpu.sm: 8 values; gpu.isa: 4 values; gpu.python: 4 values; "
+                                          "gpu.cuda: 2 values"),
+    (FAR_OVER, 685, "(gpu 680, cpu 5)", "gpu.sm: 12 values; gpu.isa: 5 values; gpu.python: 4 values; "
+                                         "gpu.cuda: 3 values"),
+], ids=["just-over", "far-over"])
+def test_past_256_shards_the_plan_refuses_before_evaluating_and_names_the_axes(tmp_path, run, recorder, since,
+                                                                                matrix, shards, counts, axes):
     root, folder = tmp_path / "repo", tmp_path / "plan"
-    committed(root, WIDE, run, generate_base=False)
-    result = plan(run, root, folder, "--shard-size", "1")
+    committed(root, matrix, run, generate_base=False)
+    result = plan(run, root, folder, "--shard-size", "1", since=since)
     assert result.exit_code == 2, result.output
-    assert "shards of at most 1 torch builds, and a run holds at most 256" in result.output
-    assert "before evaluating" in result.output and "hint: raise ci.shard_size" in result.output
+    error = next(line for line in result.output.splitlines() if line.startswith("error:"))
+    # at the section that selects the most, with the count of each kind
+    assert error.startswith(f"error: {root / 'matrix.yaml'}:3:1: the selection needs {shards} shards of at most 1 "
+                            f"torch builds, and a run holds at most 256: {shards} torch builds in one run {counts}")
+    assert error.endswith(", before evaluating: these are new since the revision, selected whatever the recipes "
+                          "evaluate to") == since
+    assert (f"hint: raise ci.shard_size (or --shard-size) from 1 to 256, take values out of the largest axes "
+            f"({axes}), or add the variants in parts") in result.output
     assert not recorder.exists() and not folder.exists()
     assert "Traceback" not in result.output
+
+
+def test_at_256_shards_the_plan_goes_on_to_evaluate(tmp_path, run, recorder):
+    root, folder = tmp_path / "repo", tmp_path / "plan"
+    committed(root, AT_THE_LIMIT, run, generate_base=False)
+    assert run("--root", root).exit_code == 0  # the recipes, to evaluate
+    result = plan(run, root, folder, "--shard-size", "1")
+    assert recorder.exists() and "a run holds at most 256" not in result.output
 
 
 def test_a_selection_that_may_fit_is_evaluated(tmp_path, run, recorder):
@@ -104,5 +152,6 @@ def test_at_86000_variants_the_plan_refuses_before_evaluating(tmp_path, run, rec
     assert result.exit_code == 2, result.output[-2000:]
     assert "the selection needs 259 shards of at most 256 torch builds" in result.output
     assert "before evaluating" in result.output
+    assert "hint: take values out of the largest axes (gpu." in result.output and "shard_size" not in result.output
     assert not recorder.exists() and not folder.exists()
     assert not (root / ".flox").exists()

@@ -43,7 +43,7 @@ def torches(expansion) -> int:
 def plan_outputs(expansion, size: int) -> dict:
     """What the plan job hands the build job: `gen-matrix ci --plan`'s github-output, read."""
     every = ci.select(expansion, ci.changes_by_text(expansion, {v.name: None for v in expansion.variants}, None))
-    lines = ci.github_output(every, size).splitlines()
+    lines = ci.github_output(expansion, every, size).splitlines()
     return {key: value for key, _, value in (line.partition("=") for line in lines)}
 
 
@@ -66,7 +66,7 @@ def test_more_shards_than_a_run_holds_is_an_error_that_says_what_to_do(big):
 
 def test_with_nothing_to_build_the_build_job_is_skipped(big):
     nothing = ci.select(big, {})
-    outputs = dict(line.partition("=")[::2] for line in ci.github_output(nothing, 256).splitlines())
+    outputs = dict(line.partition("=")[::2] for line in ci.github_output(big, nothing, 256).splitlines())
     assert outputs == {"build": "false", "shards": '{"include":[]}'}
     assert plan_outputs(big, 256)["build"] == "true"
 

@@ -367,7 +367,7 @@ def fits_before_evaluating(expansion: Expansion, root: Path, since: str | None, 
     evaluation is refused then, by `github_output`."""
     before = {} if since is None else committed_state(root, since)
     certain = {variant.name: NEW for variant in expansion.variants if variant.name not in before}
-    fitting(select(expansion, certain), size, certain=since is not None)
+    fitting(expansion, select(expansion, certain), size, certain=since is not None)
 
 
 def _out_of_time(result: eval_command.Result) -> bool:
@@ -681,24 +681,40 @@ def plan_json(expansion: Expansion, selection: Selection, size: int, organisatio
 MAX_SHARDS = 256
 
 
-def fitting(selection: Selection, size: int, certain: bool = False) -> tuple[tuple[Job, ...], ...]:
-    """The selection's shards of at most `size`, or the refusal where a run cannot hold them.
+def fitting(expansion: Expansion, selection: Selection, size: int,
+            certain: bool = False) -> tuple[tuple[Job, ...], ...]:
+    """The selection's shards of at most `size`, or the refusal where a run cannot hold them,
+    at the matrix section that selects the most torch builds, with the axes to make smaller.
     `certain`: the selection is the part of one not yet made (before any evaluation) that
     it selects whatever the recipes evaluate to."""
     shards = selection.shards(size)
-    if len(shards) > MAX_SHARDS:
-        before = (", before evaluating: these are new since the revision, selected whatever the recipes "
-                  "evaluate to") if certain else ""
-        raise GenMatrixError.at(
-            Location("--shard-size" if size < 256 else "matrix.yaml"),
-            f"the selection needs {len(shards)} shards of at most {size} torch builds, and a run holds at most "
-            f"{MAX_SHARDS}: {len(selection.jobs)} torch builds in one run{before}",
-            "raise ci.shard_size to 256 where it is lower, or build part of the matrix first "
-            "(workflow_dispatch with changed-since, or fewer variants per push)")
+    if len(shards) <= MAX_SHARDS:
+        return shards
+    by_kind: dict[str, list[Variant]] = {}
+    for job in selection.jobs:
+        torch = expansion.by_name[job.name]
+        by_kind.setdefault(torch.kind, []).append(torch)
+    counts = sorted(((len(torches), kind) for kind, torches in by_kind.items()), reverse=True)
+    largest = counts[0][1]
+    section = next(section for section in expansion.matrix.sections if section.kind == largest)
+    values = {axis: len({torch.combination[axis] for torch in by_kind[largest]}) for axis, _ in section.axes}
+    axes = "; ".join(f"{largest}.{axis}: {count} values"
+                     for axis, count in sorted(values.items(), key=lambda item: (-item[1], item[0])) if count > 1)
+    before = (", before evaluating: these are new since the revision, selected whatever the recipes "
+              "evaluate to") if certain else ""
+    lower = f"raise ci.shard_size (or --shard-size) from {size} to 256, " if size < 256 else ""
+    raise GenMatrixError.at(
+        section.where,
+        f"the selection needs {len(shards)} shards of at most {size} torch builds, and a run holds at most "
+        f"{MAX_SHARDS}: {len(selection.jobs):,} torch builds in one run "
+        f"({', '.join(f'{kind} {count:,}' for count, kind in counts)}){before}",
+        f"{lower}take values out of the largest axes ({axes or 'each has one value'}), or add the variants "
+        f"in parts, a commit or pull request at a time, each after the run of the one before has published "
+        f"(a run builds what changed since the last publish)")
     return shards
 
 
-def github_output(selection: Selection, size: int) -> str:
+def github_output(expansion: Expansion, selection: Selection, size: int) -> str:
     """The plan job's outputs, as lines for $GITHUB_OUTPUT: whether anything builds, and the
     build job's matrix, one entry per non-empty shard with its runner and its slots, one per
     job (at most `size`, GitHub's 256). GitHub takes at most 1 MB of outputs from one job,
@@ -706,7 +722,7 @@ def github_output(selection: Selection, size: int) -> str:
     job reads its builds from the plan's JSON (`plan_json`'s "shards", by shard and slot)."""
     import json
 
-    shards = fitting(selection, size)
+    shards = fitting(expansion, selection, size)
     include = [{"shard": index, "runner": list(jobs[0].runner), "gpu": jobs[0].gpu,
                 "slots": list(range(len(jobs)))} for index, jobs in enumerate(shards)]
     lines = [f"build={'true' if shards else 'false'}",
@@ -735,7 +751,7 @@ def write_plan(expansion: Expansion, selection: Selection, folder: Path, size: i
     if results:
         evaluated += eval_command.report(eval_command.counts(results)) + "\n"
     files = {
-        "github-output": github_output(selection, size),
+        "github-output": github_output(expansion, selection, size),
         "summary.md": summary(expansion, selection, organisation, compared_with, measured),
         "plan.json": json.dumps(plan_json(expansion, selection, size, organisation, compared_with, measured),
                                 indent=1) + "\n",
