@@ -33,7 +33,8 @@ ci:
 """
 GPU = {sm: f"pytorch-python313-cuda12_8-{sm}-avx2" for sm in ("sm75", "sm80", "sm90")}
 CPU = {python: f"pytorch-python{python}-cpu-avx2" for python in ("312", "313")}
-BUILDER = ("  builders:\n    - {url: 'ssh-ng://nix@big.example.org', systems: [x86_64-linux], features: [big-parallel],\n"
+BUILDER = ("  builders:\n"
+           "    - {url: 'ssh-ng://nix@big.example.org', systems: [x86_64-linux], features: [big-parallel],\n"
            "       ssh_key_secret: BIG_KEY, known_hosts_secret: BIG_HOST}\n")
 
 
@@ -54,7 +55,8 @@ def warned(found: ci_.Plan) -> dict:
 def plan_of(expansion, measurements: dict):
     every = {variant.name: ci_.EVERY_VARIANT for variant in expansion.variants}
     selection = ci_.select(expansion, every)
-    return (ci_.plan(expansion, selection, None, measurements), ci_.summary(expansion, selection, None, None, measurements),
+    return (ci_.plan(expansion, selection, None, measurements),
+            ci_.summary(expansion, selection, None, None, measurements),
             ci_.plan_json(expansion, selection, 256, None, None, measurements))
 
 
@@ -73,7 +75,8 @@ def test_on_hosted_runners_a_job_past_6_hours_is_named_measured_or_partly_and_on
     assert [job.name for job in found.too_long] == [GPU["sm75"], GPU["sm90"], GPU["sm80"]]  # longest first
     assert "**3 job(s) may run past their time limit" in summary
     assert (f"- `{GPU['sm75']}` on linux-64-cores: about 7.0 hours (from measurements), limit 6.0 hours" in summary)
-    assert (f"- `{GPU['sm90']}` on linux-64-cores: about 6.5 hours (1 of 3 builds from measurements, the rest guessed), "
+    assert (f"- `{GPU['sm90']}` on linux-64-cores: about 6.5 hours "
+            "(1 of 3 builds from measurements, the rest guessed), "
             "limit 6.0 hours" in summary)
     for way_out in ("- a larger runner label (ci.kind_runners or ci.runners)", "- ci.builders: a Nix remote builder",
                     "fewer SMs per build"):
@@ -105,7 +108,8 @@ def test_the_limit_is_ci_timeout_minutes_where_lower_and_a_self_hosted_runner_ma
 
     longer = tmp_path / "longer"
     longer.mkdir()
-    found, summary, _ = plan_of(expansion(longer, "  timeout_minutes: 600\n"), measured({CPU["313"]: 420, CPU["312"]: 300}))
+    found, summary, _ = plan_of(expansion(longer, "  timeout_minutes: 600\n"),
+                                measured({CPU["313"]: 420, CPU["312"]: 300}))
     assert warned(found) == {CPU["313"]: (420, 360, None, "from measurements")}
     assert "a higher ci.timeout_minutes" not in summary  # GitHub's 6 hours: raising it gives nothing
 
@@ -126,7 +130,8 @@ def test_a_job_on_a_remote_builder_keeps_its_runners_limit_and_the_warning_names
     found, summary, document = plan_of(expansion(tmp_path, BUILDER), measured({CPU["312"]: 420, CPU["313"]: 300}))
     builder = "ssh-ng://nix@big.example.org"
     assert warned(found) == {CPU["312"]: (420, 360, builder, "from measurements")}
-    assert f"- `{CPU['312']}` on ubuntu-latest, heavy builds on {builder}: about 7.0 hours (from measurements)" in summary
+    assert (f"- `{CPU['312']}` on ubuntu-latest, heavy builds on {builder}: about 7.0 hours (from measurements)"
+            in summary)
     assert document["past_time_limit"][0]["builder"] == builder
 
 
