@@ -154,6 +154,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "nix-default": ("nix/lib/default.nix", ("tests/test_nix.py", "tests/test_companions.py", "tests/test_overlays.py")),
     "nix-nixpkgs": ("nix/lib/nixpkgs.nix", ("tests/test_overlays.py", "tests/test_fake_nixpkgs.py", "tests/test_nix.py",
                                             "tests/test_pin_facts.py", "tests/test_rocm.py")),
+    "nix-refuse": ("nix/lib/refuse.nix", ("tests/test_eval.py", "tests/test_nix.py")),
     "nix-smoke": ("nix/lib/smoke.nix", ("tests/test_flake_nix.py",)),
     "nix-torch": ("nix/lib/torch.nix", ("tests/test_nix.py", "tests/test_fixes_behaviour.py",
                                         "tests/test_patch_phase.py", "tests/test_rocm.py")),
