@@ -22,6 +22,16 @@ plan job selects `--by derivations`, as the third figure does, once (it takes mi
             reach is compared by its text identity, and counted. A plan that measured no
             evaluation stops the benchmark with an error (exit 1, saying why): no recipe
             evaluated, every one failed, or restricted evaluation refused to read one
+  plain     one plain `nix-instantiate --eval --strict --json` over the recipes the plan
+            found to evaluate, the baseline of Nix's own speed: ONE process, unrestricted (no
+            sandbox options), each recipe imported with the test package set of its pin and
+            system (tests/nix/nixpkgs-6a030d5-<system>, as the tests' drv_paths does) and its
+            three drvPaths taken (the wrapper, the heavy build, the Python env), as eval.nix
+            takes them. Its drvPaths must equal the plan's (eval.txt), or the benchmark stops
+
+The plan by derivations and the plain run are timed by wall clock and by CPU (user and system
+of the children, their nix-instantiate processes included, from getrusage); the processes
+the plan started are counted through a nix-instantiate on PATH that logs each start.
 
 Printed for the largest outputs (`every`): the shards, the largest shard output and all the
 plan job's outputs together, in UTF-16 as GitHub counts them (GitHub: 1 MB of outputs per
@@ -35,7 +45,8 @@ linearly (the time per variant at the largest size at most twice that at the sma
 the plan job's outputs together under 1 MB, the summary under 1 MiB, shards of at most 256
 jobs, at most 256 shards; each workflow file under 500,000 bytes (GitHub starts no run of a
 larger one) and every `run:` script under 18,000 characters (one of about 20,000 made
-GitHub refuse a workflow); `--by derivations` within the plan job's 30 minutes.
+GitHub refuse a workflow); `--by derivations` within the plan job's 30 minutes, its CPU at
+most 1.5x the plain nix-instantiate's, and every recipe evaluated within its 20 minutes.
 
 Usage:
   python benchmarks/bench_plan.py                   # 2,000, 10,000 and 50,000 variants
@@ -47,6 +58,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -69,6 +82,8 @@ WORKFLOW_BYTES, RUN_CHARACTERS = 500_000, 18_000
 PLAN_JOB_SECONDS = 30 * 60
 WORKFLOWS = (".github/workflows/flox-variants.yml", ".github/workflows/flox-variants-build.yml")
 PACKAGE_SET = REPO / "tests" / "nix" / "nixpkgs-6a030d5"  # the synthetic matrix's pin
+PLAIN_RATIO = 1.5  # the plan by derivations' CPU against one plain nix-instantiate's
+EVALUATION_SECONDS = 20 * 60  # the plan job's --time-limit
 
 
 def git(root: Path, *args: str) -> None:
@@ -132,22 +147,88 @@ def actionlint(root: Path) -> tuple[bool, float, str]:
     return done.returncode == 0, time.perf_counter() - start, (done.stdout + done.stderr)[-2000:]
 
 
+def children_cpu() -> float:
+    """CPU seconds (user and system) of the children waited for so far, theirs included."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def counting(work: Path) -> Path:
+    """A folder holding a nix-instantiate that logs each start to work/processes and runs the
+    real one: put first on PATH, it counts the processes a run starts."""
+    real = shutil.which("nix-instantiate")
+    if real is None:
+        raise SystemExit("bench_plan: nix-instantiate is not on PATH: the plan by derivations needs it")
+    folder = work / "counting"
+    folder.mkdir()
+    wrapper = folder / "nix-instantiate"
+    wrapper.write_text(f'#!/bin/sh\necho >> "{work / "processes"}"\nexec "{real}" "$@"\n')
+    wrapper.chmod(0o755)
+    return folder
+
+
 def derivations(root: Path, work: Path, variants: int) -> dict:
     """One plan as the plan job makes it, by derivations, against the test package set."""
     folder = work / "derivations"
-    seconds, peak, _ = measure(gen_matrix("ci", "--root", str(root), "--changed-since", "HEAD~1", "--by", "derivations",
-                                          "--nixpkgs", f"default={PACKAGE_SET}", "--time-limit", "20",
-                                          "--plan", str(folder), "--organisation", "acme"))
+    path = os.environ["PATH"]
+    os.environ["PATH"] = f"{counting(work)}{os.pathsep}{path}"
+    try:
+        before = children_cpu()
+        seconds, peak, _ = measure(gen_matrix("ci", "--root", str(root), "--changed-since", "HEAD~1", "--by",
+                                              "derivations", "--nixpkgs", f"default={PACKAGE_SET}", "--time-limit",
+                                              "20", "--plan", str(folder), "--organisation", "acme"))
+        cpu = children_cpu() - before
+    finally:
+        os.environ["PATH"] = path
     plan = json.loads((folder / "plan.json").read_text())
     failed = len(plan["not_evaluated"])
-    row = {"seconds": seconds, "peak_mib": peak, "builds": len(plan["builds"]), "out_of_time": len(plan["out_of_time"]),
-           "by_text": len(plan["by_text"]), "not_evaluated": failed,
+    processes = (work / "processes").read_text().count("\n") if (work / "processes").exists() else 0
+    row = {"seconds": seconds, "cpu": cpu, "processes": processes, "peak_mib": peak, "builds": len(plan["builds"]),
+           "out_of_time": len(plan["out_of_time"]), "by_text": len(plan["by_text"]), "not_evaluated": failed,
            "evaluated": variants - failed - len(plan["out_of_time"]),
            "errors": Counter(entry["error"] for entry in plan["not_evaluated"]).most_common(3)}
     stop = measured_nothing(row, plan["not_evaluated"], variants)
     if stop:
         raise SystemExit(f"bench_plan: the plan by derivations measured nothing: {stop}")
+    row["plain"] = plain(root, work, evaluated_now(folder / "eval.txt"))
     return row
+
+
+def evaluated_now(eval_txt: Path) -> dict[str, tuple[str, str]]:
+    """Recipe -> (heavy drvPath, wrapper drvPath) of those the plan evaluated, from its eval.txt."""
+    found = {}
+    for line in eval_txt.read_text().splitlines():
+        fields = line.split("  ")
+        if len(fields) == 3 and fields[1].endswith(".drv") and fields[2].endswith(".drv"):
+            found[fields[0]] = (fields[1], fields[2])
+    return found
+
+
+def plain(root: Path, work: Path, evaluated: dict[str, tuple[str, str]]) -> dict:
+    """One plain nix-instantiate over the recipes in `evaluated`, unrestricted: its wall and
+    CPU seconds. Stops the benchmark where it fails, or where its drvPaths are not the plan's."""
+    from generator import run as generator_run
+    from generator.layout import PKGS_DIR, locate
+
+    systems = {v.name: v.system for v in generator_run.expansion(locate(str(root / "matrix.yaml"), str(root))).variants}
+    names = sorted(evaluated)
+    expression = "[\n" + "".join(
+        f"(let r = import (/. + {json.dumps(str(root / PKGS_DIR / (name + '.nix')))}) {{ genMatrixNixpkgs = "
+        f"/. + {json.dumps(f'{PACKAGE_SET}-{systems[name]}')}; }}; in [ r.unwrapped.drvPath r.drvPath "
+        f"r.pythonEnv.drvPath ])\n" for name in names) + "]\n"
+    file = work / "plain.nix"
+    file.write_text(expression)
+    before, start = children_cpu(), time.perf_counter()
+    done = subprocess.run(["nix-instantiate", "--eval", "--strict", "--json", str(file)], capture_output=True, text=True)
+    seconds, cpu = time.perf_counter() - start, children_cpu() - before
+    if done.returncode != 0:
+        raise SystemExit(f"bench_plan: the plain nix-instantiate failed:\n{done.stderr[-2000:]}")
+    drvs = json.loads(done.stdout)
+    differ = [name for name, found in zip(names, drvs) if tuple(found[:2]) != evaluated[name]]
+    if differ:
+        raise SystemExit(f"bench_plan: the plain nix-instantiate gives other drvPaths than the plan for "
+                         f"{len(differ)} recipes, the first: {differ[0]}")
+    return {"seconds": seconds, "cpu": cpu, "recipes": len(names)}
 
 
 def measured_nothing(row: dict, failures: list[dict], variants: int) -> str | None:
@@ -200,6 +281,12 @@ def print_result(result: dict) -> None:
         print(f"  by derivations (--time-limit 20): {row['seconds']:.1f} s, peak {row['peak_mib']:.0f} MiB, "
               f"{row['evaluated']} recipes evaluated, {row['not_evaluated']} do not evaluate, "
               f"{row['out_of_time']} not evaluated in time, {row['builds']} builds, {row['by_text']} by text")
+        base = row["plain"]
+        print(f"  {'':26} {'wall s':>8} {'CPU s':>8} {'processes':>10}")
+        print(f"  {'by derivations':26} {row['seconds']:8.1f} {row['cpu']:8.1f} {row['processes']:10}")
+        print(f"  {'plain nix-instantiate':26} {base['seconds']:8.1f} {base['cpu']:8.1f} {1:10}   "
+              f"({base['recipes']} recipes that evaluate, unrestricted)")
+        print(f"  by derivations / plain: CPU {row['cpu'] / base['cpu']:.2f}x, wall {row['seconds'] / base['seconds']:.2f}x")
         for error, count in row["errors"]:
             print(f"    {count} do not evaluate: {error}")
     if "actionlint" in result:
@@ -227,6 +314,14 @@ def budgets(results: list[dict]) -> list[tuple[str, str, bool]]:
             seconds = result["derivations"]["seconds"]
             found.append((f"{n} variants, --by derivations within the plan job's 30 minutes", f"{seconds:.0f} s",
                           seconds < PLAN_JOB_SECONDS))
+            row = result["derivations"]
+            ratio = row["cpu"] / row["plain"]["cpu"]
+            found.append((f"{n} variants, --by derivations CPU <= {PLAIN_RATIO:g}x one plain nix-instantiate",
+                          f"{ratio:.2f}x ({row['cpu']:.1f} s against {row['plain']['cpu']:.1f} s)",
+                          ratio <= PLAIN_RATIO))
+            found.append((f"{n} variants, --by derivations evaluates every recipe within {EVALUATION_SECONDS // 60} "
+                          "minutes wall", f"{seconds:.0f} s, {row['out_of_time']} not evaluated in time",
+                          seconds <= EVALUATION_SECONDS and row["out_of_time"] == 0))
         if "actionlint" in result:
             found.append((f"{n} variants, actionlint with shellcheck", "passed" if result["actionlint"]["passed"]
                           else "failed", result["actionlint"]["passed"]))

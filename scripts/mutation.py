@@ -154,6 +154,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "nix-default": ("nix/lib/default.nix", ("tests/test_nix.py", "tests/test_companions.py", "tests/test_overlays.py")),
     "nix-nixpkgs": ("nix/lib/nixpkgs.nix", ("tests/test_overlays.py", "tests/test_fake_nixpkgs.py", "tests/test_nix.py",
                                             "tests/test_pin_facts.py", "tests/test_rocm.py")),
+    "nix-refuse": ("nix/lib/refuse.nix", ("tests/test_eval.py", "tests/test_nix.py")),
     "nix-smoke": ("nix/lib/smoke.nix", ("tests/test_flake_nix.py",)),
     "nix-torch": ("nix/lib/torch.nix", ("tests/test_nix.py", "tests/test_fixes_behaviour.py",
                                         "tests/test_patch_phase.py", "tests/test_rocm.py")),
@@ -276,14 +277,6 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "generator.knowledge.x_best_wheel__mutmut_3": "every driver_for reads any system but 'Windows' as Linux, so 'LINUX' is Linux",
         "generator.knowledge.xǁWheelFitǁdriver_for__mutmut_18": "a floor of 'XXXX', as one of '', is no numbered driver and is left out",
         "generator.knowledge.xǁWheelFitǁdriver_for__mutmut_27": "on the shipped table the drivers compared (1,346 pairs, every SM's wheels on Linux and Windows) order alike as text and as versions",
-    },
-    "eval": {
-        "generator.commands.eval.x_evaluate__mutmut_24": "the order of the rounds changes the order nix-instantiate runs, not a result: results are given in the order of the targets",
-        "generator.commands.eval.x_evaluate__mutmut_9": "grouping by pin where a package set is given makes more nix-instantiate runs, each with the same answers",
-        "generator.commands.eval.x_evaluate__mutmut_83": "chunks of at least two, not one, after a failure: the same answers in fewer runs",
-        "generator.commands.eval.x__run__mutmut_119": "a trace with the run's nonce comes from eval.nix alone, whose "
-                                                     "value is always derivations or null (a package set cannot know "
-                                                     "the nonce)",
     },
     "buildenv": {
         "generator.commands.buildenv.x_target_of__mutmut_50": "no workaround of the shipped table has a cuda condition",

@@ -30,7 +30,9 @@ MUTANTS: dict[str, tuple[tuple[str, str, str], ...]] = {
     ),
     "nix/lib/companion.nix": (
         ("the companion's own torch argument overridden, not the scope's",
-         "chosen = withVariantTorch.${package};", "chosen = pythonPackages.${package}.override { inherit torch; };"),
+         "withVariantTorch = pythonPackages.overrideScope (final: prev: { inherit torch; });",
+         "withVariantTorch = { torchvision = pythonPackages.torchvision.override { inherit torch; }; "
+         "torchaudio = pythonPackages.torchaudio.override { inherit torch; }; };"),
         ("a ROCm torchaudio for all of clr's targets, not its torch's", "then chosen.override { inherit (torch) gpuTargets; }",
          "then chosen"),
         ("no label in the store name", '-${finalAttrs.version}-${label}";', '-${finalAttrs.version}";'),
@@ -70,8 +72,8 @@ MUTANTS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("a disabled feature switched on", 'export USE_${feature}=0', 'export USE_${feature}=1'),
         ("environment values not shell-escaped", '"export ${name}=${lib.escapeShellArg value}\\n"',
          '"export ${name}=${value}\\n"'),
-        ("the version promise not checked", "assert lib.assertMsg (old.version == version)",
-         "assert lib.assertMsg (old.version == old.version)"),
+        ("the version promise not checked", "assert old.version == version || refuse",
+         "assert old.version == old.version || refuse"),
         ("the source fetched without submodules", "fetchSubmodules = true;", "fetchSubmodules = false;"),
         ("no cudaCapabilities in passthru", "// lib.optionalAttrs cudaSupport { cudaCapabilities = capabilities; }", ""),
         ("fixes not applied", "if fix ? torch then drv.overrideAttrs", "if fix ? config then drv.overrideAttrs"),
@@ -97,6 +99,12 @@ MUTANTS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("a config added", "config = { };", "config = { allowBroken = true; };"),
         ("the hash set", "sha256 = null;", 'sha256 = "0000000000000000000000000000000000000000000000000000";'),
         ("a patch added", "patches = { };", "patches = { magma = [ ]; };"),
+    ),
+    "nix/lib/refuse.nix": (
+        ("a refusal's message not traced", 'builtins.trace "gen-matrix-refusal: ${message}" (throw message)',
+         "(throw message)"),
+        ("a refusal tryEval cannot catch", "(throw message)", "(abort message)"),
+        ("the refusal's mark misspelt: eval does not read it", '"gen-matrix-refusal: ', '"gen-matrix-refused: '),
     ),
     "generator/commands/eval.nix": (
         ("errors never caught", "if !catch then", "if catch then"),

@@ -15,7 +15,7 @@ import sys
 
 import pytest
 
-from conftest import REPO, needs_posix
+from conftest import REPO, expansion_of, needs_nix, needs_posix
 
 BENCH = REPO / "benchmarks" / "bench.py"
 sys.path.insert(0, str(REPO / "benchmarks"))
@@ -58,3 +58,42 @@ def test_generate_at_2000_variants_stays_within_the_gate_of_the_plain_jinja2_scr
     assert 2000 <= int(gate[2]) < 3000
     assert done.returncode == (0 if gate[1] == "met    " else 1)
     assert gate[1] == "met    ", f"generate took {gate[3]}x the plain jinja2 script's least CPU time"
+
+
+# Two systems of the synthetic matrix's pin, a CPU and a GPU recipe on one of them.
+AT_THE_PIN = """\
+pytorch: {version: "2.9.1"}
+nixpkgs: {rev: 6a030d535719c5190187c4cec156f335e95e3211}
+gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm90], isa: [avx2]}
+cpu: {python: ["3.13"], isa: [avx2, armv9]}
+"""
+
+
+def test_the_plans_evaluation_is_read_from_its_eval_txt(tmp_path):
+    written = tmp_path / "eval.txt"
+    written.write_text("a  /nix/store/h-a.drv  /nix/store/w-a.drv\nb  error: no  CUDA  here.drv\n"
+                       "c  /nix/store/h-c.drv  /nix/store/w-c.drv\n"
+                       "gen-matrix: 3 recipes, 2 evaluated, 1 failed, 2 distinct torch builds\n")
+    assert bench_plan.evaluated_now(written) == {"a": ("/nix/store/h-a.drv", "/nix/store/w-a.drv"),
+                                                 "c": ("/nix/store/h-c.drv", "/nix/store/w-c.drv")}
+
+
+@needs_nix
+@needs_posix("the children's CPU time (resource.getrusage)")
+def test_the_plain_nix_instantiate_gives_the_plans_drvpaths_or_stops_the_benchmark(tmp_path, run):
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "matrix.yaml").write_text(AT_THE_PIN)
+    assert run("--root", root).exit_code == 0
+    result = run("eval", "--root", root, "--nixpkgs", bench_plan.PACKAGE_SET)
+    assert result.exit_code == 0, result.output
+    (tmp_path / "eval.txt").write_text(result.stdout)
+    evaluated = bench_plan.evaluated_now(tmp_path / "eval.txt")
+    systems = {v.system for v in expansion_of(root).variants}
+    assert len(evaluated) == 3 and systems == {"x86_64-linux", "aarch64-linux"}
+    row = bench_plan.plain(root, tmp_path, evaluated)
+    assert row["recipes"] == 3 and row["cpu"] > 0 and row["seconds"] > 0
+    name = sorted(evaluated)[1]
+    other = dict(evaluated, **{name: (evaluated[name][0], evaluated[sorted(evaluated)[0]][1])})
+    with pytest.raises(SystemExit, match=f"other drvPaths than the plan for 1 recipes, the first: {name}"):
+        bench_plan.plain(root, tmp_path, other)

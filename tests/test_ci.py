@@ -23,7 +23,7 @@ from generator import run as generator_run
 from generator.pipeline import state
 from generator.layout import WORKFLOW_BUILD_FILE, WORKFLOW_FILE, locate
 
-from conftest import FAKE_NIXPKGS, REPO, SYNTHETIC, expansion_of, needs_nix, needs_posix, nix_eval, wrapped_package_set
+from conftest import FAKE_NIXPKGS, NIX_INSTANTIATE, REPO, SYNTHETIC, expansion_of, needs_nix, needs_posix, nix_eval, wrapped_package_set
 
 GIT = shutil.which("git")
 needs_git = pytest.mark.skipif(GIT is None, reason="git not found: --changed-since reads the history with it")
@@ -301,6 +301,36 @@ def test_by_derivations_a_build_changed_at_the_revision_is_selected_though_its_t
     assert sorted(entry["name"] for entry in found["builds"]) == variant_names(repo)
     assert {(entry["why"], entry["metadata_only"]) for entry in found["builds"]} == {(ci_.REASONS[ci_.BUILD], False)}
     assert (found["selected_by"], found["by_text"]) == ("derivations", [])
+
+
+@needs_git
+@needs_nix
+@needs_posix("a nix-instantiate wrapped in a shell script")
+def test_by_derivations_the_base_revision_evaluates_what_differs_there_in_the_same_processes_as_now(
+        repo, run, tmp_path, monkeypatch):
+    from generator.commands import eval as eval_command
+
+    edit(repo, override_sm("sm61", cudnn=True))  # sm61's recipes differ from the base's, no other
+    generate(run, repo)
+    log = tmp_path / "specs"
+    folder = tmp_path / "bin"
+    folder.mkdir()
+    wrapper = folder / "nix-instantiate"  # logs the recipes each process is given
+    wrapper.write_text(f'#!/bin/sh\nfor a; do [ "$p" = spec ] && {{ cat "$a"; echo; }} >> {log}; p=$a; done\n'
+                       f'exec {NIX_INSTANTIATE} "$@"\n')
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{folder}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setattr(eval_command.os, "cpu_count", lambda: 1)  # one batch per package set and system
+    monkeypatch.setattr(eval_command.os, "sysconf", lambda name: 2**40 if name == "SC_PHYS_PAGES" else 4096)
+    document = by_derivations(run, repo, "HEAD")
+    assert names(document) == variant_names(repo, on_sm("sm61"))
+    specs = [json.loads(line) for line in log.read_text().splitlines()]
+    files = [Path(recipe["file"]) for spec in specs for recipe in spec["recipes"]]
+    now = sorted(file.stem for file in files if file.is_relative_to(repo.resolve()))
+    base = sorted(file.stem for file in files if not file.is_relative_to(repo.resolve()))
+    assert now == variant_names(repo)  # every recipe now, once
+    assert base == variant_names(repo, on_sm("sm61"))  # at the base, those that differ, once
+    assert len(specs) == len({v.system for v in expansion_of(repo).variants})  # no process for the base alone
 
 
 @needs_git

@@ -3,6 +3,8 @@ with Nix's message, one failure never hiding another."""
 
 from __future__ import annotations
 
+import collections
+import dataclasses
 import json
 import os
 import shutil
@@ -56,7 +58,8 @@ class Answering:
         self.calls.append((command, limit))
         spec = json.loads(Path(command[command.index("spec") + 1]).read_text(encoding="utf-8"))
         nonce = command[command.index("nonce") + 1]
-        values = {r["name"]: {"drv": f"/nix/store/{r['name']}.drv", "heavy": "/nix/store/h.drv"} for r in spec["recipes"]}
+        values = {r["name"]: {"drv": f"/nix/store/{Path(r['file']).stem}.drv", "heavy": "/nix/store/h.drv"}
+                  for r in spec["recipes"]}
         traces = [f"trace: gen-matrix-eval {nonce}: " + json.dumps({"name": name, "value": value})
                   for name, value in values.items()]
         return sandbox.Finished(0, json.dumps(values), "\n".join(traces), False)
@@ -71,18 +74,19 @@ def test_a_run_takes_no_longer_than_the_time_left_and_none_starts_after_the_dead
     import time
 
     runs = Answering()
-    outcome, error, late = eval_command._run((stand_in_target("a"),), "nix-instantiate", runs, time.monotonic() + 5)
-    assert (outcome, error, late) == ({"a": {"drv": "/nix/store/a.drv", "heavy": "/nix/store/h.drv"}}, None, False)
+    ran = eval_command._run(((0, stand_in_target("a")),), "nix-instantiate", runs, time.monotonic() + 5)
+    assert ran == eval_command._Ran({"0": {"drv": "/nix/store/a.drv", "heavy": "/nix/store/h.drv"}}, {}, None, False)
     ((_, limit),) = runs.calls
     assert 0 < limit <= 5
-    assert eval_command._run((stand_in_target("a"),), "nix-instantiate", runs, time.monotonic() - 1) == ({}, None, True)
+    assert eval_command._run(((0, stand_in_target("a")),), "nix-instantiate", runs, time.monotonic() - 1) == \
+        eval_command._Ran({}, {}, None, True)
     assert len(runs.calls) == 1
 
 
 def test_each_run_has_a_fresh_nonce_of_128_bits():
     runs = Answering()
     for _ in range(2):
-        eval_command._run((stand_in_target("a"),), "nix-instantiate", runs, None)
+        eval_command._run(((0, stand_in_target("a")),), "nix-instantiate", runs, None)
     nonces = [command[command.index("nonce") + 1] for command, _ in runs.calls]
     assert all(len(nonce) == 32 and int(nonce, 16) >= 0 for nonce in nonces) and nonces[0] != nonces[1]
 
@@ -161,23 +165,23 @@ class Finishing(Answering):
 def test_how_a_run_of_nix_instantiate_that_fails_is_told():
     from generator.commands import sandbox
 
-    one = (stand_in_target("a"),)
+    one = ((0, stand_in_target("a")),)
     stopped = Finishing(sandbox.Finished(-9, "", "", True))
-    assert eval_command._run(one, "nix-instantiate", stopped, None) == (
-        {}, f"nix-instantiate ran for more than {sandbox.TIMEOUT_S:.0f} s and was stopped (does the recipe loop?)",
+    assert eval_command._run(one, "nix-instantiate", stopped, None) == eval_command._Ran(
+        {}, {}, f"nix-instantiate ran for more than {sandbox.TIMEOUT_S:.0f} s and was stopped (does the recipe loop?)",
         False)
     memory = Finishing(sandbox.Finished(1, "", "error: out of memory\n", False))
-    assert eval_command._run(one, "nix-instantiate", memory, None) == (
-        {}, f"out of memory (evaluation may take {sandbox.MEMORY_BYTES // 2**30} GiB)", False)
+    assert eval_command._run(one, "nix-instantiate", memory, None) == eval_command._Ran(
+        {}, {}, f"out of memory (evaluation may take {sandbox.MEMORY_BYTES // 2**30} GiB)", False)
     missing = Finishing(error=FileNotFoundError(2, "No such file or directory"))
-    assert eval_command._run(one, "nix-instantiate", missing, None) == (
-        {}, "cannot run nix-instantiate: No such file or directory", False)
+    assert eval_command._run(one, "nix-instantiate", missing, None) == eval_command._Ran(
+        {}, {}, "cannot run nix-instantiate: No such file or directory", False)
 
 
 def test_only_a_pin_that_is_fetched_is_an_allowed_uri():
     runs = Answering()
-    eval_command._run((stand_in_target("fetched"),), "nix-instantiate", runs, None)
-    eval_command._run((stand_in_target("given", "/some/nixpkgs"),), "nix-instantiate", runs, None)
+    eval_command._run(((0, stand_in_target("fetched")),), "nix-instantiate", runs, None)
+    eval_command._run(((0, stand_in_target("given", "/some/nixpkgs")),), "nix-instantiate", runs, None)
     allowed = [command[command.index("allowed-uris") + 1] for command, _ in runs.calls]
     assert allowed == ["https://example.org/nixpkgs.tar.gz", ""]
 
@@ -277,12 +281,15 @@ def test_a_package_set_that_does_not_evaluate_fails_every_recipe_by_name(project
 @pytest.mark.parametrize("how, body, with_cuda_fails", [
     # a throw, as nixpkgs refuses a package: caught per recipe by tryEval
     ("thrown", 'if args.config.cudaSupport or false then throw "no CUDA in this package set" else fake args', True),
-    # a missing attribute ends the process: the recipes after the failing one are evaluated again
-    ("missing attribute", 'let pkgs = fake args; in if args.config.cudaSupport or false '
-                          'then builtins.removeAttrs pkgs [ "python313Packages" ] else pkgs', True),
+    # a Python the package set lacks: the library's refusal, caught as a throw
+    ("no such Python", 'let pkgs = fake args; in if args.config.cudaSupport or false '
+                       'then builtins.removeAttrs pkgs [ "python313Packages" ] else pkgs', True),
+    # an abort ends the process: the recipes after the failing one are evaluated again
+    ("aborted", 'if args.config.cudaSupport or false then builtins.abort "no CUDA in this package set" else fake args',
+     True),
     # ...also where it fails first, and every recipe after it evaluates (CPU names sort first)
-    ("missing attribute first", 'let pkgs = fake args; in if args.config.cudaSupport or false '
-                                'then pkgs else builtins.removeAttrs pkgs [ "python313Packages" ]', False),
+    ("aborted first", 'if args.config.cudaSupport or false then fake args else builtins.abort "no CUDA in this package set"',
+     False),
 ])
 def test_one_failing_recipe_hides_no_other(how, body, with_cuda_fails, project, run, tmp_path):
     root = generated(project, run)
@@ -293,13 +300,68 @@ def test_one_failing_recipe_hides_no_other(how, body, with_cuda_fails, project, 
     with_cuda = {v.name for v in expansion.variants if (expansion.by_name[v.torch] if v.torch else v).cuda}
     assert with_cuda and len(with_cuda) < len(found)
     failing = with_cuda if with_cuda_fails else set(found) - with_cuda
-    message = "no CUDA in this package set" if how == "thrown" else "python313Packages"
+    message = ("this nixpkgs has no python313Packages, so it cannot build for Python 3.13: pick a pin that has it "
+               "(nixpkgs.pins in matrix.yaml) or drop Python 3.13") if how == "no such Python" else (
+        "no CUDA in this package set" if how == "thrown" else
+        "evaluation aborted with the following error message: 'no CUDA in this package set'")
     alone = drv_paths(root)
     for name, entry in found.items():
         if name in failing:
-            assert entry["drv"] is None and message in entry["error"], entry
+            assert entry["drv"] is None and entry["error"] == message, entry
         else:
             assert entry["error"] is None and entry["drv"] == alone[name]["wrapper"], entry
+
+
+# Two pins, each without one of the CUDA releases asked: 13.1 at 6a030d5 (the test package
+# set's own), 12.8 at 0182a36 (a copy of the test package set with it taken out).
+TWO_PINS = """\
+pytorch: {version: "2.9.1"}
+nixpkgs:
+  pins:
+    - {name: old, rev: 0182a361324364ae3f436a63005877674cf45efb, when: {cuda: ["12.8"]}}
+    - {name: main, rev: 6a030d535719c5190187c4cec156f335e95e3211}
+gpu: {python: ["3.13"], cuda: ["12.8", "13.1"], sm: [sm90, sm86], isa: [avx2]}
+cpu: {python: ["3.13"], isa: [avx2]}
+"""
+
+
+def refused_cuda(held: str, release: str) -> str:
+    attribute = "cudaPackages_" + release.replace(".", "_")
+    return (f"{held} has no {attribute}, so it cannot build CUDA {release}: pin a nixpkgs that has it for CUDA "
+            f"{release} (nixpkgs.pins in matrix.yaml) or drop {release} from gpu.cuda")
+
+
+@needs_nix
+def test_a_cuda_release_a_pin_lacks_is_refused_by_name_without_ending_the_process(counted, run, tmp_path):
+    root = tmp_path / "project"
+    root.mkdir()
+    (root / "matrix.yaml").write_text(TWO_PINS)
+    generated(root, run)
+    old = tmp_path / "nixpkgs-0182a36"  # its own folder, so that evaluation may read all of it
+    shutil.copytree(FAKE_NIXPKGS, old / "fake")
+    revisions = old / "fake" / "revisions.nix"
+    text = revisions.read_text()
+    at = text.index('"0182a36" = {')
+    assert text[at:].index("cuda = cuda2025;") < text[at:].index("\n  };")  # in its block
+    revisions.write_text(text[:at] + text[at:].replace("cuda = cuda2025;", 'cuda = removeAttrs cuda2025 [ "12_8" ];', 1))
+    (old / "default.nix").write_text('args: import ./fake (args // { revision = "0182a36"; })\n')
+    main = REPO / "tests" / "nix" / "nixpkgs-6a030d5"
+    result = run("eval", "--root", root, "--json", "--nixpkgs", f"old={old}", "--nixpkgs", f"main={main}")
+    assert result.exit_code == 1
+    found = {entry["name"]: entry for entry in json.loads(result.stdout)}
+    expansion = expansion_of(root)
+    cuda = {v.name: v.cuda and v.cuda.name for v in expansion.variants}
+    assert sorted(set(cuda.values()), key=str) == ["12.8", "13.1", None]
+    for name, entry in found.items():
+        if cuda[name] is None:
+            assert entry["error"] is None and entry["drv"].endswith(".drv"), entry
+        else:
+            pin = "old" if cuda[name] == "12.8" else "main"
+            assert entry == {"name": name, "kind": "gpu", "drv": None, "heavy_drv": None,
+                             "error": refused_cuda(f"the nixpkgs handed in for pin {pin}", cuda[name])}
+    # the refusals are read from the traces of the first processes: none is evaluated again alone
+    targets = eval_command.targets(expansion, root, tuple(expansion.variants), {"old": str(old), "main": str(main)})
+    assert len(counted.read_text().splitlines()) == len(eval_command.batches(targets, eval_command.processes()))
 
 
 @pytest.fixture
@@ -316,15 +378,151 @@ def counted(tmp_path, monkeypatch) -> Path:
 
 
 @needs_nix
-def test_one_process_per_package_set_and_system(counted, run):
+@pytest.mark.parametrize("cores", [1, 4])
+def test_each_process_evaluates_one_package_set_and_system_and_no_more_start_than_the_cores_need(
+        cores, counted, run, monkeypatch):
+    monkeypatch.setattr(eval_command.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(eval_command.os, "sysconf", lambda name: 2**40 if name == "SC_PHYS_PAGES" else 4096)
     result = run("eval", "--root", REPO, "--nixpkgs", FAKE_NIXPKGS)
     assert result.exit_code == 0, result.output
-    systems = {v.system for v in expansion_of(REPO).variants}
+    systems = collections.Counter(v.system for v in expansion_of(REPO).variants)
     processes = counted.read_text().splitlines()
-    assert len(processes) == len(systems) == 3
-    assert sorted(line.split("--option system ", 1)[1].split()[0] for line in processes) == sorted(systems)
+    started = collections.Counter(line.split("--option system ", 1)[1].split()[0] for line in processes)
+    assert set(started) == set(systems) == {"x86_64-linux", "aarch64-linux", "aarch64-darwin"}
+    if cores == 1:  # one process per package set and system
+        assert started == collections.Counter(set(systems))
+    else:  # the cores share the recipes: a system with more than its share is split, the others are not
+        share = -(-sum(systems.values()) // cores)
+        assert started == {system: -(-count // share) for system, count in systems.items()}
+        assert len(processes) <= len(systems) + cores - 1
 
 
+@pytest.mark.parametrize("jobs, cores, memory, expected", [
+    (None, 4, 64 * 2**30, 4),  # the cores, where the memory holds them
+    (None, 4, 20 * 2**30, 2),  # no more than the memory holds at the cap on each
+    (3, 16, 64 * 2**30, 3),  # as many as asked
+    (8, 16, 2**30, 1),  # at least one
+])
+def test_processes_at_once_are_the_jobs_bounded_by_the_memory(jobs, cores, memory, expected, monkeypatch):
+    assert eval_command.sandbox.MEMORY_BYTES == 8 * 2**30
+    monkeypatch.setattr(eval_command.os, "cpu_count", lambda: cores)
+    monkeypatch.setattr(eval_command.os, "sysconf", lambda name: memory // 4096 if name == "SC_PHYS_PAGES" else 4096)
+    assert eval_command.processes(jobs) == expected
+
+
+@pytest.mark.parametrize("sizes, workers", [
+    ({("a", "x86_64-linux"): 10, ("a", "aarch64-linux"): 3, ("b", "x86_64-linux"): 7}, 2),
+    ({("a", "x86_64-linux"): 10, ("a", "aarch64-linux"): 3, ("b", "x86_64-linux"): 7}, 5),
+    ({("a", "x86_64-linux"): 1, ("b", "aarch64-darwin"): 1}, 4),
+    ({("a", "x86_64-linux"): 9}, 1),
+    ({("a", "x86_64-linux"): 2, ("b", "x86_64-linux"): 31}, 3),
+])
+def test_batches_hold_one_package_set_and_system_each_and_share_the_recipes_out(sizes, workers):
+    found = tuple(
+        dataclasses.replace(stand_in_target(f"{nixpkgs}-{system}-{i}", f"/sets/{nixpkgs}"), system=system)
+        for (nixpkgs, system), count in sizes.items() for i in range(count))
+    made = eval_command.batches(found, workers)
+    assert sorted(index for batch in made for index in batch) == list(range(len(found)))  # each recipe once
+    assert [len(batch) for batch in made] == sorted((len(batch) for batch in made), reverse=True)  # largest first
+    share = -(-len(found) // workers)
+    for (nixpkgs, system), count in sizes.items():
+        mine = [batch for batch in made if (found[batch[0]].nixpkgs, found[batch[0]].system) == (f"/sets/{nixpkgs}", system)]
+        assert all((found[i].nixpkgs, found[i].system) == (f"/sets/{nixpkgs}", system) for b in mine for i in b)
+        assert len(mine) == -(-count // share)  # as few as the share allows
+        assert max(map(len, mine)) - min(map(len, mine)) <= 1
+    assert len(made) <= len(sizes) + workers - 1
+
+
+# Recipes written by hand, so that each fails (or not) where a test wants: eval.nix reads a
+# recipe's three drvPaths, which may be any strings.
+def recipe_text(how: str, name: str) -> str:
+    value = (f'{{ drvPath = "/nix/store/{name}.drv"; unwrapped.drvPath = "/nix/store/heavy-{name}.drv"; '
+             f'pythonEnv.drvPath = "/nix/store/python-{name}.drv"; }}')
+    return "{ genMatrixNixpkgs ? null }:\n" + {
+        "evaluates": value,
+        "throws": f'throw "{name} throws"',  # caught by tryEval
+        "refuses": f'import ./refuse.nix "{name} is refused"',  # caught, its message traced (the library's)
+        "misses": f'{{ }}.missing-{name}',  # a missing attribute: ends the process
+        "aborts": f'abort "{name} aborts"',  # ends the process
+    }[how] + "\n"
+
+
+class Counting:
+    """sandbox.Runs that counts the processes it starts and the recipes each one was given."""
+
+    started: list[int] = []
+
+    real = eval_command.sandbox.Runs
+
+    def __init__(self, *args) -> None:
+        self.runs = Counting.real(*args)
+
+    def __enter__(self) -> "Counting":
+        self.runs.__enter__()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.runs.__exit__(*exc)
+
+    def run(self, command: list[str], limit: float):
+        spec = json.loads(Path(command[command.index("spec") + 1]).read_text(encoding="utf-8"))
+        Counting.started.append(len(spec["recipes"]))
+        return self.runs.run(command, limit)
+
+
+@needs_nix
+@needs_posix("the sandbox's process groups")
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_failures_are_isolated_in_their_batch_and_each_recipe_gets_what_it_gets_alone(jobs, tmp_path, monkeypatch):
+    # Two package sets, two systems; in the first batch uncaught failures at the first and the
+    # last place and one in the middle, beside a throw and a refusal of the library's own.
+    plans = {
+        ("one", "x86_64-linux"): ["misses", "evaluates", "refuses", "throws", "evaluates", "aborts", "evaluates",
+                                  "evaluates", "misses"],
+        ("one", "aarch64-linux"): ["evaluates", "refuses", "evaluates"],
+        ("two", "x86_64-linux"): ["throws", "evaluates", "misses", "refuses"],
+    }
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    shutil.copy(REPO / "nix" / "lib" / "refuse.nix", tmp_path)
+    found = []
+    for (nixpkgs, system), hows in plans.items():
+        for i, how in enumerate(hows):
+            name = f"{nixpkgs}-{system}-{i}-{how}"
+            file = tmp_path / f"{name}.nix"
+            file.write_text(recipe_text(how, name))
+            found.append(eval_command.Target(name, "cpu", file, system, str(tmp_path / nixpkgs), "pin", tmp_path,
+                                             "https://example.org/nixpkgs.tar.gz"))
+    found = tuple(found)
+    monkeypatch.setattr(eval_command.sandbox, "Runs", Counting)
+    monkeypatch.setattr(Counting, "started", [])
+    program = eval_command.nix_instantiate()
+    together = eval_command.evaluate(found, program, jobs=jobs)
+    started = list(Counting.started)
+    alone = tuple(eval_command.evaluate((target,), program)[0] for target in found)
+    assert together == alone
+    by_name = {r.name: r for r in together}
+    for target in found:
+        how, result = target.name.rsplit("-", 1)[1], by_name[target.name]
+        if how == "evaluates":
+            assert (result.drv, result.heavy_drv, result.error) == (f"/nix/store/{target.name}.drv",
+                                                                    f"/nix/store/heavy-{target.name}.drv", None)
+        else:
+            said = {"throws": f"{target.name} throws", "refuses": f"{target.name} is refused",
+                    "misses": f"attribute 'missing-{target.name}' missing", "aborts": f"{target.name} aborts"}[how]
+            assert result.drv is None and said in result.error, result
+    # The processes: the first batches; one more for what follows each failure that ended a
+    # process, unless it was last; one alone for each throw, for its message. None for a
+    # refusal, whose message is traced; never one per recipe.
+    first = eval_command.batches(found, jobs)
+    ended = [index for batch in first for index in batch
+             if found[index].name.endswith(("misses", "aborts")) and index != batch[-1]]
+    throws = sum(target.name.endswith("throws") for target in found)
+    if jobs == 1:
+        assert len(started) == len(first) + len(ended) + throws == 8
+    else:  # what follows a failure may be shared out among the idle workers
+        assert len(first) + len(ended) + throws <= len(started) <= len(first) + jobs * len(ended) + throws
+    assert len(started) < len(found)
 @needs_nix
 def test_names_choose_the_recipes(project, run):
     root = generated(project, run)
@@ -388,7 +586,7 @@ def test_without_messages_a_caught_failure_is_not_evaluated_again(counted, proje
     program = eval_command.nix_instantiate()
     quiet = eval_command.evaluate(found, program, messages=False)
     processes = len(counted.read_text().splitlines())
-    assert processes == len({v.system for v in variants})  # no process beyond one per system
+    assert processes == len(eval_command.batches(found, eval_command.processes()))  # none beyond the first
     failed = [r for r in quiet if not r.ok]
     assert failed and all(r.error == eval_command.NOT_EVALUATED for r in failed)
     told = eval_command.evaluate(found, program)

@@ -21,9 +21,9 @@ from generator.pipeline import identity
 
 from conftest import REPO, needs_nix
 
-TORCH = ("lib/default.nix", "lib/nixpkgs.nix", "lib/torch.nix", "lib/compile.nix", "templates/torch.nix.j2",
-         "templates/pins.nix.j2")
-COMPANION = ("lib/default.nix", "lib/companion.nix", "lib/compile.nix", "templates/companion.nix.j2")
+TORCH = ("lib/default.nix", "lib/nixpkgs.nix", "lib/refuse.nix", "lib/torch.nix", "lib/compile.nix",
+         "templates/torch.nix.j2", "templates/pins.nix.j2")
+COMPANION = ("lib/default.nix", "lib/companion.nix", "lib/refuse.nix", "lib/compile.nix", "templates/companion.nix.j2")
 WRAPPER = ("lib/default.nix", "lib/wrapper.nix")
 
 

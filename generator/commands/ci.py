@@ -332,26 +332,27 @@ def selection(expansion: Expansion, root: Path, now: dict[str, state.Entry], sin
     program = eval_command.nix_instantiate("--by derivations")
     sets = eval_command.package_sets(expansion.matrix, nixpkgs)
     variants = tuple(sorted(expansion.variants, key=lambda v: v.name))
-    now_drvs = _by_name(eval_command.evaluate(eval_command.targets(expansion, root, variants, sets), program,
-                                              deadline=deadline))
     with tempfile.TemporaryDirectory(prefix="gen-matrix-") as folder:
         tree = Path(folder)
-        found = [v for v in variants if v.name in before and not _out_of_time(now_drvs[v.name])]
+        found: list[Variant] = []
+        same: set[str] = set()
         if _tree_at(root, since, tree):
             # A variant in the base's state file without a recipe there was never built from it: new.
             before = {name: entry for name, entry in before.items()
                       if name not in now or (tree / PKGS_DIR / f"{name}.nix").is_file()}
-            found = [v for v in found if v.name in before]
+            found = [v for v in variants if v.name in before]
             # What evaluates from the same files as now evaluates to the same derivations:
-            # only the others are evaluated at the revision. Only whether each evaluates
-            # there matters, not why one does not.
+            # only the others are evaluated at the revision, in the same processes as now.
+            # Only whether each evaluates there matters, not why one does not.
             same = _same_files(expansion, root, tree, found)
-            before_drvs = {v.name: now_drvs[v.name] for v in found if v.name in same}
-            before_drvs.update(_by_name(eval_command.evaluate(
-                eval_command.targets(expansion, tree, tuple(v for v in found if v.name not in same), sets), program,
-                messages=False, deadline=deadline)))
-        else:
-            before_drvs = {}
+        again = tuple(v for v in found if v.name not in same)
+        results = eval_command.evaluate(eval_command.targets(expansion, root, variants, sets), program,
+                                        deadline=deadline, quiet=eval_command.targets(expansion, tree, again, sets))
+    now_drvs = _by_name(results[:len(variants)])
+    before_drvs = {v.name: now_drvs[v.name] for v in found if v.name in same}
+    before_drvs.update(_by_name(results[len(variants):]))
+    # what was not evaluated now in the time allowed is compared by its text identity
+    before_drvs = {name: result for name, result in before_drvs.items() if not _out_of_time(now_drvs[name])}
     changes, fallback = changes_by_derivations(expansion, by_text, before, now_drvs, before_drvs)
     return replace(select(expansion, changes, deleted, DERIVATIONS, fallback),
                    evaluated=tuple(now_drvs[v.name] for v in variants if not _out_of_time(now_drvs[v.name])),

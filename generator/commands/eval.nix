@@ -1,11 +1,13 @@
 # What `gen-matrix eval` asks Nix: the derivations of some recipes, in one evaluation.
 #
-# Every recipe of one package set (its pin, or the nixpkgs handed in) and one system is
-# evaluated in one process, so the pin is fetched and its files are parsed once. A recipe
+# A batch of recipes of one package set (its pin, or the nixpkgs handed in) and one system
+# is evaluated in one process, so the pin is fetched and its files are parsed once. A recipe
 # evaluates when the three derivations CI builds from it do: the wrapper `flox build`
 # builds, the heavy build under it, and the Python `gen-matrix smoke` tests it in.
 #
-#   spec   a JSON file: { nixpkgs = null or "/abs/path"; recipes = [ { name; file; } ]; }
+#   spec   a JSON file: { nixpkgs = null or "/abs/path"; recipes = [ { name; file; } ]; },
+#          each name a key of the recipe's own (eval.py gives its position: a recipe of the
+#          base revision and its namesake now may share a process)
 #   catch  true: a recipe that fails gives null, and the others still evaluate (tryEval
 #          catches throw and assert, which is how nixpkgs refuses a package); false: the
 #          first failure stops the evaluation with its message

@@ -5,19 +5,27 @@ hours on a build runner. Each recipe is evaluated against its pin, fetched by Ni
 `flox build` fetches it, or against a package set handed in (`--nixpkgs`), for the system
 of the runner that builds it. The Nix side is eval.nix beside this file.
 
-All recipes of one package set and system are evaluated in one nix-instantiate process,
-each under tryEval, so that one refusal (a throw or an assert) does not hide the others.
-A failure tryEval cannot catch (a missing attribute, a syntax error) ends the process; the
-recipes are evaluated in order and each result is traced as it comes, so the recipes before
-the failing one keep their results, the failing one gets the process's message, and those
-after it are evaluated again, in as many processes as there are cores. A failure tryEval
-caught is evaluated once more on its own, without tryEval, for Nix's message.
+The recipes are shared out among a pool of nix-instantiate processes (`evaluate`): each
+evaluates one batch of recipes of one package set and system, so that it parses the set
+once; the first batches hold about the same number of recipes, a fair share of the
+processes that run at once (`processes`: the cores, no more than the memory holds at the
+sandbox's cap on each). Every recipe of a batch is evaluated under tryEval, so that one
+refusal (a throw or an assert) does not hide the others; where it is a refusal of
+gen-matrix's Nix library (nix/lib/refuse.nix), its message is traced and read here. A
+failure tryEval cannot catch (a missing attribute, an abort, a syntax error) ends the
+process; the recipes are evaluated in order and each result is traced as it comes, so the
+recipes before the failing one keep their results, the failing one gets the process's
+message, and those after it go on in new processes, shared among the idle workers. Any
+other failure tryEval caught is evaluated once more on its own, without tryEval, for Nix's
+message.
 
 Evaluation is confined (sandbox.py): Nix reads the recipes' repository, the package set
 handed in (the git work tree it lies in, else its own folder) and the pins it fetches, and
 nothing else. The results are read from nix-instantiate's stdout, which a recipe cannot
 write to; where the process failed, from the traces that carry a nonce the recipe cannot
-read, so that a recipe's own `builtins.trace` cannot forge a result.
+read, so that a recipe's own `builtins.trace` cannot forge a result. A refusal's message
+carries no nonce (the library cannot read it): a recipe can word its own failure with it,
+and no other recipe's result.
 """
 
 from __future__ import annotations
@@ -29,7 +37,7 @@ import secrets
 import shutil
 import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
@@ -163,102 +171,195 @@ NOT_EVALUATED = "did not evaluate"
 OUT_OF_TIME = "not evaluated: the time allowed for evaluation ran out"
 
 
+def processes(jobs: int | None = None) -> int:
+    """How many nix-instantiate processes run at once: `jobs` (default: the cores), no more
+    than the machine's memory holds at the sandbox's cap on each (sandbox.MEMORY_BYTES), and
+    at least one."""
+    wanted = jobs or os.cpu_count() or 1
+    try:
+        memory = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows): the cores alone
+        return wanted
+    return max(1, min(wanted, memory // sandbox.MEMORY_BYTES))
+
+
+def batches(found: tuple[Target, ...], workers: int) -> list[tuple[int, ...]]:
+    """The positions of `found` split into the first processes' batches: one package set and
+    system each, each about the same number of recipes (a fair share of `workers`), the
+    largest first. Every batch parses its package set once, so there are no more of them
+    than the workers need to share the recipes out."""
+    groups: dict[tuple[str | None, str, str], list[int]] = {}
+    for index, target in enumerate(found):
+        groups.setdefault(_group(target), []).append(index)
+    size = max(1, -(-len(found) // workers))
+    made = []
+    for _, members in sorted(groups.items(), key=lambda item: str(item[0])):
+        made += _pieces(members, -(-len(members) // size))
+    return sorted(made, key=len, reverse=True)
+
+
+def _group(target: Target) -> tuple[str | None, str, str]:
+    """What the recipes of one process share: the package set (a pin fetched is its own), the system."""
+    return target.nixpkgs, target.pin if target.nixpkgs is None else "", target.system
+
+
+def _pieces(members, count: int) -> list[tuple[int, ...]]:
+    """`members` in `count` runs of consecutive members, their lengths one apart at most."""
+    count = max(1, min(count, len(members)))
+    return [tuple(members[len(members) * k // count:len(members) * (k + 1) // count]) for k in range(count)]
+
+
 def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None,
-             messages: bool = True, deadline: float | None = None) -> tuple[Result, ...]:
-    """Every target's derivations or error, in the order given. Without `messages`, a
-    failure tryEval caught is not evaluated again for its message. `deadline` (a
-    time.monotonic() value) bounds the whole run: a process still running then is killed,
-    none starts after, and the recipes they did not evaluate get OUT_OF_TIME."""
-    groups: dict[tuple[str | None, str, str], list[Target]] = {}
-    for target in found:
-        groups.setdefault((target.nixpkgs, target.pin if target.nixpkgs is None else "", target.system),
-                          []).append(target)
-    done: dict[str, Result] = {}
-    workers = jobs or os.cpu_count() or 1
-    rounds = [tuple(group) for _, group in sorted(groups.items(), key=lambda item: str(item[0]))]
+             messages: bool = True, deadline: float | None = None,
+             quiet: tuple[Target, ...] = ()) -> tuple[Result, ...]:
+    """Every target's derivations or error, in the order given. `jobs` processes at most run
+    at once (`processes`). Without `messages`, a failure tryEval caught is not evaluated again
+    for its message. `quiet`: more targets (another revision's recipes, say), evaluated in the
+    same processes as `found` (a name may be in both), never asked for a message; their
+    results follow those of `found`. `deadline` (a time.monotonic() value) bounds the whole
+    run: a process still running then is killed, none starts after, and the recipes they did
+    not evaluate get OUT_OF_TIME.
+
+    A failure tryEval cannot catch ends its process; the traced prefix says where (see the
+    module's docstring), so the batch is split there: the failing recipe gets the process's
+    message and the recipes after it go on in new processes, as many as there are idle
+    workers. That costs one process per such failure; halving the batch (bisection) would
+    cost about log2 of its size, and evaluate every recipe before the failure again."""
+    every = (*found, *quiet)
+    told = len(found) if messages else 0  # the positions below this are asked for their message
+    done: dict[int, Result] = {}
+    workers = processes(jobs)
+    queue = batches(every, workers)
+    running: dict = {}
     # Runs innermost: on Ctrl-C it kills the processes, and then the pool's threads can end.
     with ThreadPoolExecutor(max_workers=workers) as pool, sandbox.Runs() as runs:
-        while rounds:
-            following: list[tuple[Target, ...]] = []
-            evaluations = pool.map(lambda chunk: _run(chunk, program, runs, deadline), rounds)
-            for chunk, (outcome, error, late) in zip(rounds, evaluations):
-                failed = next((index for index, target in enumerate(chunk) if target.name not in outcome), None)
-                if late:
-                    for target in chunk:
-                        if target.name not in outcome:
-                            done[target.name] = Result(target.name, target.kind, None, None, OUT_OF_TIME)
-                elif error is not None and failed is not None:  # at the first recipe it did not trace
-                    target = chunk[failed]
-                    done[target.name] = Result(target.name, target.kind, None, None, error)
-                    rest = chunk[failed + 1:]
-                    size = max(1, -(-len(rest) // workers))
-                    following += [rest[start:start + size] for start in range(0, len(rest), size)]
-                for target in chunk:
-                    if target.name not in outcome:
+        def start() -> None:
+            queue.sort(key=len, reverse=True)
+            while queue and len(running) < workers:
+                batch = queue.pop(0)
+                running[pool.submit(_run, tuple((index, every[index]) for index in batch), program, runs,
+                                    deadline)] = batch
+        start()
+        while running:
+            finished, _ = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                batch = running.pop(future)
+                ran = future.result()
+                untraced = [index for index in batch if str(index) not in ran.values]
+                if ran.late:
+                    for index in untraced:
+                        done[index] = _failed(every[index], OUT_OF_TIME)
+                elif ran.error is not None and untraced:  # at the first recipe it did not trace
+                    done[untraced[0]] = _failed(every[untraced[0]], ran.error)
+                    rest = batch[batch.index(untraced[0]) + 1:]
+                    if rest:
+                        queue += _pieces(rest, workers - len(running) - len(queue))
+                for index in batch:
+                    if str(index) not in ran.values:
                         continue
-                    value = outcome[target.name]
-                    if value is None and not messages:
-                        done[target.name] = Result(target.name, target.kind, None, None, NOT_EVALUATED)
-                    elif value is None:  # caught by tryEval: once more alone, for the message
-                        following.append((target,))
+                    target, value = every[index], ran.values[str(index)]
+                    if value is not None:
+                        done[index] = Result(target.name, target.kind, value["drv"], value["heavy"], None)
+                    elif str(index) in ran.refused:  # our library's refusal, with its message
+                        done[index] = _failed(target, ran.refused[str(index)])
+                    elif index < told:  # caught by tryEval: once more alone, for the message
+                        queue.append((index,))
                     else:
-                        done[target.name] = Result(target.name, target.kind, value["drv"], value["heavy"], None)
-            rounds = following
-    return tuple(done[target.name] for target in found)
+                        done[index] = _failed(target, NOT_EVALUATED)
+            start()
+    return tuple(done[index] for index in range(len(every)))
 
 
-def _run(chunk: tuple[Target, ...], program: str, runs: sandbox.Runs,
-         deadline: float | None) -> tuple[dict, str | None, bool]:
-    """One nix-instantiate over `chunk`: name -> derivations (None where tryEval caught a
-    failure) of the recipes it evaluated; the error line where the process failed; and
-    whether the deadline stopped it (or came before it started). A chunk of one recipe is
-    evaluated without tryEval, so that its failure comes with Nix's message."""
+def _failed(target: Target, error: str) -> Result:
+    return Result(target.name, target.kind, None, None, error)
+
+
+@dataclass(frozen=True)
+class _Ran:
+    """What one nix-instantiate said of its batch, each recipe by its key (its position)."""
+
+    values: dict  # key -> derivations, or None where tryEval caught a failure
+    refused: dict  # key -> the message of our library's refusal, where it traced one
+    error: str | None  # the error line, where the process failed
+    late: bool  # whether the deadline stopped it, or came before it started
+
+
+def _run(batch: tuple[tuple[int, Target], ...], program: str, runs: sandbox.Runs,
+         deadline: float | None) -> _Ran:
+    """One nix-instantiate over `batch` (positions and targets of one package set and
+    system). A batch of one recipe is evaluated without tryEval, so that its failure comes
+    with Nix's message."""
     limit = sandbox.TIMEOUT_S if deadline is None else min(sandbox.TIMEOUT_S, deadline - time.monotonic())
     if limit <= 0:
-        return {}, None, True
-    first = chunk[0]
-    spec = {"nixpkgs": first.nixpkgs, "recipes": [{"name": t.name, "file": str(t.file)} for t in chunk]}
+        return _Ran({}, {}, None, True)
+    targets = [target for _, target in batch]
+    first = targets[0]
+    spec = {"nixpkgs": first.nixpkgs, "recipes": [{"name": str(index), "file": str(target.file)}
+                                                  for index, target in batch]}
     nonce = secrets.token_hex(16)
     # In a file: thousands of recipes would pass the length one argument may have.
     with tempfile.TemporaryDirectory(prefix="gen-matrix-eval-") as folder:
         file = Path(folder).resolve() / "spec.json"
         file.write_text(json.dumps(spec), encoding="utf-8")
-        readable = [file.parent, EVAL_NIX.resolve().parent, *dict.fromkeys(t.root for t in chunk)]
+        readable = [file.parent, EVAL_NIX.resolve().parent, *dict.fromkeys(t.root for t in targets)]
         if first.nixpkgs is not None:
             readable.append(readable_tree(Path(first.nixpkgs)))
         command = [program, "--eval", "--strict", "--json", str(EVAL_NIX), "--argstr", "spec", str(file),
-                   "--argstr", "nonce", nonce, "--arg", "catch", "false" if len(chunk) == 1 else "true",
+                   "--argstr", "nonce", nonce, "--arg", "catch", "false" if len(batch) == 1 else "true",
                    "--option", "system", first.system,
                    *sandbox.options(readable, [] if first.nixpkgs is not None else [first.url])]
         try:
             done = runs.run(command, limit)
         except OSError as error:
-            return {}, f"cannot run {program}: {error.strerror or error}", False
-    traced = {}
-    ours = re.compile(rf"^trace: gen-matrix-eval {nonce}: (\{{.*\}})$")
-    for line in done.stderr.splitlines():
-        found = ours.match(_ANSI.sub("", line))
-        entry = _json(found[1]) if found else None
-        # a package set can trace anything, even a line that looks like eval.nix's
-        if isinstance(entry, dict) and isinstance(entry.get("name"), str) and "value" in entry \
-                and _derivations(entry["value"]):
-            traced[entry["name"]] = entry["value"]
+            return _Ran({}, {}, f"cannot run {program}: {error.strerror or error}", False)
+    traced, refused = _traces(done.stderr, nonce)
     if done.dropped:
-        return traced, done.overflow(NIX_INSTANTIATE, sandbox.OUTPUT_BYTES), False
+        return _Ran(traced, refused, done.overflow(NIX_INSTANTIATE, sandbox.OUTPUT_BYTES), False)
     if done.timed_out:
         if limit < sandbox.TIMEOUT_S:
-            return traced, None, True
-        return traced, (f"{NIX_INSTANTIATE} ran for more than {sandbox.TIMEOUT_S:.0f} s and was stopped "
-                        "(does the recipe loop?)"), False
+            return _Ran(traced, refused, None, True)
+        return _Ran(traced, refused, (f"{NIX_INSTANTIATE} ran for more than {sandbox.TIMEOUT_S:.0f} s and was "
+                                      "stopped (does the recipe loop?)"), False)
     if done.returncode != 0:
         message = error_line(done.stderr) or f"{NIX_INSTANTIATE} exited with {done.returncode}"
         if message == "out of memory":
             message += f" (evaluation may take {sandbox.MEMORY_BYTES // 2**30} GiB)"
-        return traced, message, False
+        return _Ran(traced, refused, message, False)
     outcome = _json(done.stdout)
     if not isinstance(outcome, dict) or not all(_derivations(value) for value in outcome.values()):
-        return traced, printable(f"{NIX_INSTANTIATE} printed no JSON of eval.nix's: {done.stdout[:200]!r}"), False
-    return outcome, None, False
+        return _Ran(traced, refused,
+                    printable(f"{NIX_INSTANTIATE} printed no JSON of eval.nix's: {done.stdout[:200]!r}"), False)
+    return _Ran(outcome, refused, None, False)
+
+
+# What nix/lib/refuse.nix traces before it throws.
+_REFUSAL = re.compile(r"^trace: gen-matrix-refusal: (.*)$")
+
+
+def _traces(stderr: str, nonce: str) -> tuple[dict, dict]:
+    """From a process's stderr: key -> derivations of each recipe eval.nix traced (carrying
+    `nonce`), and key -> the message of the last refusal of our library traced while that
+    recipe was evaluated, where tryEval caught its failure. A recipe could trace a line
+    that looks like a refusal: that only words its own failure."""
+    traced, refused = {}, {}
+    ours = re.compile(rf"^trace: gen-matrix-eval {nonce}: (\{{.*\}})$")
+    refusal = None
+    for line in stderr.splitlines():
+        line = _ANSI.sub("", line)
+        found = ours.match(line)
+        if found is None:
+            said = _REFUSAL.match(line)
+            refusal = said[1] if said else refusal
+            continue
+        entry = _json(found[1])
+        # a package set can trace anything, even a line that looks like eval.nix's
+        if isinstance(entry, dict) and isinstance(entry.get("name"), str) and "value" in entry \
+                and _derivations(entry["value"]):
+            traced[entry["name"]] = entry["value"]
+            if entry["value"] is None and refusal is not None:
+                refused[entry["name"]] = printable(refusal)
+        refusal = None
+    return traced, refused
 
 
 def _json(text: str):

@@ -18,9 +18,14 @@
 
 let
   inherit (pkgs) lib;
-  pythonPackages = pkgs."python${lib.replaceStrings [ "." ] [ "" ] python}Packages";
+  # A lookup of ours that misses is a refusal (refuse.nix), not a missing attribute.
+  refuse = import ./refuse.nix;
+  pythonAttribute = "python${lib.replaceStrings [ "." ] [ "" ] python}Packages";
+  pythonPackages = pkgs.${pythonAttribute} or (refuse
+    "this nixpkgs has no ${pythonAttribute}, so it cannot build for Python ${python}: pick a pin that has it (nixpkgs.pins in matrix.yaml) or drop Python ${python}");
   withVariantTorch = pythonPackages.overrideScope (final: prev: { inherit torch; });
-  chosen = withVariantTorch.${package};
+  chosen = withVariantTorch.${package} or (refuse
+    "this nixpkgs has no ${package} for Python ${python}: pick a pin that has it (nixpkgs.pins in matrix.yaml) or drop ${package} from companions");
   targeted = if (torch.rocmSupport or false) && lib.functionArgs chosen.override ? gpuTargets
     then chosen.override { inherit (torch) gpuTargets; } else chosen;
 in

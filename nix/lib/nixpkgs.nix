@@ -32,15 +32,23 @@ let
 
   fixConfig = builtins.foldl' (config: fix: config // (fix.config or { })) { } fixes;
 
+  # A lookup of ours that misses is a refusal (refuse.nix), not a missing attribute.
+  refuse = import ./refuse.nix;
+  held = if nixpkgs == null then "nixpkgs ${chosen.rev} (pin ${pin})" else "the nixpkgs handed in for pin ${pin}";
+
   # patches in matrix.yaml: { attribute = [ { url; hash; } ]; }, added to each package.
   pinPatches = final: prev: builtins.mapAttrs
-    (attr: patches: prev.${attr}.overrideAttrs (old: {
+    (attr: patches: (prev.${attr} or (refuse
+      "${held} has no package ${attr}, which nixpkgs.pins patches: remove it from the pin's patches in matrix.yaml or pick another revision"))
+    .overrideAttrs (old: {
       patches = (old.patches or [ ]) ++ map final.fetchpatch patches;
     }))
     chosen.patches;
 
+  cudaAttribute = "cudaPackages_${builtins.replaceStrings [ "." ] [ "_" ] cuda}";
   cudaRelease = final: prev: {
-    cudaPackages = final."cudaPackages_${builtins.replaceStrings [ "." ] [ "_" ] cuda}";
+    cudaPackages = final.${cudaAttribute} or (refuse
+      "${held} has no ${cudaAttribute}, so it cannot build CUDA ${cuda}: pin a nixpkgs that has it for CUDA ${cuda} (nixpkgs.pins in matrix.yaml) or drop ${cuda} from gpu.cuda");
   };
 in
 import (if nixpkgs == null then pinned else nixpkgs) {

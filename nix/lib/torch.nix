@@ -33,18 +33,24 @@
 
 let
   inherit (pkgs) lib;
-  pythonPackages = pkgs."python${lib.replaceStrings [ "." ] [ "" ] python}Packages";
+  # A lookup of ours that misses is a refusal (refuse.nix), not a missing attribute.
+  refuse = import ./refuse.nix;
+  pythonAttribute = "python${lib.replaceStrings [ "." ] [ "" ] python}Packages";
+  pythonPackages = pkgs.${pythonAttribute} or (refuse
+    "this nixpkgs has no ${pythonAttribute}, so it cannot build for Python ${python}: pick a pin that has it (nixpkgs.pins in matrix.yaml) or drop Python ${python}");
   cudaSupport = cuda != null;
   rocmSupport = rocm != null;
-  rocmHeld = lib.versions.majorMinor pkgs.rocmPackages.clr.version;
+  rocmPackages = pkgs.rocmPackages or (refuse
+    "this nixpkgs has no rocmPackages, so it cannot build ROCm ${rocm}: pick a pin that has ROCm ${rocm} (nixpkgs.pins in matrix.yaml)");
+  rocmHeld = lib.versions.majorMinor rocmPackages.clr.version;
 
   # torch is callPackage'd: override takes only arguments its expression declares.
   configured = pythonPackages.torch.override ({ inherit cudaSupport; }
     // lib.optionalAttrs cudaSupport { gpuTargets = capabilities; }
     # PYTORCH_ROCM_ARCH is nixpkgs' gpuTargetString, which gpuTargets sets before clr's list
     // lib.optionalAttrs rocmSupport {
-      rocmSupport = assert lib.assertMsg (rocmHeld == rocm)
-        "matrix.yaml asks for ROCm ${rocm}, but this nixpkgs has ROCm ${pkgs.rocmPackages.clr.version}: change rocm: in matrix.yaml or pick another pin";
+      rocmSupport = assert rocmHeld == rocm || refuse
+        "matrix.yaml asks for ROCm ${rocm}, but this nixpkgs has ROCm ${rocmPackages.clr.version}: change rocm: in matrix.yaml or pick another pin";
         true;
       inherit gpuTargets;
     }
@@ -60,7 +66,7 @@ let
     name = "${pythonPackages.python.libPrefix}-${finalAttrs.pname}-${finalAttrs.version}-${label}";
     version =
       if source != null then version
-      else assert lib.assertMsg (old.version == version)
+      else assert old.version == version || refuse
         "matrix.yaml promises PyTorch ${version}, but this nixpkgs builds ${old.version}: change pytorch.version, pick another pin, or set pytorch.source";
         old.version;
     src =
