@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from generator.commands import ci as ci_
 from generator import run as generator_run
 from generator.pipeline import state
-from generator.layout import WORKFLOW_BUILD_FILE, WORKFLOW_FILE, locate
+from generator.layout import PKGS_DIR, WORKFLOW_BUILD_FILE, WORKFLOW_FILE, locate
 
 from conftest import FAKE_NIXPKGS, NIX_INSTANTIATE, REPO, SYNTHETIC, expansion_of, needs_nix, needs_posix, nix_eval, wrapped_package_set
 
@@ -421,6 +421,33 @@ def test_a_revision_without_a_state_file_makes_every_variant_new(project, run):
     document = ci(run, project, "--changed-since", "HEAD")
     assert names(document) == variant_names(project)
     assert metadata_only(document) == []
+
+
+@needs_git
+def test_the_base_revisions_recipes_are_read_whatever_their_archive_weighs(repo, run, tmp_path, monkeypatch):
+    """At 50,000 variants the recipes archive to more than gen-matrix reads of a program's
+    output: the base revision's tree goes through a file, and comes out whole."""
+    from generator.commands import sandbox
+
+    edit(repo, override_sm("sm61", cudnn=True))
+    generate(run, repo)
+    commit(repo, "sm61 with cuDNN")
+    edit(repo, override_sm("sm86", cudnn=True))
+    generate(run, repo)  # the working tree differs from HEAD and from HEAD~1
+    monkeypatch.setattr(sandbox, "OUTPUT_BYTES", 2048)  # well under either archive
+    for ref in ("HEAD", "HEAD~1"):
+        listed = subprocess.run(["git", "ls-tree", "-r", "-z", ref, "--", PKGS_DIR, "nix"], cwd=repo,
+                                capture_output=True, check=True).stdout.decode().strip("\0").split("\0")
+        blobs = {line.split("\t", 1)[1]: line.split()[2] for line in listed}
+        assert len(blobs) > 60
+        tree = tmp_path / ref.replace("~", "-")
+        tree.mkdir()
+        assert ci_._tree_at(repo, ref, tree)
+        found = sorted(str(path.relative_to(tree)) for path in tree.rglob("*") if path.is_file())
+        assert found == sorted(blobs)  # every file, and nothing besides (no archive left behind)
+        for name, blob in blobs.items():
+            shown = subprocess.run(["git", "cat-file", "blob", blob], cwd=repo, capture_output=True, check=True)
+            assert (tree / name).read_bytes() == shown.stdout
 
 
 @needs_git

@@ -20,7 +20,6 @@ summary at any size, the full plan as JSON for an artifact, and the evaluation i
 
 from __future__ import annotations
 
-import io
 import os
 import stat
 import tarfile
@@ -846,13 +845,17 @@ def _tree_at(root: Path, ref: str, into: Path) -> bool:
     """The recipes and the Nix library as committed at `ref`, written under `into`; False
     where that commit has none."""
     commit = _commit(root, ref)
-    archive = _git(root, Location(f"--changed-since {ref}"), "archive", "--format=tar", commit, "--",
-                   PKGS_DIR, "nix", text=False)
+    # Into a file, not through a pipe: a matrix of 50,000 recipes archives to more than the
+    # output gen-matrix reads from a program, and the archive is this repository's own.
+    file = into / "base.tar"
+    archive = _git(root, Location(f"--changed-since {ref}"), "archive", "--format=tar", "-o", str(file), commit,
+                   "--", PKGS_DIR, "nix")
     if archive.returncode != 0:
         return False
-    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+    with tarfile.open(file) as tar:
         if hasattr(tarfile, "data_filter"):
             tar.extractall(into, filter="data")
         else:  # Python before 3.12: git's own archive of this repository, nothing outside it
             tar.extractall(into)
+    file.unlink()
     return True
