@@ -255,3 +255,44 @@ def test_what_a_users_rule_also_keeps_out_or_a_barren_value_is_not_said_as_narro
         gpu: {python: ["3.13"], cuda: ["12.8", "13.0"], sm: [sm61], isa: [avx2]}
     """)
     assert narrowed(barren) == [] and any("gpu.cuda 13.0 yields no variant" in w.message for w in barren.warnings)
+
+
+OLDER, NEWER = "6a030d535719c5190187c4cec156f335e95e3211", "0182a361324364ae3f436a63005877674cf45efb"
+
+
+def test_variants_that_share_facts_share_fixes_and_the_others_get_their_own():
+    """The fixes are chosen once for each set of a variant's facts (its CUDA, ISA, system,
+    kind, pin...) and handed to every variant with the same: each variant must still get the
+    fixes of its own facts, on its own pin's nixpkgs (NEWER carries magma-cuda13-clockrate)."""
+    doc = load.parse(textwrap.dedent(f"""\
+        pytorch: {{version: "2.9.1"}}
+        nixpkgs:
+          pins:
+            - {{name: older, rev: {OLDER}, when: {{sm: sm90}}}}
+            - {{name: newer, rev: {NEWER}}}
+        gpu: {{python: ["3.12", "3.13"], cuda: ["12.8", "13.0"], sm: [sm75, sm90], isa: [avx, avx2]}}
+        cpu: {{python: ["3.12", "3.13"], isa: [avx, avx2]}}
+        companions:
+          - {{packages: [torchvision], when: {{sm: [sm90]}}}}
+    """), "matrix.yaml")
+    result = expand.expand(validate.validate(doc))
+    knowledge = result.matrix.knowledge
+    seen = set()
+    for variant in result.variants:
+        if variant.is_companion:
+            assert variant.fixes == result.by_name[variant.torch].fixes, variant.name
+            continue
+        rev = {"older": OLDER, "newer": NEWER}[variant.pin]
+        carried = set(knowledge.pins[rev].carries) if rev in knowledge.pins else set()
+        facts = {"pytorch": "2.9.1", "cuda": variant.cuda.name if variant.cuda else None, "source": False,
+                 "isa": variant.isa.name, "system": variant.system, "kind": variant.kind, "pin": variant.pin,
+                 "compiler_cache": None}
+        wanted = tuple(sorted(fix.name for fix in knowledge.fixes.values()
+                              if fix.applies(facts) and fix.name not in carried))
+        assert variant.fixes == wanted, variant.name
+        seen.add(wanted)
+    # several sets of fixes, among them one that only the pin tells apart
+    assert len(seen) >= 4, seen
+    cuda13 = [v for v in result.variants if v.cuda and v.cuda.name == "13.0" and not v.is_companion]
+    assert {v.pin for v in cuda13 if "magma-cuda13-clockrate" in v.fixes} == {"older"}
+    assert {v.pin for v in cuda13 if "magma-cuda13-clockrate" not in v.fixes} == {"newer"}
