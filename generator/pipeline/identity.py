@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import layout
@@ -138,6 +138,9 @@ class Sources:
 
     files: dict  # name -> significant text: "lib/torch.nix", "fixes/x.nix", "templates/torch.nix.j2"
     library: Library
+    # a hasher fed with the text of these names, by names: thousands of variants are made from
+    # the same few sets of files, which are hashed once each, then copied
+    _hashed: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def read(cls, root: Path, fixes: set[str]) -> "Sources":
@@ -154,8 +157,12 @@ class Sources:
         return cls(files, Library.of(texts))
 
     def digest(self, *names: str, data=None, more: tuple[str, ...] = ()) -> str:
-        return sha256(*(f"{name}\0{self.files[name]}\0" for name in names), canonical(data),
-                      *(f"\0{part}" for part in more)).hexdigest()
+        if names not in self._hashed:
+            self._hashed[names] = sha256(*(f"{name}\0{self.files[name]}\0" for name in names))
+        hasher = self._hashed[names].copy()
+        for chunk in (canonical(data), *(f"\0{part}" for part in more)):
+            hasher.update(chunk.encode("utf-8"))
+        return hasher.hexdigest()
 
 
 def torch(sources: Sources, fixes: tuple[str, ...], pin: dict, build: dict) -> str:
