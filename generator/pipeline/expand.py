@@ -259,17 +259,16 @@ def _unsupported(matrix: Matrix, variants: list[Variant]) -> tuple[list[Problem]
     if release is None:
         return [], []
     reasons: dict[tuple[str, str], tuple[bool, str]] = {}
-    for variant in variants:
-        if variant.cuda is not None:
-            cuda = variant.cuda.name
-            source = release.cuda_source_problem(cuda)
-            if source:
-                reasons.setdefault(("cuda", cuda), (True, source))
-            elif release.cuda_support(cuda):
-                reasons.setdefault(("cuda", cuda), (False, release.cuda_support(cuda)))
-        reason = release.python_support(variant.python.name)
+    for cuda in {variant.cuda.name for variant in variants if variant.cuda is not None}:
+        source = release.cuda_source_problem(cuda)
+        if source:
+            reasons[("cuda", cuda)] = (True, source)
+        elif release.cuda_support(cuda):
+            reasons[("cuda", cuda)] = (False, release.cuda_support(cuda))
+    for python in {variant.python.name for variant in variants}:
+        reason = release.python_support(python)
         if reason:
-            reasons.setdefault(("python", variant.python.name), (True, reason))
+            reasons[("python", python)] = (True, reason)
     where = {s.kind: s for s in matrix.sections}
     warnings, notes = [], []
     for (axis, value), (blocking, reason) in sorted(reasons.items()):
