@@ -678,10 +678,14 @@ def builtin() -> load.Document:
     return doc
 
 
+# The axes whose rows `incompatibility` weighs: a combination's other values (its Python) never
+# rule it out, so a reason found for these values holds for every combination that has them.
+RULED_AXES = ("sm", "cuda", "isa", "accelerator", "rocm", "gfx")
+
+
 def why_not_rows(rows: Mapping) -> str | None:
     """Why a combination of table rows, by axis, cannot work; None when it can."""
-    return incompatibility(sm=rows.get("sm"), cuda=rows.get("cuda"), isa=rows.get("isa"),
-                           accelerator=rows.get("accelerator"), rocm=rows.get("rocm"), gfx=rows.get("gfx"))
+    return incompatibility(**{axis: rows.get(axis) for axis in RULED_AXES})
 
 
 # Which cuDNN an SM row's `cudnn: false` means: the recipes and `env` build with a current

@@ -255,3 +255,77 @@ def test_what_a_users_rule_also_keeps_out_or_a_barren_value_is_not_said_as_narro
         gpu: {python: ["3.13"], cuda: ["12.8", "13.0"], sm: [sm61], isa: [avx2]}
     """)
     assert narrowed(barren) == [] and any("gpu.cuda 13.0 yields no variant" in w.message for w in barren.warnings)
+
+
+OLDER, NEWER = "6a030d535719c5190187c4cec156f335e95e3211", "0182a361324364ae3f436a63005877674cf45efb"
+
+
+def test_variants_that_share_facts_share_fixes_and_the_others_get_their_own():
+    """The fixes are chosen once for each set of a variant's facts (its CUDA, ISA, system,
+    kind, pin...) and handed to every variant with the same: each variant must still get the
+    fixes of its own facts, on its own pin's nixpkgs (NEWER carries magma-cuda13-clockrate)."""
+    doc = load.parse(textwrap.dedent(f"""\
+        pytorch: {{version: "2.9.1"}}
+        nixpkgs:
+          pins:
+            - {{name: older, rev: {OLDER}, when: {{sm: sm90}}}}
+            - {{name: newer, rev: {NEWER}}}
+        gpu: {{python: ["3.12", "3.13"], cuda: ["12.8", "13.0"], sm: [sm75, sm90], isa: [avx, avx2]}}
+        cpu: {{python: ["3.12", "3.13"], isa: [avx, avx2]}}
+        companions:
+          - {{packages: [torchvision], when: {{sm: [sm90]}}}}
+    """), "matrix.yaml")
+    result = expand.expand(validate.validate(doc))
+    knowledge = result.matrix.knowledge
+    seen = set()
+    for variant in result.variants:
+        if variant.is_companion:
+            assert variant.fixes == result.by_name[variant.torch].fixes, variant.name
+            continue
+        rev = {"older": OLDER, "newer": NEWER}[variant.pin]
+        carried = set(knowledge.pins[rev].carries) if rev in knowledge.pins else set()
+        facts = {"pytorch": "2.9.1", "cuda": variant.cuda.name if variant.cuda else None, "source": False,
+                 "isa": variant.isa.name, "system": variant.system, "kind": variant.kind, "pin": variant.pin,
+                 "compiler_cache": None}
+        wanted = tuple(sorted(fix.name for fix in knowledge.fixes.values()
+                              if fix.applies(facts) and fix.name not in carried))
+        assert variant.fixes == wanted, variant.name
+        seen.add(wanted)
+    # several sets of fixes, among them one that only the pin tells apart
+    assert len(seen) >= 4, seen
+    cuda13 = [v for v in result.variants if v.cuda and v.cuda.name == "13.0" and not v.is_companion]
+    assert {v.pin for v in cuda13 if "magma-cuda13-clockrate" in v.fixes} == {"older"}
+    assert {v.pin for v in cuda13 if "magma-cuda13-clockrate" not in v.fixes} == {"newer"}
+
+
+@pytest.mark.parametrize("head, said", [
+    # PyTorch 2.8's source takes CUDA below 13.0 and Python 3.9 to 3.13: warnings
+    ('pytorch: {version: "2.8.0"}\nnixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n',
+     {("warning", "13.0"): "PyTorch 2.8's source does not build with CUDA 13.0 (it takes CUDA >=11.0,<13.0)",
+      ("warning", "13.1"): "PyTorch 2.8's source does not build with CUDA 13.1 (it takes CUDA >=11.0,<13.0)",
+      ("warning", "3.14"): "PyTorch 2.8 supports Python 3.9 to 3.13; 3.14 is outside"}),
+    # PyTorch 2.9's own wheels leave out CUDA 12.9 and 13.1, which its source builds: notes
+    ('pytorch: {version: "2.9.1"}\nnixpkgs: {rev: 6a030d535719c5190187c4cec156f335e95e3211}\n',
+     {("note", "12.9"): "PyTorch 2.9's own wheels are built for CUDA 12.6, 12.8 (experimental: 13.0), not 12.9: "
+                        "a build from source with it is untested upstream",
+      ("note", "13.1"): "PyTorch 2.9's own wheels are built for CUDA 12.6, 12.8 (experimental: 13.0), not 13.1: "
+                        "a build from source with it is untested upstream"}),
+])
+def test_each_cuda_and_python_the_release_leaves_out_is_said_once_where_the_matrix_writes_it(head, said):
+    """Several CUDA releases and Pythons of the release's range, each in many variants and in
+    two sections: each value outside it is said once, at the value, whatever variant has it."""
+    axes = '["3.12", "3.13", "3.14"]'
+    text = (f'{head}gpu: {{python: {axes}, cuda: ["12.6", "12.8", "12.9", "13.0", "13.1"], sm: [sm90, sm120], '
+            f'isa: [avx2, avx512]}}\ncpu: {{python: {axes}, isa: [avx2, avx512]}}\n')
+    result = expand.expand(validate.validate(load.parse(text, "matrix.yaml")))
+    found = {}
+    for kind, problems in (("warning", result.warnings), ("note", result.notes)):
+        for problem in problems:
+            if "PyTorch" in problem.message and "wheels leave out" not in problem.message:
+                value = problem.hint.split("--")[1].split("`")[0].split()[1]
+                assert (kind, value) not in found, problem
+                found[(kind, value)] = problem
+    assert {key: problem.message for key, problem in found.items()} == said
+    columns = {key: text.splitlines()[problem.where.line - 1][problem.where.column - 1:].split('"')[1]
+               for key, problem in found.items()}
+    assert columns == {key: key[1] for key in said}

@@ -60,6 +60,26 @@ def test_fix_files_are_in_the_identity_of_the_variants_that_use_them_only():
     assert not any(name.startswith("fixes/") for name in identity.library().sources("companion"))
 
 
+def test_the_files_hashed_once_a_run_give_every_variant_the_identity_a_run_of_its_own_would():
+    """A run hashes each set of files (the library, a variant's fixes) once and hands a copy to
+    every variant made from the same set: whatever variants came before, each gets the identity
+    it would get alone, for torches with several sets of fixes and for companions."""
+    stems = sorted(identity.shipped_fixes())
+    pin = {"rev": "x", "sha256": None, "config": {}, "patches": {}}
+    shared = identity.Sources.read(REPO, set(stems))
+    made = set()
+    for fixes in [(), (stems[0],), (stems[0], stems[1]), (stems[1],), (), (stems[0], stems[1])]:
+        for build in ({"python": "3.12"}, {"python": "3.13"}):
+            alone = identity.Sources.read(REPO, set(stems))
+            torch = identity.torch(shared, fixes, pin, build)
+            assert torch == identity.torch(alone, fixes, pin, build), (fixes, build)
+            companion = identity.companion(shared, "torchvision", build, torch)
+            assert companion == identity.companion(identity.Sources.read(REPO, set()), "torchvision", build, torch)
+            made.update((torch, companion))
+    assert len(made) == 2 * 2 * 4  # two builds, four sets of fixes, a torch and a companion each
+    assert identity.wrapper(shared) == identity.wrapper(identity.Sources.read(REPO, set()))
+
+
 @needs_nix
 @pytest.mark.parametrize("name", sorted(p.name for p in (REPO / "nix" / "lib").glob("*.nix")))
 def test_the_imports_read_are_those_nix_parses(name):

@@ -7,7 +7,7 @@ import itertools
 from dataclasses import replace
 
 from ..errors import GenMatrixError, Location, Problem
-from ..knowledge import why_not_rows
+from ..knowledge import RULED_AXES, why_not_rows
 from . import pinned
 from ..model import KIND_AXES, Dropped, Expansion, Matrix, Section, Variant, check_name, nixpkgs_scope_needed
 
@@ -21,10 +21,11 @@ def _name(matrix: Matrix, kind: str, rows: dict, package: str) -> str:
     return matrix.naming[kind].format(package=package, **tokens)
 
 
-def _variant(matrix: Matrix, kind: str, rows: dict, origin: str,
+def _variant(matrix: Matrix, kind: str, rows: dict, origin: str, fixes_by_facts: dict,
              package: str = "pytorch", torch: Variant | None = None) -> Variant:
     """The variant of a full combination, given as its table rows by axis, with its pin and
-    fixes (a companion's are its torch's)."""
+    fixes (a companion's are its torch's). `fixes_by_facts` holds the fixes of the facts met
+    so far in this expansion: thousands of variants share a few dozen facts."""
     variant = Variant(name=_name(matrix, kind, rows, package), kind=kind, origin=origin,
                       package=package, torch=torch.name if torch else None, **rows)
     if torch is not None:
@@ -33,12 +34,19 @@ def _variant(matrix: Matrix, kind: str, rows: dict, origin: str,
     if pin is None:
         return variant  # expand() reports it
     facts = fix_facts(matrix, variant, pin.name)
+    key = tuple(facts.items())
+    if key not in fixes_by_facts:
+        fixes_by_facts[key] = _fixes(matrix, facts, pin.rev)
+    return replace(variant, pin=pin.name, fixes=fixes_by_facts[key])
+
+
+def _fixes(matrix: Matrix, facts: dict, rev: str) -> tuple[str, ...]:
+    """The fixes a variant with `facts` takes, on the nixpkgs `rev` of its pin."""
     # a fix whose change the pin's nixpkgs already holds would change nothing there
-    row = matrix.knowledge.pins.get(pin.rev)
+    row = matrix.knowledge.pins.get(rev)
     carried = set(row.carries) if row is not None else set()
-    fixes = tuple(sorted(fix.name for fix in matrix.knowledge.fixes.values()
-                         if fix.applies(facts) and fix.name not in carried))
-    return replace(variant, pin=pin.name, fixes=fixes)
+    return tuple(sorted(fix.name for fix in matrix.knowledge.fixes.values()
+                        if fix.applies(facts) and fix.name not in carried))
 
 
 def fix_facts(matrix: Matrix, variant: Variant, pin: str) -> dict:
@@ -53,7 +61,7 @@ def combination_text(combination) -> str:
     return ", ".join(f"{axis} {value}" for axis, value in dict(combination).items())
 
 
-def _companions(matrix: Matrix, torches: list[Variant], warnings: list) -> list[Variant]:
+def _companions(matrix: Matrix, torches: list[Variant], warnings: list, fixes_by_facts: dict) -> list[Variant]:
     """The torchvision/torchaudio variants of each torch variant a companions rule selects."""
     made: dict[str, Variant] = {}
     for rule in matrix.companions:
@@ -65,13 +73,14 @@ def _companions(matrix: Matrix, torches: list[Variant], warnings: list) -> list[
             for package in rule.packages:
                 origin = f"{rule.label} ({rule.where}), built against {torch.name}"
                 rows = matrix.knowledge.rows(torch.combination)
-                companion = _variant(matrix, torch.kind, rows, origin, package, torch)
+                companion = _variant(matrix, torch.kind, rows, origin, fixes_by_facts, package, torch)
                 made.setdefault(companion.name, companion)
     return list(made.values())
 
 
-def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: list):
+def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: list, fixes_by_facts: dict):
     kept: dict[tuple, Variant] = {}
+    reasons: dict[tuple, str | None] = {}  # why_not_rows, by the values of the axes it weighs
     dropped: list[Dropped] = []
     used_excludes: set[int] = set()
     axes = [axis for axis, _ in section.axes]
@@ -81,7 +90,10 @@ def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: 
         combination = dict(zip(axes, values))
         key = tuple(combination.items())
         rows = {axis: table[value] for axis, table, value in zip(axes, tables, values)}
-        reason = why_not_rows(rows)
+        ruled = tuple(combination.get(axis) for axis in RULED_AXES)
+        if ruled not in reasons:
+            reasons[ruled] = why_not_rows(rows)
+        reason = reasons[ruled]
         if reason:
             dropped.append(Dropped(section.kind, key, reason, "knowledge"))
             continue
@@ -96,7 +108,7 @@ def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: 
             rule = section.exclude[excluded[0]]
             dropped.append(Dropped(section.kind, key, f"excluded: {rule}", f"{rule.label} ({rule.where})"))
             continue
-        kept[key] = _variant(matrix, section.kind, rows, origin)
+        kept[key] = _variant(matrix, section.kind, rows, origin, fixes_by_facts)
     for i, rule in enumerate(section.exclude):
         if i not in used_excludes:
             warnings.append(Problem(rule.where, f"{rule.label} matches no variant: {rule}",
@@ -111,7 +123,7 @@ def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: 
             continue
         key = tuple((axis, combination[axis]) for axis in KIND_AXES[section.kind])
         dropped = [d for d in dropped if d.combination != key or d.rule == "knowledge"]
-        kept[key] = _variant(matrix, section.kind, rows, f"{rule.label} ({rule.where})")
+        kept[key] = _variant(matrix, section.kind, rows, f"{rule.label} ({rule.where})", fixes_by_facts)
     warnings += _barren(section, kept, dropped) + _narrowed(matrix, section, kept, dropped)
     return list(kept.values()), dropped
 
@@ -247,17 +259,16 @@ def _unsupported(matrix: Matrix, variants: list[Variant]) -> tuple[list[Problem]
     if release is None:
         return [], []
     reasons: dict[tuple[str, str], tuple[bool, str]] = {}
-    for variant in variants:
-        if variant.cuda is not None:
-            cuda = variant.cuda.name
-            source = release.cuda_source_problem(cuda)
-            if source:
-                reasons.setdefault(("cuda", cuda), (True, source))
-            elif release.cuda_support(cuda):
-                reasons.setdefault(("cuda", cuda), (False, release.cuda_support(cuda)))
-        reason = release.python_support(variant.python.name)
+    for cuda in {variant.cuda.name for variant in variants if variant.cuda is not None}:
+        source = release.cuda_source_problem(cuda)
+        if source:
+            reasons[("cuda", cuda)] = (True, source)
+        elif release.cuda_support(cuda):
+            reasons[("cuda", cuda)] = (False, release.cuda_support(cuda))
+    for python in {variant.python.name for variant in variants}:
+        reason = release.python_support(python)
         if reason:
-            reasons.setdefault(("python", variant.python.name), (True, reason))
+            reasons[("python", python)] = (True, reason)
     where = {s.kind: s for s in matrix.sections}
     warnings, notes = [], []
     for (axis, value), (blocking, reason) in sorted(reasons.items()):
@@ -279,11 +290,12 @@ def expand(matrix: Matrix, allow_empty: bool = False) -> Expansion:
     warnings: list[Problem] = []
     variants: list[Variant] = []
     dropped: list[Dropped] = []
+    fixes_by_facts: dict[tuple, tuple[str, ...]] = {}
     for section in matrix.sections:
-        kept, gone = _expand_section(matrix, section, problems, warnings)
+        kept, gone = _expand_section(matrix, section, problems, warnings, fixes_by_facts)
         variants += kept
         dropped += gone
-    variants += _companions(matrix, variants, warnings)
+    variants += _companions(matrix, variants, warnings, fixes_by_facts)
     problems += _unpinned(matrix, variants) + _scope_refused(matrix, variants) + _compiler_cache_refused(matrix, variants)
     unsupported, notes = _unsupported(matrix, variants)
     pin_warnings, pin_notes = pinned.check(matrix, variants)

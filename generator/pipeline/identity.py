@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .. import layout
@@ -138,6 +138,10 @@ class Sources:
 
     files: dict  # name -> significant text: "lib/torch.nix", "fixes/x.nix", "templates/torch.nix.j2"
     library: Library
+    made_of: dict  # "torch" / "companion" -> library.sources of it: the same for every variant
+    # a hasher fed with the text of these names, by names: thousands of variants are made from
+    # the same few sets of files, which are hashed once each, then copied
+    _hashed: dict = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def read(cls, root: Path, fixes: set[str]) -> "Sources":
@@ -151,11 +155,16 @@ class Sources:
         for name in (*(template for _, template in TEMPLATES), PINS_TEMPLATE):
             text = _JINJA_COMMENT.sub("", (layout.TEMPLATES / name.removeprefix("templates/")).read_text(encoding="utf-8"))
             files[name] = nixtext.significant(text)
-        return cls(files, Library.of(texts))
+        library = Library.of(texts)
+        return cls(files, library, {function: library.sources(function) for function, _ in TEMPLATES})
 
     def digest(self, *names: str, data=None, more: tuple[str, ...] = ()) -> str:
-        return sha256(*(f"{name}\0{self.files[name]}\0" for name in names), canonical(data),
-                      *(f"\0{part}" for part in more)).hexdigest()
+        if names not in self._hashed:
+            self._hashed[names] = sha256(*(f"{name}\0{self.files[name]}\0" for name in names))
+        hasher = self._hashed[names].copy()
+        for chunk in (canonical(data), *(f"\0{part}" for part in more)):
+            hasher.update(chunk.encode("utf-8"))
+        return hasher.hexdigest()
 
 
 def torch(sources: Sources, fixes: tuple[str, ...], pin: dict, build: dict) -> str:
@@ -165,13 +174,13 @@ def torch(sources: Sources, fixes: tuple[str, ...], pin: dict, build: dict) -> s
     and no derivation built on it changes. (A wrong hash fails the fetch, which `gen-matrix
     eval` reports.) It stays null, as it was before one was filled in, so that identities
     recorded then still hold."""
-    return sources.digest(*sources.library.sources("torch"), *(f"fixes/{stem}.nix" for stem in fixes),
+    return sources.digest(*sources.made_of["torch"], *(f"fixes/{stem}.nix" for stem in fixes),
                           data={"pin": dict(pin, sha256=None), "build": build})
 
 
 def companion(sources: Sources, package: str, build: dict, torch_identity: str) -> str:
     """A companion's heavy build, which includes its torch's."""
-    return sources.digest(*sources.library.sources("companion"), data={"package": package, "build": build},
+    return sources.digest(*sources.made_of["companion"], data={"package": package, "build": build},
                           more=(torch_identity,))
 
 

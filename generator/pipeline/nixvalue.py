@@ -38,6 +38,8 @@ def attr(name: str) -> Verbatim:
 
 def nix(value) -> str:
     """`value` as a Nix literal: strings quoted and escaped, lists, attrsets, numbers, null."""
+    if type(value) is str:  # most values; not Verbatim nor FloatText, which are kinds of str
+        return _string(value)
     if isinstance(value, Verbatim):
         return str(value)
     if value is None:

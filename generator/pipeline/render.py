@@ -243,6 +243,8 @@ def files(expansion: Expansion, planned: tuple[Recipe, ...]) -> dict[str, str]:
     outputs[PINS_FILE] = nix_env.get_template("pins.nix.j2").render(
         header=NIX_HEADER, pins=[(pin, pin_data(matrix, pin.name)) for pin in matrix.pins])
     outputs[RELEASE_FILE] = nix_env.get_template("release.nix.j2").render(header=NIX_HEADER, systems=jobs(expansion))
+    # each template looked up once: a lookup checks the template file for changes
+    templates = {name: nix_env.get_template(name) for name in sorted({recipe.template for recipe in planned})}
     for recipe in planned:
-        outputs[f"{PKGS_DIR}/{recipe.variant.name}.nix"] = nix_env.get_template(recipe.template).render(recipe.context)
+        outputs[f"{PKGS_DIR}/{recipe.variant.name}.nix"] = templates[recipe.template].render(recipe.context)
     return dict(sorted(outputs.items()))
