@@ -231,3 +231,40 @@ def test_the_pip_line_pins_the_newest_release_the_table_knows_where_its_wheels_r
         else:  # an older line: the newest whose wheels run on it
             assert best.release.name == max((f.release.name for f in fits), key=K.version_key)
     assert served >= 10 and newest.newest == "2.15.0"
+
+
+def test_the_release_table_for_a_python_holds_exactly_the_releases_whose_wheels_serve_that_python():
+    import re
+
+    from generator.commands.wheels import release_table
+
+    for sm in ("sm80", "sm120"):
+        wanted_by_python = {}
+        for python in ("3.9", "3.14"):
+            wanted = {fit.release.newest for fit in K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm[sm], python=python)}
+            rows = [re.split(r"\s{2,}", line.strip()) for line in release_table(KNOWLEDGE, KNOWLEDGE.sm[sm], python)[2:]
+                    if not line.startswith("  * ")]
+            spans = [tuple(row[0].split(" to ")) for row in rows]
+            assert {end for span in spans for end in span} <= wanted, (sm, python)
+            assert all(any(K.version_key(span[0]) <= K.version_key(release) <= K.version_key(span[-1])
+                           for span in spans) for release in wanted), (sm, python)
+            wanted_by_python[python] = wanted
+        # each Python has releases the other has not: the table is not the same for both
+        assert wanted_by_python["3.9"] - wanted_by_python["3.14"]
+        assert wanted_by_python["3.14"] - wanted_by_python["3.9"]
+
+
+@pytest.mark.parametrize("systems", [("Linux",), ("Windows",), ("Linux", "Windows"), ("Windows", "Linux")])
+def test_a_build_no_driver_of_the_gpus_last_branch_runs_names_the_cuda_releases_own_driver(systems):
+    # Kepler's last branch is R470; CUDA 12's own drivers and its minor-version compatibility
+    # (525) are both past it. The shipped table stops Kepler at CUDA 11.8 before this is asked;
+    # a table extended by a user can ask it.
+    from generator.commands.wheels import build_driver_text
+
+    for sm in ("sm35", "sm37"):
+        for cuda in ("12.6", "12.8"):
+            text = build_driver_text(KNOWLEDGE, KNOWLEDGE.sm[sm], cuda, systems)
+            own = KNOWLEDGE.cuda[cuda].driver_for(systems[0])
+            assert own and KNOWLEDGE.cuda[cuda].driver_for("Linux") != KNOWLEDGE.cuda[cuda].driver_for("Windows")
+            assert text == (f"an NVIDIA driver it cannot have: CUDA {cuda} needs {own} or newer, past R470, "
+                            f"{sm}'s last driver branch, and minor-version compatibility does not reach back to it")
