@@ -268,3 +268,25 @@ def test_a_build_no_driver_of_the_gpus_last_branch_runs_names_the_cuda_releases_
             assert own and KNOWLEDGE.cuda[cuda].driver_for("Linux") != KNOWLEDGE.cuda[cuda].driver_for("Windows")
             assert text == (f"an NVIDIA driver it cannot have: CUDA {cuda} needs {own} or newer, past R470, "
                             f"{sm}'s last driver branch, and minor-version compatibility does not reach back to it")
+
+
+def test_the_release_tables_driver_is_unknown_exactly_where_the_knowledge_table_has_none():
+    import re
+
+    from generator.commands.wheels import release_table
+
+    for sm in ("sm80", "sm90", "sm120"):
+        fits = K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm[sm])
+        unknown = {(fit.release.newest, fit.cuda) for fit in fits
+                   if not all(fit.driver_for(os) for os in {K.WHEEL_OS[s] for s in fit.systems})}
+        assert unknown, sm  # CUDA 13.2's Windows driver under minor-version compatibility is not in the table
+        shown = set()
+        for line in release_table(KNOWLEDGE, KNOWLEDGE.sm[sm])[2:]:
+            if line.startswith("  * "):
+                continue
+            span, cuda, *_, drivers = re.split(r"\s{2,}", line.strip())
+            parts = drivers.removesuffix(" *").split(" / ")
+            assert all(part == "unknown" or part.endswith("+") and len(part) > 1 for part in parts), line
+            if "unknown" in parts:
+                shown |= {(release, cuda) for release in span.split(" to ")}
+        assert shown and shown <= unknown, sm
