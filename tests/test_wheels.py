@@ -270,7 +270,7 @@ def test_a_build_no_driver_of_the_gpus_last_branch_runs_names_the_cuda_releases_
                             f"{sm}'s last driver branch, and minor-version compatibility does not reach back to it")
 
 
-def test_the_release_tables_driver_is_unknown_exactly_where_the_knowledge_table_has_none():
+def test_the_release_tables_driver_is_unknown_where_the_table_has_none_and_starred_where_compatibility_serves():
     import re
 
     from generator.commands.wheels import release_table
@@ -280,13 +280,19 @@ def test_the_release_tables_driver_is_unknown_exactly_where_the_knowledge_table_
         unknown = {(fit.release.newest, fit.cuda) for fit in fits
                    if not all(fit.driver_for(os) for os in {K.WHEEL_OS[s] for s in fit.systems})}
         assert unknown, sm  # CUDA 13.2's Windows driver under minor-version compatibility is not in the table
-        shown = set()
+        shown, starred = set(), 0
         for line in release_table(KNOWLEDGE, KNOWLEDGE.sm[sm])[2:]:
             if line.startswith("  * "):
                 continue
             span, cuda, *_, drivers = re.split(r"\s{2,}", line.strip())
             parts = drivers.removesuffix(" *").split(" / ")
             assert all(part == "unknown" or part.endswith("+") and len(part) > 1 for part in parts), line
+            # the footnote's star: minor-version compatibility asks less than the CUDA release's own driver
+            compat = {fit.compat is not None for fit in fits if fit.release.newest in span.split(" to ")
+                      and fit.cuda == cuda}
+            assert compat == {drivers.endswith(" *")}, line
+            starred += drivers.endswith(" *")
             if "unknown" in parts:
                 shown |= {(release, cuda) for release in span.split(" to ")}
         assert shown and shown <= unknown, sm
+        assert 0 < starred < len(fits), sm
