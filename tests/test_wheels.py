@@ -296,3 +296,40 @@ def test_the_release_tables_driver_is_unknown_where_the_table_has_none_and_starr
                 shown |= {(release, cuda) for release in span.split(" to ")}
         assert shown and shown <= unknown, sm
         assert 0 < starred < len(fits), sm
+
+
+@pytest.mark.parametrize("system", ["x86_64-linux", "aarch64-linux", "x86_64-windows"])
+def test_detects_prebuilt_line_suggests_a_wheel_of_the_hosts_system_and_weighs_the_hosts_driver(system):
+    from generator.commands.wheels import prebuilt_line
+
+    os, outcomes = K.WHEEL_OS[system], set()
+    for sm in ("sm80", "sm90"):
+        fits = K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm[sm], system)
+        for driver in ("470.82.01", "580.159.04"):
+            best = K.best_wheel(fits, driver, os)
+            assert system in best.systems
+            line = prebuilt_line(KNOWLEDGE, KNOWLEDGE.sm[sm], system, driver=driver)
+            assert line.startswith(f"prebuilt: PyTorch {best.release.newest}'s own CUDA {best.cuda} wheels run on {sm} "
+                                   f"({best.runs.target} {best.runs.how}"), line
+            assert f"`{best.command}`" in line
+            needed = best.driver_for(os)
+            if K.driver_meets(driver, needed):
+                outcomes.add("runs")
+                assert f"; this host's driver {driver} runs them." in line, line
+            else:
+                outcomes.add("below")
+                assert f"; this host's driver {driver} is below {needed}: update the driver first." in line, line
+    assert outcomes == {"runs", "below"}
+
+
+def test_a_python_no_wheel_serves_is_named_and_a_wheel_for_another_python_offered():
+    from generator.commands.wheels import prebuilt_line
+
+    for sm in ("sm80", "sm90"):
+        elsewhere = K.best_wheel(K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm[sm]))
+        for python in ("3.6", "3.16"):
+            for system, asked in ((None, f"for Python {python}"), ("x86_64-linux", f"for Python {python} on x86_64-linux")):
+                line = prebuilt_line(KNOWLEDGE, KNOWLEDGE.sm[sm], system, python)
+                assert line.startswith(f"prebuilt: none of PyTorch's own wheels {asked} runs on {sm}; "
+                                       f"PyTorch {elsewhere.release.newest}'s CUDA {elsewhere.cuda} wheels"), line
+                assert f"`{elsewhere.command}`" in line
