@@ -333,3 +333,17 @@ def test_a_python_no_wheel_serves_is_named_and_a_wheel_for_another_python_offere
                 assert line.startswith(f"prebuilt: none of PyTorch's own wheels {asked} runs on {sm}; "
                                        f"PyTorch {elsewhere.release.newest}'s CUDA {elsewhere.cuda} wheels"), line
                 assert f"`{elsewhere.command}`" in line
+
+
+def test_the_driver_text_of_a_ptx_wheel_says_the_jit_compiles_and_no_compatibility_helps():
+    from generator.commands.wheels import driver_text
+
+    for sm, cuda, arch in (("sm120", "12.8", "8.0;9.0+PTX"), ("sm90", "12.6", "8.0+PTX")):
+        (fit,) = K.wheels_for(_with_release("2.9", K.Wheel(cuda, "x86_64-linux", "pip", arch, "test")),
+                              KNOWLEDGE.sm[sm], "x86_64-linux")
+        assert driver_text(fit) == (f"NVIDIA driver {KNOWLEDGE.cuda[cuda].driver} (Linux) or newer, whose JIT compiles "
+                                    "the kernels on first use (no minor-version compatibility for PTX)")
+    # SASS of the same wheel on a GPU it names: no JIT
+    (fit,) = K.wheels_for(_with_release("2.9", K.Wheel("12.8", "x86_64-linux", "pip", "8.0;9.0+PTX", "test")),
+                          KNOWLEDGE.sm["sm90"], "x86_64-linux")
+    assert fit.runs.how == K.SASS and "JIT" not in driver_text(fit)
