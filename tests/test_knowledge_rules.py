@@ -103,3 +103,22 @@ def test_a_library_gap_is_a_finding_about_the_cuda_release(table):
         assert len(found) == 1 and (found[0].level, found[0].axis) == (K.NOTE, "cuda"), (name, cuda, sm)
     # an SM the gap does not lack has no such finding
     assert not any("holds no code" in f.text for f in K.findings(table, sm=table.sm["sm90"], cuda="12.8", pytorch="2.9"))
+
+
+def test_pytorchs_rocm_wheels_serve_a_gfx_target_their_list_names_for_a_python_of_their_release(table):
+    # the shipped table has read 2.13's gfx list; 2.12's is set here, naming two targets
+    import dataclasses
+    from types import MappingProxyType
+
+    wheels = dict(table.other_wheels)
+    wheels["2.12"] = dataclasses.replace(wheels["2.12"], gfx="gfx90a;gfx942")
+    table = dataclasses.replace(table, other_wheels=MappingProxyType(wheels))
+    unlisted = K.OtherGpu(name="gfx803", kind="rocm", family="GCN 3", gpus=(), source="")
+    asked = {(release, python, gfx.name): K.upstream_rocm_for(table, release, python, gfx)
+             for release in ("2.11", "2.12", "2.13", "9.9") for python in ("3.9", "3.13")
+             for gfx in (table.gfx["gfx942"], table.gfx["gfx1100"], unlisted)}
+    assert {key: answer for key, answer in asked.items() if answer is not None} == {
+        ("2.11", "3.13", "gfx942"): "unknown", ("2.11", "3.13", "gfx1100"): "unknown",
+        ("2.11", "3.13", "gfx803"): "unknown",
+        ("2.12", "3.13", "gfx942"): "rocm7.2 (pip)", ("2.13", "3.13", "gfx942"): "rocm7.2 (pip)",
+        ("2.13", "3.13", "gfx1100"): "rocm7.2 (pip)"}
