@@ -122,3 +122,12 @@ def test_pytorchs_rocm_wheels_serve_a_gfx_target_their_list_names_for_a_python_o
         ("2.11", "3.13", "gfx803"): "unknown",
         ("2.12", "3.13", "gfx942"): "rocm7.2 (pip)", ("2.13", "3.13", "gfx942"): "rocm7.2 (pip)",
         ("2.13", "3.13", "gfx1100"): "rocm7.2 (pip)"}
+
+
+def test_without_a_gpu_a_build_needs_the_cuda_releases_own_driver_and_no_branch_bounds_it(table):
+    for cuda in ("11.8", "12.8"):
+        for system in ("Linux", "Windows"):
+            own = table.cuda_release(cuda).driver_for(system)
+            assert own and K.driver_need(table, None, cuda, system) == K.DriverNeed(cuda, own, own, None)
+    # and with Kepler, whose last branch is R470, CUDA 11.8's own (520) is past it
+    assert K.driver_need(table, table.sm["sm35"], "11.8", "Linux").driver == table.minor_compat["11"].driver
