@@ -99,6 +99,14 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
                                              "tests/test_explain.py", "tests/test_env.py",
                                              "tests/test_wheels.py", "tests/test_wheels_several.py",
                                              "tests/test_nvidia_gaps.py", "tests/test_rocm.py")),
+    # knowledge's compatibility rules alone (FUNCTIONS below), against the tests of those rules:
+    # test_validation.py (95 s) is left out, its rule cases are test_expand.py's and
+    # test_knowledge_rules.py's too, and every survivor would pay for it
+    "knowledge-rules": ("generator/knowledge.py", ("tests/test_knowledge_rules.py", "tests/test_version_ranges.py",
+                                                   "tests/test_releases.py", "tests/test_expand.py",
+                                                   "tests/test_wheels.py", "tests/test_wheels_several.py",
+                                                   "tests/test_nvidia_gaps.py", "tests/test_explain.py",
+                                                   "tests/test_detect.py", "tests/test_env.py", "tests/test_rocm.py")),
     "model": ("generator/model.py", ("tests/test_expand.py", "tests/test_validation.py", "tests/test_explain.py",
                                      "tests/test_list_show.py", "tests/test_compiler_cache_order.py",
                                      "tests/test_compiler_cache_nix.py", "tests/test_remote_builders.py",
@@ -120,7 +128,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "ci": ("generator/commands/ci.py", ("tests/test_ci.py", "tests/test_ci_time_limit.py",
                                         "tests/test_compiler_cache_order.py", "tests/test_measured_several.py",
                                         "tests/test_plan_shards.py", "tests/test_hosted_limit.py")),
-    "measured": ("generator/commands/measured.py", ("tests/test_measured.py", "tests/test_ci.py")),
+    "measured": ("generator/commands/measured.py", ("tests/test_measured.py", "tests/test_measured_several.py",
+                                                    "tests/test_ci.py")),
     "init": ("generator/commands/init.py", ("tests/test_init.py", "tests/test_no_matrix.py")),
     "adopt": ("generator/commands/adopt/__init__.py", ("tests/test_adopt.py",)),
     "adopt-reading": ("generator/commands/adopt/reading.py", ("tests/test_adopt.py", "tests/test_adopt_reading.py")),
@@ -221,6 +230,18 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "tpl-torch": ("templates/torch.nix.j2", ("tests/test_golden.py", "tests/test_identity.py", "tests/test_nix.py")),
     "othergpus": ("generator/commands/othergpus.py", ("tests/test_other_gpus.py", "tests/test_rocm.py")),
     "terminal": ("generator/commands/terminal.py", ("tests/test_terminal.py",)),
+}
+
+# An entry of MODULES that mutates only some functions of its module: entry -> their names
+# (a method as Class.method). knowledge.py holds the table's loading, the compatibility rules
+# and the wheel choice; its rules are which combinations can work and which wheels run where.
+FUNCTIONS: dict[str, tuple[str, ...]] = {
+    "knowledge-rules": ("in_range", "Sm.pytorch_problem", "Release.cuda_support", "Release.cuda_source_problem",
+                        "Release.python_support", "LibraryGap.lacks_capability", "OtherWheels.serves",
+                        "Knowledge.why_not", "why_not_rows", "disabled_features", "switches", "sm_cuda_problem",
+                        "incompatibility", "findings", "_target", "code_runs", "serves", "WheelFit.driver_for",
+                        "_branch", "driver_need", "gap_text", "driver_meets", "_compat", "wheels_for", "best_wheel",
+                        "upstream_rocm_for", "upstream_for"),
 }
 
 # Python files with nothing to mutate: why.
@@ -341,7 +362,8 @@ def run(name: str, children: int, timeout: int, again: bool = True, sample: int 
     drawn_file = SCRATCH / name / "sample.txt"
     if not again:  # the figures of the last run, read from its scratch copy
         drawn = drawn_file.read_text().split() if drawn_file.is_file() else None
-        return summary(name, source, _only(results(SCRATCH / name, mutmut), drawn), 0, True, sampled=bool(drawn))
+        return summary(name, source, _only(_restrict(name, results(SCRATCH / name, mutmut)), drawn), 0, True,
+                       sampled=bool(drawn))
     root = scratch_copy(name, source, tests)
     started = time.monotonic()
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
@@ -353,18 +375,32 @@ def run(name: str, children: int, timeout: int, again: bool = True, sample: int 
         return _wait(process, max(1, seconds - (time.monotonic() - started)))
 
     drawn = None
-    if sample:
+    if sample or name in FUNCTIONS:
         # a name no mutant has: mutmut makes every mutant and times the tests, then stops
         mutmut_run("--max-children", str(children), "no-such-mutant", seconds=timeout)
-        names = sorted(results(root, mutmut))
-        drawn = sorted(random.Random(name).sample(names, min(sample, len(names))))
-        drawn_file.write_text("\n".join(drawn) + "\n")
+        drawn = sorted(_restrict(name, results(root, mutmut)))
+        if sample:
+            drawn = sorted(random.Random(name).sample(drawn, min(sample, len(drawn))))
+            drawn_file.write_text("\n".join(drawn) + "\n")
     finished = mutmut_run("--max-children", str(children), *(drawn or ()), seconds=timeout)
     timed_out = [mutant for mutant, status in _only(results(root, mutmut), drawn).items() if status == "timeout"]
     if finished and timed_out:  # once more, one at a time, in what is left of the time
         finished = mutmut_run("--max-children", "1", *timed_out, seconds=timeout)
     return summary(name, source, _only(results(root, mutmut), drawn), time.monotonic() - started, finished,
-                   sampled=drawn is not None)
+                   sampled=bool(sample))
+
+
+def function_of(mutant: str) -> str:
+    """The function a mutmut mutant is of: "generator.knowledge.xǁWheelFitǁdriver_for__mutmut_3"
+    -> "WheelFit.driver_for", "generator.knowledge.x_serves__mutmut_1" -> "serves"."""
+    name = mutant.rsplit(".", 1)[-1].rsplit("__mutmut_", 1)[0]
+    return ".".join(filter(None, name.split("ǁ")[1:])) if name.startswith("xǁ") else name.removeprefix("x_")
+
+
+def _restrict(name: str, statuses: dict[str, str]) -> dict[str, str]:
+    """The mutants of the functions FUNCTIONS names for entry `name`; all where it names none."""
+    return {mutant: status for mutant, status in statuses.items()
+            if name not in FUNCTIONS or function_of(mutant) in FUNCTIONS[name]}
 
 
 def mutate(text: str, old: str, new: str) -> str:

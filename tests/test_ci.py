@@ -1037,6 +1037,10 @@ AT = f"include[{GROUP}]"
     (with_job(runner=["self hosted; rm -rf /"]), NOT_ONE + f"{AT}.runner[0]: 'self hosted; rm -rf /' is not valid"),
     (with_job(runner=[]), NOT_ONE + f"{AT}.runner is empty"),
     (with_job(builds=""), NOT_ONE + f"{AT}.builds is empty; the job builds {TORCH} or its companions"),
+    (with_job(builds=[TORCH, COMPANION]), NOT_ONE + f"{AT}.builds must be a string of variant names separated by "
+                                                    "spaces, not a list"),
+    (with_job(OTHER, builds=7), NOT_ONE + f"include[{OTHER}].builds must be a string of variant names separated by "
+                                          "spaces, not a number"),
     (with_job(builds=f"{COMPANION} {TORCH}"), NOT_ONE + f"{AT}.builds[1]: '{TORCH}' is not built in this "
                                                         f"job, which builds {TORCH} (first) and its companions"),
     (with_job(OTHER, builds=f"{a_selection()['include'][OTHER]['name']} {COMPANION}"),

@@ -60,3 +60,74 @@ def test_a_fix_applies_where_every_condition_holds(facts, applies):
     fix = K.Fix(name="f", why="", when={"pytorch": ">=2.10", "cuda": ">=13.0", "source": True, "kind": ["gpu"]})
     assert fix.applies(facts) is applies
     assert K.Fix(name="f", why="", when={}, enabled=False).applies(facts) is False
+
+
+def test_other_wheels_serve_a_gpu_named_in_their_list_of_its_kind_and_are_unknown_where_none_was_read():
+    rocm = K.OtherGpu(name="gfx942", kind="rocm", family="CDNA3", gpus=(), source="")
+    other_rocm = K.OtherGpu(name="gfx1100", kind="rocm", family="RDNA3", gpus=(), source="")
+    xpu = K.OtherGpu(name="pvc", kind="xpu", family="Ponte Vecchio", gpus=(), source="")
+    other_xpu = K.OtherGpu(name="bmg", kind="xpu", family="Battlemage", gpus=(), source="")
+    mps = K.OtherGpu(name="mps", kind="mps", family="Apple", gpus=(), source="")
+    read = K.OtherWheels(name="2.9", rocm="6.4", gfx="gfx90a;gfx942", xpu="pvc,dg2")
+    assert [read.serves(gpu) for gpu in (rocm, other_rocm, xpu, other_xpu, mps)] == [True, False, True, False, None]
+    for unread in (K.OtherWheels(name="2.9", rocm="6.4"), K.OtherWheels(name="2.9", rocm="6.4", xpu="")):
+        assert [unread.serves(gpu) for gpu in (rocm, other_rocm, xpu, other_xpu)] == [None] * 4
+
+
+def test_with_a_driver_on_windows_no_wheel_whose_windows_driver_the_table_lacks_is_suggested(table):
+    for sm in ("sm80", "sm90"):
+        fits = K.wheels_for(table, table.sm[sm], "x86_64-windows")
+        assert any(not fit.driver_for("Windows") for fit in fits) and any(fit.driver_for("Windows") for fit in fits)
+        for driver in ("581.15", "999.99"):
+            best = K.best_wheel(fits, driver, "Windows")
+            assert best.driver_for("Windows") and K.driver_meets(driver, best.driver_for("Windows")), (sm, driver)
+
+
+def test_a_library_gap_is_a_finding_about_the_cuda_release(table):
+    # PyTorch's own wheels whose bundled library lacks code for an SM they name: a note about
+    # the CUDA release, which `env` and `explain` weigh as they weigh the CUDA release's notes.
+    # The shipped table has one such gap (2.11's CUDA 13.0 linalg on sm75); a second, made here,
+    # lacks two entries.
+    import dataclasses
+    from types import MappingProxyType
+
+    gap = K.LibraryGap(library="libtorch_cuda_fft.so", lacks="8.6; 8.9", holds="torch.fft's GPU kernels", source="t")
+    wheel = K.Wheel("12.8", "x86_64-linux", "pip", "8.0;8.6;8.9;9.0", "t", gaps=(gap,))
+    release = K.Release(name="2.9", python=("3.10", "3.14"), cuda=("12.8",), wheels=(wheel,), latest="2.9.1")
+    table = dataclasses.replace(table, pytorch=MappingProxyType({**table.pytorch, "2.9": release}))
+    gaps = {(release.name, wheel.cuda, sm.name) for release in table.pytorch.values() for wheel in release.wheels
+            for sm in table.sm.values() for gap in wheel.gaps if gap.lacks_capability(sm.capability)}
+    assert gaps == {("2.11", "13.0", "sm75"), ("2.9", "12.8", "sm86"), ("2.9", "12.8", "sm89")}
+    for name, cuda, sm in sorted(gaps):
+        found = [f for f in K.findings(table, sm=table.sm[sm], cuda=cuda, pytorch=name) if "holds no code for it" in f.text]
+        assert len(found) == 1 and (found[0].level, found[0].axis) == (K.NOTE, "cuda"), (name, cuda, sm)
+    # an SM the gap does not lack has no such finding
+    assert not any("holds no code" in f.text for f in K.findings(table, sm=table.sm["sm90"], cuda="12.8", pytorch="2.9"))
+
+
+def test_pytorchs_rocm_wheels_serve_a_gfx_target_their_list_names_for_a_python_of_their_release(table):
+    # the shipped table has read 2.13's gfx list; 2.12's is set here, naming two targets
+    import dataclasses
+    from types import MappingProxyType
+
+    wheels = dict(table.other_wheels)
+    wheels["2.12"] = dataclasses.replace(wheels["2.12"], gfx="gfx90a;gfx942")
+    table = dataclasses.replace(table, other_wheels=MappingProxyType(wheels))
+    unlisted = K.OtherGpu(name="gfx803", kind="rocm", family="GCN 3", gpus=(), source="")
+    asked = {(release, python, gfx.name): K.upstream_rocm_for(table, release, python, gfx)
+             for release in ("2.11", "2.12", "2.13", "9.9") for python in ("3.9", "3.13")
+             for gfx in (table.gfx["gfx942"], table.gfx["gfx1100"], unlisted)}
+    assert {key: answer for key, answer in asked.items() if answer is not None} == {
+        ("2.11", "3.13", "gfx942"): "unknown", ("2.11", "3.13", "gfx1100"): "unknown",
+        ("2.11", "3.13", "gfx803"): "unknown",
+        ("2.12", "3.13", "gfx942"): "rocm7.2 (pip)", ("2.13", "3.13", "gfx942"): "rocm7.2 (pip)",
+        ("2.13", "3.13", "gfx1100"): "rocm7.2 (pip)"}
+
+
+def test_without_a_gpu_a_build_needs_the_cuda_releases_own_driver_and_no_branch_bounds_it(table):
+    for cuda in ("11.8", "12.8"):
+        for system in ("Linux", "Windows"):
+            own = table.cuda_release(cuda).driver_for(system)
+            assert own and K.driver_need(table, None, cuda, system) == K.DriverNeed(cuda, own, own, None)
+    # and with Kepler, whose last branch is R470, CUDA 11.8's own (520) is past it
+    assert K.driver_need(table, table.sm["sm35"], "11.8", "Linux").driver == table.minor_compat["11"].driver

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import expansion_of
+from conftest import expansion_of, needs_posix
 
 MINUTES = {"gpu": 180, "cpu": 60, "darwin": 90, "companion": 30}
 
@@ -150,3 +150,84 @@ def test_text_of_a_measured_file_cannot_forge_a_line_of_the_log(repo, tmp_path, 
     lines = result.stderr.splitlines()
     assert [line[:8] for line in lines] == ["error: /", "  hint: "], result.stderr  # one problem, one hint
     assert "x\\n::error::forged\\x0d\\x1b[2K" in lines[0]
+
+
+# Each bound of each field: accepted on it, refused just past it, with the field's words.
+BOUNDS = [("wall_seconds", 0, 30 * 24 * 3600, 0.5, "a number from 0 to 2.592e+06"),
+          ("cores", 1, 65536, 1, "a whole number from 1 to 65536"),
+          ("peak_memory_gib", 0, 1 << 20, 0.5, "a number from 0 to 1.04858e+06 or null"),
+          ("compiler_cache_hit_rate", 0, 1, 0.001, "a number from 0 to 1 or null")]
+
+
+@pytest.mark.parametrize("field, low, high, step, words", BOUNDS, ids=[b[0] for b in BOUNDS])
+def test_each_field_takes_its_bounds_and_refuses_just_past_them(tmp_path, field, low, high, step, words):
+    from generator.commands import measured
+    from generator.errors import GenMatrixError
+
+    for value in (low, high):
+        data = measurement("pytorch-x", 60, **{field: value})
+        got = measured.parse(json.dumps(data), "m/x.json")
+        assert getattr(got, field) == value and got.where == "m/x.json" and got.variant == "pytorch-x"
+    for value in (low - step, high + step):
+        with pytest.raises(GenMatrixError) as refused:
+            measured.parse(json.dumps(measurement("pytorch-x", 60, **{field: value})), "m/x.json")
+        assert str(refused.value) == f"m/x.json: {field} must be {words}, not {json.dumps(value)}\n  hint: {measured.HINT}"
+    nullable = "or null" in words
+    if nullable:
+        assert getattr(measured.parse(json.dumps(measurement("pytorch-x", 60, **{field: None})), "x"), field) is None
+    else:
+        with pytest.raises(GenMatrixError):
+            measured.parse(json.dumps(measurement("pytorch-x", 60, **{field: None})), "x")
+
+
+@needs_posix("symbolic links as any user makes them")
+def test_a_folder_is_read_three_levels_deep_in_path_order_and_links_are_never_followed(tmp_path):
+    from generator.commands import measured
+
+    folder = tmp_path / "measured"
+    names = {}
+    # two files at each level that is read, and one at the level below, which is not
+    for depth, where in enumerate(("", "a", "a/b", "a/b/c")):
+        for variant in (f"pytorch-d{depth}-one", f"pytorch-d{depth}-two"):
+            write(folder / where / f"{variant}.json", measurement(variant, 60 * (depth + 1)))
+            names[variant] = f"shown/{where}/{variant}.json".replace("//", "/")
+    write(tmp_path / "outside" / "pytorch-linked.json", measurement("pytorch-linked", 60))
+    (folder / "linked.json").symlink_to(tmp_path / "outside" / "pytorch-linked.json")
+    (folder / "linked-folder").symlink_to(tmp_path / "outside", target_is_directory=True)
+    # the same variant and build twice: the one read last in path order counts
+    write(folder / "z" / "again.json", measurement("pytorch-d0-one", 7200))
+    found = measured.read(folder, "shown/")
+    expected = {v: w for v, w in names.items() if "-d3-" not in v}
+    expected["pytorch-d0-one"] = "shown/z/again.json"
+    assert {variant: m.where for (variant, builds), m in found.items()} == expected
+    assert found["pytorch-d0-one", "full"].wall_seconds == 7200 and found["pytorch-d2-two", "full"].minutes == 3
+
+
+@needs_posix("symbolic links as any user makes them")
+def test_a_link_given_as_the_measurements_is_refused_where_it_is(tmp_path):
+    from generator.commands import measured
+    from generator.errors import GenMatrixError
+
+    write(tmp_path / "real" / "pytorch-x.json", measurement("pytorch-x", 60))
+    (tmp_path / "file-link.json").symlink_to(tmp_path / "real" / "pytorch-x.json")
+    (tmp_path / "folder-link").symlink_to(tmp_path / "real", target_is_directory=True)
+    for link in ("file-link.json", "folder-link"):
+        with pytest.raises(GenMatrixError) as refused:
+            measured.read(tmp_path / link, f"given/{link}")
+        assert str(refused.value) == (f"given/{link}: a symbolic link; gen-matrix never reads through one\n"
+                                      "  hint: give --measured the folder or file itself")
+
+
+def test_a_folder_of_more_files_than_the_limit_is_refused_whatever_their_depth(tmp_path, monkeypatch):
+    from generator.commands import measured
+    from generator.errors import GenMatrixError
+
+    monkeypatch.setattr(measured, "MAX_FILES", 3)
+    for n in range(3):
+        write(tmp_path / "three" / f"run-{n}" / f"pytorch-{n}.json", measurement(f"pytorch-{n}", 60))
+    assert len(measured.read(tmp_path / "three", "three")) == 3
+    write(tmp_path / "three" / "run-9" / "deeper" / "pytorch-9.json", measurement("pytorch-9", 60))
+    with pytest.raises(GenMatrixError) as refused:
+        measured.read(tmp_path / "three", "shown/three")
+    assert str(refused.value) == ("shown/three: more than 3 measurement files\n"
+                                  "  hint: keep the measurements of one or a few runs there")

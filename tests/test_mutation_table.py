@@ -82,3 +82,36 @@ def test_mutmuts_copy_of_the_repository_holds_every_file_a_test_may_read():
     copied = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["mutmut"]["also_copy"])
     missing = top - copied - {"generator", "tests", "pyproject.toml"}
     assert not missing, f"not in [tool.mutmut] also_copy: {sorted(missing)}"
+
+
+def test_an_entry_restricted_to_some_functions_names_functions_of_its_module(mutation):
+    import ast
+    for name, functions in mutation.FUNCTIONS.items():
+        source = mutation.MODULES[name][0]
+        tree = ast.parse((REPO / source).read_text())
+        defined = {node.name for node in tree.body if isinstance(node, ast.FunctionDef)}
+        defined |= {f"{cls.name}.{node.name}" for cls in tree.body if isinstance(cls, ast.ClassDef)
+                    for node in cls.body if isinstance(node, ast.FunctionDef)}
+        assert set(functions) <= defined, f"{name}: no such function in {source}: {sorted(set(functions) - defined)}"
+        assert len(set(functions)) == len(functions), f"{name}: a function named twice"
+
+
+def test_a_mutant_is_counted_for_the_function_it_is_of(mutation):
+    # mutmut's names: a function's mutants x_NAME__mutmut_N, a method's xǁCLASSǁNAME__mutmut_N
+    mutation.FUNCTIONS["example"] = ("serves", "WheelFit.driver_for", "_branch")
+    try:
+        statuses = {"generator.knowledge.x_serves__mutmut_1": "killed",
+                    "generator.knowledge.x_serves__mutmut_12": "survived",
+                    "generator.knowledge.x__branch__mutmut_3": "killed",
+                    "generator.knowledge.xǁWheelFitǁdriver_for__mutmut_18": "survived",
+                    "generator.knowledge.x_code_runs__mutmut_2": "killed",
+                    "generator.knowledge.x_serves_all__mutmut_1": "killed",
+                    "generator.knowledge.xǁCudaǁdriver_for__mutmut_1": "killed",
+                    "generator.knowledge.xǁWheelFitǁcommand__mutmut_4": "survived"}
+        kept = mutation._restrict("example", statuses)
+        assert sorted(kept) == ["generator.knowledge.x__branch__mutmut_3", "generator.knowledge.x_serves__mutmut_1",
+                                "generator.knowledge.x_serves__mutmut_12",
+                                "generator.knowledge.xǁWheelFitǁdriver_for__mutmut_18"]
+        assert mutation._restrict("no-such-entry", statuses) == statuses
+    finally:
+        del mutation.FUNCTIONS["example"]

@@ -231,3 +231,119 @@ def test_the_pip_line_pins_the_newest_release_the_table_knows_where_its_wheels_r
         else:  # an older line: the newest whose wheels run on it
             assert best.release.name == max((f.release.name for f in fits), key=K.version_key)
     assert served >= 10 and newest.newest == "2.15.0"
+
+
+def test_the_release_table_for_a_python_holds_exactly_the_releases_whose_wheels_serve_that_python():
+    import re
+
+    from generator.commands.wheels import release_table
+
+    for sm in ("sm80", "sm120"):
+        wanted_by_python = {}
+        for python in ("3.9", "3.14"):
+            wanted = {fit.release.newest for fit in K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm[sm], python=python)}
+            rows = [re.split(r"\s{2,}", line.strip()) for line in release_table(KNOWLEDGE, KNOWLEDGE.sm[sm], python)[2:]
+                    if not line.startswith("  * ")]
+            spans = [tuple(row[0].split(" to ")) for row in rows]
+            assert {end for span in spans for end in span} <= wanted, (sm, python)
+            assert all(any(K.version_key(span[0]) <= K.version_key(release) <= K.version_key(span[-1])
+                           for span in spans) for release in wanted), (sm, python)
+            wanted_by_python[python] = wanted
+        # each Python has releases the other has not: the table is not the same for both
+        assert wanted_by_python["3.9"] - wanted_by_python["3.14"]
+        assert wanted_by_python["3.14"] - wanted_by_python["3.9"]
+
+
+@pytest.mark.parametrize("systems", [("Linux",), ("Windows",), ("Linux", "Windows"), ("Windows", "Linux")])
+def test_a_build_no_driver_of_the_gpus_last_branch_runs_names_the_cuda_releases_own_driver(systems):
+    # Kepler's last branch is R470; CUDA 12's own drivers and its minor-version compatibility
+    # (525) are both past it. The shipped table stops Kepler at CUDA 11.8 before this is asked;
+    # a table extended by a user can ask it.
+    from generator.commands.wheels import build_driver_text
+
+    for sm in ("sm35", "sm37"):
+        for cuda in ("12.6", "12.8"):
+            text = build_driver_text(KNOWLEDGE, KNOWLEDGE.sm[sm], cuda, systems)
+            own = KNOWLEDGE.cuda[cuda].driver_for(systems[0])
+            assert own and KNOWLEDGE.cuda[cuda].driver_for("Linux") != KNOWLEDGE.cuda[cuda].driver_for("Windows")
+            assert text == (f"an NVIDIA driver it cannot have: CUDA {cuda} needs {own} or newer, past R470, "
+                            f"{sm}'s last driver branch, and minor-version compatibility does not reach back to it")
+
+
+def test_the_release_tables_driver_is_unknown_where_the_table_has_none_and_starred_where_compatibility_serves():
+    import re
+
+    from generator.commands.wheels import release_table
+
+    for sm in ("sm80", "sm90", "sm120"):
+        fits = K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm[sm])
+        unknown = {(fit.release.newest, fit.cuda) for fit in fits
+                   if not all(fit.driver_for(os) for os in {K.WHEEL_OS[s] for s in fit.systems})}
+        assert unknown, sm  # CUDA 13.2's Windows driver under minor-version compatibility is not in the table
+        shown, starred = set(), 0
+        for line in release_table(KNOWLEDGE, KNOWLEDGE.sm[sm])[2:]:
+            if line.startswith("  * "):
+                continue
+            span, cuda, *_, drivers = re.split(r"\s{2,}", line.strip())
+            parts = drivers.removesuffix(" *").split(" / ")
+            assert all(part == "unknown" or part.endswith("+") and len(part) > 1 for part in parts), line
+            # the footnote's star: minor-version compatibility asks less than the CUDA release's own driver
+            compat = {fit.compat is not None for fit in fits if fit.release.newest in span.split(" to ")
+                      and fit.cuda == cuda}
+            assert compat == {drivers.endswith(" *")}, line
+            starred += drivers.endswith(" *")
+            if "unknown" in parts:
+                shown |= {(release, cuda) for release in span.split(" to ")}
+        assert shown and shown <= unknown, sm
+        assert 0 < starred < len(fits), sm
+
+
+@pytest.mark.parametrize("system", ["x86_64-linux", "aarch64-linux", "x86_64-windows"])
+def test_detects_prebuilt_line_suggests_a_wheel_of_the_hosts_system_and_weighs_the_hosts_driver(system):
+    from generator.commands.wheels import prebuilt_line
+
+    os, outcomes = K.WHEEL_OS[system], set()
+    for sm in ("sm80", "sm90"):
+        fits = K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm[sm], system)
+        for driver in ("470.82.01", "580.159.04"):
+            best = K.best_wheel(fits, driver, os)
+            assert system in best.systems
+            line = prebuilt_line(KNOWLEDGE, KNOWLEDGE.sm[sm], system, driver=driver)
+            assert line.startswith(f"prebuilt: PyTorch {best.release.newest}'s own CUDA {best.cuda} wheels run on {sm} "
+                                   f"({best.runs.target} {best.runs.how}"), line
+            assert f"`{best.command}`" in line
+            needed = best.driver_for(os)
+            if K.driver_meets(driver, needed):
+                outcomes.add("runs")
+                assert f"; this host's driver {driver} runs them." in line, line
+            else:
+                outcomes.add("below")
+                assert f"; this host's driver {driver} is below {needed}: update the driver first." in line, line
+    assert outcomes == {"runs", "below"}
+
+
+def test_a_python_no_wheel_serves_is_named_and_a_wheel_for_another_python_offered():
+    from generator.commands.wheels import prebuilt_line
+
+    for sm in ("sm80", "sm90"):
+        elsewhere = K.best_wheel(K.wheels_for(KNOWLEDGE, KNOWLEDGE.sm[sm]))
+        for python in ("3.6", "3.16"):
+            for system, asked in ((None, f"for Python {python}"), ("x86_64-linux", f"for Python {python} on x86_64-linux")):
+                line = prebuilt_line(KNOWLEDGE, KNOWLEDGE.sm[sm], system, python)
+                assert line.startswith(f"prebuilt: none of PyTorch's own wheels {asked} runs on {sm}; "
+                                       f"PyTorch {elsewhere.release.newest}'s CUDA {elsewhere.cuda} wheels"), line
+                assert f"`{elsewhere.command}`" in line
+
+
+def test_the_driver_text_of_a_ptx_wheel_says_the_jit_compiles_and_no_compatibility_helps():
+    from generator.commands.wheels import driver_text
+
+    for sm, cuda, arch in (("sm120", "12.8", "8.0;9.0+PTX"), ("sm90", "12.6", "8.0+PTX")):
+        (fit,) = K.wheels_for(_with_release("2.9", K.Wheel(cuda, "x86_64-linux", "pip", arch, "test")),
+                              KNOWLEDGE.sm[sm], "x86_64-linux")
+        assert driver_text(fit) == (f"NVIDIA driver {KNOWLEDGE.cuda[cuda].driver} (Linux) or newer, whose JIT compiles "
+                                    "the kernels on first use (no minor-version compatibility for PTX)")
+    # SASS of the same wheel on a GPU it names: no JIT
+    (fit,) = K.wheels_for(_with_release("2.9", K.Wheel("12.8", "x86_64-linux", "pip", "8.0;9.0+PTX", "test")),
+                          KNOWLEDGE.sm["sm90"], "x86_64-linux")
+    assert fit.runs.how == K.SASS and "JIT" not in driver_text(fit)
