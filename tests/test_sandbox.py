@@ -279,8 +279,11 @@ def test_no_nix_instantiate_outlives_gen_matrix(how, tmp_path):
     shutil.copytree(FIXTURE, folder)
     recipe = torch_recipes(folder)[0]
     recipe.write_text(recipe.read_text().replace("allowUnfree = true;", f"allowUnfree = true; n = {LOOP};", 1))
+    # gen-matrix as a terminal starts it, whatever started the tests: a job a shell puts in the
+    # background (a script's `&`, nohup) inherits SIGINT ignored, and a Ctrl-C never reaches it
     gen_matrix = subprocess.Popen([sys.executable, "-m", "generator", "adopt", str(folder), "--pytorch-version", "2.8.0"],
-                                  cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                  cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert wait_for(lambda: [pid for pid in processes_with(marker) if pid != gen_matrix.pid])
         gen_matrix.send_signal(how)
