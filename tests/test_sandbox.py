@@ -247,6 +247,26 @@ def test_adopt_does_not_read_dev_zero(recipes):
     assert "access to absolute path '/dev/zero' is forbidden in restricted mode" in result.stderr
 
 
+@needs_nix
+def test_nix_path_names_no_folder_an_evaluation_may_read(tmp_path, monkeypatch):
+    """A machine's NIX_PATH would add its entries to the folders restricted evaluation
+    allows: none of them is found, while the folder given is read."""
+    for name in ("allowed", "outside", "home"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "secret.nix").write_text(f'"{name}"\n')
+    monkeypatch.setenv("NIX_PATH", f"nixpkgs={tmp_path / 'outside'}:secret={tmp_path / 'home'}")
+
+    def evaluate(expression: str) -> sandbox.Finished:
+        return sandbox.run(["nix-instantiate", "--eval", "--expr", expression,
+                            *sandbox.options([tmp_path / "allowed"])], timeout=120)
+
+    assert evaluate(f"import {tmp_path / 'allowed' / 'secret.nix'}").stdout.strip() == '"allowed"'
+    for entry in ("nixpkgs", "secret"):
+        done = evaluate(f"import <{entry}/secret.nix>")
+        assert done.returncode != 0 and done.stdout == "", done.stdout
+        assert f"file '{entry}/secret.nix' was not found" in done.stderr
+
+
 # ---- processes ---------------------------------------------------------------------------
 
 def processes_with(marker: str) -> list[int]:
@@ -293,6 +313,18 @@ def test_no_nix_instantiate_outlives_gen_matrix(how, tmp_path):
         gen_matrix.kill()
         for pid in processes_with(marker):
             os.kill(pid, signal.SIGKILL)
+
+
+@needs_posix("commands run by /bin/sh")
+def test_no_process_starts_once_the_runs_are_closed(tmp_path):
+    """After Ctrl-C or an error closes a command's runs, a thread that asks for one more gets
+    a run that timed out, with nothing read: no process is started."""
+    with sandbox.Runs() as runs:
+        assert runs.run(["sh", "-c", f"echo started > {tmp_path / 'before'}; echo out"], 60).stdout == "out\n"
+    for name in ("after", "again"):
+        assert runs.run(["sh", "-c", f"echo started > {tmp_path / name}; echo out; echo err >&2"], 60) == \
+            sandbox.Finished(-1, "", "", True)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["before"]
 
 
 # ---- eval --------------------------------------------------------------------------------
