@@ -404,6 +404,29 @@ def test_detect_gives_a_matrix_holding_the_recommended_variant(tmp_path, host):
     assert name in names and len(names) <= 3
     assert invoke("detect", "--root", str(root), "--name", *options).stdout.strip() == name
     assert invoke("check", "--root", str(root)).exit_code == 0
+    # the nixpkgs of that variant in the example, of its three pins (the hosts' variants take two)
+    example = expand.expand(validate.validate(load.parse(init.example_text(init.examples()[-1]), "matrix.yaml")))
+    pin = next(v.pin for v in example.variants if v.name == name)
+    made_matrix = load.parse((root / "matrix.yaml").read_text(), "matrix.yaml").data
+    assert made_matrix["nixpkgs"]["rev"] == next(p.rev for p in example.matrix.pins if p.name == pin)
+
+
+@pytest.mark.parametrize("options, why", [
+    (["--uname", "Darwin x86_64"], "the matrix has no Darwin variant for x86_64: its Darwin variants need Apple Silicon"),
+    (["--uname", "Linux x86_64", "--cpuinfo", "sse2-only"],
+     "no CPU-only variant fits: this x86_64 CPU runs none of the instruction sets gen-matrix knows"),
+])
+def test_detect_for_a_machine_no_variant_fits_says_why_and_makes_nothing(tmp_path, options, why):
+    (tmp_path / "sse2-only").write_text("processor\t: 0\nflags\t\t: fpu sse sse2\n")
+    (tmp_path / "no-gpu").write_text("No devices were found\n")
+    before = sorted(os.listdir(tmp_path))
+    made = invoke("init", str(tmp_path / "builds"), "--detect", *[str(tmp_path / o) if o == "sse2-only" else o
+                                                                  for o in options],
+                  "--nvidia-smi-output", str(tmp_path / "no-gpu"))
+    assert made.exit_code == 2 and "Traceback" not in made.output
+    assert f"error: --detect: detect recommends no variant for this machine: {why}\n" in made.output
+    assert "hint: start from an example with --example NAME" in made.output
+    assert sorted(os.listdir(tmp_path)) == before
 
 
 @pytest.mark.parametrize("host, system", [("macbook-m3", "aarch64-darwin"), ("graviton4-nogpu", "aarch64-linux"),
