@@ -267,6 +267,24 @@ def test_nix_path_names_no_folder_an_evaluation_may_read(tmp_path, monkeypatch):
         assert f"file '{entry}/secret.nix' was not found" in done.stderr
 
 
+@needs_nix
+@pytest.mark.parametrize("setting", ["NIX_CONFIG", "NIX_USER_CONF_FILES"])
+def test_no_program_runs_whatever_the_machine_s_nix_configuration_allows(setting, tmp_path, monkeypatch):
+    """builtins.exec exists where the machine's Nix configuration allows unsafe native code:
+    a confined evaluation has none, from the environment's settings or a nix.conf."""
+    allowed = "allow-unsafe-native-code-during-evaluation = true"
+    if setting == "NIX_CONFIG":
+        monkeypatch.setenv("NIX_CONFIG", allowed)
+    else:
+        (tmp_path / "nix.conf").write_text(allowed + "\n")
+        monkeypatch.setenv("NIX_USER_CONF_FILES", str(tmp_path / "nix.conf"))
+    ran = tmp_path / "ran"
+    done = sandbox.run(["nix-instantiate", "--eval", "--expr", f'builtins.exec ["sh" "-c" "touch {ran}; echo 42"]',
+                        *sandbox.options([tmp_path])], timeout=120)
+    assert done.returncode != 0 and "attribute 'exec' missing" in done.stderr
+    assert not ran.exists()
+
+
 # ---- processes ---------------------------------------------------------------------------
 
 def processes_with(marker: str) -> list[int]:
