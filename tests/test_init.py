@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 from conftest import REPO, needs_posix
 from generator.cli import main
-from generator.commands import init
+from generator.commands import init, sandbox
+from generator.errors import GenMatrixError
 from generator.layout import MANIFEST_FILE, WORKFLOW_FILE
 from generator.pipeline import expand, load, validate
 
@@ -528,3 +529,18 @@ def test_the_new_matrix_names_only_what_its_repository_holds(tmp_path, how):
     assert [path for path in named if not (root / path).exists()] == []
     if how[0] == "--example":  # the example's own command, made this repository's
         assert "#   gen-matrix   # in this repository: writes every file this matrix generates" in comments
+
+
+@pytest.mark.parametrize("args", [("--version",), ("var", "GIT_COMMITTER_IDENT")])
+def test_git_output_past_the_cap_is_a_located_error(tmp_path, monkeypatch, args):
+    """A git that writes past what gen-matrix keeps of a child's output (a cap of 8 bytes
+    here) is stopped, and init says so at `git`, with what to do; no output is taken as git's."""
+    monkeypatch.setattr(sandbox, "OUTPUT_BYTES", 8)
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "A Committer")
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "committer@example.org")
+    with pytest.raises(GenMatrixError) as raised:
+        init._git(tmp_path, *args)
+    (problem,) = raised.value.problems
+    assert str(problem.where) == "git"
+    assert problem.message.startswith("git wrote more than 8 bytes (at least ")
+    assert problem.hint == "run `gen-matrix init` again; nothing was written"
