@@ -544,3 +544,14 @@ def test_git_output_past_the_cap_is_a_located_error(tmp_path, monkeypatch, args)
     assert str(problem.where) == "git"
     assert problem.message.startswith("git wrote more than 8 bytes (at least ")
     assert problem.hint == "run `gen-matrix init` again; nothing was written"
+
+
+@pytest.mark.parametrize("args, command", [(("-c", "core.quotepath=off", "no-such-command"), "git no-such-command"),
+                                           (("log", "-1"), "git log")])
+def test_git_that_fails_is_an_error_named_by_its_command_with_what_git_said(tmp_path, args, command):
+    with pytest.raises(GenMatrixError) as raised:
+        init._git(tmp_path, *args)  # tmp_path is no repository: `git log` fails there too
+    (problem,) = raised.value.problems
+    assert str(problem.where) == command
+    assert re.fullmatch(r"failed with exit status [1-9][0-9]*: \S.*", problem.message)
+    assert problem.hint == "fix what git says, then run `gen-matrix init` again; nothing was written"
