@@ -15,7 +15,8 @@ from click.testing import CliRunner
 
 from conftest import REPO, needs_posix
 from generator.cli import main
-from generator.commands import init
+from generator.commands import init, sandbox
+from generator.errors import GenMatrixError
 from generator.layout import MANIFEST_FILE, WORKFLOW_FILE
 from generator.pipeline import expand, load, validate
 
@@ -404,6 +405,29 @@ def test_detect_gives_a_matrix_holding_the_recommended_variant(tmp_path, host):
     assert name in names and len(names) <= 3
     assert invoke("detect", "--root", str(root), "--name", *options).stdout.strip() == name
     assert invoke("check", "--root", str(root)).exit_code == 0
+    # the nixpkgs of that variant in the example, of its three pins (the hosts' variants take two)
+    example = expand.expand(validate.validate(load.parse(init.example_text(init.examples()[-1]), "matrix.yaml")))
+    pin = next(v.pin for v in example.variants if v.name == name)
+    made_matrix = load.parse((root / "matrix.yaml").read_text(), "matrix.yaml").data
+    assert made_matrix["nixpkgs"]["rev"] == next(p.rev for p in example.matrix.pins if p.name == pin)
+
+
+@pytest.mark.parametrize("options, why", [
+    (["--uname", "Darwin x86_64"], "the matrix has no Darwin variant for x86_64: its Darwin variants need Apple Silicon"),
+    (["--uname", "Linux x86_64", "--cpuinfo", "sse2-only"],
+     "no CPU-only variant fits: this x86_64 CPU runs none of the instruction sets gen-matrix knows"),
+])
+def test_detect_for_a_machine_no_variant_fits_says_why_and_makes_nothing(tmp_path, options, why):
+    (tmp_path / "sse2-only").write_text("processor\t: 0\nflags\t\t: fpu sse sse2\n")
+    (tmp_path / "no-gpu").write_text("No devices were found\n")
+    before = sorted(os.listdir(tmp_path))
+    made = invoke("init", str(tmp_path / "builds"), "--detect", *[str(tmp_path / o) if o == "sse2-only" else o
+                                                                  for o in options],
+                  "--nvidia-smi-output", str(tmp_path / "no-gpu"))
+    assert made.exit_code == 2 and "Traceback" not in made.output
+    assert f"error: --detect: detect recommends no variant for this machine: {why}\n" in made.output
+    assert "hint: start from an example with --example NAME" in made.output
+    assert sorted(os.listdir(tmp_path)) == before
 
 
 @pytest.mark.parametrize("host, system", [("macbook-m3", "aarch64-darwin"), ("graviton4-nogpu", "aarch64-linux"),
@@ -505,3 +529,29 @@ def test_the_new_matrix_names_only_what_its_repository_holds(tmp_path, how):
     assert [path for path in named if not (root / path).exists()] == []
     if how[0] == "--example":  # the example's own command, made this repository's
         assert "#   gen-matrix   # in this repository: writes every file this matrix generates" in comments
+
+
+@pytest.mark.parametrize("args", [("--version",), ("var", "GIT_COMMITTER_IDENT")])
+def test_git_output_past_the_cap_is_a_located_error(tmp_path, monkeypatch, args):
+    """A git that writes past what gen-matrix keeps of a child's output (a cap of 8 bytes
+    here) is stopped, and init says so at `git`, with what to do; no output is taken as git's."""
+    monkeypatch.setattr(sandbox, "OUTPUT_BYTES", 8)
+    monkeypatch.setenv("GIT_COMMITTER_NAME", "A Committer")
+    monkeypatch.setenv("GIT_COMMITTER_EMAIL", "committer@example.org")
+    with pytest.raises(GenMatrixError) as raised:
+        init._git(tmp_path, *args)
+    (problem,) = raised.value.problems
+    assert str(problem.where) == "git"
+    assert problem.message.startswith("git wrote more than 8 bytes (at least ")
+    assert problem.hint == "run `gen-matrix init` again; nothing was written"
+
+
+@pytest.mark.parametrize("args, command", [(("-c", "core.quotepath=off", "no-such-command"), "git no-such-command"),
+                                           (("log", "-1"), "git log")])
+def test_git_that_fails_is_an_error_named_by_its_command_with_what_git_said(tmp_path, args, command):
+    with pytest.raises(GenMatrixError) as raised:
+        init._git(tmp_path, *args)  # tmp_path is no repository: `git log` fails there too
+    (problem,) = raised.value.problems
+    assert str(problem.where) == command
+    assert re.fullmatch(r"failed with exit status [1-9][0-9]*: \S.*", problem.message)
+    assert problem.hint == "fix what git says, then run `gen-matrix init` again; nothing was written"

@@ -11,8 +11,10 @@ import sys
 from pathlib import Path
 
 import pytest
+import tomlkit
 import yaml
 
+from conftest import REPO
 from generator import pin
 from generator.commands import init
 from generator.cli import main
@@ -82,6 +84,74 @@ def test_a_release_record_comes_before_the_installation_record(tmp_path, monkeyp
     (tmp_path / "release.json").write_text(json.dumps({"repository": "flox/gen-matrix", "rev": OTHER}))
     monkeypatch.setattr(pin, "RELEASE_FILE", tmp_path / "release.json")
     assert pin.default() == (f"github:flox/gen-matrix/{OTHER}", "the release's release.json")
+
+
+@pytest.mark.parametrize("repository", ["Acme-Labs/gen.matrix_2", "flox/gen-matrix"])
+def test_a_release_record_names_the_flake_and_the_project_s_home(repository, tmp_path, monkeypatch):
+    install_record(tmp_path, vcs("https://github.com/acme/gen-matrix"), monkeypatch)
+    (tmp_path / "release.json").write_text(json.dumps({"repository": repository, "rev": COMMIT}))
+    monkeypatch.setattr(pin, "RELEASE_FILE", tmp_path / "release.json")
+    assert pin.default() == (f"github:{repository}/{COMMIT}", "the release's release.json")
+    assert pin.home() == f"github:{repository}"
+
+
+UNREADABLE, NO_PIN = "not a release record of gen-matrix's release workflow", "the release record names no repository and 40-hex commit"
+BAD_RELEASES = [
+    ("{not json", UNREADABLE, "reinstall gen-matrix; the file names the repository and commit a release was built from"),
+    (json.dumps(["acme/gen-matrix", COMMIT]), UNREADABLE, "reinstall gen-matrix; the file names the repository"),
+    (json.dumps({"repository": "acme/gen-matrix"}), UNREADABLE, "reinstall gen-matrix; the file names the repository"),
+    (json.dumps({"rev": COMMIT}), UNREADABLE, "reinstall gen-matrix; the file names the repository"),
+    (json.dumps({"repository": "acme", "rev": COMMIT}), NO_PIN, "reinstall gen-matrix"),
+    (json.dumps({"repository": "acme/gen-matrix", "rev": COMMIT[:12]}), NO_PIN, "reinstall gen-matrix"),
+    (json.dumps({"repository": 7, "rev": COMMIT}), NO_PIN, "reinstall gen-matrix"),
+    (json.dumps({"repository": "acme/gen matrix", "rev": COMMIT.upper()}), NO_PIN, "reinstall gen-matrix"),
+]
+
+
+@pytest.mark.parametrize("text, message, hint", BAD_RELEASES, ids=[f"release{n}" for n in range(len(BAD_RELEASES))])
+def test_a_release_record_gen_matrix_cannot_read_is_an_error_at_that_file(text, message, hint, tmp_path, monkeypatch):
+    install_record(tmp_path, vcs("https://github.com/acme/gen-matrix"), monkeypatch)
+    release = tmp_path / "release.json"
+    release.write_text(text)
+    monkeypatch.setattr(pin, "RELEASE_FILE", release)
+    for asked in (pin.default, pin.home):
+        with pytest.raises(GenMatrixError) as raised:
+            asked()
+        (problem,) = raised.value.problems
+        assert (problem.where.path, problem.message) == (str(release), message)
+        assert problem.hint.startswith(hint)
+
+
+def metadata_urls(site: Path, monkeypatch, *urls: str) -> None:
+    """An installed gen-matrix (no installation record) whose metadata lists these Project-URLs."""
+    install_record(site, None, monkeypatch)
+    info = site / "gen_matrix-0.0.1.dist-info" / "METADATA"
+    info.write_text(info.read_text() + "".join(f"Project-URL: {url}\n" for url in urls))
+
+
+@pytest.mark.parametrize("urls, home", [
+    (("Homepage, https://github.com/elsewhere/site", "Repository, https://github.com/acme/gen-matrix.git"),
+     "github:acme/gen-matrix"),
+    (("Repository, https://github.com/flox/gen-matrix/", "Issues, https://github.com/other/issues"),
+     "github:flox/gen-matrix"),
+    (("Homepage, https://github.com/elsewhere/site", "Repository, https://git.example.org/acme/gen-matrix"),
+     "github:OWNER/gen-matrix"),
+])
+def test_the_project_s_home_is_its_repository_url_on_github(urls, home, tmp_path, monkeypatch):
+    metadata_urls(tmp_path, monkeypatch, *urls)
+    assert pin.home() == home
+    assert pin.example_flake() == f"{home}/<40-hex commit>"
+
+
+def test_a_gen_matrix_not_installed_reads_its_home_from_its_source_tree(monkeypatch):
+    """Run from a source tree without installing it: no distribution, no installation record;
+    the home is the Repository of the tree's own pyproject.toml."""
+    monkeypatch.setattr(pin, "PROJECT", "gen-matrix-not-installed")
+    monkeypatch.setattr(pin, "RELEASE_FILE", REPO / "no-release.json")
+    urls = tomlkit.parse((REPO / "pyproject.toml").read_text())["project"]["urls"]
+    owner_name = urls["Repository"].removeprefix("https://github.com/")
+    assert pin.home() == f"github:{owner_name}"
+    assert pin.default() == (None, "gen-matrix is not installed as a package")
 
 
 def git(root: Path, *args: str) -> str:

@@ -247,6 +247,44 @@ def test_adopt_does_not_read_dev_zero(recipes):
     assert "access to absolute path '/dev/zero' is forbidden in restricted mode" in result.stderr
 
 
+@needs_nix
+def test_nix_path_names_no_folder_an_evaluation_may_read(tmp_path, monkeypatch):
+    """A machine's NIX_PATH would add its entries to the folders restricted evaluation
+    allows: none of them is found, while the folder given is read."""
+    for name in ("allowed", "outside", "home"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "secret.nix").write_text(f'"{name}"\n')
+    monkeypatch.setenv("NIX_PATH", f"nixpkgs={tmp_path / 'outside'}:secret={tmp_path / 'home'}")
+
+    def evaluate(expression: str) -> sandbox.Finished:
+        return sandbox.run(["nix-instantiate", "--eval", "--expr", expression,
+                            *sandbox.options([tmp_path / "allowed"])], timeout=120)
+
+    assert evaluate(f"import {tmp_path / 'allowed' / 'secret.nix'}").stdout.strip() == '"allowed"'
+    for entry in ("nixpkgs", "secret"):
+        done = evaluate(f"import <{entry}/secret.nix>")
+        assert done.returncode != 0 and done.stdout == "", done.stdout
+        assert f"file '{entry}/secret.nix' was not found" in done.stderr
+
+
+@needs_nix
+@pytest.mark.parametrize("setting", ["NIX_CONFIG", "NIX_USER_CONF_FILES"])
+def test_no_program_runs_whatever_the_machine_s_nix_configuration_allows(setting, tmp_path, monkeypatch):
+    """builtins.exec exists where the machine's Nix configuration allows unsafe native code:
+    a confined evaluation has none, from the environment's settings or a nix.conf."""
+    allowed = "allow-unsafe-native-code-during-evaluation = true"
+    if setting == "NIX_CONFIG":
+        monkeypatch.setenv("NIX_CONFIG", allowed)
+    else:
+        (tmp_path / "nix.conf").write_text(allowed + "\n")
+        monkeypatch.setenv("NIX_USER_CONF_FILES", str(tmp_path / "nix.conf"))
+    ran = tmp_path / "ran"
+    done = sandbox.run(["nix-instantiate", "--eval", "--expr", f'builtins.exec ["sh" "-c" "touch {ran}; echo 42"]',
+                        *sandbox.options([tmp_path])], timeout=120)
+    assert done.returncode != 0 and "attribute 'exec' missing" in done.stderr
+    assert not ran.exists()
+
+
 # ---- processes ---------------------------------------------------------------------------
 
 def processes_with(marker: str) -> list[int]:
@@ -279,8 +317,11 @@ def test_no_nix_instantiate_outlives_gen_matrix(how, tmp_path):
     shutil.copytree(FIXTURE, folder)
     recipe = torch_recipes(folder)[0]
     recipe.write_text(recipe.read_text().replace("allowUnfree = true;", f"allowUnfree = true; n = {LOOP};", 1))
+    # gen-matrix as a terminal starts it, whatever started the tests: a job a shell puts in the
+    # background (a script's `&`, nohup) inherits SIGINT ignored, and a Ctrl-C never reaches it
     gen_matrix = subprocess.Popen([sys.executable, "-m", "generator", "adopt", str(folder), "--pytorch-version", "2.8.0"],
-                                  cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                  cwd=REPO, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                  preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         assert wait_for(lambda: [pid for pid in processes_with(marker) if pid != gen_matrix.pid])
         gen_matrix.send_signal(how)
@@ -290,6 +331,18 @@ def test_no_nix_instantiate_outlives_gen_matrix(how, tmp_path):
         gen_matrix.kill()
         for pid in processes_with(marker):
             os.kill(pid, signal.SIGKILL)
+
+
+@needs_posix("commands run by /bin/sh")
+def test_no_process_starts_once_the_runs_are_closed(tmp_path):
+    """After Ctrl-C or an error closes a command's runs, a thread that asks for one more gets
+    a run that timed out, with nothing read: no process is started."""
+    with sandbox.Runs() as runs:
+        assert runs.run(["sh", "-c", f"echo started > {tmp_path / 'before'}; echo out"], 60).stdout == "out\n"
+    for name in ("after", "again"):
+        assert runs.run(["sh", "-c", f"echo started > {tmp_path / name}; echo out; echo err >&2"], 60) == \
+            sandbox.Finished(-1, "", "", True)
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["before"]
 
 
 # ---- eval --------------------------------------------------------------------------------
