@@ -145,7 +145,9 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
                                                       "tests/test_toolchain_fatbin.py")),
     "handbuild": ("generator/commands/handbuild.py", ("tests/test_smoke_handbuild.py", "tests/test_wheels.py",
                                                       "tests/test_env.py")),
-    "eval": ("generator/commands/eval.py", ("tests/test_eval.py", "tests/test_ci_time_limit.py")),
+    "eval": ("generator/commands/eval.py", ("tests/test_eval.py", "tests/test_ci_time_limit.py",
+                                            "tests/test_evaljobs.py")),
+    "evaljobs": ("generator/commands/evaljobs.py", ("tests/test_evaljobs.py",)),
     "sandbox": ("generator/commands/sandbox.py", ("tests/test_sandbox.py", "tests/test_eval.py",
                                                   "tests/test_bounded.py")),
     "buildenv": ("generator/commands/buildenv.py", ("tests/test_env.py", "tests/test_escaping.py",
@@ -174,6 +176,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     # the repository's own pins, generated from matrix.yaml by pins.nix.j2
     "nix-pins": ("nix/pins.nix", ("tests/test_examples.py", "tests/test_nix.py")),
     "nix-eval": ("generator/commands/eval.nix", ("tests/test_eval.py", "tests/test_sandbox.py")),
+    "nix-evaljobs": ("generator/commands/evaljobs.nix", ("tests/test_evaljobs.py",)),
     "nix-adopt": ("generator/commands/adopt/adopt.nix", ("tests/test_adopt_reading.py", "tests/test_adopt.py")),
     # the build fixes
     "fix-allow-broken-cuda13": ("nix/fixes/allow-broken-cuda13.nix", ("tests/test_fixes_keep_nixpkgs.py",

@@ -114,6 +114,11 @@ MUTANTS: dict[str, tuple[tuple[str, str, str], ...]] = {
         ("the nonce left out of the trace", '"gen-matrix-eval ${nonce}: ', '"gen-matrix-eval: '),
         ("a failure reported as success", "else if tried.success then tried.value", "else if true then tried.value"),
     ),
+    "generator/commands/evaljobs.nix": (
+        ("the wrapper walked as the heavy build", "heavy = published.unwrapped;", "heavy = published;"),
+        ("the recipe's jobs not walked", "recurseForDerivations = true;", "recurseForDerivations = false;"),
+        ("no package set handed in", "{ genMatrixNixpkgs = nixpkgs; }", "{ genMatrixNixpkgs = null; }"),
+    ),
     "generator/commands/adopt/adopt.nix": (
         ("hasSuffix off by one", "substring (n - m) m s == suffix", "substring (n - m + 1) m s == suffix"),
         ("versionAtLeast strict", "versionAtLeast = a: b: builtins.compareVersions a b >= 0;",

@@ -59,12 +59,14 @@ REFERENCE_NAMES = REPO / "tests" / "fixtures" / "reference" / "names-main.txt"
 def a_machine_of_no_ones(tmp_path_factory):
     """Nothing of the user or the machine the tests run on reaches them: a home of their own
     (git's and Nix's settings in it), no git configuration from outside, UTC and a plain
-    locale. What torch dispatches to is left alone: the tests that depend on it say so."""
+    locale, and no nix-eval-jobs of the machine's in place of nix-instantiate (test_evaljobs
+    tests that path). What torch dispatches to is left alone: the tests that depend on it say so."""
     home = tmp_path_factory.mktemp("home")
     with pytest.MonkeyPatch.context() as patch:
         for name, value in {"HOME": str(home), "XDG_CONFIG_HOME": str(home / ".config"),
                             "XDG_CACHE_HOME": str(home / ".cache"), "GIT_CONFIG_GLOBAL": os.devnull,
-                            "GIT_CONFIG_NOSYSTEM": "1", "TZ": "UTC", "LC_ALL": "C.UTF-8"}.items():
+                            "GIT_CONFIG_NOSYSTEM": "1", "TZ": "UTC", "LC_ALL": "C.UTF-8",
+                            "GEN_MATRIX_NO_EVAL_JOBS": "1"}.items():
             patch.setenv(name, value)
         yield
 

@@ -224,7 +224,15 @@ def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None,
     module's docstring), so the batch is split there: the failing recipe gets the process's
     message and the recipes after it go on in new processes, as many as there are idle
     workers. That costs one process per such failure; halving the batch (bisection) would
-    cost about log2 of its size, and evaluate every recipe before the failure again."""
+    cost about log2 of its size, and evaluate every recipe before the failure again.
+
+    Where nix-eval-jobs is on PATH (and GEN_MATRIX_NO_EVAL_JOBS is not set), it evaluates
+    instead, with the same results (evaljobs.py)."""
+    from . import evaljobs  # it builds on this module
+
+    other = evaljobs.program()
+    if other is not None:
+        return evaljobs.evaluate(found, other, jobs, deadline, quiet)
     every = (*found, *quiet)
     told = len(found) if messages else 0  # the positions below this are asked for their message
     done: dict[int, Result] = {}
