@@ -37,10 +37,11 @@ import secrets
 import shutil
 import tempfile
 import time
+from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping
+from typing import Iterator, Mapping, Sequence
 
 from ..errors import GenMatrixError, Location, printable
 from ..layout import PKGS_DIR
@@ -292,26 +293,40 @@ class _Ran:
     late: bool  # whether the deadline stopped it, or came before it started
 
 
+def time_left(deadline: float | None) -> float:
+    """The seconds one process may run: the sandbox's limit, or less where the run's deadline
+    comes first (0 or less: none may start)."""
+    return sandbox.TIMEOUT_S if deadline is None else min(sandbox.TIMEOUT_S, deadline - time.monotonic())
+
+
+@contextmanager
+def spec_file(batch: Sequence[tuple[str, Target]], nix_file: Path) -> Iterator[tuple[Path, list[Path]]]:
+    """The spec of `batch` (keys and targets of one package set and system) that `nix_file`
+    reads, in a temporary file, and the folders evaluation may read: that file's, the Nix
+    file's, the recipes' repositories and the package set handed in. In a file: thousands of
+    recipes would pass the length one argument may have."""
+    first = batch[0][1]
+    spec = {"nixpkgs": first.nixpkgs, "recipes": [{"name": key, "file": str(target.file)} for key, target in batch]}
+    with tempfile.TemporaryDirectory(prefix="gen-matrix-eval-") as folder:
+        file = Path(folder).resolve() / "spec.json"
+        file.write_text(json.dumps(spec), encoding="utf-8")
+        readable = [file.parent, nix_file.resolve().parent, *dict.fromkeys(target.root for _, target in batch)]
+        if first.nixpkgs is not None:
+            readable.append(readable_tree(Path(first.nixpkgs)))
+        yield file, readable
+
+
 def _run(batch: tuple[tuple[int, Target], ...], program: str, runs: sandbox.Runs,
          deadline: float | None) -> _Ran:
     """One nix-instantiate over `batch` (positions and targets of one package set and
     system). A batch of one recipe is evaluated without tryEval, so that its failure comes
     with Nix's message."""
-    limit = sandbox.TIMEOUT_S if deadline is None else min(sandbox.TIMEOUT_S, deadline - time.monotonic())
+    limit = time_left(deadline)
     if limit <= 0:
         return _Ran({}, {}, None, True)
-    targets = [target for _, target in batch]
-    first = targets[0]
-    spec = {"nixpkgs": first.nixpkgs, "recipes": [{"name": str(index), "file": str(target.file)}
-                                                  for index, target in batch]}
+    first = batch[0][1]
     nonce = secrets.token_hex(16)
-    # In a file: thousands of recipes would pass the length one argument may have.
-    with tempfile.TemporaryDirectory(prefix="gen-matrix-eval-") as folder:
-        file = Path(folder).resolve() / "spec.json"
-        file.write_text(json.dumps(spec), encoding="utf-8")
-        readable = [file.parent, EVAL_NIX.resolve().parent, *dict.fromkeys(t.root for t in targets)]
-        if first.nixpkgs is not None:
-            readable.append(readable_tree(Path(first.nixpkgs)))
+    with spec_file([(str(index), target) for index, target in batch], EVAL_NIX) as (file, readable):
         command = [program, "--eval", "--strict", "--json", str(EVAL_NIX), "--argstr", "spec", str(file),
                    "--argstr", "nonce", nonce, "--arg", "catch", "false" if len(batch) == 1 else "true",
                    "--option", "system", first.system,

@@ -21,15 +21,13 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 from ..errors import printable
 from . import sandbox
-from .eval import OUT_OF_TIME, Result, Target, _failed, _group, error_line, processes, readable_tree
+from .eval import OUT_OF_TIME, Result, Target, _failed, _group, error_line, processes, spec_file, time_left
 
 NIX_EVAL_JOBS = "nix-eval-jobs"
 EVALJOBS_NIX = Path(__file__).with_name("evaljobs.nix")
@@ -126,19 +124,13 @@ def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None, d
 
 def _run(batch: list[tuple[str, Target]], program: str, runs: sandbox.Runs, workers: int,
          deadline: float | None) -> list[Result]:
-    limit = sandbox.TIMEOUT_S if deadline is None else min(sandbox.TIMEOUT_S, deadline - time.monotonic())
+    limit = time_left(deadline)
     if limit <= 0:
         return [_failed(target, OUT_OF_TIME) for _, target in batch]
     first = batch[0][1]
-    spec = {"nixpkgs": first.nixpkgs, "recipes": [{"name": key, "file": str(target.file)} for key, target in batch]}
-    with tempfile.TemporaryDirectory(prefix="gen-matrix-evaljobs-") as folder:
-        file = Path(folder).resolve() / "spec.json"
-        file.write_text(json.dumps(spec), encoding="utf-8")
+    with spec_file(batch, EVALJOBS_NIX) as (file, readable):
         roots = file.parent / "gc-roots"
         roots.mkdir()
-        readable = [file.parent, EVALJOBS_NIX.resolve().parent, *dict.fromkeys(t.root for _, t in batch)]
-        if first.nixpkgs is not None:
-            readable.append(readable_tree(Path(first.nixpkgs)))
         try:
             done = runs.run(command(program, file, roots, first, readable, workers), limit)
         except OSError as error:
