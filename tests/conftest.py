@@ -73,8 +73,9 @@ def a_machine_of_no_ones(tmp_path_factory):
 
 # What `pytest -m "not slow"` leaves out besides the tests marked slow where they are written:
 # the tests that take longer than QUICK_SECONDS on 2 cores, by tests/durations.json, and those that
-# need a fixture shared by a module or class whose setup takes that long (where the test that
-# pays for it in a whole run is left out, the next would pay in the quick one); and these, by file.
+# need a fixture shared by a module or class whose setup takes longer than QUICK_SHARED_SECONDS
+# (a shared fixture is set up once a file, by whichever of its tests runs first: the quick subset
+# pays for it once, so a file whose tests all share one gives them at that price); and these, by file.
 # Every file gives the quick subset its quick tests.
 SLOW_TESTS = {
     "test_validation.py": ("test_fuzz_built_matrix_runs_cleanly_or_fails_located",
@@ -89,6 +90,7 @@ SLOW_TESTS = {
 # files that are gone; a test the file does not name stays in the quick subset.
 DURATIONS = Path(__file__).with_name("durations.json")
 QUICK_SECONDS = 0.25
+QUICK_SHARED_SECONDS = 2.5
 SHARED_SCOPES = ("module", "class")
 
 
@@ -122,7 +124,7 @@ def pytest_collection_modifyitems(config, items):
         _collected["files"].add(item.nodeid.split("::")[0])
         if item.originalname in SLOW_TESTS.get(file, ()) \
                 or durations["tests"].get(item.nodeid, 0) > QUICK_SECONDS \
-                or any(durations["fixtures"].get(key, 0) > QUICK_SECONDS for key in fixtures):
+                or any(durations["fixtures"].get(key, 0) > QUICK_SHARED_SECONDS for key in fixtures):
             item.add_marker(pytest.mark.slow)
     if os.environ.get("MUTANT_UNDER_TEST"):
         # A mutation run (scripts/mutation.py) names a mutant's tests in no set order and stops

@@ -3,7 +3,15 @@ the tests and fixtures that are gone leave it, whatever part of the suite the ru
 
 from __future__ import annotations
 
-from conftest import merged_durations
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import merged_durations, recorded_durations
+
+TESTS = Path(__file__).resolve().parent
 
 
 def test_a_recording_keeps_what_it_did_not_collect_and_drops_what_is_gone(tmp_path):
@@ -37,3 +45,21 @@ def test_the_record_is_sorted_so_that_two_recordings_of_the_same_run_are_the_sam
     recorded = {"tests": {"tests/test_a.py::b": 0.5, "tests/test_a.py::a": 0.25}, "fixtures": {}}
     merged = merged_durations(empty, recorded, collected, tmp_path)
     assert list(merged["tests"]) == ["tests/test_a.py::a", "tests/test_a.py::b"]
+
+
+@pytest.mark.slow  # it collects the whole suite: about 10 s
+def test_the_record_names_every_test_of_the_suite_and_none_that_is_gone():
+    """The quick subset's cut is complete: every test the suite holds has its seconds in
+    tests/durations.json, and the file names no test the suite no longer holds. A test added
+    without `pytest --record-durations` over its file would run in the quick subset unmeasured."""
+    listed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly",
+                             "-p", "no:cacheprovider", "-p", "no:xdist", "tests"],
+                            cwd=TESTS.parent, capture_output=True, text=True, timeout=600)
+    assert listed.returncode == 0, listed.stdout[-2000:] + listed.stderr[-2000:]
+    collected = {line for line in listed.stdout.splitlines() if "::" in line}
+    assert len(collected) > 1000, listed.stdout[-2000:]
+    recorded = set(recorded_durations()["tests"])
+    unrecorded, gone = sorted(collected - recorded), sorted(recorded - collected)
+    assert not unrecorded, f"{len(unrecorded)} tests without their seconds, record them with " \
+                           f"`pytest --record-durations FILE...`: {unrecorded[:20]}"
+    assert not gone, f"{len(gone)} tests recorded that the suite no longer holds: {gone[:20]}"
