@@ -287,6 +287,12 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     "digest": {
         "generator.pipeline.digest.x_sha256__mutmut_7": "'UTF-8' and 'utf-8' are the same codec",
     },
+    "ci": {
+        "generator.commands.ci.x_selection__mutmut_60": "the revision's temporary folder named tmp* instead of "
+                                                        "gen-matrix-*: mkdtemp adds a random suffix to either, the "
+                                                        "folder is removed on return, and no output, error or "
+                                                        "derivation reads its name",
+    },
     "cuobjdump": {
         "generator.commands.cuobjdump.x_read__mutmut_23": "errors='REPLACE' is an unknown handler, looked up only when "
                                                          "cuobjdump writes bytes that are not UTF-8: its listings are ASCII",
