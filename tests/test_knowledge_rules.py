@@ -131,3 +131,69 @@ def test_without_a_gpu_a_build_needs_the_cuda_releases_own_driver_and_no_branch_
             assert own and K.driver_need(table, None, cuda, system) == K.DriverNeed(cuda, own, own, None)
     # and with Kepler, whose last branch is R470, CUDA 11.8's own (520) is past it
     assert K.driver_need(table, table.sm["sm35"], "11.8", "Linux").driver == table.minor_compat["11"].driver
+
+
+def test_a_builds_switches_turn_cuda_on_with_a_gpu_and_off_what_its_sm_and_instruction_set_cannot_run(table):
+    # the recipes and `env` set these; an SM current cuDNN left out (Kepler to Volta) builds
+    # without cuDNN, an instruction set without AVX2 without FBGEMM and oneDNN
+    sms = (None, table.sm["sm35"], table.sm["sm70"], table.sm["sm90"], table.sm["sm120"])
+    isas = (None, table.isa["avx"], table.isa["avx2"], table.isa["armv8_2"])
+    for sm in sms:
+        for isa in isas:
+            for accelerator in (None, table.accelerator["mps"]):
+                values = K.switches(sm, isa, accelerator)
+                assert list(values) == sorted(values)
+                assert values["USE_CUDA"] == ("1" if sm else "0")
+                assert values.get("USE_CUDNN") == (None if sm is None else "1" if sm.cudnn else "0")
+                assert values.get("USE_MPS") == ("1" if accelerator else None)
+                off = {name.removeprefix("USE_") for name, value in values.items() if value == "0"} - {"CUDA"}
+                assert K.disabled_features(sm, isa) == tuple(sorted(off))
+                assert off == set(isa.disable if isa else ()) | ({"CUDNN"} if sm and not sm.cudnn else set())
+    assert K.switches(table.sm["sm35"], table.isa["avx"], None) == {
+        "USE_CUDA": "1", "USE_CUDNN": "0", "USE_FBGEMM": "0", "USE_MKLDNN": "0", "USE_MKLDNN_CBLAS": "0",
+        "USE_NNPACK": "0"}
+    assert K.switches(None, table.isa["armv8_2"], table.accelerator["mps"]) == {"USE_CUDA": "0", "USE_MPS": "1"}
+    assert K.disabled_features(None, table.isa["avx"]) == ("FBGEMM", "MKLDNN", "MKLDNN_CBLAS", "NNPACK")
+
+
+def test_why_a_combination_of_names_cannot_work_weighs_its_table_rows_and_never_its_python(table):
+    assert {str(sorted(c.items())): table.why_not(c) for c in (
+        {"sm": "sm35", "cuda": "12.8"}, {"sm": "sm120", "cuda": "12.6"}, {"sm": "sm35", "isa": "armv8_2"},
+        {"sm": "sm87", "cuda": "13.0", "isa": "avx"}, {"isa": "avx2", "accelerator": "mps"},
+        {"sm": "sm90", "cuda": "12.8", "isa": "avx2", "python": "3.12"}, {"sm": "sm120", "cuda": "12.8"})} == {
+        "[('cuda', '12.8'), ('sm', 'sm35')]":
+            "sm35 (Kepler) was dropped after CUDA 11.8; this asks for 12.8, which is too new",
+        "[('cuda', '12.6'), ('sm', 'sm120')]":
+            "sm120 (Blackwell consumer) needs CUDA >= 12.8; this asks for 12.6, which is too old",
+        "[('isa', 'armv8_2'), ('sm', 'sm35')]":
+            "sm35 (Kepler) is found only on x86_64 hosts; armv8_2 is an aarch64 instruction set",
+        "[('cuda', '13.0'), ('isa', 'avx'), ('sm', 'sm87')]":
+            "sm87 (Ampere Orin) is a Jetson part, found only on aarch64 hosts; avx is an x86_64 instruction set",
+        "[('accelerator', 'mps'), ('isa', 'avx2')]": "mps runs on aarch64; avx2 is x86_64",
+        "[('cuda', '12.8'), ('isa', 'avx2'), ('python', '3.12'), ('sm', 'sm90')]": None,
+        "[('cuda', '12.8'), ('sm', 'sm120')]": None}
+
+
+def test_the_upstream_wheel_of_a_build_is_its_releases_cpu_or_cuda_wheel_for_its_python_and_systems(table):
+    # 2.15 has CUDA wheels for Linux alone in the table: on Windows what shipped is unknown,
+    # beside Linux (either first) Linux's is the one;
+    # sm87 (Jetson) has no wheel of PyTorch's own; a Python outside the release has none
+    linux, windows = ("x86_64-linux",), ("x86_64-windows",)
+    sms = {"cpu": None, "sm87": table.sm["sm87"], "sm90": table.sm["sm90"], "sm120": table.sm["sm120"]}
+    asked = {(release, python, sm, systems): K.upstream_for(table, release, python, systems, gpu)
+             for release in ("2.9", "2.15", "9.9") for python in ("3.9", "3.13") for sm, gpu in sms.items()
+             for systems in (linux, windows, linux + windows, windows + linux)}
+    assert {key: answer for key, answer in asked.items() if answer is not None} == {
+        **{(release, "3.13", "cpu", systems): "cpu" for release in ("2.9", "2.15")
+           for systems in (linux, windows, linux + windows, windows + linux)},
+        **{("2.9", "3.13", "sm90", systems): "cu126 (pip)" for systems in (linux, windows, linux + windows, windows + linux)},
+        **{("2.9", "3.13", "sm120", systems): "cu128 (pip)" for systems in (linux, windows, linux + windows, windows + linux)},
+        **{("2.15", "3.13", sm, systems): "cu132 (pip)" for sm in ("sm90", "sm120")
+           for systems in (linux, linux + windows, windows + linux)},
+        ("2.15", "3.13", "sm90", windows): "unknown", ("2.15", "3.13", "sm120", windows): "unknown"}
+    # an AMD GPU's are its ROCm wheels, whatever the SM given
+    for gfx in (table.gfx["gfx942"], table.gfx["gfx1100"]):
+        for release in ("2.11", "2.13"):
+            assert K.upstream_for(table, release, "3.13", linux, table.sm["sm90"], gfx) \
+                == K.upstream_rocm_for(table, release, "3.13", gfx)
+    assert K.upstream_for(table, "2.13", "3.13", linux, None, table.gfx["gfx942"]) == "rocm7.2 (pip)"
