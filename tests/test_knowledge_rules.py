@@ -197,3 +197,45 @@ def test_the_upstream_wheel_of_a_build_is_its_releases_cpu_or_cuda_wheel_for_its
             assert K.upstream_for(table, release, "3.13", linux, table.sm["sm90"], gfx) \
                 == K.upstream_rocm_for(table, release, "3.13", gfx)
     assert K.upstream_for(table, "2.13", "3.13", linux, None, table.gfx["gfx942"]) == "rocm7.2 (pip)"
+
+
+def test_each_finding_names_the_axis_it_is_about_the_weightiest_first(table):
+    # explain and env mark the value a finding is about (its axis): the CUDA release nvcc cannot
+    # build for the SM, the instruction set of another architecture, the PyTorch release too old
+    # for the SM, a Python or CUDA release outside the release's source or wheels
+    asked = {
+        ("sm35", "12.8", "2.9.1", "3.9", "armv8_2"): [(K.CANNOT, "cuda"), (K.CANNOT, "isa"), (K.SOURCE, "python"),
+                                                     (K.NOTE, "cuda")],
+        ("sm120", "12.6", "2.6.0", "3.14", "avx2"): [(K.CANNOT, "cuda"), (K.CANNOT, "pytorch"), (K.SOURCE, "python"),
+                                                    (K.NOTE, "cuda")],
+        ("sm90", "13.1", "2.8.0", "3.13", None): [(K.SOURCE, "cuda")],
+        (None, "12.6", "2.15.0", "3.10", None): [(K.SOURCE, "python"), (K.NOTE, "cuda")],
+        ("sm90", "12.8", "2.9.1", "3.13", "avx2"): [],
+        ("sm35", None, None, None, "avx2"): [],
+    }
+    for (sm, cuda, pytorch, python, isa), expected in asked.items():
+        found = K.findings(table, sm=table.sm[sm] if sm else None, cuda=cuda, pytorch=pytorch, python=python,
+                           isa=table.isa[isa] if isa else None)
+        assert [(f.level, f.axis) for f in found] == expected, (sm, cuda, pytorch, python, isa)
+
+
+def test_a_releases_note_on_a_cuda_release_lists_the_ones_its_wheels_are_built_for_and_the_experimental(table):
+    tail = "a build from source with it is untested upstream"
+    assert {(release, cuda): table.pytorch[release].cuda_support(cuda)
+            for release in ("2.9", "2.11") for cuda in ("12.8", "12.9", "13.0")} == {
+        ("2.9", "12.8"): None, ("2.9", "13.0"): None, ("2.11", "12.8"): None, ("2.11", "13.0"): None,
+        ("2.9", "12.9"): f"PyTorch 2.9's own wheels are built for CUDA 12.6, 12.8 (experimental: 13.0), not 12.9: {tail}",
+        ("2.11", "12.9"): f"PyTorch 2.11's own wheels are built for CUDA 12.6, 12.8, 13.0, not 12.9: {tail}"}
+
+
+def test_wheels_are_listed_newest_release_first_then_oldest_cuda_release_pip_before_conda(table):
+    for sm in ("sm61", "sm80"):
+        for system in (None, "x86_64-linux"):
+            fits = K.wheels_for(table, table.sm[sm], system)
+            keys = [(tuple(-n for n in K.version_key(f.release.name)), K.version_key(f.cuda), f.index != "pip")
+                    for f in fits]
+            assert keys == sorted(keys), (sm, system)
+            # several releases ship one CUDA release's wheels by both, conda's listed first in the table
+            both = {(f.release.name, f.cuda) for f in fits if f.index == "conda"} \
+                & {(f.release.name, f.cuda) for f in fits if f.index == "pip"}
+            assert len(both) >= 2, (sm, system)
