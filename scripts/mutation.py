@@ -320,6 +320,11 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "generator.knowledge.xǁWheelFitǁdriver_for__mutmut_18": "a floor of 'XXXX', as one of '', is no numbered driver and is left out",
         "generator.knowledge.xǁWheelFitǁdriver_for__mutmut_27": "on the shipped table the drivers compared (1,346 pairs, every SM's wheels on Linux and Windows) order alike as text and as versions",
     },
+    "knowledge-rules": {
+        "generator.knowledge.x__target__mutmut_14": "an arch list's entry ends in a digit, a or f before any +PTX (the schema's wheelRow pattern), never in X",
+        "generator.knowledge.x_findings__mutmut_19": "incompatibility weighs an SM against an ISA only when both are given: an SM or an ISA alone is never ruled out",
+        "generator.knowledge.x_incompatibility__mutmut_17": "ROCm's and an ISA's arch are x86_64 or aarch64 (schema), so a ROCm release the ISA's arch is not a host of has one host: a join without separator",
+    },
     "buildenv": {
         "generator.commands.buildenv.x_target_of__mutmut_50": "no workaround of the shipped table has a cuda condition",
         "generator.commands.buildenv.x_nvcc_checks__mutmut_31": "no release of the shipped table writes its source CUDA range with a comma (one clause each: <13.0, >=12.0, >=12.1)",
