@@ -217,6 +217,12 @@ def test_each_finding_names_the_axis_it_is_about_the_weightiest_first(table):
         found = K.findings(table, sm=table.sm[sm] if sm else None, cuda=cuda, pytorch=pytorch, python=python,
                            isa=table.isa[isa] if isa else None)
         assert [(f.level, f.axis) for f in found] == expected, (sm, cuda, pytorch, python, isa)
+        assert all(isinstance(f.text, str) and f.text for f in found), (sm, cuda, pytorch, python, isa)
+    # and each carries the rule's own words
+    sm120 = table.sm["sm120"]
+    assert [f.text for f in K.findings(table, sm=sm120, cuda="12.6", pytorch="2.6.0")][:2] == [
+        "sm120 (Blackwell consumer) needs CUDA >= 12.8; this asks for 12.6, which is too old",
+        "sm120 (Blackwell consumer) needs PyTorch >=2.7; PyTorch 2.6.0's source does not build for it"]
 
 
 def test_a_releases_note_on_a_cuda_release_lists_the_ones_its_wheels_are_built_for_and_the_experimental(table):
@@ -239,3 +245,53 @@ def test_wheels_are_listed_newest_release_first_then_oldest_cuda_release_pip_bef
             both = {(f.release.name, f.cuda) for f in fits if f.index == "conda"} \
                 & {(f.release.name, f.cuda) for f in fits if f.index == "pip"}
             assert len(both) >= 2, (sm, system)
+
+
+def test_a_rocm_release_rules_out_a_gfx_target_it_does_not_build_for_and_an_isa_of_another_host(table):
+    import dataclasses
+
+    rocm, older = table.rocm["6.4"], dataclasses.replace(table.rocm["6.4"], name="6.3")
+    hosts = "nixpkgs builds ROCm 6.4 for x86_64 hosts only"
+    asked = {
+        ("6.4", None, "armv8_2"): f"{hosts}; armv8_2 is aarch64", ("6.4", None, "armv9"): f"{hosts}; armv9 is aarch64",
+        ("6.4", "gfx942", "armv8_2"): f"{hosts}; armv8_2 is aarch64",
+        ("6.4", None, "avx2"): None, ("6.4", "gfx942", "avx2"): None, ("6.4", "gfx1200", None): None,
+        (None, "gfx942", "avx2"): None, (None, "gfx950", "armv8_2"): None,
+        ("6.4", "gfx950", None): f"nixpkgs' ROCm 6.4 builds for {', '.join(rocm.targets)} (clr's gpuTargets), "
+                                 "not for gfx950 (CDNA 4)",
+        ("6.3", "gfx1200", "avx2"): "gfx1200 (RDNA 4) needs ROCm >= 6.4.1; this asks for 6.3, which is too old",
+        ("6.3", "gfx942", "avx512"): None,
+    }
+    for (release, gfx, isa), expected in asked.items():
+        rows = {"rocm": {"6.4": rocm, "6.3": older}.get(release), "gfx": table.gfx.get(gfx), "isa": table.isa.get(isa)}
+        assert K.why_not_rows({axis: row for axis, row in rows.items() if row is not None}) == expected, \
+            (release, gfx, isa)
+
+
+def test_kepler_needs_a_cuda_releases_own_driver_within_its_last_branch_and_past_it_minor_compatibility(table):
+    import dataclasses
+    from types import MappingProxyType
+
+    for sm in ("sm35", "sm37"):
+        gpu = table.sm[sm]
+        for system, within, compat in (("Linux", "470.42.01", "450.80.02"), ("Windows", "471.11", "452.39")):
+            # CUDA 11.4's own driver is of R470, Kepler's last branch
+            assert K.driver_need(table, gpu, "11.4", system) == K.DriverNeed("11.4", within, within, 470)
+            # CUDA 11.8's (520) is past it: CUDA 11's minor-version compatibility runs it
+            need = K.driver_need(table, gpu, "11.8", system)
+            assert (need.driver, need.branch, need.compat) == (compat, 470, table.minor_compat["11"]), (sm, system)
+            # CUDA 12's compatibility asks 525, past R470 too: no driver runs it
+            assert K.driver_need(table, gpu, "12.8", system).driver == ""
+    # a compatibility floor of the branch itself is within it
+    at_branch = dataclasses.replace(table.minor_compat["11"], driver="470.57.02", windows_driver="471.41")
+    edited = dataclasses.replace(table, minor_compat=MappingProxyType({**table.minor_compat, "11": at_branch}))
+    for system, driver in (("Linux", "470.57.02"), ("Windows", "471.41")):
+        assert K.driver_need(edited, table.sm["sm35"], "11.8", system) == \
+            K.DriverNeed("11.8", table.cuda_release("11.8").driver_for(system), driver, 470, at_branch)
+
+
+@pytest.mark.parametrize("driver, needed, meets", [
+    ("525.60.13", "525.60.13", True), ("525.60.12", "525.60.13", False), ("525.60.14", "525.60.13", True),
+    ("580.88", "580.88", True), ("580.87", "580.88", False), ("470.42.01", "R590", True)])
+def test_a_driver_meets_a_minimum_it_equals_or_passes_and_one_given_by_its_branch_alone(driver, needed, meets):
+    assert K.driver_meets(driver, needed) is meets
