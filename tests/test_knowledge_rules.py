@@ -179,15 +179,16 @@ def test_the_upstream_wheel_of_a_build_is_its_releases_cpu_or_cuda_wheel_for_its
     # beside Linux (either first) Linux's is the one;
     # sm87 (Jetson) has no wheel of PyTorch's own; a Python outside the release has none
     linux, windows = ("x86_64-linux",), ("x86_64-windows",)
+    every = (linux, windows, linux + windows, windows + linux)
     sms = {"cpu": None, "sm87": table.sm["sm87"], "sm90": table.sm["sm90"], "sm120": table.sm["sm120"]}
     asked = {(release, python, sm, systems): K.upstream_for(table, release, python, systems, gpu)
              for release in ("2.9", "2.15", "9.9") for python in ("3.9", "3.13") for sm, gpu in sms.items()
-             for systems in (linux, windows, linux + windows, windows + linux)}
+             for systems in every}
     assert {key: answer for key, answer in asked.items() if answer is not None} == {
         **{(release, "3.13", "cpu", systems): "cpu" for release in ("2.9", "2.15")
-           for systems in (linux, windows, linux + windows, windows + linux)},
-        **{("2.9", "3.13", "sm90", systems): "cu126 (pip)" for systems in (linux, windows, linux + windows, windows + linux)},
-        **{("2.9", "3.13", "sm120", systems): "cu128 (pip)" for systems in (linux, windows, linux + windows, windows + linux)},
+           for systems in every},
+        **{("2.9", "3.13", "sm90", systems): "cu126 (pip)" for systems in every},
+        **{("2.9", "3.13", "sm120", systems): "cu128 (pip)" for systems in every},
         **{("2.15", "3.13", sm, systems): "cu132 (pip)" for sm in ("sm90", "sm120")
            for systems in (linux, linux + windows, windows + linux)},
         ("2.15", "3.13", "sm90", windows): "unknown", ("2.15", "3.13", "sm120", windows): "unknown"}
@@ -230,7 +231,8 @@ def test_a_releases_note_on_a_cuda_release_lists_the_ones_its_wheels_are_built_f
     assert {(release, cuda): table.pytorch[release].cuda_support(cuda)
             for release in ("2.9", "2.11") for cuda in ("12.8", "12.9", "13.0")} == {
         ("2.9", "12.8"): None, ("2.9", "13.0"): None, ("2.11", "12.8"): None, ("2.11", "13.0"): None,
-        ("2.9", "12.9"): f"PyTorch 2.9's own wheels are built for CUDA 12.6, 12.8 (experimental: 13.0), not 12.9: {tail}",
+        ("2.9", "12.9"):
+            f"PyTorch 2.9's own wheels are built for CUDA 12.6, 12.8 (experimental: 13.0), not 12.9: {tail}",
         ("2.11", "12.9"): f"PyTorch 2.11's own wheels are built for CUDA 12.6, 12.8, 13.0, not 12.9: {tail}"}
 
 
