@@ -43,27 +43,34 @@ def vcs(url: str, commit: str = COMMIT, requested: str | None = None, kind: str 
     return json.dumps({"url": url, "vcs_info": info})
 
 
-# direct_url.json as pip writes it (PEP 610) -> the flake reference, or None and the words that say why
+def unfetchable(url: str) -> str:
+    return f"this gen-matrix was installed from {url}, which a CI runner cannot fetch"
+
+
+# direct_url.json as pip writes it (PEP 610) -> the flake reference, or None and the whole words that say why
 RECORDS = [
     (vcs("https://github.com/acme/gen-matrix.git"), f"github:acme/gen-matrix/{COMMIT}"),
     (vcs("https://github.com/acme/gen-matrix", requested="main"), f"github:acme/gen-matrix/{COMMIT}"),
     (vcs("https://github.com/acme/gen-matrix", requested=OTHER), f"github:acme/gen-matrix/{COMMIT}"),
     (vcs("https://git.example.org:8443/tools/gen-matrix", requested="v1.0"),
      f"git+https://git.example.org:8443/tools/gen-matrix?rev={COMMIT}"),
-    (vcs("https://github.com/acme/gen-matrix", commit=COMMIT[:12]), "cannot fetch"),
-    (vcs("https://github.com/acme/gen-matrix", commit=""), "cannot fetch"),
-    (vcs("https://hg.example.org/gen-matrix", kind="hg"), "cannot fetch"),
-    (vcs("ssh://git@github.com/acme/gen-matrix.git"), "cannot fetch"),
-    (vcs("file:///home/me/gen-matrix"), "installed from file:///home/me/gen-matrix, which a CI runner cannot fetch"),
+    (vcs("https://github.com/acme/gen-matrix", commit=COMMIT[:12]), unfetchable("https://github.com/acme/gen-matrix")),
+    (vcs("https://github.com/acme/gen-matrix", commit=""), unfetchable("https://github.com/acme/gen-matrix")),
+    (vcs("https://hg.example.org/gen-matrix", kind="hg"), unfetchable("https://hg.example.org/gen-matrix")),
+    (vcs("ssh://git@github.com/acme/gen-matrix.git"), unfetchable("ssh://git@github.com/acme/gen-matrix.git")),
+    (vcs("file:///home/me/gen-matrix"), unfetchable("file:///home/me/gen-matrix")),
     (json.dumps({"url": "file:///tmp/gen_matrix-0.0.1-py3-none-any.whl",
-                 "archive_info": {"hash": "sha256=" + "ab" * 32, "hashes": {"sha256": "ab" * 32}}}), "cannot fetch"),
+                 "archive_info": {"hash": "sha256=" + "ab" * 32, "hashes": {"sha256": "ab" * 32}}}),
+     unfetchable("file:///tmp/gen_matrix-0.0.1-py3-none-any.whl")),
     (json.dumps({"url": "https://example.org/gen_matrix-0.0.1.tar.gz", "archive_info": {"hash": ""}}),
-     "cannot fetch"),
-    (json.dumps({"url": "file:///home/me/gen-matrix", "dir_info": {"editable": True}}), "cannot fetch"),
-    (json.dumps({"url": "file:///home/me/gen-matrix", "dir_info": {}}), "cannot fetch"),
-    (None, "records no source commit"),
-    ("{not json", "cannot be read"),
-    (json.dumps({"vcs_info": {"vcs": "git", "commit_id": COMMIT}}), "cannot be read"),
+     unfetchable("https://example.org/gen_matrix-0.0.1.tar.gz")),
+    (json.dumps({"url": "file:///home/me/gen-matrix", "dir_info": {"editable": True}}),
+     unfetchable("file:///home/me/gen-matrix")),
+    (json.dumps({"url": "file:///home/me/gen-matrix", "dir_info": {}}), unfetchable("file:///home/me/gen-matrix")),
+    (None, "this gen-matrix records no source commit (no release record, no installation record of one)"),
+    ("{not json", "its installation record (direct_url.json) cannot be read"),
+    (json.dumps({"vcs_info": {"vcs": "git", "commit_id": COMMIT}}),
+     "its installation record (direct_url.json) cannot be read"),
 ]
 
 
@@ -75,8 +82,8 @@ def test_the_default_pin_is_the_commit_pip_recorded_where_a_runner_can_fetch_it(
     if expected.startswith(("github:", "git+")):
         assert (flake, origin) == (expected, "the git commit it was installed from")
         assert pin.FLAKE_PIN.match(flake)  # what ci.gen_matrix accepts
-    else:
-        assert flake is None and expected in origin
+    else:  # the words init and generate show the user, whole
+        assert (flake, origin) == (None, expected)
 
 
 def test_a_release_record_comes_before_the_installation_record(tmp_path, monkeypatch):
