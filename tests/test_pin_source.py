@@ -86,6 +86,48 @@ def test_the_default_pin_is_the_commit_pip_recorded_where_a_runner_can_fetch_it(
         assert (flake, origin) == (None, expected)
 
 
+# a folder's pyproject.toml (None: it has none; a dict: a folder of that name there) -> whether
+# the folder is gen-matrix's own source tree
+TREES = [
+    ('[project]\nname = "gen-matrix"\nversion = "0.0.1"\n', True),
+    ('[build-system]\nrequires = ["setuptools"]\n\n[project]  # the source\nname = "gen-matrix"\n', True),
+    ('[project]\nname = "gen-matrix-fork"\n', False),
+    ('[project]\nname = "my-builds"\n', False),
+    ('[tool.gen-matrix]\nname = "gen-matrix"\n', False),
+    ('[project]\nversion = "1"\n', False),
+    ('project = "gen-matrix"\n', False),
+    ('[project\nname = "gen-matrix"\n', False),
+    ("", False),
+    (None, False),
+    ({}, False),
+]
+
+
+@pytest.mark.parametrize("pyproject, checkout", TREES, ids=[f"tree{index}" for index in range(len(TREES))])
+@pytest.mark.parametrize("configured", [None, f"github:acme/gen-matrix/{COMMIT}"], ids=["not set", "set"])
+def test_a_tree_is_gen_matrix_s_own_only_where_its_pyproject_names_the_project(pyproject, checkout, configured,
+                                                                               tmp_path, monkeypatch):
+    """gen-matrix's own tree runs the checkout itself, whatever ci.gen_matrix says; any other
+    runs ci.gen_matrix, else the default pin."""
+    monkeypatch.setattr(pin, "default", lambda: (f"github:acme/gen-matrix/{OTHER}", "stand-in"))
+    if isinstance(pyproject, str):
+        (tmp_path / "pyproject.toml").write_text(pyproject)
+    elif pyproject is not None:
+        (tmp_path / "pyproject.toml").mkdir()
+    assert pin.is_checkout(tmp_path) is checkout
+    expected = pin.Source(None, True, "this checkout of gen-matrix") if checkout else \
+        pin.Source(configured, False, "ci.gen_matrix") if configured else \
+        pin.Source(f"github:acme/gen-matrix/{OTHER}", False, "stand-in")
+    assert pin.of(tmp_path, configured) == expected
+
+
+def test_gen_matrix_s_own_source_tree_is_a_checkout_and_its_examples_are_not():
+    assert pin.is_checkout(REPO)
+    assert pin.of(REPO, f"github:acme/gen-matrix/{COMMIT}") == pin.Source(None, True, "this checkout of gen-matrix")
+    examples = sorted(path for path in (REPO / "examples").iterdir() if path.is_dir())
+    assert len(examples) >= 2 and not any(pin.is_checkout(example) for example in examples)
+
+
 def test_a_release_record_comes_before_the_installation_record(tmp_path, monkeypatch):
     install_record(tmp_path, vcs("https://github.com/acme/gen-matrix"), monkeypatch)
     (tmp_path / "release.json").write_text(json.dumps({"repository": "flox/gen-matrix", "rev": OTHER}))
