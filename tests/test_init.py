@@ -346,13 +346,22 @@ def test_an_owner_file_that_is_a_link_or_none_explains_no_staging_folder(tmp_pat
                               and path != f"work/{killed}"}
 
 
-def test_a_git_repository_is_refused_before_anything_is_made(tmp_path):
+@pytest.mark.parametrize("kind", ["a clone", "a worktree"])
+def test_a_git_repository_is_refused_before_anything_is_made(kind, tmp_path):
+    """A clone's .git is a folder, a worktree's (or a submodule's) a file naming one: either
+    is a repository already, named with what to do instead."""
     root = tmp_path / "clone"
     root.mkdir()
-    git(root, "init", "-q")
+    if kind == "a clone":
+        git(root, "init", "-q")
+    else:
+        (root / ".git").write_text(f"gitdir: {tmp_path / 'main' / '.git' / 'worktrees' / 'clone'}\n")
     before = tree(tmp_path)
     result = invoke("init", str(root), *host_options(H100))
-    assert result.exit_code == 2 and "is a git repository already" in result.output
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr == (f"error: {root}/.git: this folder is a git repository already; init makes a new one, "
+                             "with its first commit\n  hint: init a new folder, then push it to your remote from there "
+                             "(`git remote add origin URL && git push -u origin main`)\n")
     assert tree(tmp_path) == before
 
 
