@@ -133,7 +133,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
                                         "tests/test_plan_shards.py", "tests/test_hosted_limit.py")),
     "measured": ("generator/commands/measured.py", ("tests/test_measured.py", "tests/test_measured_several.py",
                                                     "tests/test_ci.py")),
-    "init": ("generator/commands/init.py", ("tests/test_init.py", "tests/test_no_matrix.py")),
+    # test_pin_source.py tests init.pinned: the pin init writes into the new matrix's ci block
+    "init": ("generator/commands/init.py", ("tests/test_init.py", "tests/test_no_matrix.py", "tests/test_pin_source.py")),
     "adopt": ("generator/commands/adopt/__init__.py", ("tests/test_adopt.py",)),
     "adopt-reading": ("generator/commands/adopt/reading.py", ("tests/test_adopt.py", "tests/test_adopt_reading.py")),
     "adopt-inferring": ("generator/commands/adopt/inferring.py", ("tests/test_adopt.py",)),

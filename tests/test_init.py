@@ -312,13 +312,56 @@ def test_init_names_a_staging_folder_whose_init_still_runs_or_that_no_owner_file
     assert sorted(os.listdir(parent)) == [LEFT]
 
 
-def test_a_git_repository_is_refused_before_anything_is_made(tmp_path):
+@needs_posix("symbolic links, and the system's lock on an open file, as flock")
+def test_an_owner_file_that_is_a_link_or_none_explains_no_staging_folder(tmp_path):
+    """Beside the target, four staging folders of the same name: two whose owner file is a
+    symbolic link to an unlocked file elsewhere (an owner file is one init makes, never a
+    link: open through it, the init would lock and delete by someone else's file), one with
+    no owner file, and one an init killed with -9 left. The last is removed; each of the
+    others is named, with what to do, and kept as it is, its link and the file it names."""
+    parent, outside = tmp_path / "work", tmp_path / "outside"
+    parent.mkdir()
+    outside.mkdir()
+    staged = {kind: f".builds.gen-matrix-init-{token * 16}" for kind, token in
+              (("link", "1"), ("other link", "2"), ("no owner", "3"), ("killed", "4"))}
+    for kind, name in staged.items():
+        (parent / name / ".git").mkdir(parents=True)
+        (parent / name / "matrix.yaml").write_text(f"{kind}\n")
+        owner = parent / f"{name}.owner"
+        if "link" in kind:
+            (outside / kind).write_text(f"not {kind}'s owner\n")
+            owner.symlink_to(outside / kind)
+        elif kind == "killed":
+            owner.write_text("")
+    before = tree(tmp_path)
+    result = invoke("init", str(parent / "builds"), *host_options(H100))
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr == "".join(
+        f"error: {parent}/{staged[kind]}: a folder an earlier `gen-matrix init` made, with no owner file beside it to "
+        f"say whether that init still runs\n  hint: if no init runs here, remove it, then run `gen-matrix init` again\n"
+        for kind in ("link", "other link", "no owner"))
+    killed = staged["killed"]
+    assert tree(tmp_path) == {path: what for path, what in before.items()
+                              if not path.startswith((f"work/{killed}/", f"work/{killed}.owner"))
+                              and path != f"work/{killed}"}
+
+
+@pytest.mark.parametrize("kind", ["a clone", "a worktree"])
+def test_a_git_repository_is_refused_before_anything_is_made(kind, tmp_path):
+    """A clone's .git is a folder, a worktree's (or a submodule's) a file naming one: either
+    is a repository already, named with what to do instead."""
     root = tmp_path / "clone"
     root.mkdir()
-    git(root, "init", "-q")
+    if kind == "a clone":
+        git(root, "init", "-q")
+    else:
+        (root / ".git").write_text(f"gitdir: {tmp_path / 'main' / '.git' / 'worktrees' / 'clone'}\n")
     before = tree(tmp_path)
     result = invoke("init", str(root), *host_options(H100))
-    assert result.exit_code == 2 and "is a git repository already" in result.output
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr == (f"error: {root}/.git: this folder is a git repository already; init makes a new one, "
+                             "with its first commit\n  hint: init a new folder, then push it to your remote from there "
+                             "(`git remote add origin URL && git push -u origin main`)\n")
     assert tree(tmp_path) == before
 
 

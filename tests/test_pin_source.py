@@ -43,27 +43,34 @@ def vcs(url: str, commit: str = COMMIT, requested: str | None = None, kind: str 
     return json.dumps({"url": url, "vcs_info": info})
 
 
-# direct_url.json as pip writes it (PEP 610) -> the flake reference, or None and the words that say why
+def unfetchable(url: str) -> str:
+    return f"this gen-matrix was installed from {url}, which a CI runner cannot fetch"
+
+
+# direct_url.json as pip writes it (PEP 610) -> the flake reference, or None and the whole words that say why
 RECORDS = [
     (vcs("https://github.com/acme/gen-matrix.git"), f"github:acme/gen-matrix/{COMMIT}"),
     (vcs("https://github.com/acme/gen-matrix", requested="main"), f"github:acme/gen-matrix/{COMMIT}"),
     (vcs("https://github.com/acme/gen-matrix", requested=OTHER), f"github:acme/gen-matrix/{COMMIT}"),
     (vcs("https://git.example.org:8443/tools/gen-matrix", requested="v1.0"),
      f"git+https://git.example.org:8443/tools/gen-matrix?rev={COMMIT}"),
-    (vcs("https://github.com/acme/gen-matrix", commit=COMMIT[:12]), "cannot fetch"),
-    (vcs("https://github.com/acme/gen-matrix", commit=""), "cannot fetch"),
-    (vcs("https://hg.example.org/gen-matrix", kind="hg"), "cannot fetch"),
-    (vcs("ssh://git@github.com/acme/gen-matrix.git"), "cannot fetch"),
-    (vcs("file:///home/me/gen-matrix"), "installed from file:///home/me/gen-matrix, which a CI runner cannot fetch"),
+    (vcs("https://github.com/acme/gen-matrix", commit=COMMIT[:12]), unfetchable("https://github.com/acme/gen-matrix")),
+    (vcs("https://github.com/acme/gen-matrix", commit=""), unfetchable("https://github.com/acme/gen-matrix")),
+    (vcs("https://hg.example.org/gen-matrix", kind="hg"), unfetchable("https://hg.example.org/gen-matrix")),
+    (vcs("ssh://git@github.com/acme/gen-matrix.git"), unfetchable("ssh://git@github.com/acme/gen-matrix.git")),
+    (vcs("file:///home/me/gen-matrix"), unfetchable("file:///home/me/gen-matrix")),
     (json.dumps({"url": "file:///tmp/gen_matrix-0.0.1-py3-none-any.whl",
-                 "archive_info": {"hash": "sha256=" + "ab" * 32, "hashes": {"sha256": "ab" * 32}}}), "cannot fetch"),
+                 "archive_info": {"hash": "sha256=" + "ab" * 32, "hashes": {"sha256": "ab" * 32}}}),
+     unfetchable("file:///tmp/gen_matrix-0.0.1-py3-none-any.whl")),
     (json.dumps({"url": "https://example.org/gen_matrix-0.0.1.tar.gz", "archive_info": {"hash": ""}}),
-     "cannot fetch"),
-    (json.dumps({"url": "file:///home/me/gen-matrix", "dir_info": {"editable": True}}), "cannot fetch"),
-    (json.dumps({"url": "file:///home/me/gen-matrix", "dir_info": {}}), "cannot fetch"),
-    (None, "records no source commit"),
-    ("{not json", "cannot be read"),
-    (json.dumps({"vcs_info": {"vcs": "git", "commit_id": COMMIT}}), "cannot be read"),
+     unfetchable("https://example.org/gen_matrix-0.0.1.tar.gz")),
+    (json.dumps({"url": "file:///home/me/gen-matrix", "dir_info": {"editable": True}}),
+     unfetchable("file:///home/me/gen-matrix")),
+    (json.dumps({"url": "file:///home/me/gen-matrix", "dir_info": {}}), unfetchable("file:///home/me/gen-matrix")),
+    (None, "this gen-matrix records no source commit (no release record, no installation record of one)"),
+    ("{not json", "its installation record (direct_url.json) cannot be read"),
+    (json.dumps({"vcs_info": {"vcs": "git", "commit_id": COMMIT}}),
+     "its installation record (direct_url.json) cannot be read"),
 ]
 
 
@@ -75,8 +82,50 @@ def test_the_default_pin_is_the_commit_pip_recorded_where_a_runner_can_fetch_it(
     if expected.startswith(("github:", "git+")):
         assert (flake, origin) == (expected, "the git commit it was installed from")
         assert pin.FLAKE_PIN.match(flake)  # what ci.gen_matrix accepts
-    else:
-        assert flake is None and expected in origin
+    else:  # the words init and generate show the user, whole
+        assert (flake, origin) == (None, expected)
+
+
+# a folder's pyproject.toml (None: it has none; a dict: a folder of that name there) -> whether
+# the folder is gen-matrix's own source tree
+TREES = [
+    ('[project]\nname = "gen-matrix"\nversion = "0.0.1"\n', True),
+    ('[build-system]\nrequires = ["setuptools"]\n\n[project]  # the source\nname = "gen-matrix"\n', True),
+    ('[project]\nname = "gen-matrix-fork"\n', False),
+    ('[project]\nname = "my-builds"\n', False),
+    ('[tool.gen-matrix]\nname = "gen-matrix"\n', False),
+    ('[project]\nversion = "1"\n', False),
+    ('project = "gen-matrix"\n', False),
+    ('[project\nname = "gen-matrix"\n', False),
+    ("", False),
+    (None, False),
+    ({}, False),
+]
+
+
+@pytest.mark.parametrize("pyproject, checkout", TREES, ids=[f"tree{index}" for index in range(len(TREES))])
+@pytest.mark.parametrize("configured", [None, f"github:acme/gen-matrix/{COMMIT}"], ids=["not set", "set"])
+def test_a_tree_is_gen_matrix_s_own_only_where_its_pyproject_names_the_project(pyproject, checkout, configured,
+                                                                               tmp_path, monkeypatch):
+    """gen-matrix's own tree runs the checkout itself, whatever ci.gen_matrix says; any other
+    runs ci.gen_matrix, else the default pin."""
+    monkeypatch.setattr(pin, "default", lambda: (f"github:acme/gen-matrix/{OTHER}", "stand-in"))
+    if isinstance(pyproject, str):
+        (tmp_path / "pyproject.toml").write_text(pyproject)
+    elif pyproject is not None:
+        (tmp_path / "pyproject.toml").mkdir()
+    assert pin.is_checkout(tmp_path) is checkout
+    expected = pin.Source(None, True, "this checkout of gen-matrix") if checkout else \
+        pin.Source(configured, False, "ci.gen_matrix") if configured else \
+        pin.Source(f"github:acme/gen-matrix/{OTHER}", False, "stand-in")
+    assert pin.of(tmp_path, configured) == expected
+
+
+def test_gen_matrix_s_own_source_tree_is_a_checkout_and_its_examples_are_not():
+    assert pin.is_checkout(REPO)
+    assert pin.of(REPO, f"github:acme/gen-matrix/{COMMIT}") == pin.Source(None, True, "this checkout of gen-matrix")
+    examples = sorted(path for path in (REPO / "examples").iterdir() if path.is_dir())
+    assert len(examples) >= 2 and not any(pin.is_checkout(example) for example in examples)
 
 
 def test_a_release_record_comes_before_the_installation_record(tmp_path, monkeypatch):

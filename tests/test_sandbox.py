@@ -345,6 +345,19 @@ def test_no_process_starts_once_the_runs_are_closed(tmp_path):
     assert sorted(path.name for path in tmp_path.iterdir()) == ["before"]
 
 
+@needs_posix("commands run by /bin/sh, in a session of their own")
+@pytest.mark.parametrize("stream", ["stdout", "stderr"])
+@pytest.mark.parametrize("cap", [4096, 3 * 2**16 + 5])
+def test_a_child_is_stopped_at_the_first_byte_past_the_cap_though_it_then_writes_nothing(stream, cap):
+    """A child that passes the cap by one byte, then waits (as a program that printed its
+    error waits for input): it is killed there, not when it writes again, nor at the time limit."""
+    redirect = " >&2" if stream == "stderr" else ""
+    done = sandbox.capture(["sh", "-c", f"head -c {cap + 1} /dev/zero{redirect}; exec sleep 300"], timeout=30, cap=cap)
+    assert not done.timed_out, "the child ran on to the time limit"
+    assert done.returncode == -signal.SIGKILL and done.dropped == 1
+    assert (getattr(done, stream), done.stdout if stream == "stderr" else done.stderr) == ("\0" * cap, "")
+
+
 # ---- eval --------------------------------------------------------------------------------
 
 @pytest.fixture
