@@ -370,6 +370,12 @@ def scratch_copy(name: str, source: str, tests: tuple[str, ...]) -> Path:
         target = root / path
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / path, target)
+    # a git repository of its own, its files committed: tests that ask git what the checkout
+    # holds (conftest.copy_checkout, `git ls-files`) see this copy, not the enclosing
+    # repository, in which .mutation/ is ignored and holds nothing
+    for command in (["init", "-q"], ["add", "-A"], ["-c", "user.name=mutation", "-c", "user.email=mutation@localhost",
+                                                    "commit", "-q", "--no-verify", "--no-gpg-sign", "-m", "scratch copy"]):
+        subprocess.run(["git", *command], cwd=root, check=True, capture_output=True)
     pyproject = tomlkit.parse((root / "pyproject.toml").read_text())
     config = pyproject["tool"]["mutmut"]
     config["only_mutate"] = [source]
