@@ -12,6 +12,7 @@ import subprocess
 
 import pytest
 
+from generator.pipeline import render
 from generator.pipeline.nixvalue import nix
 
 from conftest import (NIX_INSTANTIATE, REPO, NixError, drv_paths, expansion_of, fake_for, needs_nix,
@@ -40,6 +41,11 @@ let
       cudaVersion = if cudaSupport then t.passthru.cudaPackages.cudaMajorMinorVersion else null;
       passthru = { inherit (r) gpuArch cpuISA cudaVersion blasProvider; };
       inherit (r.meta) description longDescription platforms;
+      buildDescription = t.meta.description or null;
+      # the heavy build's other outputs (dev, lib, cxxdev), which the wrapper's passthru hands on
+      otherOutputs = builtins.filter (o: o != "out") (t.outputs or [ "out" ]);
+      carriedOutputs = builtins.filter (o: o != "out" && (r.${o}.outPath or null) == t.${o}.outPath)
+        (t.outputs or [ "out" ]);
       pythonEnvHoldsWrapper = builtins.elem r.outPath (map (p: p.outPath) r.pythonEnv.paths);
       pythonEnvHoldsBuild = builtins.elem t.outPath (map (p: p.outPath) r.pythonEnv.paths);
       buildMentionsRevision = builtins.match ".*metadata-rev.*" (builtins.toJSON t.drvAttrs) != null;
@@ -175,6 +181,19 @@ def test_python_env_holds_the_wrapper_for_the_smoke_test(shipped):
     for name, result in evaluated.items():
         assert result["pythonEnvHoldsWrapper"], name
         assert not result["pythonEnvHoldsBuild"], name  # the wrapper stands for it, no second torch
+
+
+def test_the_wrapper_carries_its_recipes_description_and_the_builds_other_outputs(shipped):
+    variants, results = shipped
+    expansion = expansion_of(REPO)
+    descriptions = set()
+    for variant in variants:
+        result = results[variant.name]
+        assert result["description"] == render.describe(expansion, variant) != result["buildDescription"]
+        descriptions.add(result["description"])
+        assert result["otherOutputs"] == result["carriedOutputs"]
+        assert {"dev", "lib", "cxxdev"} <= set(result["carriedOutputs"])
+    assert len(descriptions) == len(variants) > 1
 
 
 def test_metadata_revision_reaches_the_wrapper_and_not_the_build(shipped):
