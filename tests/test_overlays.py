@@ -187,3 +187,42 @@ def test_each_pin_is_fetched_by_its_revision_and_its_hash_where_it_has_one():
     """)
     assert result == {name: {"url": f"https://github.com/NixOS/nixpkgs/archive/{rev}.tar.gz",
                              **({"sha256": sha256[name]} if sha256[name] else {})} for name, rev in revs.items()}
+
+
+@needs_nix
+def test_the_package_set_gets_the_pins_config_under_the_variants_and_the_fixes_in_order():
+    """What nixpkgs.nix hands nixpkgs: the pin's config, then gen-matrix's own settings, then
+    each fix's config (a later fix over an earlier one); the pin's patches, the CUDA release
+    and each fix's overlay, in that order. The "nixpkgs" handed in gives back its arguments."""
+    result = nix_eval(f"""
+      let
+        scope = {{ import = source: if source ? given then (arguments: arguments) else import source; }};
+        pins = {{
+          first = {{ rev = "a"; sha256 = null; config = {{ allowBroken = false; cudaForwardCompat = false; }}; patches = {{ }}; }};
+          second = {{ rev = "b"; sha256 = null; config = {{ }}; patches = {{ }}; }};
+        }};
+        packageSet = scopedImport scope {nix_string(REPO / "nix" / "lib" / "nixpkgs.nix")} {{
+          nixpkgs = {{ given = true; }}; inherit pins; }};
+        early = {{ config = {{ allowBroken = true; order = "early"; }}; overlay = final: prev: {{ early = 1; }}; }};
+        late = {{ config = {{ order = "late"; }}; }};
+        last = {{ overlay = final: prev: {{ last = 1; }}; }};
+        show = set: set // {{ overlays = map (overlay: builtins.attrNames (overlay {{ }} {{ }})) set.overlays; }};
+      in map show [
+        (packageSet {{ pin = "first"; cuda = "12.8"; capabilities = [ "6.1" "9.0" ]; capabilityScope = "nixpkgs";
+                       fixes = [ early late last ]; }})
+        (packageSet {{ pin = "second"; cuda = "13.0"; capabilities = [ "7.5" ]; capabilityScope = "torch";
+                       fixes = [ late early ]; }})
+        (packageSet {{ pin = "first"; cuda = null; capabilities = [ ]; capabilityScope = "torch"; fixes = [ ];
+                       rocm = "6.3"; }})
+      ]
+    """)
+    assert result == [
+        {"config": {"allowBroken": True, "cudaForwardCompat": False, "allowUnfree": True, "cudaSupport": True,
+                    "cudaCapabilities": ["6.1", "9.0"], "order": "late"},
+         "overlays": [[], ["cudaPackages"], ["early"], ["last"]]},
+        {"config": {"allowBroken": True, "allowUnfree": True, "cudaSupport": True, "order": "early"},
+         "overlays": [[], ["cudaPackages"], ["early"]]},
+        {"config": {"allowBroken": False, "cudaForwardCompat": False, "allowUnfree": True, "cudaSupport": False,
+                    "rocmSupport": True},
+         "overlays": [[]]},
+    ]
