@@ -7,6 +7,7 @@ passthru is never forced: genMatrix.pkgs is the entire package set."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 
@@ -275,3 +276,26 @@ def test_a_pytorch_version_the_pin_does_not_build_fails_evaluation(project, run)
     with pytest.raises(NixError) as error:
         nix_eval(f"(import {recipe} {{ genMatrixNixpkgs = {fake_for(variant, expansion.matrix)}; }}).version")
     assert "matrix.yaml promises PyTorch 2.9.1, but this nixpkgs builds 2.8.0" in str(error.value)
+
+
+# Values a matrix's knowledge may give an accelerator's environment, which the shell reads
+# only as written when they are quoted: spaces, a variable, quotes, a backslash, a glob.
+AWKWARD = {"GEN_MATRIX_NOTE": "two words $HOME 'single' \"double\" back\\slash *", "GEN_MATRIX_FLAGS": "-O2  -g;true"}
+
+
+def test_an_accelerators_environment_reaches_setup_py_as_written(project, run):
+    """Each value of an accelerator's environment is exported as it is written, whatever the
+    shell would read into it: the export lines of the torch's preConfigure, run in a real bash."""
+    environment = {"USE_MPS": "1", "BLAS": "vecLib", **AWKWARD}
+    path = project / "matrix.yaml"
+    path.write_text(path.read_text() + "knowledge:\n  accelerator:\n    mps:\n      environment: "
+                    + json.dumps(environment) + "\n")
+    assert run("--root", project).exit_code == 0
+    variant = expansion_of(project).by_name["pytorch-python313-darwin-mps"]
+    script = evaluate_recipes(project, [variant])[variant.name]["preConfigure"]
+    exports = [line for line in script.splitlines() if line.startswith(tuple(f"export {n}=" for n in environment))]
+    assert len(exports) == len(environment), script
+    shown = subprocess.run(["bash", "-c", "\n".join(exports) + '\nfor n in "$@"; do printf "%s\\0" "${!n}"; done',
+                            "bash", *environment], capture_output=True, text=True, check=True,
+                           env={"PATH": "/usr/bin:/bin", "HOME": "/nowhere"}).stdout
+    assert dict(zip(environment, shown.split("\0"))) == environment
