@@ -174,8 +174,9 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
                                             "tests/test_pin_facts.py", "tests/test_rocm.py")),
     "nix-refuse": ("nix/lib/refuse.nix", ("tests/test_eval.py", "tests/test_nix.py")),
     "nix-smoke": ("nix/lib/smoke.nix", ("tests/test_flake_nix.py",)),
+    # test_overlays.py: a pytorch.source, fetched with its submodules
     "nix-torch": ("nix/lib/torch.nix", ("tests/test_nix.py", "tests/test_fixes_behaviour.py",
-                                        "tests/test_patch_phase.py", "tests/test_rocm.py")),
+                                        "tests/test_patch_phase.py", "tests/test_rocm.py", "tests/test_overlays.py")),
     "nix-wrapper": ("nix/lib/wrapper.nix", ("tests/test_nix.py", "tests/test_companions.py",
                                             "tests/test_torch_closure.py")),
     # the repository's own pins, generated from matrix.yaml by pins.nix.j2
