@@ -158,3 +158,35 @@ def test_a_folder_that_is_not_there_says_what_to_give(tmp_path):
         reading.recipes_folder(tmp_path / "nowhere")
     assert str(refused.value) == (f"{tmp_path / 'nowhere'}: no such folder\n  hint: give a repository, or its "
                                   ".flox/pkgs folder of recipes")
+
+
+# A recipe that calls the functions of nixpkgs' lib that adopt stands in for, on both sides of
+# each edge, and hands their results to torch's override, where adopt reads them back.
+LIB_RECIPE = '''{ pkgs ? import <nixpkgs> { } }:
+let
+  p = import (builtins.fetchTarball {
+    url = "https://github.com/NixOS/nixpkgs/archive/fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3.tar.gz";
+  }) { config = { allowUnfree = true; }; };
+  inherit (p) lib;
+in
+p.python313Packages.torch.override {
+  suffixes = [ (lib.hasSuffix "ab" "xab") (lib.hasSuffix "ab" "ab") (lib.hasSuffix "ab" "xba")
+               (lib.hasSuffix "abc" "bc") (lib.hasSuffix "" "x") ];
+  atLeast = [ (lib.versionAtLeast "12.8" "12.8") (lib.versionAtLeast "12.9" "12.8")
+              (lib.versionAtLeast "12.8" "12.9") (lib.versionAtLeast "13.0" "12.10") ];
+  older = [ (lib.versionOlder "12.8" "12.8") (lib.versionOlder "12.8" "12.9") ];
+  listed = lib.optional true "kept" ++ lib.optional false "dropped" ++ lib.optional (1 == 1) "also";
+}
+'''
+
+
+def test_the_lib_adopt_gives_recipes_answers_as_nixpkgs_lib_does(knowledge, tmp_path):
+    for name in ("first.nix", "second.nix"):
+        (tmp_path / name).write_text(LIB_RECIPE)
+    evaluated = reading.evaluate(tmp_path, ["first.nix", "second.nix"], knowledge)
+    for name in ("first.nix", "second.nix"):
+        (step,) = evaluated[name]["steps"]
+        assert step["override"] == {"suffixes": [True, True, False, False, True],
+                                    "atLeast": [True, True, False, True],
+                                    "older": [False, True],
+                                    "listed": ["kept", "also"]}

@@ -231,3 +231,26 @@ def test_companions_follow_a_nixpkgs_wide_capability(project, run):
             result = evaluate(project, f"{package}-python313-cuda12_8-{sm}-avx", fields=fields)
             assert result["arch"] == torch_arch(result["torchFlags"]) == capability
             assert result["caps"] == result["cudaFlags"] == [capability]
+
+
+@needs_nix
+@pytest.mark.parametrize("features", [["big-parallel", "kvm"], []], ids=["two", "none"])
+def test_a_companion_takes_its_torchs_system_features_and_passthru(project, run, features):
+    """A companion needs the builders its torch needs (build.system_features), and its published
+    wrapper answers gpuArch, cpuISA and cudaVersion as its torch's does."""
+    path = project / "matrix.yaml"
+    path.write_text(path.read_text().replace("system_features: [big-parallel]",
+                                             f"system_features: [{', '.join(features)}]"))
+    assert run("--root", project).exit_code == 0
+    fields = ("features = v.requiredSystemFeatures or null; torchFeatures = t.requiredSystemFeatures or null; "
+              "passthru = { inherit (c) gpuArch cpuISA cudaVersion; }; "
+              "torchPassthru = { inherit (w) gpuArch cpuISA cudaVersion; };")
+    seen = set()
+    for package in ("torchvision", "torchaudio"):
+        for sm in ("sm61", "sm75"):
+            result = evaluate(project, f"{package}-python313-cuda12_8-{sm}-avx", fields=fields)
+            assert result["features"] == result["torchFeatures"] == features
+            assert result["passthru"] == result["torchPassthru"]
+            assert result["passthru"]["cudaVersion"] == "12.8" and result["passthru"]["cpuISA"] == "avx"
+            seen.add(result["passthru"]["gpuArch"])
+    assert seen == {"6.1", "7.5"}

@@ -115,3 +115,24 @@ def test_a_mutant_is_counted_for_the_function_it_is_of(mutation):
         assert mutation._restrict("no-such-entry", statuses) == statuses
     finally:
         del mutation.FUNCTIONS["example"]
+
+
+def test_a_scratch_copy_is_a_git_repository_of_its_own_holding_its_files(mutation, tmp_path, monkeypatch):
+    # as in a checkout: the scratch folder lies inside a git repository that ignores it
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    (outer / ".gitignore").write_text(".mutation/\n")
+    subprocess.run(["git", "init", "-q", str(outer)], check=True, capture_output=True)
+    monkeypatch.setattr(mutation, "SCRATCH", outer / ".mutation")
+    for name in ("nix-default", "tpl-show"):
+        source, tests = mutation.MODULES[name]
+        root = mutation.scratch_copy(name, source, tests)
+
+        def git(*args: str) -> str:
+            return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True).stdout
+
+        assert Path(git("rev-parse", "--show-toplevel").strip()).resolve() == root.resolve()
+        listed = set(git("ls-files", "--cached", "--others", "--exclude-standard").split())
+        present = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and ".git" not in p.parts}
+        assert listed == present
+        assert {source, *tests, "tests/conftest.py"} <= listed

@@ -7,11 +7,13 @@ passthru is never forced: genMatrix.pkgs is the entire package set."""
 
 from __future__ import annotations
 
+import json
 import re
 import subprocess
 
 import pytest
 
+from generator.pipeline import render
 from generator.pipeline.nixvalue import nix
 
 from conftest import (NIX_INSTANTIATE, REPO, NixError, drv_paths, expansion_of, fake_for, needs_nix,
@@ -40,6 +42,11 @@ let
       cudaVersion = if cudaSupport then t.passthru.cudaPackages.cudaMajorMinorVersion else null;
       passthru = { inherit (r) gpuArch cpuISA cudaVersion blasProvider; };
       inherit (r.meta) description longDescription platforms;
+      buildDescription = t.meta.description or null;
+      # the heavy build's other outputs (dev, lib, cxxdev), which the wrapper's passthru hands on
+      otherOutputs = builtins.filter (o: o != "out") (t.outputs or [ "out" ]);
+      carriedOutputs = builtins.filter (o: o != "out" && (r.${o}.outPath or null) == t.${o}.outPath)
+        (t.outputs or [ "out" ]);
       pythonEnvHoldsWrapper = builtins.elem r.outPath (map (p: p.outPath) r.pythonEnv.paths);
       pythonEnvHoldsBuild = builtins.elem t.outPath (map (p: p.outPath) r.pythonEnv.paths);
       buildMentionsRevision = builtins.match ".*metadata-rev.*" (builtins.toJSON t.drvAttrs) != null;
@@ -177,6 +184,19 @@ def test_python_env_holds_the_wrapper_for_the_smoke_test(shipped):
         assert not result["pythonEnvHoldsBuild"], name  # the wrapper stands for it, no second torch
 
 
+def test_the_wrapper_carries_its_recipes_description_and_the_builds_other_outputs(shipped):
+    variants, results = shipped
+    expansion = expansion_of(REPO)
+    descriptions = set()
+    for variant in variants:
+        result = results[variant.name]
+        assert result["description"] == render.describe(expansion, variant) != result["buildDescription"]
+        descriptions.add(result["description"])
+        assert result["otherOutputs"] == result["carriedOutputs"]
+        assert {"dev", "lib", "cxxdev"} <= set(result["carriedOutputs"])
+    assert len(descriptions) == len(variants) > 1
+
+
 def test_metadata_revision_reaches_the_wrapper_and_not_the_build(shipped):
     _, evaluated = shipped
     for name, result in evaluated.items():
@@ -256,3 +276,26 @@ def test_a_pytorch_version_the_pin_does_not_build_fails_evaluation(project, run)
     with pytest.raises(NixError) as error:
         nix_eval(f"(import {recipe} {{ genMatrixNixpkgs = {fake_for(variant, expansion.matrix)}; }}).version")
     assert "matrix.yaml promises PyTorch 2.9.1, but this nixpkgs builds 2.8.0" in str(error.value)
+
+
+# Values a matrix's knowledge may give an accelerator's environment, which the shell reads
+# only as written when they are quoted: spaces, a variable, quotes, a backslash, a glob.
+AWKWARD = {"GEN_MATRIX_NOTE": "two words $HOME 'single' \"double\" back\\slash *", "GEN_MATRIX_FLAGS": "-O2  -g;true"}
+
+
+def test_an_accelerators_environment_reaches_setup_py_as_written(project, run):
+    """Each value of an accelerator's environment is exported as it is written, whatever the
+    shell would read into it: the export lines of the torch's preConfigure, run in a real bash."""
+    environment = {"USE_MPS": "1", "BLAS": "vecLib", **AWKWARD}
+    path = project / "matrix.yaml"
+    path.write_text(path.read_text() + "knowledge:\n  accelerator:\n    mps:\n      environment: "
+                    + json.dumps(environment) + "\n")
+    assert run("--root", project).exit_code == 0
+    variant = expansion_of(project).by_name["pytorch-python313-darwin-mps"]
+    script = evaluate_recipes(project, [variant])[variant.name]["preConfigure"]
+    exports = [line for line in script.splitlines() if line.startswith(tuple(f"export {n}=" for n in environment))]
+    assert len(exports) == len(environment), script
+    shown = subprocess.run(["bash", "-c", "\n".join(exports) + '\nfor n in "$@"; do printf "%s\\0" "${!n}"; done',
+                            "bash", *environment], capture_output=True, text=True, check=True,
+                           env={"PATH": "/usr/bin:/bin", "HOME": "/nowhere"}).stdout
+    assert dict(zip(environment, shown.split("\0"))) == environment

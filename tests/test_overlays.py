@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from conftest import expansion_of, fake_for, needs_nix, nix_eval, nix_string
+from conftest import REPO, expansion_of, fake_for, needs_nix, nix_eval, nix_string
 
 TORCH_HASH = "sha256-" + "A" * 43 + "="
 PATCH_HASH = "sha256-" + "B" * 43 + "="
@@ -159,3 +161,68 @@ def test_bad_overlay_values_are_errors(project, run, old, new, message):
     (project / "matrix.yaml").write_text(MATRIX.replace(old, new))
     result = run("--root", project)
     assert result.exit_code == 2 and message in result.stderr and "matrix.yaml:" in result.stderr
+
+
+@needs_nix
+def test_each_pin_is_fetched_by_its_revision_and_its_hash_where_it_has_one():
+    """nixpkgs.nix fetches a pin's revision, checked against its sha256 where matrix.yaml gives
+    one: builtins.fetchTarball is stood in for by one that gives back what it was asked."""
+    revs = {"hashed": "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3", "unhashed": "0182a361324364ae3f436a63005877674cf45efb",
+            "other": "6a030d535719c5190187c4cec156f335e95e3211"}
+    sha256 = {"hashed": "1" * 52, "unhashed": None, "other": "0" * 52}
+    pins = " ".join(f"{name} = {{ rev = {json.dumps(rev)}; sha256 = {json.dumps(sha256[name])}; "
+                    "config = { }; patches = { }; };" for name, rev in revs.items())
+    result = nix_eval(f"""
+      let
+        # fetchTarball gives back what it was asked; importing that gives a "nixpkgs" that
+        # answers it whatever its config and overlays (a path, refuse.nix, is imported as ever)
+        scope = {{
+          builtins = builtins // {{ fetchTarball = args: {{ fetched = args; }}; }};
+          import = source: if source ? fetched then (_: source.fetched) else import source;
+        }};
+        packageSet = scopedImport scope
+          {nix_string(REPO / "nix" / "lib" / "nixpkgs.nix")} {{ nixpkgs = null; pins = {{ {pins} }}; }};
+      in builtins.mapAttrs (pin: _: packageSet {{ inherit pin; cuda = null; capabilities = [ ];
+                                                  capabilityScope = "torch"; fixes = [ ]; }}) {{ {pins} }}
+    """)
+    assert result == {name: {"url": f"https://github.com/NixOS/nixpkgs/archive/{rev}.tar.gz",
+                             **({"sha256": sha256[name]} if sha256[name] else {})} for name, rev in revs.items()}
+
+
+@needs_nix
+def test_the_package_set_gets_the_pins_config_under_the_variants_and_the_fixes_in_order():
+    """What nixpkgs.nix hands nixpkgs: the pin's config, then gen-matrix's own settings, then
+    each fix's config (a later fix over an earlier one); the pin's patches, the CUDA release
+    and each fix's overlay, in that order. The "nixpkgs" handed in gives back its arguments."""
+    result = nix_eval(f"""
+      let
+        scope = {{ import = source: if source ? given then (arguments: arguments) else import source; }};
+        pins = {{
+          first = {{ rev = "a"; sha256 = null; config = {{ allowBroken = false; cudaForwardCompat = false; }}; patches = {{ }}; }};
+          second = {{ rev = "b"; sha256 = null; config = {{ }}; patches = {{ }}; }};
+        }};
+        packageSet = scopedImport scope {nix_string(REPO / "nix" / "lib" / "nixpkgs.nix")} {{
+          nixpkgs = {{ given = true; }}; inherit pins; }};
+        early = {{ config = {{ allowBroken = true; order = "early"; }}; overlay = final: prev: {{ early = 1; }}; }};
+        late = {{ config = {{ order = "late"; }}; }};
+        last = {{ overlay = final: prev: {{ last = 1; }}; }};
+        show = set: set // {{ overlays = map (overlay: builtins.attrNames (overlay {{ }} {{ }})) set.overlays; }};
+      in map show [
+        (packageSet {{ pin = "first"; cuda = "12.8"; capabilities = [ "6.1" "9.0" ]; capabilityScope = "nixpkgs";
+                       fixes = [ early late last ]; }})
+        (packageSet {{ pin = "second"; cuda = "13.0"; capabilities = [ "7.5" ]; capabilityScope = "torch";
+                       fixes = [ late early ]; }})
+        (packageSet {{ pin = "first"; cuda = null; capabilities = [ ]; capabilityScope = "torch"; fixes = [ ];
+                       rocm = "6.3"; }})
+      ]
+    """)
+    assert result == [
+        {"config": {"allowBroken": True, "cudaForwardCompat": False, "allowUnfree": True, "cudaSupport": True,
+                    "cudaCapabilities": ["6.1", "9.0"], "order": "late"},
+         "overlays": [[], ["cudaPackages"], ["early"], ["last"]]},
+        {"config": {"allowBroken": True, "allowUnfree": True, "cudaSupport": True, "order": "early"},
+         "overlays": [[], ["cudaPackages"], ["early"]]},
+        {"config": {"allowBroken": False, "cudaForwardCompat": False, "allowUnfree": True, "cudaSupport": False,
+                    "rocmSupport": True},
+         "overlays": [[]]},
+    ]
