@@ -322,3 +322,68 @@ def test_every_link_to_the_project_is_pyproject_s_home():
         for paragraph in page.read_text().split("\n\n"):
             if re.search(r"\b(?:pip|pipx|uv tool) install gen-matrix\b", paragraph):
                 assert "first release" in paragraph, (page.name, paragraph)
+
+
+# The README's variants table, read as GitHub's Markdown reads it, against the variants.
+VARIANT_MATRICES = {
+    "companions": """\
+pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+gpu:
+  python: ["3.12", "3.13"]
+  cuda: ["12.8", "12.9"]
+  sm: [sm75, sm90]
+  isa: [avx2, avx512]
+cpu:
+  python: ["3.13"]
+  isa: [avx2, avx512]
+companions:
+  - packages: [torchvision, torchaudio]
+    when: {sm: sm75, isa: avx2}
+""",
+    "none": """\
+pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+gpu:
+  python: ["3.13"]
+  cuda: ["12.8"]
+  sm: [sm86]
+  isa: [avx2]
+darwin:
+  python: ["3.12", "3.13"]
+  accelerator: [mps]
+""",
+}
+
+
+@pytest.mark.parametrize("titles", [{}, {"gpu": "NVIDIA *GPU* | CUDA_12 `nvcc`", "cpu": "CPU <only> [x](y)"}])
+@pytest.mark.parametrize("matrix", sorted(VARIANT_MATRICES))
+def test_the_readme_variants_table_counts_the_variants(tmp_path, monkeypatch, matrix, titles):
+    """One row per kind, CUDA release and SM, `-` where the kind has none, with its count of
+    torches; then the companions and every recipe. Each cell reads as its text, whatever the
+    kind's title holds."""
+    from collections import Counter
+
+    from generator.pipeline import render
+
+    from conftest import expansion_of, markdown_cells, markdown_inline
+
+    monkeypatch.setattr(docs, "KIND_TITLES", {**docs.KIND_TITLES, **titles})
+    (tmp_path / "matrix.yaml").write_text(VARIANT_MATRICES[matrix])
+    expansion = expansion_of(tmp_path)
+    block = docs.render_readme_blocks(docs.facts(expansion, render.recipes(expansion, {}, tmp_path / "out")))["variants"]
+    cells = markdown_cells(block)
+    assert len(cells) % 4 == 0
+    header, *rows, companions, total = (cells[i:i + 4] for i in range(0, len(cells), 4))
+    assert header == ["kind", "CUDA", "SM", "variants"]
+    torches = [v for v in expansion.variants if not v.is_companion]
+    wanted = Counter((docs.KIND_TITLES[v.kind], v.cuda.name if v.cuda else "-", v.sm.name if v.sm else "-")
+                     for v in torches)
+    assert sorted(rows) == sorted([*key, str(count)] for key, count in wanted.items())
+    assert len(rows) == len(wanted)
+    count = sum(v.is_companion for v in expansion.variants)
+    assert count == (8 if matrix == "companions" else 0)
+    assert companions == ["companions (torchvision, torchaudio)", "", "", str(count)]
+    bold = [("strong_open", ""), ("text", "total recipes"), ("strong_close", "")]
+    assert [[piece for piece in cell if piece != ("text", "")] for cell in markdown_inline(block)[-4:]] == [
+        bold, [], [], [*bold[:1], ("text", str(len(expansion.variants))), *bold[2:]]]
