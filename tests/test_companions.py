@@ -231,3 +231,35 @@ def test_companions_follow_a_nixpkgs_wide_capability(project, run):
             result = evaluate(project, f"{package}-python313-cuda12_8-{sm}-avx", fields=fields)
             assert result["arch"] == torch_arch(result["torchFlags"]) == capability
             assert result["caps"] == result["cudaFlags"] == [capability]
+
+
+@needs_nix
+def test_each_companion_carries_its_torchs_build_features_and_passthru(tmp_path, run):
+    """Two CUDA releases, one whose fixes change the package set's config (CUDA 13's
+    allowBroken), two SMs and two system features: each companion's heavy build asks for the
+    matrix's features, its wrapper tells the torch's GPU, ISA and CUDA, and each torch's
+    package set has its own fixes' config."""
+    (tmp_path / "matrix.yaml").write_text("""\
+pytorch: {version: "2.9.1"}
+nixpkgs: {rev: 0182a361324364ae3f436a63005877674cf45efb}
+build: {system_features: [big-parallel, cuda]}
+gpu: {python: ["3.13"], cuda: ["12.8", "13.0"], sm: [sm75, sm90], isa: [avx2]}
+companions:
+  - packages: [torchvision, torchaudio]
+    when: {sm: [sm75, sm90]}
+""")
+    assert run("--root", tmp_path).exit_code == 0
+    expansion = expansion_of(tmp_path)
+    companions = [v for v in expansion.variants if v.is_companion]
+    assert len(companions) == 8
+    for variant in companions:
+        torch = expansion.by_name[variant.torch]
+        result = evaluate(tmp_path, variant.name, """
+            features = v.requiredSystemFeatures or [ ];
+            passthru = { inherit (c) gpuArch cpuISA cudaVersion; };
+            torchPassthru = { inherit (w) gpuArch cpuISA cudaVersion; };
+            broken = w.genMatrix.pkgs.config.allowBroken or false;""")
+        assert result["features"] == ["big-parallel", "cuda"], variant.name
+        assert result["passthru"] == result["torchPassthru"], variant.name
+        assert result["passthru"]["cudaVersion"] == torch.cuda.name, variant.name
+        assert result["broken"] is (torch.cuda.name == "13.0"), variant.name
