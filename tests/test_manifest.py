@@ -497,3 +497,12 @@ def test_a_number_too_long_to_read_in_the_pointer_is_named_at_its_line():
     with pytest.raises(GenMatrixError) as error:
         manifest.pointer(text)
     assert str(error.value).startswith(".flox/env.json:4: holds a number thousands of digits long\n  hint: ")
+
+
+@pytest.mark.parametrize("name", [manifest.ENVIRONMENT_NAME, 'torch "variants"', "back\\slash", "two\nlines"])
+def test_a_new_pointer_is_json_of_the_environments_name(monkeypatch, name):
+    """.flox/env.json, written new, reads back as the name and version 1, whatever the name holds."""
+    monkeypatch.setattr(manifest, "ENVIRONMENT_NAME", name)
+    text = manifest.pointer(None)
+    assert json.loads(text) == {"name": name, "version": 1}
+    assert manifest.pointer(text) == text
