@@ -387,3 +387,37 @@ def test_the_readme_variants_table_counts_the_variants(tmp_path, monkeypatch, ma
     bold = [("strong_open", ""), ("text", "total recipes"), ("strong_close", "")]
     assert [[piece for piece in cell if piece != ("text", "")] for cell in markdown_inline(block)[-4:]] == [
         bold, [], [], [*bold[:1], ("text", str(len(expansion.variants))), *bold[2:]]]
+
+
+@pytest.mark.parametrize("knowledge", ["", """\
+knowledge:
+  sm:
+    sm75: {gpus: ["GeForce *RTX* 2080", "Tesla_T4 | <b>bold</b>"], family: "Turing [x](y)"}
+"""], ids=["shipped", "escaped"])
+@pytest.mark.parametrize("matrix", sorted(VARIANT_MATRICES))
+def test_the_readme_gpus_table_lists_each_sm_of_the_variants(tmp_path, matrix, knowledge):
+    """One row per SM the torches are built for, in order of capability: its family, its GPUs
+    joined by ", ", the CUDA releases built for it and the driver the oldest needs, each cell
+    reading as its text whatever the knowledge table's names hold."""
+    from generator.knowledge import version_key
+    from generator.pipeline import render
+
+    from conftest import expansion_of, markdown_cells
+
+    (tmp_path / "matrix.yaml").write_text(VARIANT_MATRICES[matrix] + knowledge)
+    expansion = expansion_of(tmp_path)
+    block = docs.render_readme_blocks(docs.facts(expansion, render.recipes(expansion, {}, tmp_path / "out")))["gpus"]
+    cells = markdown_cells(block)
+    assert len(cells) % 5 == 0
+    header, *rows = (cells[i:i + 5] for i in range(0, len(cells), 5))
+    assert header == ["SM", "family", "GPUs", "CUDA", "min driver"]
+    gpu = [v for v in expansion.variants if v.kind == "gpu" and not v.is_companion]
+    wanted = []
+    for sm in sorted({v.sm.name: v.sm for v in gpu}.values(), key=lambda sm: version_key(sm.capability)):
+        cudas = sorted({v.cuda.name: v.cuda for v in gpu if v.sm.name == sm.name}.values(),
+                       key=lambda cuda: version_key(cuda.name))
+        wanted.append([sm.name, sm.family, ", ".join(sm.gpus), ", ".join(c.name for c in cudas), cudas[0].driver])
+    assert rows == wanted
+    assert len(rows) == (2 if matrix == "companions" else 1)
+    if knowledge and matrix == "companions":
+        assert rows[0][1:3] == ["Turing [x](y)", "GeForce *RTX* 2080, Tesla_T4 | <b>bold</b>"]
