@@ -506,3 +506,17 @@ def test_a_new_pointer_is_json_of_the_environments_name(monkeypatch, name):
     text = manifest.pointer(None)
     assert json.loads(text) == {"name": name, "version": 1}
     assert manifest.pointer(text) == text
+
+
+def test_a_new_manifest_holds_each_tools_value_as_given():
+    """[install]'s values read back as given, two tools at once, whatever they hold: a GitHub
+    flake reference, a git+https one with `&`, and text with quotes and a backslash."""
+    values = ["github:acme/gen-matrix/" + "0123456789abcdef" * 2 + "01234567",
+              "git+https://git.example.org/acme/gen-matrix?ref=main&rev=" + "f" * 40, 'say "hi" \\ bye']
+    for value in values:
+        tools = (("git", "pkg-path", "git"), ("gen-matrix", "flake", value))
+        wanted = manifest.Wanted(tools, ["aarch64-linux", "x86_64-linux"], "# block\n",
+                                 pin.Source(value, False, "test"))
+        install = tomlkit.parse(manifest.new(wanted))["install"]
+        assert {name: dict(table) for name, table in install.items()} == {
+            "git": {"pkg-path": "git"}, "gen-matrix": {"flake": value}}
