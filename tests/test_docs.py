@@ -421,3 +421,52 @@ def test_the_readme_gpus_table_lists_each_sm_of_the_variants(tmp_path, matrix, k
     assert len(rows) == (2 if matrix == "companions" else 1)
     if knowledge and matrix == "companions":
         assert rows[0][1:3] == ["Turing [x](y)", "GeForce *RTX* 2080, Tesla_T4 | <b>bold</b>"]
+
+
+BUILD_MATRIX_MATRIX = """\
+pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+description:
+  gpu: "PyTorch *{sm}* | <b>{cuda}</b> [x](y)"
+gpu:
+  python: ["3.13"]
+  cuda: ["12.8"]
+  sm: [sm86, sm87]
+  isa: [armv8_2]
+darwin:
+  python: ["3.12", "3.13"]
+  accelerator: [mps]
+"""
+
+
+def test_build_matrix_marks_jetson_sms_joins_the_mac_variants_and_shows_descriptions_as_text(tmp_path):
+    """Of two SMs, the Jetson one alone is marked so in its family; of two Mac variants, the
+    guide offers one or the other; a description holding Markdown reads as its text."""
+    from generator.pipeline import render
+
+    from conftest import expansion_of, markdown_inline
+
+    (tmp_path / "matrix.yaml").write_text(BUILD_MATRIX_MATRIX)
+    expansion = expansion_of(tmp_path)
+    recipes = render.recipes(expansion, {}, tmp_path / "out")
+    text = docs.build_matrix(docs.facts(expansion, recipes))
+    pieces = markdown_inline(text)
+    plain = ["".join(content for kind, content in line if kind in ("text", "code_inline")) for line in pieces]
+    darwin = sorted(v.name for v in expansion.variants if v.kind == "darwin")
+    assert len(darwin) == 2
+    mac = next(line for line in pieces if ("text", "macOS on Apple Silicon?") in line)
+    assert [content for kind, content in mac if kind == "code_inline"] == darwin
+    assert " or ".join(darwin) in "".join(content for kind, content in mac if kind in ("text", "code_inline"))
+    # the SM table: the family cell follows each SM's name and capability
+    sms = {sm.name: sm for sm in (v.sm for v in expansion.variants if v.sm)}
+    assert sorted(sms) == ["sm86", "sm87"] and sms["sm87"].jetson and not sms["sm86"].jetson
+    for name, sm in sms.items():
+        rows = [i for i, cell in enumerate(plain[:-2]) if cell == name and plain[i + 1] == sm.capability]
+        assert len(rows) == 1, (name, rows)
+        assert plain[rows[0] + 2] == sm.family + (" (Jetson)" if sm.jetson else ""), name
+    # each GPU torch's description cell, after its name, reads as the recipe's description
+    for recipe in recipes:
+        if recipe.variant.kind == "gpu":
+            assert "*" in recipe.description and "<b>" in recipe.description
+            cells = [i for i, line in enumerate(pieces) if line == [("code_inline", recipe.variant.name)]]
+            assert any(recipe.description in plain[i + 1:i + 8] for i in cells), recipe.variant.name
