@@ -180,9 +180,8 @@ def test_nix_goes_on_path_from_the_profile_only_where_a_command_is_missing(tmp_p
     profile = tmp_path / "profile"
     bundle = tmp_path / "ca-bundle.crt"
     replace = {PROFILE: str(profile), CA_BUNDLE: str(bundle)}
-    documents_ = documents(expansion, FLAKE).values()
     step_name = "Put Nix's commands on PATH, with the CA bundle its downloads need"
-    found = [named(document, step_name) for document in documents_]
+    found = [named(document, step_name) for document in documents(expansion, FLAKE).values()]
     assert [len(each) for each in found] == [1, 1]
     for number, (on_path, in_profile, set_before, bundle_there) in enumerate(
             itertools.product([(), ("nix-instantiate",), ("nix-build",), ("nix-instantiate", "nix-build")],
