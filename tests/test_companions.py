@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.pipeline import expand, load, validate
+from generator.pipeline import expand, load, render, validate
 from generator.errors import GenMatrixError
 
 from conftest import FAKES, REPO, expansion_of, fake_for, needs_nix, nix_eval, nix_string
@@ -254,3 +254,45 @@ def test_a_companion_takes_its_torchs_system_features_and_passthru(project, run,
             assert result["passthru"]["cudaVersion"] == "12.8" and result["passthru"]["cpuISA"] == "avx"
             seen.add(result["passthru"]["gpuArch"])
     assert seen == {"6.1", "7.5"}
+
+
+@needs_nix
+def test_each_companion_carries_its_torchs_build_features_and_passthru(tmp_path, run):
+    """Two CUDA releases, one whose fixes change the package set's config (CUDA 13's
+    allowBroken), two SMs and two system features: each companion's heavy build asks for the
+    matrix's features, its wrapper tells the torch's GPU, ISA and CUDA, and each torch's
+    package set has its own fixes' config. Both wrappers carry their recipe's description, and
+    the torch's wrapper the heavy build's other outputs."""
+    (tmp_path / "matrix.yaml").write_text("""\
+pytorch: {version: "2.9.1"}
+nixpkgs: {rev: 0182a361324364ae3f436a63005877674cf45efb}
+build: {system_features: [big-parallel, cuda]}
+gpu: {python: ["3.13"], cuda: ["12.8", "13.0"], sm: [sm75, sm90], isa: [avx2]}
+companions:
+  - packages: [torchvision, torchaudio]
+    when: {sm: [sm75, sm90]}
+""")
+    assert run("--root", tmp_path).exit_code == 0
+    expansion = expansion_of(tmp_path)
+    companions = [v for v in expansion.variants if v.is_companion]
+    assert len(companions) == 8
+    description = {recipe.variant.name: recipe.description
+                   for recipe in render.recipes(expansion, {}, tmp_path / "recipes")}
+    assert len(set(description.values())) == len(expansion.variants)
+    for variant in companions:
+        torch = expansion.by_name[variant.torch]
+        result = evaluate(tmp_path, variant.name, """
+            features = v.requiredSystemFeatures or [ ];
+            passthru = { inherit (c) gpuArch cpuISA cudaVersion; };
+            torchPassthru = { inherit (w) gpuArch cpuISA cudaVersion; };
+            broken = w.genMatrix.pkgs.config.allowBroken or false;
+            descriptions = [ c.meta.description w.meta.description ];
+            torchOutputs = builtins.filter (o: o != "out") t.outputs;
+            wrapperOutputs = map (o: (w.${o}.outPath or null) == t.${o}.outPath) (builtins.filter (o: o != "out") t.outputs);""")
+        assert result["features"] == ["big-parallel", "cuda"], variant.name
+        assert result["passthru"] == result["torchPassthru"], variant.name
+        assert result["passthru"]["cudaVersion"] == torch.cuda.name, variant.name
+        assert result["broken"] is (torch.cuda.name == "13.0"), variant.name
+        # the wrappers carry their recipes' descriptions and the heavy torch's other outputs
+        assert result["descriptions"] == [description[variant.name], description[torch.name]]
+        assert {"dev", "lib", "cxxdev"} <= set(result["torchOutputs"]) and all(result["wrapperOutputs"]), variant.name

@@ -322,3 +322,151 @@ def test_every_link_to_the_project_is_pyproject_s_home():
         for paragraph in page.read_text().split("\n\n"):
             if re.search(r"\b(?:pip|pipx|uv tool) install gen-matrix\b", paragraph):
                 assert "first release" in paragraph, (page.name, paragraph)
+
+
+# The README's variants table, read as GitHub's Markdown reads it, against the variants.
+VARIANT_MATRICES = {
+    "companions": """\
+pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+gpu:
+  python: ["3.12", "3.13"]
+  cuda: ["12.8", "12.9"]
+  sm: [sm75, sm90]
+  isa: [avx2, avx512]
+cpu:
+  python: ["3.13"]
+  isa: [avx2, avx512]
+companions:
+  - packages: [torchvision, torchaudio]
+    when: {sm: sm75, isa: avx2}
+""",
+    "none": """\
+pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+gpu:
+  python: ["3.13"]
+  cuda: ["12.8"]
+  sm: [sm86]
+  isa: [avx2]
+darwin:
+  python: ["3.12", "3.13"]
+  accelerator: [mps]
+""",
+}
+
+
+@pytest.mark.parametrize("titles", [{}, {"gpu": "NVIDIA *GPU* | CUDA_12 `nvcc`", "cpu": "CPU <only> [x](y)"}])
+@pytest.mark.parametrize("matrix", sorted(VARIANT_MATRICES))
+def test_the_readme_variants_table_counts_the_variants(tmp_path, monkeypatch, matrix, titles):
+    """One row per kind, CUDA release and SM, `-` where the kind has none, with its count of
+    torches; then the companions and every recipe. Each cell reads as its text, whatever the
+    kind's title holds."""
+    from collections import Counter
+
+    from generator.pipeline import render
+
+    from conftest import expansion_of, markdown_cells, markdown_inline
+
+    monkeypatch.setattr(docs, "KIND_TITLES", {**docs.KIND_TITLES, **titles})
+    (tmp_path / "matrix.yaml").write_text(VARIANT_MATRICES[matrix])
+    expansion = expansion_of(tmp_path)
+    block = docs.render_readme_blocks(docs.facts(expansion, render.recipes(expansion, {}, tmp_path / "out")))["variants"]
+    cells = markdown_cells(block)
+    assert len(cells) % 4 == 0
+    header, *rows, companions, total = (cells[i:i + 4] for i in range(0, len(cells), 4))
+    assert header == ["kind", "CUDA", "SM", "variants"]
+    torches = [v for v in expansion.variants if not v.is_companion]
+    wanted = Counter((docs.KIND_TITLES[v.kind], v.cuda.name if v.cuda else "-", v.sm.name if v.sm else "-")
+                     for v in torches)
+    assert sorted(rows) == sorted([*key, str(count)] for key, count in wanted.items())
+    assert len(rows) == len(wanted)
+    count = sum(v.is_companion for v in expansion.variants)
+    assert count == (8 if matrix == "companions" else 0)
+    assert companions == ["companions (torchvision, torchaudio)", "", "", str(count)]
+    bold = [("strong_open", ""), ("text", "total recipes"), ("strong_close", "")]
+    assert [[piece for piece in cell if piece != ("text", "")] for cell in markdown_inline(block)[-4:]] == [
+        bold, [], [], [*bold[:1], ("text", str(len(expansion.variants))), *bold[2:]]]
+
+
+@pytest.mark.parametrize("knowledge", ["", """\
+knowledge:
+  sm:
+    sm75: {gpus: ["GeForce *RTX* 2080", "Tesla_T4 | <b>bold</b>"], family: "Turing [x](y)"}
+"""], ids=["shipped", "escaped"])
+@pytest.mark.parametrize("matrix", sorted(VARIANT_MATRICES))
+def test_the_readme_gpus_table_lists_each_sm_of_the_variants(tmp_path, matrix, knowledge):
+    """One row per SM the torches are built for, in order of capability: its family, its GPUs
+    joined by ", ", the CUDA releases built for it and the driver the oldest needs, each cell
+    reading as its text whatever the knowledge table's names hold."""
+    from generator.knowledge import version_key
+    from generator.pipeline import render
+
+    from conftest import expansion_of, markdown_cells
+
+    (tmp_path / "matrix.yaml").write_text(VARIANT_MATRICES[matrix] + knowledge)
+    expansion = expansion_of(tmp_path)
+    block = docs.render_readme_blocks(docs.facts(expansion, render.recipes(expansion, {}, tmp_path / "out")))["gpus"]
+    cells = markdown_cells(block)
+    assert len(cells) % 5 == 0
+    header, *rows = (cells[i:i + 5] for i in range(0, len(cells), 5))
+    assert header == ["SM", "family", "GPUs", "CUDA", "min driver"]
+    gpu = [v for v in expansion.variants if v.kind == "gpu" and not v.is_companion]
+    wanted = []
+    for sm in sorted({v.sm.name: v.sm for v in gpu}.values(), key=lambda sm: version_key(sm.capability)):
+        cudas = sorted({v.cuda.name: v.cuda for v in gpu if v.sm.name == sm.name}.values(),
+                       key=lambda cuda: version_key(cuda.name))
+        wanted.append([sm.name, sm.family, ", ".join(sm.gpus), ", ".join(c.name for c in cudas), cudas[0].driver])
+    assert rows == wanted
+    assert len(rows) == (2 if matrix == "companions" else 1)
+    if knowledge and matrix == "companions":
+        assert rows[0][1:3] == ["Turing [x](y)", "GeForce *RTX* 2080, Tesla_T4 | <b>bold</b>"]
+
+
+BUILD_MATRIX_MATRIX = """\
+pytorch: {version: "2.8.0"}
+nixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}
+description:
+  gpu: "PyTorch *{sm}* | <b>{cuda}</b> [x](y)"
+gpu:
+  python: ["3.13"]
+  cuda: ["12.8"]
+  sm: [sm86, sm87]
+  isa: [armv8_2]
+darwin:
+  python: ["3.12", "3.13"]
+  accelerator: [mps]
+"""
+
+
+def test_build_matrix_marks_jetson_sms_joins_the_mac_variants_and_shows_descriptions_as_text(tmp_path):
+    """Of two SMs, the Jetson one alone is marked so in its family; of two Mac variants, the
+    guide offers one or the other; a description holding Markdown reads as its text."""
+    from generator.pipeline import render
+
+    from conftest import expansion_of, markdown_inline
+
+    (tmp_path / "matrix.yaml").write_text(BUILD_MATRIX_MATRIX)
+    expansion = expansion_of(tmp_path)
+    recipes = render.recipes(expansion, {}, tmp_path / "out")
+    text = docs.build_matrix(docs.facts(expansion, recipes))
+    pieces = markdown_inline(text)
+    plain = ["".join(content for kind, content in line if kind in ("text", "code_inline")) for line in pieces]
+    darwin = sorted(v.name for v in expansion.variants if v.kind == "darwin")
+    assert len(darwin) == 2
+    mac = next(line for line in pieces if ("text", "macOS on Apple Silicon?") in line)
+    assert [content for kind, content in mac if kind == "code_inline"] == darwin
+    assert " or ".join(darwin) in "".join(content for kind, content in mac if kind in ("text", "code_inline"))
+    # the SM table: the family cell follows each SM's name and capability
+    sms = {sm.name: sm for sm in (v.sm for v in expansion.variants if v.sm)}
+    assert sorted(sms) == ["sm86", "sm87"] and sms["sm87"].jetson and not sms["sm86"].jetson
+    for name, sm in sms.items():
+        rows = [i for i, cell in enumerate(plain[:-2]) if cell == name and plain[i + 1] == sm.capability]
+        assert len(rows) == 1, (name, rows)
+        assert plain[rows[0] + 2] == sm.family + (" (Jetson)" if sm.jetson else ""), name
+    # each GPU torch's description cell, after its name, reads as the recipe's description
+    for recipe in recipes:
+        if recipe.variant.kind == "gpu":
+            assert "*" in recipe.description and "<b>" in recipe.description
+            cells = [i for i, line in enumerate(pieces) if line == [("code_inline", recipe.variant.name)]]
+            assert any(recipe.description in plain[i + 1:i + 8] for i in cells), recipe.variant.name

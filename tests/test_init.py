@@ -598,3 +598,20 @@ def test_git_that_fails_is_an_error_named_by_its_command_with_what_git_said(tmp_
     assert str(problem.where) == command
     assert re.fullmatch(r"failed with exit status [1-9][0-9]*: \S.*", problem.message)
     assert problem.hint == "fix what git says, then run `gen-matrix init` again; nothing was written"
+
+
+@pytest.mark.parametrize("title", ["acme-torch", "my_*torch* <b>x</b> [a](b) `c`"])
+def test_the_new_readme_reads_as_its_title_and_names_the_lock_command_and_variable(title):
+    """The README init writes: its heading is the folder's name as text, whatever it holds;
+    it gives the lock command the workflow checks for and the organisation variable's default."""
+    from generator.commands.init import new_environment
+    from generator.model import CI
+    from generator.outputs import docs, workflow
+
+    from conftest import markdown_inline
+
+    text = new_environment({}).get_template("init-readme.md.j2").render(title=title, blocks=docs.readme_blocks())
+    pieces = markdown_inline(text)
+    assert pieces[0] == [("text", title)]
+    spans = [content for line in pieces for kind, content in line if kind == "code_inline"]
+    assert workflow.LOCK_COMMAND in spans and CI().organisation_variable in spans

@@ -152,6 +152,9 @@ def test_show_gives_each_switch_its_reason(run, name):
     explained = [s for line in text.splitlines() if line.startswith("  because:")
                  for s in line.removeprefix("  because:").split(": ", 1)[0].split()]
     assert sorted(explained) == sorted(f"{k}={v}" for k, v in data["switches"].items())  # each once
+    # the switches line: each switch once, in the JSON's order; where there are none, it says so
+    listed = [line.removeprefix("  switches:").strip() for line in text.splitlines() if line.startswith("  switches:")]
+    assert listed == [" ".join(f"{k}={v}" for k, v in data["switches"].items()) or "none beyond nixpkgs' own"]
     if "sm61" in name:
         assert ("  because:    USE_CUDNN=0: cuDNN 9.11 and newer support compute capability 7.5 and up only, "
                 "and sm61 is 6.1") in text

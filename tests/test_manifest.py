@@ -497,3 +497,26 @@ def test_a_number_too_long_to_read_in_the_pointer_is_named_at_its_line():
     with pytest.raises(GenMatrixError) as error:
         manifest.pointer(text)
     assert str(error.value).startswith(".flox/env.json:4: holds a number thousands of digits long\n  hint: ")
+
+
+@pytest.mark.parametrize("name", [manifest.ENVIRONMENT_NAME, 'torch "variants"', "back\\slash", "two\nlines"])
+def test_a_new_pointer_is_json_of_the_environments_name(monkeypatch, name):
+    """.flox/env.json, written new, reads back as the name and version 1, whatever the name holds."""
+    monkeypatch.setattr(manifest, "ENVIRONMENT_NAME", name)
+    text = manifest.pointer(None)
+    assert json.loads(text) == {"name": name, "version": 1}
+    assert manifest.pointer(text) == text
+
+
+def test_a_new_manifest_holds_each_tools_value_as_given():
+    """[install]'s values read back as given, two tools at once, whatever they hold: a GitHub
+    flake reference, a git+https one with `&`, and text with quotes and a backslash."""
+    values = ["github:acme/gen-matrix/" + "0123456789abcdef" * 2 + "01234567",
+              "git+https://git.example.org/acme/gen-matrix?ref=main&rev=" + "f" * 40, 'say "hi" \\ bye']
+    for value in values:
+        tools = (("git", "pkg-path", "git"), ("gen-matrix", "flake", value))
+        wanted = manifest.Wanted(tools, ["aarch64-linux", "x86_64-linux"], "# block\n",
+                                 pin.Source(value, False, "test"))
+        install = tomlkit.parse(manifest.new(wanted))["install"]
+        assert {name: dict(table) for name, table in install.items()} == {
+            "git": {"pkg-path": "git"}, "gen-matrix": {"flake": value}}

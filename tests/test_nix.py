@@ -299,3 +299,35 @@ def test_an_accelerators_environment_reaches_setup_py_as_written(project, run):
                             "bash", *environment], capture_output=True, text=True, check=True,
                            env={"PATH": "/usr/bin:/bin", "HOME": "/nowhere"}).stdout
     assert dict(zip(environment, shown.split("\0"))) == environment
+
+
+@pytest.mark.parametrize("extra", ["", """\
+  sha256: "0000000000000000000000000000000000000000000000000000"
+  config: {cudaForwardCompat: false, allowBroken: true}
+  patches:
+    magma:
+      - {url: "https://example.org/magma/one.patch", hash: "sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA="}
+      - {url: "https://example.org/magma/two.patch", hash: "sha256-BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB="}
+"""], ids=["shipped", "hash-config-patches"])
+def test_pins_nix_evaluates_to_the_matrixs_pins(tmp_path, run, extra):
+    """The shipped nix/pins.nix, and that of a matrix whose pin has a hash, a config and two
+    patches, are the matrix's pins: each revision, hash, config and patch, nothing more."""
+    def wanted(root):
+        return {pin.name: {"rev": pin.rev, "sha256": pin.sha256, "config": dict(pin.config),
+                           "patches": {attr: [{"url": p.url, "hash": p.hash} for p in patches]
+                                       for attr, patches in pin.patches}}
+                for pin in expansion_of(root).matrix.pins}
+
+    roots = [REPO]
+    if extra:
+        text = (REPO / "matrix.yaml").read_text()
+        assert text.count("  sha256: null\n") == 1
+        (tmp_path / "matrix.yaml").write_text(text.replace("  sha256: null\n", extra))
+        assert run("--root", tmp_path).exit_code == 0
+        roots = [tmp_path]
+    for root in roots:
+        found = nix_eval(f"import {root / 'nix' / 'pins.nix'}")
+        expected = wanted(root)
+        assert found == expected
+        if extra:
+            assert expected["default"]["sha256"] and len(expected["default"]["patches"]["magma"]) == 2
