@@ -93,7 +93,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "escape": ("generator/escape.py", ("tests/test_escaping.py", "tests/test_docs.py", "tests/test_golden.py")),
     # test_pin_source.py tests the default pin and its records; the rest test what init, the
     # workflow and the manifest make of a Source (the flake line, the warning, the next steps)
-    "pin": ("generator/pin.py", ("tests/test_pin_source.py", "tests/test_workflow_output.py", "tests/test_init.py",
+    "pin": ("generator/pin.py", ("tests/test_pin_source.py", "tests/test_pin_several.py",
+                                 "tests/test_workflow_output.py", "tests/test_init.py",
                                  "tests/test_golden.py", "tests/test_manifest.py")),
     "templating": ("generator/templating.py", ("tests/test_golden.py", "tests/test_input_bounds.py")),
     "knowledge": ("generator/knowledge.py", ("tests/test_knowledge_rules.py", "tests/test_validation.py",
@@ -150,8 +151,8 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "eval": ("generator/commands/eval.py", ("tests/test_eval.py", "tests/test_ci_time_limit.py",
                                             "tests/test_evaljobs.py")),
     "evaljobs": ("generator/commands/evaljobs.py", ("tests/test_evaljobs.py",)),
-    "sandbox": ("generator/commands/sandbox.py", ("tests/test_sandbox.py", "tests/test_eval.py",
-                                                  "tests/test_bounded.py")),
+    "sandbox": ("generator/commands/sandbox.py", ("tests/test_sandbox.py", "tests/test_sandbox_several.py",
+                                                  "tests/test_eval.py", "tests/test_bounded.py")),
     "buildenv": ("generator/commands/buildenv.py", ("tests/test_env.py", "tests/test_escaping.py",
                                                     "tests/test_nvidia_gaps.py", "tests/test_toolchain_arch_flags.py")),
     "host": ("generator/commands/host.py", ("tests/test_host.py", "tests/test_detect.py", "tests/test_other_gpus.py")),
