@@ -307,6 +307,13 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "generator.commands.cuobjdump.x_read__mutmut_23": "errors='REPLACE' is an unknown handler, looked up only when "
                                                          "cuobjdump writes bytes that are not UTF-8: its listings are ASCII",
     },
+    "tpl-env-comments": {
+        "1: the name not commented": "`comment` only folds whitespace, and a script's name holds none: a matrix's "
+                                     "variant names match ^[a-z0-9][a-z0-9_-]*$, and env's own are made of a "
+                                     "version, the knowledge table's Python, CUDA, SM and ISA names, which match it too",
+        "5: the PyTorch version not commented": "as 1: a matrix's version matches the schema's pattern, and "
+                                                "`env --pytorch` takes only digits and dots (handbuild._VERSION)",
+    },
     "fix-torch-source-patches": {
         "3: postPatch set where nixpkgs has none": "nixpkgs' torch has a postPatch at every pin of the shipped knowledge "
                                                   "(without one, the mutant stops evaluation: old.postPatch is missing)",
