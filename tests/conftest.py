@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import importlib.metadata
 import json
 import os
@@ -276,6 +277,12 @@ def project(tmp_path) -> Path:
 
 def expansion_of(root: Path):
     return generator_run.expansion(locate(str(root / "matrix.yaml"), str(root)))
+
+
+def with_ci(expansion, **settings):
+    """`expansion` with these settings of its matrix's ci block."""
+    matrix = dataclasses.replace(expansion.matrix, ci=dataclasses.replace(expansion.matrix.ci, **settings))
+    return dataclasses.replace(expansion, matrix=matrix)
 
 
 def reference_names() -> list[str]:

@@ -5,13 +5,10 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-from conftest import merged_durations, recorded_durations
-
-TESTS = Path(__file__).resolve().parent
+from conftest import REPO, merged_durations, recorded_durations
 
 
 def test_a_recording_keeps_what_it_did_not_collect_and_drops_what_is_gone(tmp_path):
@@ -54,7 +51,7 @@ def test_the_record_names_every_test_of_the_suite_and_none_that_is_gone():
     without `pytest --record-durations` over its file would run in the quick subset unmeasured."""
     listed = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:randomly",
                              "-p", "no:cacheprovider", "-p", "no:xdist", "tests"],
-                            cwd=TESTS.parent, capture_output=True, text=True, timeout=600)
+                            cwd=REPO, capture_output=True, text=True, timeout=600)
     assert listed.returncode == 0, listed.stdout[-2000:] + listed.stderr[-2000:]
     collected = {line for line in listed.stdout.splitlines() if "::" in line}
     assert len(collected) > 1000, listed.stdout[-2000:]

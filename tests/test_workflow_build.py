@@ -17,7 +17,8 @@ import pytest
 from generator import layout
 from generator.model import Cache
 
-from test_workflow_steps import FLAKE, Shell, documents, expansion, named, with_ci  # noqa: F401 (fixture)
+from conftest import with_ci
+from test_workflow_steps import FLAKE, Shell, documents, expansion, named  # noqa: F401 (fixture)
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="the steps are bash")
 

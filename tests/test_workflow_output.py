@@ -16,7 +16,7 @@ from generator.errors import GenMatrixError
 from generator.model import CI, Cache
 from generator.outputs import workflow
 
-from conftest import SYNTHETIC, expansion_of
+from conftest import SYNTHETIC, expansion_of, with_ci
 
 
 @pytest.fixture(scope="module")
@@ -29,11 +29,6 @@ def big(tmp_path_factory):
 
 
 CHECKOUT = pin.Source(None, True, "this checkout of gen-matrix")
-
-
-def with_ci(expansion, **settings):
-    matrix = dataclasses.replace(expansion.matrix, ci=dataclasses.replace(expansion.matrix.ci, **settings))
-    return dataclasses.replace(expansion, matrix=matrix)
 
 
 def torches(expansion) -> int:

@@ -10,7 +10,6 @@ their own: no Nix, Flox or network of the host's is reached.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import os
 import shutil
@@ -23,7 +22,7 @@ import yaml
 from generator import layout, pin
 from generator.outputs import workflow
 
-from conftest import expansion_of
+from conftest import expansion_of, with_ci
 
 BASH = shutil.which("bash")
 pytestmark = pytest.mark.skipif(BASH is None, reason="the steps are bash")
@@ -59,11 +58,6 @@ def expansion(tmp_path_factory):
     root = tmp_path_factory.mktemp("user")
     (root / "matrix.yaml").write_text(MATRIX)
     return expansion_of(root)
-
-
-def with_ci(expansion, **settings):
-    matrix = dataclasses.replace(expansion.matrix, ci=dataclasses.replace(expansion.matrix.ci, **settings))
-    return dataclasses.replace(expansion, matrix=matrix)
 
 
 def documents(expansion, source) -> dict[str, dict]:
