@@ -96,7 +96,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "pin": ("generator/pin.py", ("tests/test_pin_source.py", "tests/test_pin_several.py",
                                  "tests/test_workflow_output.py", "tests/test_init.py",
                                  "tests/test_golden.py", "tests/test_manifest.py")),
-    "templating": ("generator/templating.py", ("tests/test_golden.py", "tests/test_input_bounds.py")),
+    "templating": ("generator/templating.py", ("tests/test_templating.py", "tests/test_golden.py", "tests/test_input_bounds.py")),
     "knowledge": ("generator/knowledge.py", ("tests/test_knowledge_rules.py", "tests/test_validation.py",
                                              "tests/test_version_ranges.py",
                                              "tests/test_explain.py", "tests/test_env.py",
