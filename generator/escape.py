@@ -12,6 +12,7 @@ registered here beside the others.
 
 from __future__ import annotations
 
+import functools
 import re
 
 import yaml as yaml_
@@ -129,7 +130,11 @@ def markdown(text) -> str:
     code span or table column comes out of it. (Not at a line's start, where `# ` or `- `
     would start a block; nor inside a `code span`, where a backslash is text: only checked
     names stand there.)"""
-    text = str(text)
+    return _markdown(str(text))
+
+
+@functools.lru_cache(maxsize=4096)  # a document writes the same few names in many cells
+def _markdown(text: str) -> str:
     if "\0" in text:
         raise ValueError(f"Markdown reads a NUL character as U+FFFD: {text!r}")
     line = " ".join(text.split())

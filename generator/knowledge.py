@@ -8,6 +8,7 @@ other than the matrix's).
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass, field, fields
 from pathlib import Path
@@ -25,6 +26,7 @@ GPU_QUERY = ("nvidia-smi", "--query-gpu=name,compute_cap,driver_version", "--for
 CPU_FLAGS_COMMAND = "python -c \"import archspec.cpu; print(*sorted(archspec.cpu.host().features))\""
 
 
+@functools.lru_cache(maxsize=4096)  # a run asks about the same few versions thousands of times
 def version_key(version: str) -> tuple[int, ...]:
     return tuple(int(part) for part in version.split("."))
 

@@ -7,6 +7,7 @@ the header, names already checked) is written as it is.
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 
@@ -29,6 +30,7 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_'-]*$")
 NIX_KEYWORDS = frozenset({"assert", "else", "if", "in", "inherit", "let", "or", "rec", "then", "with"})
 
 
+@functools.lru_cache(maxsize=4096)  # recipes name the same few attributes thousands of times
 def attr(name: str) -> Verbatim:
     """An attribute name: as is where Nix reads it as a plain name, else a quoted string."""
     if _IDENTIFIER.match(name) and name not in NIX_KEYWORDS:
@@ -76,6 +78,7 @@ def _float(value: float) -> str:
     return f"(-{text})" if math.copysign(1, value) < 0 else text
 
 
+@functools.lru_cache(maxsize=4096)  # and write the same few strings
 def _string(value: str) -> str:
     if not _SPECIAL.search(value):
         return '"' + value + '"'
