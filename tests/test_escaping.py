@@ -28,7 +28,7 @@ from generator.pipeline.nixvalue import nix
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
 from conftest import FAKE_FOR_SYSTEM, markdown_cells, needs_nix, nix_eval
-from test_env import BASH, fake_checkout, needs_bash, run_bash
+from test_env import BASH, built_environment, fake_checkout, needs_bash, run_bash
 
 # Pieces that mean something to Nix, to a shell or to Python's str.format.
 NASTY = ['"', "\\", "$", "${", "''", "''$", "''${", "''\\", "'''", "\\${", "$${", "${x}", "\n",
@@ -444,6 +444,122 @@ def test_a_line_break_in_a_workaround_variable_is_a_located_error(run, tmp_path)
     assert sorted(p.name for p in root.iterdir()) == ["matrix.yaml"]
 
 
+# A build variable's value, from a matrix, with what each shell reads: quotes, $, `, \, %, ^,
+# !, &, |, <, >, parentheses and spaces. A workaround's env (knowledge.workarounds.<name>.env)
+# is the one place a matrix writes free text into the scripts' `export`, `set` and `$env:`
+# lines: an ISA's flags, an SM's capability and the switches match patterns that hold none.
+# cmd's delayed expansion reads a line with a ! once more, so ! stands in a value of its own.
+AWKWARD_ENV = {
+    "awkward": {"AWKWARD_QUOTES": "say \"hi\" 'bye' it's ^ & (x)",
+                "AWKWARD_DOLLAR": "$HOME ${PATH} $(touch pwned) `touch pwned` \\ a\\$b \\\\"},
+    "spaced": {"AWKWARD_PERCENT": "100% %PATH% %~dp0 a^^b | < > ;", "AWKWARD_SPACES": "  two  spaces  ",
+               "AWKWARD_BANG": "!PATH! a^b!"},
+}
+AWKWARD_VALUES = {name: value for env in AWKWARD_ENV.values() for name, value in env.items()}
+AWKWARD_NAME = "pytorch-python313-cpu-avx2"
+
+
+def awkward_script(run, root: Path, shell: str, **more: str) -> str:
+    """The script of a CPU build whose two workarounds set AWKWARD_ENV's variables, and `more`."""
+    workarounds = {name: {"why": f"workaround {name} of the tests", "source": "tests/test_escaping.py",
+                          "when": {"kind": ["cpu"]}, "env": env} for name, env in AWKWARD_ENV.items()}
+    if more:
+        workarounds["more"] = {"why": "more", "source": "tests/test_escaping.py", "when": {}, "env": more}
+    document = {"pytorch": {"version": "2.8.0"}, "nixpkgs": {"rev": "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"},
+                "cpu": {"python": ["3.13"], "isa": ["avx2"]}, "knowledge": {"workarounds": workarounds}}
+    root.mkdir(exist_ok=True)
+    (root / "matrix.yaml").write_text(yaml.safe_dump(document, allow_unicode=True), encoding="utf-8")
+    result = run("env", "--root", root, AWKWARD_NAME, "--shell", shell)
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+@needs_bash
+def test_bash_builds_with_each_workaround_variable_exactly_as_the_matrix_gives_it(run, tmp_path):
+    """The whole script, run by bash with stand-in tools: the build's environment holds each value."""
+    script = awkward_script(run, tmp_path / "project", "bash", AWKWARD_CURLY="it\u2019s \u2018x\u2019")
+    (tmp_path / "machine").mkdir()
+    checkout, path = fake_checkout(tmp_path / "machine", None)
+    done = run_bash(script, checkout, path, HOME=str(tmp_path / "home"))
+    assert done.returncode == 0, done.stderr
+    env = built_environment(checkout)
+    assert {name: env.get(name) for name in AWKWARD_VALUES} == AWKWARD_VALUES
+    assert env["AWKWARD_CURLY"] == "it\u2019s \u2018x\u2019"
+    assert not list(tmp_path.rglob("pwned"))
+
+
+# PowerShell's single-quote characters: ' and the typographic ones (the PowerShell Language
+# Specification, 2.3.5.2 String literals, single-quote-character).
+SINGLE_QUOTES = "'\u2018\u2019\u201a\u201b"
+
+
+def powershell_sets(line: str) -> tuple[str, str]:
+    """The variable and the value a `$env:NAME = '...'` line sets, read by PowerShell's rules for
+    a single-quoted string (about_Quoting_Rules, learn.microsoft.com/powershell/module/
+    microsoft.powershell.core/about/about_quoting_rules: the text is taken exactly as typed, and
+    "to include a single quotation mark in a single-quoted string, use a second consecutive
+    single quote"): a quote followed by another is one quote, a lone one ends the string, and
+    the line ends there."""
+    found = re.fullmatch(r"\$env:([A-Z_][A-Z0-9_]*) = '(.*)", line)
+    assert found, f"not a $env: line: {line!r}"
+    name, rest = found.groups()
+    value, i = [], 0
+    while True:
+        assert i < len(rest), f"the string is never closed: {line!r}"
+        if rest[i] in SINGLE_QUOTES:
+            if rest[i + 1:i + 2] and rest[i + 1] in SINGLE_QUOTES:
+                value.append(rest[i + 1])
+                i += 2
+                continue
+            assert rest[i + 1:] == "", f"{rest[i + 1:]!r} is outside the string: {line!r}"
+            return name, "".join(value)
+        value.append(rest[i])
+        i += 1
+
+
+def test_powershell_sets_each_workaround_variable_to_exactly_the_matrixs_text(run, tmp_path):
+    curly = {"AWKWARD_CURLY": "it\u2019s \u2018x\u2019 \u201ay\u201b"}
+    script = awkward_script(run, tmp_path, "powershell", **curly)
+    sets = dict(powershell_sets(line) for line in script.splitlines() if line.startswith("$env:AWKWARD_"))
+    assert sets == {**AWKWARD_VALUES, **curly}
+
+
+def test_cmd_sets_each_workaround_variable_to_exactly_the_matrixs_text(run, tmp_path):
+    """Each `set NAME=...` line read by cmd's rules (cmd_reads)."""
+    script = awkward_script(run, tmp_path, "cmd")
+    lines = [line for line in script.splitlines() if line.startswith("set AWKWARD_")]
+    sets = dict(cmd_reads(line).removeprefix("set ").split("=", 1) for line in lines)
+    assert sets == AWKWARD_VALUES
+
+
+def test_a_workaround_variable_no_cmd_line_can_hold_is_refused_and_the_other_shells_take_it(run, tmp_path):
+    """A cmd script is ASCII (its code page differs between machines); a line break the schema
+    refuses for every shell (test_a_line_break_in_a_workaround_variable_is_a_located_error)."""
+    awkward_script(run, tmp_path, "bash", AWKWARD_CURLY="it\u2019s")
+    awkward_script(run, tmp_path, "powershell", AWKWARD_CURLY="it\u2019s")
+    result = run("env", "--root", tmp_path, AWKWARD_NAME, "--shell", "cmd")
+    assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
+    assert "the cmd script would hold '\u2019' (U+2019)" in result.stderr and "AWKWARD_CURLY=it\u2019s" in result.stderr
+
+
+def test_wines_cmd_sets_each_workaround_variable_to_exactly_the_matrixs_text(run, tmp_path, wine_prefix):
+    """The `set` lines run by Wine's cmd, each variable written to a file by `set NAME`, which
+    lists it as NAME=value (no name is the start of another's). Not AWKWARD_BANG: Wine's cmd
+    drops a ! that a ^ escapes, where Windows' keeps it."""
+    lines = [line for line in awkward_script(run, tmp_path / "project", "cmd").splitlines()
+             if line.startswith("set AWKWARD_") and not line.startswith("set AWKWARD_BANG=")]
+    names = [line[4:].split("=", 1)[0] for line in lines]
+    assert sorted(names) == sorted(set(AWKWARD_VALUES) - {"AWKWARD_BANG"})
+    folder = tmp_path / "windows"
+    folder.mkdir()
+    result = run_cmd(wine_prefix, folder, ["@echo off", "setlocal EnableDelayedExpansion", *lines,
+                                           *[f">{name}.txt set {name}" for name in names], "echo done"])
+    assert result.stdout.splitlines()[-1] == "done", result.stdout
+    assert {name: (folder / f"{name}.txt").read_bytes().decode("ascii") for name in names} == {
+        name: f"{name}={AWKWARD_VALUES[name]}\r\n" for name in names}
+    assert sorted(p.name for p in folder.iterdir()) == sorted(["t.cmd"] + [f"{name}.txt" for name in names])
+
+
 # ---- hints: one argument of a command typed in each shell ------------------------------------
 
 ARGUMENT_TEXTS = without("\0").map(lambda text: re.sub("[\0-\x08\x0a-\x1f\x7f]", "", text))
@@ -543,8 +659,10 @@ def cmd_reads(line: str) -> str:
     a lone % starts a variable; then a ^ makes the character after it text, and & | < > ( ) "
     not so made end or redirect the command; then, only where the line still holds a !, delayed
     expansion reads it once more: a ^ makes the next character text, and a lone ! starts a
-    variable. A model, for machines without cmd or Wine; test_cmd_sets_and_echoes_exactly_the_text
-    runs the real cmd where Wine is."""
+    variable. Microsoft documents the pieces: ^ before < > | & ^ in `set`'s text
+    (learn.microsoft.com/windows-server/administration/windows-commands/set_1) and ! as the
+    delimiter of delayed expansion (.../windows-commands/cmd, /v:on). A model, for machines
+    without cmd or Wine; test_cmd_sets_and_echoes_exactly_the_text runs the real cmd where Wine is."""
     def carets(text: str, stop: str) -> str:
         out, i = [], 0
         while i < len(text):
