@@ -136,3 +136,74 @@ def test_a_cache_folder_that_cannot_be_made_only_costs_a_compile(folder):
     (folder / "__pycache__").write_text("a file where the folder would be", encoding="utf-8")
     assert rendered(True) == EXPECTED[True] and rendered(False) == EXPECTED[False]
     assert (folder / "__pycache__").read_text(encoding="utf-8") == "a file where the folder would be"
+
+
+def shout(text: str) -> str:
+    return str(text).upper()
+
+
+def whisper(text: str) -> str:
+    return str(text).lower()
+
+
+LOUDNESS = {"level": "loud"}
+
+
+def by_level(text: str) -> str:
+    return str(text).upper() if LOUDNESS["level"] == "loud" else str(text).lower()
+
+
+@pytest.mark.parametrize("order", [(shout, whisper), (whisper, shout)])
+def test_a_filter_of_a_constant_is_never_read_back_from_an_environment_with_another_filter_of_that_name(
+        folder, order):
+    """Jinja works out `"Mixed Case" | voice` while it compiles: the code holds the result."""
+    (folder / "voice.txt.j2").write_text('{{ "Mixed Case" | voice }} {{ a | voice }}\n', encoding="utf-8")
+    for _ in range(2):  # the second time, each from the cache
+        for voice in order:
+            text = templating.new_environment({"voice": voice}).get_template("voice.txt.j2").render(a="Aa")
+            assert text == f"{voice('Mixed Case')} {voice('Aa')}\n"
+    assert len(cached(folder)) == 2
+
+
+def test_a_change_of_gen_matrix_s_code_compiles_again_in_the_same_files(folder, monkeypatch):
+    """A new release's filter may work out a constant otherwise: its compiled code is not the
+    old one's, and the folder does not grow with releases."""
+    (folder / "level.txt.j2").write_text('{{ "Mixed Case" | level }}\n', encoding="utf-8")
+
+    def render() -> str:
+        return templating.new_environment({"level": by_level}).get_template("level.txt.j2").render()
+
+    monkeypatch.setattr(templating, "_code_stamp", lambda: "one")
+    assert render() == "MIXED CASE\n"
+    files = cached(folder)
+    monkeypatch.setitem(LOUDNESS, "level", "quiet")
+    assert render() == "MIXED CASE\n", "the same code of gen-matrix: the compiled template is read back"
+    monkeypatch.setattr(templating, "_code_stamp", lambda: "two")
+    assert render() == "mixed case\n"
+    monkeypatch.setattr(templating, "_code_stamp", lambda: "three")
+    monkeypatch.setitem(LOUDNESS, "level", "loud")
+    assert render() == "MIXED CASE\n"
+    assert cached(folder) == files
+
+
+def test_the_stamp_of_the_code_changes_with_a_file_s_size_time_or_name_and_only_then(tmp_path):
+    package = tmp_path / "package"
+    (package / "inner").mkdir(parents=True)
+    (package / "one.py").write_text("A = 1\n", encoding="utf-8")
+    (package / "inner" / "two.py").write_text("B = 2\n", encoding="utf-8")
+    (package / "notes.txt").write_text("not code\n", encoding="utf-8")
+    first = templating.stamp_of(package)
+    assert templating.stamp_of(package) == first
+    (package / "notes.txt").write_text("still not code\n", encoding="utf-8")
+    assert templating.stamp_of(package) == first
+    seen = {first}
+    found = (package / "one.py").stat()
+    os.utime(package / "one.py", ns=(found.st_atime_ns, found.st_mtime_ns + 10**9))  # touched
+    seen.add(templating.stamp_of(package))
+    (package / "inner" / "two.py").write_text("B = 22\n", encoding="utf-8")  # edited
+    seen.add(templating.stamp_of(package))
+    (package / "inner" / "three.py").write_text("", encoding="utf-8")  # added
+    seen.add(templating.stamp_of(package))
+    (package / "inner" / "three.py").rename(package / "inner" / "four.py")  # renamed
+    seen.add(templating.stamp_of(package))
+    assert len(seen) == 5
