@@ -210,8 +210,9 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     # the templates
     "tpl-build-matrix": ("templates/BUILD_MATRIX.md.j2", ("tests/test_docs_facts.py", "tests/test_docs.py",
                                                           "tests/test_golden.py", "tests/test_rocm.py")),
-    "tpl-ci-summary": ("templates/ci-summary.md.j2", ("tests/test_ci.py", "tests/test_compiler_cache_order.py",
-                                                     "tests/test_hosted_limit.py")),
+    # test_ci_time_limit.py: `ci --time-limit` run to its end with no time left, the summary's note
+    "tpl-ci-summary": ("templates/ci-summary.md.j2", ("tests/test_ci_time_limit.py", "tests/test_compiler_cache_order.py",
+                                                     "tests/test_hosted_limit.py", "tests/test_ci.py")),
     "tpl-companion": ("templates/companion.nix.j2", ("tests/test_golden.py", "tests/test_identity.py",
                                                      "tests/test_companions.py", "tests/test_nix.py")),
     "tpl-env-bash": ("templates/env.bash.j2", ("tests/test_env.py", "tests/test_escaping.py")),
@@ -394,9 +395,15 @@ def scratch_copy(name: str, source: str, tests: tuple[str, ...]) -> Path:
     pyproject = tomlkit.parse((root / "pyproject.toml").read_text())
     config = pyproject["tool"]["mutmut"]
     config["only_mutate"] = [source]
-    config["pytest_add_cli_args_test_selection"] = [t for t in tests if (root / t).is_file()]
+    config["pytest_add_cli_args_test_selection"] = present(root, tests)
     (root / "pyproject.toml").write_text(tomlkit.dumps(pyproject))
     return root
+
+
+def present(root: Path, tests: tuple[str, ...]) -> list[str]:
+    """The tests of `tests` whose file `root` holds: files, or single tests named as pytest
+    names them ("tests/test_ci.py::test_x", a narrower --tests selection)."""
+    return [test for test in tests if (root / test.split("::", 1)[0]).is_file()]
 
 
 def results(root: Path, mutmut: Path) -> dict[str, str]:
@@ -481,7 +488,7 @@ def run_text(name: str, timeout: int, again: bool = True, sample: int = 0, only:
     original = (root / source).read_text()
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1", PYTHONPATH=str(root))
     command = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", "-p", "no:randomly",
-               *[t for t in tests if (root / t).is_file()]]
+               *present(root, tests)]
 
     def tests_pass(seconds: float) -> bool | None:
         """Whether the tests pass in the scratch copy; None where they ran past `seconds`."""
@@ -561,8 +568,9 @@ def main() -> int:
     parser.add_argument("--report", action="store_true", help="print the figures of the last run, run nothing")
     parser.add_argument("--children", type=int, default=2, help="parallel test processes (2)")
     parser.add_argument("--timeout", type=int, default=1800, help="seconds per module (1800)")
-    parser.add_argument("--tests", nargs="+", default=(), metavar="FILE",
-                        help="run these test files instead of the table's (a quicker, partial figure)")
+    parser.add_argument("--tests", nargs="+", default=(), metavar="TEST",
+                        help="run these test files, or single tests (FILE::NAME), instead of the table's "
+                             "(a quicker, partial figure)")
     parser.add_argument("--sample", type=int, default=0, metavar="N",
                         help="run N of each module's mutants, drawn at random, and estimate its score")
     args = parser.parse_args()

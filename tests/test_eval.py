@@ -109,6 +109,33 @@ def test_past_the_deadline_every_recipe_is_out_of_time(monkeypatch):
         eval_command.Result(name, "cpu", None, None, eval_command.OUT_OF_TIME) for name in ("a", "b"))
 
 
+class Catching(Answering):
+    """Answers every recipe with null, as eval.nix does for a failure tryEval caught, even for
+    a batch of one, which eval.nix evaluates without tryEval (`catch` false)."""
+
+    def run(self, command: list[str], limit: float):
+        from generator.commands import sandbox
+
+        self.calls.append((command, limit))
+        spec = json.loads(Path(command[command.index("spec") + 1]).read_text(encoding="utf-8"))
+        return sandbox.Finished(0, json.dumps({r["name"]: None for r in spec["recipes"]}), "", False)
+
+
+@pytest.mark.parametrize("names", [("a", "b"), ("a", "b", "c")])
+def test_a_recipe_asked_alone_for_its_message_is_asked_once(monkeypatch, names):
+    """A failure caught in a batch is evaluated once more alone, for Nix's message; where that
+    gives none either, the recipe did not evaluate: it is not asked again until the deadline."""
+    import time
+
+    runs = Catching()
+    monkeypatch.setattr(eval_command.sandbox, "Runs", lambda: runs)
+    found = tuple(stand_in_target(name) for name in names)
+    results = eval_command.evaluate(found, "nix-instantiate", jobs=1, deadline=time.monotonic() + 3)
+    assert results == tuple(eval_command.Result(name, "cpu", None, None, eval_command.NOT_EVALUATED)
+                            for name in names)
+    catches = [command[command.index("catch") + 1] for command, _ in runs.calls]
+    assert sorted(catches) == ["false"] * len(names) + ["true"]
+
 HINT = "give a nixpkgs checkout, or a package set such as tests/nix/nixpkgs, as PATH (every pin) or PIN=PATH (one pin)"
 
 

@@ -136,3 +136,25 @@ def test_a_scratch_copy_is_a_git_repository_of_its_own_holding_its_files(mutatio
         present = {p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file() and ".git" not in p.parts}
         assert listed == present
         assert {source, *tests, "tests/conftest.py"} <= listed
+
+
+def test_a_narrower_selection_may_name_single_tests_and_names_none_whose_file_is_gone(mutation, tmp_path,
+                                                                                     monkeypatch):
+    """--tests takes files or single tests (FILE::NAME, as pytest names them): mutmut's
+    selection in the scratch copy keeps both, in their order, and drops those whose file the
+    copy has not."""
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    subprocess.run(["git", "init", "-q", str(outer)], check=True, capture_output=True)
+    monkeypatch.setattr(mutation, "SCRATCH", outer / ".mutation")
+    kept = ("tests/test_list_show.py::test_show_prints_a_variant", "tests/test_ci.py",
+            "tests/test_ci.py::test_a_cache_reaches_the_build_jobs[x]", "tests/test_cli.py::TestX::test_y")
+    gone = ("tests/test_gone.py::test_x", "tests/test_gone.py", "tests/no_such_folder::test_y")
+    asked = (gone[0], kept[0], kept[1], gone[1], kept[2], kept[3], gone[2])
+    source, _ = mutation.MODULES["tpl-show"]
+    root = mutation.scratch_copy("tpl-show", source, asked)
+    import tomlkit
+
+    selection = tomlkit.parse((root / "pyproject.toml").read_text())["tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
+    assert list(selection) == list(kept)
+    assert mutation.present(root, asked) == list(kept)

@@ -271,7 +271,10 @@ def evaluate(found: tuple[Target, ...], program: str, jobs: int | None = None,
                         done[index] = Result(target.name, target.kind, value["drv"], value["heavy"], None)
                     elif str(index) in ran.refused:  # our library's refusal, with its message
                         done[index] = _failed(target, ran.refused[str(index)])
-                    elif index < told:  # caught by tryEval: once more alone, for the message
+                    # caught by tryEval: once more alone, for the message. A recipe alone is
+                    # evaluated without tryEval, so it fails with its message rather than give
+                    # null; were it to, asking again would ask for ever.
+                    elif index < told and len(batch) > 1:
                         queue.append((index,))
                     else:
                         done[index] = _failed(target, NOT_EVALUATED)
