@@ -99,10 +99,18 @@ def _version() -> str:
             return "unknown (not installed)"
 
 
+def _print_version(ctx: click.Context, _param, value: bool) -> None:
+    """--version, worked out only when asked (importlib.metadata is a tenth of the imports)."""
+    if value and not ctx.resilient_parsing:
+        click.echo(f"gen-matrix, version {_version()}")
+        ctx.exit()
+
+
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @_MATRIX
 @_ROOT
-@click.version_option(version=_version(), prog_name="gen-matrix")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+              help="Show the version and exit.")
 @click.pass_context
 def main(ctx: click.Context, matrix, root) -> None:
     """Expand matrix.yaml into Flox recipes for custom PyTorch builds.

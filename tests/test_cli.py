@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 import pytest
+from click.testing import CliRunner
 from generator.pipeline.nixvalue import NIX_HEADER
 
 from conftest import REPO
@@ -226,3 +227,17 @@ def test_the_version_is_told_from_a_source_tree_too(monkeypatch):
     monkeypatch.setattr(importlib.metadata, "version", not_installed)
     expected = toml.parse((REPO / "pyproject.toml").read_text())["project"]["version"]
     assert cli._version() == f"{expected} (source tree)"
+    for args in (["--version"], ["--root", "/nonexistent", "--version"]):  # before anything else is read
+        result = CliRunner().invoke(cli.main, args)
+        assert (result.exit_code, result.output) == (0, f"gen-matrix, version {expected} (source tree)\n"), args
+
+
+def test_the_version_of_an_installed_gen_matrix_is_its_distribution_s(monkeypatch):
+    import importlib.metadata
+
+    from generator import cli
+
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: {"gen-matrix": "7.8.9"}[name])
+    result = CliRunner().invoke(cli.main, ["--version"])
+    assert (result.exit_code, result.output) == (0, "gen-matrix, version 7.8.9\n")
+    assert CliRunner().invoke(cli.main, ["--help"]).output.count("--version") == 1
