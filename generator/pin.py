@@ -20,7 +20,6 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 from .errors import GenMatrixError, Location
@@ -76,6 +75,8 @@ def default() -> tuple[str | None, str]:
     release = _release()
     if release is not None:
         return release, f"the release's {RELEASE_FILE.name}"
+    from importlib import metadata  # here: a tenth of a command's imports, for a repository that pins none
+
     try:
         record = metadata.distribution(PROJECT).read_text("direct_url.json")
     except metadata.PackageNotFoundError:
@@ -120,6 +121,8 @@ def home() -> str:
     release = _release()
     if release is not None:
         return release.rsplit("/", 1)[0]
+    from importlib import metadata
+
     try:
         urls = metadata.metadata(PROJECT).get_all("Project-URL") or []
     except metadata.PackageNotFoundError:
