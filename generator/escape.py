@@ -40,11 +40,16 @@ _CMD_SPECIAL = '&|<>()"'
 _CMD_UNWRITABLE = re.compile("[\0-\x08\x0a-\x1f\x7f]")
 
 
-def cmd(text) -> str:
+def cmd(text, *, beside_bang: bool = False) -> str:
     """Text that cmd reads as exactly `text`, outside double quotes, on a line of a batch file
     run with delayed expansion on (`setlocal EnableDelayedExpansion`), in a command whose
     arguments hold no other `!`:
     a `set NAME=...` value, an `echo` argument, a program's argument, a `rem` comment.
+    Text that is one of several pieces of a command's arguments is escaped joined with the
+    others, as one text: `{{ (name ~ "=" ~ value) | cmd }}`, so that a `!` in one piece counts
+    for the carets of all. With `beside_bang=True`, the text stands beside a `!` of cmd's own
+    (`echo X=!X!: {{ why | cmd(beside_bang=True) }}`): delayed expansion reads that command
+    whatever the text holds, and it is written as for text with a `!`.
 
     cmd reads such a line twice. First every % starts a variable (%~ aborts the whole script),
     so % is doubled; then ^ makes the character after it text, so each of & | < > ( ) " and ^
@@ -55,7 +60,7 @@ def cmd(text) -> str:
     text = str(text)
     if _CMD_UNWRITABLE.search(text):
         raise ValueError(f"a cmd line cannot hold a line break or a control character: {text!r}")
-    caret = "^^^^" if "!" in text else "^^"
+    caret = "^^^^" if beside_bang or "!" in text else "^^"
     escaped = []
     for char in text:
         if char == "%":

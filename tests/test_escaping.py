@@ -560,6 +560,92 @@ def test_wines_cmd_sets_each_workaround_variable_to_exactly_the_matrixs_text(run
     assert sorted(p.name for p in folder.iterdir()) == sorted(["t.cmd"] + [f"{name}.txt" for name in names])
 
 
+# Workarounds that the cmd script echoes as NAME=value: workaround NAME: why, with a ! in the
+# value only, in the why only, in both and in neither, beside ^, %, &, " and parentheses; the
+# last two only where CMake is 4 or newer, in the script's parenthesised block. cmd's delayed
+# expansion reads the whole echo line once more where any of it holds a !.
+ECHOED = {
+    "bang-in-value": {"why": 'a ^ b & "c" 100%', "env": {"ECHO_VALUE_BANG": "hi! ^ & %x%", "ECHO_PLAIN": "x^y"}},
+    "bang-in-why": {"why": 'careful! (x) & 10%', "env": {"ECHO_WHY_BANG": 'a^b "c" & %PATH%'}},
+    "bang-in-both": {"why": "!why! ^^", "env": {"ECHO_BOTH_BANG": "!v! ^ |"}},
+    "no-bang": {"why": 'a^b & "c" %~dp0', "env": {"ECHO_NO_BANG": 'x^y "z" & 1% <w>'}},
+    "cmake-bang": {"why": "cm^ake (4)", "env": {"ECHO_CMAKE_BANG": "e!^", "ECHO_CMAKE_CARET": "f^g"},
+                   "cmake": ">=4"},
+    "cmake-no-bang": {"why": 'h^i "j"', "env": {"ECHO_CMAKE_PLAIN": "k^l & m"}, "cmake": ">=4"},
+}
+
+
+def echoed_script(run, root: Path) -> str:
+    """The cmd script of a CPU build whose workarounds are ECHOED."""
+    workarounds = {name: {"source": "tests/test_escaping.py", "when": {"kind": ["cpu"]}, **row}
+                   for name, row in ECHOED.items()}
+    document = {"pytorch": {"version": "2.8.0"}, "nixpkgs": {"rev": "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"},
+                "cpu": {"python": ["3.13"], "isa": ["avx2"]}, "knowledge": {"workarounds": workarounds}}
+    root.mkdir(exist_ok=True)
+    (root / "matrix.yaml").write_text(yaml.safe_dump(document, allow_unicode=True), encoding="utf-8")
+    result = run("env", "--root", root, AWKWARD_NAME, "--shell", "cmd")
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_cmd_echoes_each_workaround_variable_as_name_value_and_why(run, tmp_path):
+    """Each `echo NAME=...` line read by cmd's rules (cmd_reads) shows exactly the matrix's
+    value and why, whichever of them holds a !."""
+    lines = [line.strip() for line in echoed_script(run, tmp_path).splitlines()
+             if line.strip().startswith("echo ECHO_")]
+    shown = [cmd_reads(line).removeprefix("echo ") for line in lines]
+    assert sorted(shown) == sorted(f"{name}={value}: workaround {workaround}: {row['why']}"
+                                   for workaround, row in ECHOED.items() for name, value in row["env"].items())
+
+
+def test_wines_cmd_echoes_a_workaround_variable_without_a_bang_as_name_value_and_why(run, tmp_path, wine_prefix):
+    """The echo lines of ECHOED's workarounds with no ! run by Wine's cmd (which drops a ! that
+    a ^ escapes, and takes no ^ away where delayed expansion reads a line once more, where
+    Windows' cmd does both), the CMake ones in a block as the script's."""
+    script = echoed_script(run, tmp_path / "project").splitlines()
+    plain = [line for line in script if line.startswith(("echo ECHO_NO_BANG=", "echo ECHO_PLAIN="))]
+    block = [line for line in script if line.startswith("  echo ECHO_CMAKE_PLAIN=")]
+    assert len(plain) == 2 and len(block) == 1
+    folder = tmp_path / "windows"
+    folder.mkdir()
+    result = run_cmd(wine_prefix, folder, ["@echo off", "setlocal EnableDelayedExpansion", *plain,
+                                           "if 1==1 (", *block, ")", "echo done"])
+    assert result.stdout.splitlines() == [
+        "ECHO_PLAIN=x^y: workaround bang-in-value: " + ECHOED["bang-in-value"]["why"],
+        "ECHO_NO_BANG=" + ECHOED["no-bang"]["env"]["ECHO_NO_BANG"] + ": workaround no-bang: " + ECHOED["no-bang"]["why"],
+        "ECHO_CMAKE_PLAIN=k^l & m: workaround cmake-no-bang: " + ECHOED["cmake-no-bang"]["why"],
+        "done"], result.stdout
+    assert sorted(p.name for p in folder.iterdir()) == ["t.cmd"]
+
+
+# A workaround that sets USE_CUDNN, on a build whose GPU current cuDNN no longer supports: the
+# script echoes USE_CUDNN=!USE_CUDNN! (as set before it runs, else its default) with the
+# workaround's why, on a line that holds a ! of cmd's own whatever the why holds.
+CUDNN_WHYS = ['keep a^b & 100% "q"', "^^ (^)", "a^b! <c>"]
+
+
+@pytest.mark.parametrize("why", CUDNN_WHYS)
+def test_cmd_echoes_use_cudnn_with_a_why_holding_a_caret(run, tmp_path, why):
+    document = {"pytorch": {"version": "2.8.0"}, "nixpkgs": {"rev": "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"},
+                "cpu": {"python": ["3.13"], "isa": ["avx2"]},
+                "knowledge": {"workarounds": {"cudnn": {"why": why, "source": "tests/test_escaping.py",
+                                                        "when": {"kind": ["gpu"]}, "env": {"USE_CUDNN": "1"}}}}}
+    (tmp_path / "matrix.yaml").write_text(yaml.safe_dump(document, allow_unicode=True), encoding="utf-8")
+    result = run("env", "--root", tmp_path, *KEPLER_AXES, "--shell", "cmd")
+    assert result.exit_code == 0, result.output
+    [line] = [line for line in result.stdout.splitlines() if line.startswith("echo USE_CUDNN=")]
+    for value in ("0", "1"):
+        assert cmd_reads(line, {"USE_CUDNN": value}) == f"echo USE_CUDNN={value}: workaround cudnn: {why}"
+
+
+@given(st.text(alphabet=st.sampled_from(list("ab %^!&|<>()\"'=;,")), max_size=30))
+@settings(max_examples=300)
+def test_cmd_escaping_beside_a_bang_of_cmds_own_reads_back_as_the_text(text):
+    """`echo X=!X!: ...`: delayed expansion reads the line whether or not the text holds a !."""
+    line = f"echo X=!X!: {escape.cmd(text, beside_bang=True)}"
+    assert cmd_reads(line, {"X": "1"}) == f"echo X=1: {text}"
+
+
 # ---- hints: one argument of a command typed in each shell ------------------------------------
 
 ARGUMENT_TEXTS = without("\0").map(lambda text: re.sub("[\0-\x08\x0a-\x1f\x7f]", "", text))
@@ -652,24 +738,31 @@ def test_the_cmd_script_picks_a_compiler_cache_or_says_how_to_get_one(run, tmp_p
         assert found == ""
 
 
-def cmd_reads(line: str) -> str:
+def cmd_reads(line: str, variables: dict[str, str] | None = None) -> str:
     """What cmd makes of `line`, written outside double quotes in a batch file run with delayed
     expansion on, by the phases cmd reads a line in ("How does the Windows Command Interpreter
     (CMD.EXE) parse scripts?", Stack Overflow 4094699, phases 1, 2 and 5): every %% is a %, and
     a lone % starts a variable; then a ^ makes the character after it text, and & | < > ( ) "
     not so made end or redirect the command; then, only where the line still holds a !, delayed
-    expansion reads it once more: a ^ makes the next character text, and a lone ! starts a
-    variable. Microsoft documents the pieces: ^ before < > | & ^ in `set`'s text
+    expansion reads it once more: a ^ makes the next character text, !NAME! is the value of
+    NAME in `variables`, and another ! starts a variable. Microsoft documents the pieces: ^
+    before < > | & ^ in `set`'s text
     (learn.microsoft.com/windows-server/administration/windows-commands/set_1) and ! as the
     delimiter of delayed expansion (.../windows-commands/cmd, /v:on). A model, for machines
     without cmd or Wine; test_cmd_sets_and_echoes_exactly_the_text runs the real cmd where Wine is."""
-    def carets(text: str, stop: str) -> str:
+    def carets(text: str, stop: str, variables: dict[str, str] | None = None) -> str:
         out, i = [], 0
         while i < len(text):
             if text[i] == "^":
                 assert i + 1 < len(text), f"a ^ ends the line: {line!r}"
                 out.append(text[i + 1])
                 i += 2
+                continue
+            if text[i] == "!" and variables:
+                end = text.find("!", i + 1)
+                assert end > i and text[i + 1:end] in variables, f"a ! starts no known variable in {line!r}"
+                out.append(variables[text[i + 1:end]])
+                i = end + 1
                 continue
             assert text[i] not in stop, f"{text[i]!r} is not text in {line!r}"
             out.append(text[i])
@@ -678,7 +771,7 @@ def cmd_reads(line: str) -> str:
 
     assert not re.search(r"(?<!%)%(?!%)", line.replace("%%", "")), f"a lone % starts a variable: {line!r}"
     text = carets(line.replace("%%", "%"), '&|<>()"')
-    return carets(text, "!") if "!" in text else text
+    return carets(text, "!", variables) if "!" in text else text
 
 
 @given(st.text(alphabet=st.sampled_from(list("ab %^!&|<>()\"'=;,é")), max_size=30))
