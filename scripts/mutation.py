@@ -280,6 +280,17 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "4: found again when already found": "PyTorch's CMake finds CUDAToolkit once; a second include of CMake's own "
                                              "FindCUDAToolkit sets the same results",
     },
+    "templating": {
+        "generator.templating.x_stamp_of__mutmut_5": "the stamp's word for a Jinja without __version__ (None for "
+                                                     "'unknown'): any constant word keys the same",
+        "generator.templating.x_stamp_of__mutmut_11": "the same word, 'XXunknownXX'",
+        "generator.templating.x_stamp_of__mutmut_12": "the same word, 'UNKNOWN'",
+        "generator.templating.x__named__mutmut_3": "the module's word for a function without __module__ (None for ''): "
+                                                   "any constant word names the same",
+        "generator.templating.xǁ_Compiledǁ__init____mutmut_8": "the separator between the functions' names in the "
+                                                               "digest: each name is one line either way",
+        "generator.templating.xǁ_Compiledǁ__init____mutmut_9": "17 hex digits of the digest for 16: as unique",
+    },
     "escape": {
         "generator.escape.x_argument__mutmut_25": "argument's ValueError(None) for a text no cmd prompt can quote: its "
                                                   "one caller (handbuild._command) catches it and drops the message",

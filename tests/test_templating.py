@@ -207,3 +207,46 @@ def test_the_stamp_of_the_code_changes_with_a_file_s_size_time_or_name_and_only_
     (package / "inner" / "three.py").rename(package / "inner" / "four.py")  # renamed
     seen.add(templating.stamp_of(package))
     assert len(seen) == 5
+
+
+def test_the_stamp_of_the_code_changes_with_jinja_s_version_and_holds_without_one(tmp_path, monkeypatch):
+    package = tmp_path / "package"
+    package.mkdir()
+    (package / "one.py").write_text("A = 1\n", encoding="utf-8")
+    monkeypatch.setattr(jinja2, "__version__", "3.1.6", raising=False)
+    first = templating.stamp_of(package)
+    monkeypatch.setattr(jinja2, "__version__", "3.2.0")
+    second = templating.stamp_of(package)
+    monkeypatch.delattr(jinja2, "__version__")  # a Jinja that gives none: a stamp all the same
+    third = templating.stamp_of(package)
+    assert len({first, second, third}) == 3
+
+
+def module_function(module: str):
+    """A filter named `twice` in `module`: the same qualified name in two modules."""
+    namespace: dict = {"__name__": module}
+    exec("def twice(text):\n    return str(text) * 2 if __name__.endswith('a') else str(text) * 3\n", namespace)
+    return namespace["twice"]
+
+
+class Double:
+    def __call__(self, text):
+        return str(text) * 2
+
+
+class Triple:
+    def __call__(self, text):
+        return str(text) * 3
+
+
+@pytest.mark.parametrize("first, second", [
+    (module_function("filters_a"), module_function("filters_b")),  # one name, two modules
+    (Double(), Triple()),  # callable objects, which have no qualified name of their own
+])
+def test_filters_of_one_name_in_two_modules_or_two_classes_keep_their_own_code(folder, first, second):
+    (folder / "twice.txt.j2").write_text('{{ "ab" | twice }}\n', encoding="utf-8")
+    for _ in range(2):
+        for function in (first, second):
+            text = templating.new_environment({"twice": function}).get_template("twice.txt.j2").render()
+            assert text == function("ab") + "\n"
+    assert len(cached(folder)) == 2
