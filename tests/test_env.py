@@ -555,6 +555,57 @@ def test_the_kepler_script_of_a_cuda_no_older_cudnn_is_built_for_turns_it_off_un
     assert "Running the build needs NVIDIA driver R470, sm35's last driver branch: 450.80.02 on Linux" in script
 
 
+# A workaround that sets USE_CUDNN, on two builds: the Kepler one of PyTorch 1.12 (whose USE_CUDNN
+# defaults to 1 where no one sets it) and an sm86 one (which uses current cuDNN).
+SM86 = "pytorch-python313-cuda12_8-sm86-avx2"
+CUDNN_BUILDS = {"kepler": (KEPLER, {"nvcc_release": "11.4", "version": "1.12.1", "python": "3.9", "gcc": "11.4.0"}),
+                "sm86": ((SM86,), {"nvcc_release": "12.8"})}
+
+
+def cudnn_workaround_script(run, root, build: str, value: str, shell: str = "bash") -> str:
+    """The script of `build`, from a matrix whose workaround sets USE_CUDNN to `value` on GPU builds."""
+    root.mkdir(exist_ok=True)
+    (root / "matrix.yaml").write_text(
+        'pytorch: {version: "2.8.0"}\nnixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n'
+        'gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm86], isa: [avx2]}\n'
+        "knowledge:\n  workarounds:\n    cudnn-choice:\n      why: the tests' choice of cuDNN\n"
+        f'      source: tests/test_env.py\n      when: {{kind: [gpu]}}\n      env: {{USE_CUDNN: "{value}"}}\n')
+    return axes_script(run, *CUDNN_BUILDS[build][0], shell=shell, root=root)
+
+
+def system_cudnn() -> str | None:
+    """A system include folder the script searches that holds cuDNN: no build here lacks it."""
+    return next((folder for folder in ("/usr/include", "/usr/include/x86_64-linux-gnu", "/usr/include/aarch64-linux-gnu")
+                 if any((Path(folder) / header).exists() for header in ("cudnn.h", "cudnn_version.h"))), None)
+
+
+@needs_bash
+@pytest.mark.parametrize("build", sorted(CUDNN_BUILDS))
+@pytest.mark.parametrize("value", ["0", "1"])
+@pytest.mark.parametrize("users", [None, "0", "1"])
+def test_a_workarounds_use_cudnn_is_the_builds_and_decides_whether_cudnn_must_be_found(
+        run, tmp_path, build, value, users):
+    if system_cudnn():
+        pytest.skip(f"this machine has cuDNN in {system_cudnn()}, where the script finds it: no build here lacks it")
+    script = cudnn_workaround_script(run, tmp_path / "project", build, value)
+    before = {} if users is None else {"USE_CUDNN": users}
+    fakes = CUDNN_BUILDS[build][1]
+    (tmp_path / "bare").mkdir()
+    checkout, path = fake_checkout(tmp_path / "bare", cudnn=False, **fakes)
+    done = run_bash(script, checkout, path, **before)
+    said = [line for line in done.stdout.splitlines() if line.startswith("USE_CUDNN=")]
+    if value == "1":  # cuDNN must be found, before anything is installed
+        assert done.returncode == 1 and "cuDNN not found" in done.stderr, done.stdout + done.stderr
+        assert calls(checkout) == [] and said == []
+        (tmp_path / "with").mkdir()
+        checkout, path = fake_checkout(tmp_path / "with", cudnn=True, **fakes)
+        done = run_bash(script, checkout, path, **before)
+        said = [line for line in done.stdout.splitlines() if line.startswith("USE_CUDNN=")]
+    assert done.returncode == 0, done.stderr
+    assert built_environment(checkout)["USE_CUDNN"] == value
+    assert said == [f"USE_CUDNN={value}: workaround cudnn-choice: the tests' choice of cuDNN"]
+
+
 @needs_bash
 def test_an_avx_script_says_why_each_feature_of_the_isas_disable_list_is_off(run, tmp_path):
     checkout, path = fake_checkout(tmp_path, "12.8")

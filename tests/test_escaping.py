@@ -28,7 +28,8 @@ from generator.pipeline.nixvalue import nix
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 
 from conftest import FAKE_FOR_SYSTEM, markdown_cells, needs_nix, nix_eval
-from test_env import BASH, built_environment, fake_checkout, needs_bash, run_bash
+from test_env import (BASH, CUDNN_BUILDS, built_environment, cudnn_workaround_script, fake_checkout, needs_bash,
+                      run_bash)
 
 # Pieces that mean something to Nix, to a shell or to Python's str.format.
 NASTY = ['"', "\\", "$", "${", "''", "''$", "''${", "''\\", "'''", "\\${", "$${", "${x}", "\n",
@@ -619,23 +620,48 @@ def test_wines_cmd_echoes_a_workaround_variable_without_a_bang_as_name_value_and
 
 
 # A workaround that sets USE_CUDNN, on a build whose GPU current cuDNN no longer supports: the
-# script echoes USE_CUDNN=!USE_CUDNN! (as set before it runs, else its default) with the
-# workaround's why, on a line that holds a ! of cmd's own whatever the why holds.
+# cmd script echoes and sets the workaround's value, not the default's, with the workaround's
+# why, whatever the why holds.
 CUDNN_WHYS = ['keep a^b & 100% "q"', "^^ (^)", "a^b! <c>"]
 
 
 @pytest.mark.parametrize("why", CUDNN_WHYS)
-def test_cmd_echoes_use_cudnn_with_a_why_holding_a_caret(run, tmp_path, why):
+def test_cmd_echoes_and_sets_a_workarounds_use_cudnn_with_a_why_holding_a_caret(run, tmp_path, why):
     document = {"pytorch": {"version": "2.8.0"}, "nixpkgs": {"rev": "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"},
                 "cpu": {"python": ["3.13"], "isa": ["avx2"]},
                 "knowledge": {"workarounds": {"cudnn": {"why": why, "source": "tests/test_escaping.py",
-                                                        "when": {"kind": ["gpu"]}, "env": {"USE_CUDNN": "1"}}}}}
+                                                        "when": {"kind": ["gpu"]}, "env": {"USE_CUDNN": "0"}}}}}
     (tmp_path / "matrix.yaml").write_text(yaml.safe_dump(document, allow_unicode=True), encoding="utf-8")
     result = run("env", "--root", tmp_path, *KEPLER_AXES, "--shell", "cmd")
     assert result.exit_code == 0, result.output
-    [line] = [line for line in result.stdout.splitlines() if line.startswith("echo USE_CUDNN=")]
-    for value in ("0", "1"):
-        assert cmd_reads(line, {"USE_CUDNN": value}) == f"echo USE_CUDNN={value}: workaround cudnn: {why}"
+    lines = result.stdout.splitlines()
+    [echo] = [line for line in lines if line.startswith("echo USE_CUDNN=")]
+    assert cmd_reads(echo) == f"echo USE_CUDNN=0: workaround cudnn: {why}"
+    [line] = [line for line in lines if "USE_CUDNN=" in line and not line.startswith(("echo ", "rem "))]
+    assert line.startswith("set USE_CUDNN=") and cmd_reads(line) == "set USE_CUDNN=0"
+
+
+@pytest.mark.parametrize("shell", ["cmd", "powershell"])
+@pytest.mark.parametrize("build", sorted(CUDNN_BUILDS))
+@pytest.mark.parametrize("value, on", [("0", False), ("1", True), ("OFF", False), ("on", True)])
+def test_windows_scripts_set_a_workarounds_use_cudnn_and_check_cudnn_only_where_it_is_on(
+        run, tmp_path, shell, build, value, on):
+    """On the Kepler build (USE_CUDNN defaults to 1) and the sm86 one (current cuDNN): the one
+    line that sets USE_CUDNN sets the workaround's value, read by cmd's rules (cmd_reads) or
+    PowerShell's (powershell_sets), and the script looks for cuDNN, before pip installs
+    anything, only where that value turns cuDNN on (as PyTorch's setup.py reads it: 1, ON, ...
+    in any case)."""
+    script = cudnn_workaround_script(run, tmp_path, build, value, shell=shell)
+    lines = script.splitlines()
+    if shell == "cmd":
+        [line] = [line for line in lines if "USE_CUDNN=" in line and not line.startswith(("echo ", "rem "))]
+        assert line.startswith("set USE_CUDNN=") and cmd_reads(line) == f"set USE_CUDNN={value}"
+    else:
+        [line] = [line for line in lines if "$env:USE_CUDNN = " in line]
+        assert powershell_sets(line) == ("USE_CUDNN", value)
+    looks = [i for i, line in enumerate(lines) if "cudnn_version.h" in line and not line.startswith(("rem ", "#"))]
+    pip = next(i for i, line in enumerate(lines) if "pip install -r requirements.txt" in line)
+    assert bool(looks) == on and all(i < pip for i in looks)
 
 
 @given(st.text(alphabet=st.sampled_from(list("ab %^!&|<>()\"'=;,")), max_size=30))

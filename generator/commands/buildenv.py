@@ -149,14 +149,34 @@ def driver_words(knowledge: Knowledge, sm: Sm | None, cuda: str | None, shell: s
     return build_driver_text(knowledge, sm, cuda, (SYSTEM[shell],)) if cuda else None
 
 
+# What PyTorch's setup.py reads as a switch turned on (tools/setup_helpers/env.py, check_env_flag),
+# in any case; CMake, which setup.py hands each USE_* to, reads them as true too.
+ON = ("ON", "1", "YES", "TRUE", "Y")
+
+
+def cudnn_workaround(target: Target) -> Workaround | None:
+    """The workaround that sets USE_CUDNN whatever the CMake (the last, as variables() applies
+    them in order), or None: its value is the build's, as every workaround value is."""
+    return next((w for w in reversed(target.workarounds) if w.cmake is None and "USE_CUDNN" in w.env), None)
+
+
+def uses_cudnn(target: Target) -> bool:
+    """Whether the build needs cuDNN, which the script then requires found: as a workaround sets
+    USE_CUDNN, else where current cuDNN supports the GPU (a cudnn_default decides at run time)."""
+    workaround = cudnn_workaround(target)
+    if workaround is not None:
+        return workaround.env["USE_CUDNN"].upper() in ON
+    return bool(target.sm and target.sm.cudnn)
+
+
 def cudnn_default(target: Target) -> str | None:
     """For an SM current cuDNN no longer supports: what USE_CUDNN is unless the user sets it
     ("1" where an older cuDNN built for this CUDA release supports the SM, else "0"); None where
-    the build's cuDNN is not in question (on for the SM, or no GPU)."""
+    the build's cuDNN is not in question (on for the SM, set by a workaround, or no GPU)."""
     from ..knowledge import in_range
 
     sm = target.sm
-    if sm is None or sm.cudnn:
+    if sm is None or sm.cudnn or cudnn_workaround(target) is not None:
         return None
     older = sm.older_cudnn
     return "1" if older and target.cuda and in_range(target.cuda, older.cuda) else "0"
@@ -284,9 +304,10 @@ def reasons(target: Target) -> dict[str, str]:
     by name: the script prints it before the setting."""
     why: dict[str, str] = {}
     sm, isa = target.sm, target.isa
-    if sm is not None and not sm.cudnn:
+    default = cudnn_default(target)
+    if default is not None:
         older = sm.older_cudnn
-        if cudnn_default(target) == "1":
+        if default == "1":
             why["USE_CUDNN"] = (f"{CUDNN_RULE}, but cuDNN {older.version} for CUDA {older.cuda} still supports "
                                 f"{sm.name} (compute capability {sm.capability}): build with that cuDNN, or set "
                                 "USE_CUDNN=0 before running this script to build without it")
@@ -340,7 +361,8 @@ def script(target: Target, shell: str) -> str:
         nvcc_checks=nvcc_checks(target),
         msvc=msvc_check(target),
         gcc=target.toolkit.gcc if target.toolkit and target.sm else None,
-        cudnn=bool(target.sm and target.sm.cudnn),
+        cudnn=uses_cudnn(target),
+        cudnn_workaround=cudnn_workaround(target),
         cudnn_default=cudnn_default(target),
         isa=target.isa.name if target.isa else None,
         no_msvc_flag=bool(target.isa and shell != "bash" and not target.isa.msvc),
