@@ -287,6 +287,9 @@ EQUIVALENT: dict[str, dict[str, str]] = {
         "generator.templating.x_stamp_of__mutmut_12": "the same word, 'UNKNOWN'",
         "generator.templating.x__named__mutmut_3": "the module's word for a function without __module__ (None for ''): "
                                                    "any constant word names the same",
+        "generator.templating.x__named__mutmut_9": "the same word, 'XXXX'",
+        "generator.templating.x_new_environment__mutmut_7": "autoescape=None for False: Jinja escapes nothing either way",
+        "generator.templating.x_new_environment__mutmut_14": "autoescape left out: Jinja's default is False",
         "generator.templating.xǁ_Compiledǁ__init____mutmut_8": "the separator between the functions' names in the "
                                                                "digest: each name is one line either way",
         "generator.templating.xǁ_Compiledǁ__init____mutmut_9": "17 hex digits of the digest for 16: as unique",

@@ -250,3 +250,18 @@ def test_filters_of_one_name_in_two_modules_or_two_classes_keep_their_own_code(f
             text = templating.new_environment({"twice": function}).get_template("twice.txt.j2").render()
             assert text == function("ab") + "\n"
     assert len(cached(folder)) == 2
+
+
+@pytest.mark.parametrize("nix_output", [True, False])
+def test_a_block_tag_on_a_line_of_its_own_leaves_no_line_and_no_indentation(folder, nix_output):
+    """trim_blocks and lstrip_blocks: a template may indent its tags to show their nesting."""
+    (folder / "nested.txt.j2").write_text(
+        "begin\n"
+        "  {% for item in items %}\n"
+        "    {% if item %}\n"
+        "item\n"
+        "    {% endif %}\n"
+        "  {% endfor %}\n"
+        "end\n", encoding="utf-8")
+    env = templating.environment(nix_output)
+    assert env.get_template("nested.txt.j2").render(items=[1, 0, 2]) == "begin\nitem\nitem\nend\n"
