@@ -516,6 +516,7 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
     """
     from .commands import buildenv, handbuild, listing
     from . import knowledge as knowledge_, run
+    from .pipeline import load
 
     axes = {"--gpu": gpu, "--cuda": cuda, "--pytorch": pytorch, "--python": python, "--isa": isa}
     given = [option for option, value in axes.items() if value is not None] + (["--detect"] if detect else [])
@@ -536,14 +537,17 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
         if read != project.display:
             click.echo(f"matrix: {read}", err=True)
     else:
-        knowledge = (run.expansion(project, allow_empty=True).matrix.knowledge if project.matrix_path.is_file()
+        read = project.display if project.matrix_path.is_file() else None
+        knowledge = (run.expansion(project, allow_empty=True).matrix.knowledge if read
                      else knowledge_.build(knowledge_.builtin()))
         if detect:
             gpu, isa, python = handbuild.detected(knowledge, gpu, isa, python)
         target = handbuild.resolve(knowledge, handbuild.Asked(gpu, cuda, pytorch, python, isa, shell, wheel, output))
-    text = buildenv.script(target, shell)
+    # the matrix the script was made from: a character cmd cannot read is shown where it is written there
+    sources = load.read(project.matrix_path, read).texts() if read == project.display else ()
+    text = buildenv.readable(buildenv.script(target, shell), shell, sources)
     if output is None:
-        click.echo(buildenv.readable(text, shell), nl=False)
+        click.echo(text, nl=False)
     else:
         buildenv.write_script(Path(output), text, shell, force)
         click.echo(f"wrote {output}", err=True)

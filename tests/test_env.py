@@ -12,7 +12,7 @@ import pytest
 
 from generator import knowledge
 from generator.commands import buildenv
-from generator.errors import GenMatrixError
+from generator.errors import GenMatrixError, Location
 
 from conftest import REPO, needs_posix
 
@@ -762,10 +762,13 @@ def test_a_cmd_script_that_would_hold_text_beyond_ascii_is_refused_and_nothing_w
     root = hostile_project(tmp_path / "project")
     text = (root / "matrix.yaml").read_text(encoding="utf-8").replace("family: ", "family: Kepler Ü ", 1)
     (root / "matrix.yaml").write_text(text, encoding="utf-8")
+    line = text[:text.index("Kepler Ü")].count("\n") + 1
     for output in (("-o", str(tmp_path / "build.cmd")), ()):
         result = run("env", "--root", root, HOSTILE_NAME, "--shell", "cmd", *output)
         assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
-        assert result.stderr.startswith("error: --shell: the cmd script would hold 'Ü' (U+00DC) on its line ")
+        # where the text is written in the matrix, not only the script's line
+        assert result.stderr.startswith(f"error: {root / 'matrix.yaml'}:{line}:")
+        assert ": the cmd script would hold 'Ü' (U+00DC) on its line " in result.stderr
         assert "use --shell powershell" in result.stderr
     assert not (tmp_path / "build.cmd").exists()
 
@@ -866,6 +869,18 @@ def test_a_cmd_script_beyond_ascii_is_refused_naming_the_line_and_why():
         "--shell", "the cmd script would hold '\u00dc' (U+00DC) on its line 2: rem for the Kepler \u00dc card; cmd reads "
                    "a batch file in the console's code page, which differs between machines")
     assert buildenv.readable("Kepler \u00dc\n", "powershell") == "Kepler \u00dc\n"
+
+
+def test_a_cmd_script_beyond_ascii_is_refused_at_the_first_text_of_the_matrix_that_holds_the_character():
+    texts = [(Location("m.yaml", 3, 5), "Kepler"), (Location("m.yaml", 7, 9), "\u00e9t\u00e9"),
+             (Location("m.yaml", 8, 9), "Kepler \u00dc"), (Location("m.yaml", 9, 9), "\u00dc again")]
+    for script, where in (("rem \u00dc\n", "m.yaml:8:9"), ("rem \u00e9 \u00dc\n", "m.yaml:7:9"),
+                          ("rem ok\nrem \u00dc \u00e9\n", "m.yaml:8:9"), ("rem \u00e0\n", "--shell")):
+        with pytest.raises(GenMatrixError) as raised:
+            buildenv.readable(script, "cmd", iter(texts))
+        (problem,) = raised.value.problems
+        assert str(problem.where) == where and "the cmd script would hold" in problem.message
+    assert buildenv.readable("rem ok\n", "cmd", iter(texts)) == "rem ok\n"
 
 
 def test_a_script_that_cannot_be_written_says_what_to_give(tmp_path):

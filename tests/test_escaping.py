@@ -541,6 +541,9 @@ def test_a_workaround_variable_no_cmd_line_can_hold_is_refused_and_the_other_she
     result = run("env", "--root", tmp_path, AWKWARD_NAME, "--shell", "cmd")
     assert result.exit_code == 2 and result.stdout == "" and "Traceback" not in result.output
     assert "the cmd script would hold '\u2019' (U+2019)" in result.stderr and "AWKWARD_CURLY=it\u2019s" in result.stderr
+    text = (tmp_path / "matrix.yaml").read_text(encoding="utf-8")
+    line = text[:text.index("it\u2019s")].count("\n") + 1
+    assert result.stderr.startswith(f"error: {tmp_path / 'matrix.yaml'}:{line}:")  # the matrix's line, not --shell
 
 
 def test_wines_cmd_sets_each_workaround_variable_to_exactly_the_matrixs_text(run, tmp_path, wine_prefix):

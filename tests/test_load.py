@@ -37,6 +37,14 @@ def test_values_and_their_locations():
     assert document.key_where(("a", "b", 0)) == Location("m.yaml", 2, 7)  # no key: the value
 
 
+def test_every_text_key_and_value_with_its_location_in_the_files_order():
+    doc = load.parse("gpu:\n  sm: [sm90, sm120]\n  cuda: 12.8\nname: x\n2: [a]\n", "m.yaml")
+    assert [(str(where), text) for where, text in doc.texts()] == [
+        ("m.yaml:1:1", "gpu"), ("m.yaml:2:3", "sm"), ("m.yaml:2:8", "sm90"), ("m.yaml:2:14", "sm120"),
+        ("m.yaml:3:3", "cuda"), ("m.yaml:3:9", "12.8"), ("m.yaml:4:1", "name"), ("m.yaml:4:7", "x"),
+        ("m.yaml:5:1", "2"), ("m.yaml:5:5", "a")]
+
+
 def test_where_of_an_empty_document_is_its_first_line():
     document = load.parse("", "m.yaml")
     assert document.data is None

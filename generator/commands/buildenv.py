@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from ..errors import GenMatrixError, Location
 from ..escape import cmd
@@ -396,15 +396,17 @@ ENCODING = {"bash": ("utf-8", "\n", b""), "cmd": ("ascii", "\r\n", b""),
             "powershell": ("utf-8", "\r\n", b"\xef\xbb\xbf")}
 
 
-def readable(text: str, shell: str) -> str:
+def readable(text: str, shell: str, sources: Iterable[tuple[Location, str]] = ()) -> str:
     """`text`, or a located error where `shell` cannot read it the same on every machine:
-    a cmd script holds ASCII only."""
+    a cmd script holds ASCII only. The error is at the first of `sources` (the texts of the
+    matrix the script was made from, with their locations) that holds the character, else at
+    --shell."""
     if shell == "cmd":
         for number, line in enumerate(text.split("\n"), 1):
             other = next((char for char in line if not char.isascii()), None)
             if other is not None:
                 raise GenMatrixError.at(
-                    Location("--shell"),
+                    next((where for where, source in sources if other in source), Location("--shell")),
                     f"the cmd script would hold {other!r} (U+{ord(other):04X}) on its line {number}: {line.strip()[:120]}; "
                     "cmd reads a batch file in the console's code page, which differs between machines",
                     "write that text of the matrix (or its knowledge rows) in ASCII, or use --shell powershell, "

@@ -49,6 +49,21 @@ class Document:
         """The location of the key that holds `path` (for unknown or misplaced keys)."""
         return self.marks.get(("key",) + tuple(path)) or self.where(path)
 
+    def texts(self):
+        """Every text of the document, key or value, with its location, in the file's order."""
+        def walk(value, path: Path_):
+            if isinstance(value, dict):
+                for key, item in value.items():
+                    if isinstance(key, str):
+                        yield self.key_where(path + (key,)), key
+                    yield from walk(item, path + (key,))
+            elif isinstance(value, list):
+                for index, item in enumerate(value):
+                    yield from walk(item, path + (index,))
+            elif isinstance(value, str):
+                yield self.where(path), value
+        return walk(self.data, ())
+
 
 class FloatText(str):
     """A number YAML reads as a float, kept as written (a version such as 3.10 or 12.8 stays
