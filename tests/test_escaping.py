@@ -445,6 +445,26 @@ def test_a_line_break_in_a_workaround_variable_is_a_located_error(run, tmp_path)
     assert sorted(p.name for p in root.iterdir()) == ["matrix.yaml"]
 
 
+def test_an_empty_workaround_variable_is_a_located_error_in_each_workaround(run, tmp_path):
+    """cmd's `set NAME=` and PowerShell's `$env:NAME = ''` remove a variable that bash's export
+    sets empty: the same build would differ between shells. The other values stay allowed."""
+    workarounds = {"one": {"why": "w", "source": "s", "when": {}, "env": {"USE_X": "", "USE_Y": "0"}},
+                   "two": {"why": "w", "source": "s", "when": {}, "env": {"USE_Z": ""}}}
+    document = {"pytorch": {"version": "2.8.0"}, "nixpkgs": {"rev": "fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3"},
+                "cpu": {"python": ["3.13"], "isa": ["avx2"]}, "knowledge": {"workarounds": workarounds}}
+    text = yaml.safe_dump(document)
+    (tmp_path / "matrix.yaml").write_text(text, encoding="utf-8")
+    result = run("--root", tmp_path)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    lines = text.splitlines()
+    for name in ("USE_X", "USE_Z"):
+        line = next(number for number, line in enumerate(lines, 1) if line.strip().startswith(f"{name}:"))
+        assert f"matrix.yaml:{line}:" in result.stderr and f"knowledge.workarounds." in result.stderr
+        assert f".env.{name} is empty" in result.stderr
+    assert "USE_Y" not in result.stderr and result.stderr.count("write 0 to turn a switch off") == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["matrix.yaml"]
+
+
 # A build variable's value, from a matrix, with what each shell reads: quotes, $, `, \, %, ^,
 # !, &, |, <, >, parentheses and spaces. A workaround's env (knowledge.workarounds.<name>.env)
 # is the one place a matrix writes free text into the scripts' `export`, `set` and `$env:`

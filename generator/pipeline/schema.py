@@ -163,6 +163,10 @@ def _describe(error, doc: Document) -> list[Problem]:
         return [Problem(doc.where(path), f"{name} lists a value twice", "remove the repeated value")]
     if kind in ("minItems", "minProperties"):
         return [Problem(doc.where(path), f"{name} is empty", "give at least one value, or remove the key")]
+    if kind == "minLength" and error.validator_value == 1:
+        description = error.schema.get("description")
+        return [Problem(doc.where(path), f"{name} is empty",
+                        f"expected {description}" if description else "write a value, or remove the key")]
     if kind == "minimum":
         return [Problem(doc.where(path), f"{name} must be at least {error.validator_value}",
                         f"use {error.validator_value} or more")]
