@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from generator.errors import GenMatrixError
 from generator.pipeline import load
 from generator.cli import main
 from generator.knowledge import KNOWLEDGE_FILE
@@ -406,6 +407,19 @@ def test_shipped_matrix_and_knowledge_table_pass_the_schema_and_the_loader(run):
     # and gen-matrix's own check (duplicate keys, unwritable text), which a run leaves out
     check_schema(load.read(KNOWLEDGE_FILE, "generator/knowledge.yaml"), "knowledge")
     assert run("check", "--root", REPO).exit_code == 0
+
+
+def test_an_empty_text_where_the_schema_wants_one_is_empty_with_the_keys_description_as_hint():
+    text = ("workarounds:\n"
+            "  one: {why: w, source: s, when: {}, env: {USE_X: '', USE_Y: '0'}}\n"
+            "  two: {why: w, source: s, when: {}, env: {USE_Z: ''}}\n")
+    with pytest.raises(GenMatrixError) as raised:
+        check_schema(load.parse(text, "m.yaml"), "knowledge")
+    found = {(str(p.where), p.message): p.hint for p in raised.value.problems}
+    env = next(hint for (_, message), hint in found.items() if message.endswith("env.USE_X is empty"))
+    assert env.startswith("expected one line, not empty") and env.endswith("write 0 to turn a switch off")
+    assert sorted(where for where, message in found if message.endswith(" is empty")) == ["m.yaml:2:51", "m.yaml:3:51"]
+    assert not any("USE_Y" in message for _, message in found)
 
 
 def test_shipped_matrix_points_editors_at_the_schema():
