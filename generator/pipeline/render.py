@@ -237,7 +237,7 @@ def flake(expansion: Expansion, gen_matrix: str | None) -> dict[str, str]:
         header=NIX_HEADER, description="PyTorch builds of a gen-matrix matrix",
         inputs=[(f"nixpkgs-{pin.name}", f"github:NixOS/nixpkgs/{pin.rev}") for pin in expansion.matrix.pins],
         pins=[(pin, f"nixpkgs-{pin}") for pin in pins], shell_pin=pins[0], gen_matrix=gen_matrix,
-        systems=sorted(jobs(expansion)))
+        systems=sorted({variant.system for variant in expansion.variants}))  # release.nix's jobs' systems
     return {FLAKE_FILE: text}
 
 
