@@ -1,9 +1,10 @@
 """The Jinja environment every generated file, script and message is rendered in.
 
-Templates (templates/) hold the shape of the output; Python hands them prepared values.
-Undefined values are errors, and in the environment of Nix files every `{{ }}` passes
-through `nixvalue.nix`, so that nothing reaches a recipe unescaped. Every environment has
-the escaping function of each output language as a filter of its name (escape.py).
+Templates (templates/) hold the shape of the output; Python hands them prepared values, and
+they have no others: no Jinja globals. Undefined values are errors, and in the environment
+of Nix files every `{{ }}` passes through `nixvalue.nix`, so that nothing reaches a recipe
+unescaped. Every environment has the escaping function of each output language as a filter
+of its name (escape.py).
 
 Templates are compiled once and kept compiled beside them, in templates/__pycache__/, as
 Python keeps its own bytecode. Jinja works out a filter of a constant, and the finalize of
@@ -92,6 +93,10 @@ def new_environment(filters: dict, finalize=None) -> jinja2.Environment:
     )
     env.filters.update(FILTERS)
     env.filters.update(filters)
+    # Templates are given what Python prepared, and nothing else: none of Jinja's globals
+    # (range, dict, lipsum, cycler, joiner, namespace), which every render would otherwise
+    # copy into its context (thousands of recipes a run).
+    env.globals.clear()
     env.bytecode_cache = _Compiled(env)
     return env
 

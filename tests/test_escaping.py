@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from generator import escape
 from generator.cli import main
 from generator.pipeline.load import unwritable
-from generator.pipeline.nixvalue import nix
+from generator.pipeline.nixvalue import Verbatim, nix
 
 # Unicode's bidirectional controls (load.BIDI), written out: a test of its own list.
 BIDI_CONTROLS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
@@ -136,6 +136,26 @@ def test_nix_refuses_text_no_nix_string_can_hold():
     assert nix(2**63 - 1) == "9223372036854775807"
     with pytest.raises(ValueError, match="Nix integer"):
         nix(-(2**63))
+
+
+def test_nix_writes_a_subclass_as_the_kind_it_is():
+    """nix() looks a value up by its type; a value of a subclass (text or a mapping of another
+    module's) is written as the kind it is, never refused nor quoted as another kind, and a
+    value of no kind Nix has is refused."""
+    class Text(str):
+        pass
+
+    class Name(Verbatim):
+        pass
+
+    class Attrs(dict):
+        pass
+
+    assert nix(Text('a"$b')) == nix('a"$b') == '"a\\"\\$b"'
+    assert nix(Name("pkgs.hello")) == "pkgs.hello"
+    assert nix(Attrs(b=(1, Text("x")), a=Attrs(c=None))) == '{ a = { c = null; }; b = [ 1 "x" ]; }'
+    with pytest.raises(TypeError, match="no Nix literal for set"):
+        nix({"a"})
 
 
 @needs_nix

@@ -73,6 +73,17 @@ def test_a_second_environment_reads_every_template_compiled_and_renders_the_same
     assert first == again == EXPECTED
 
 
+@pytest.mark.parametrize("nix_output", [True, False])
+def test_a_template_has_only_what_python_gives_it(nix_output):
+    """No Jinja global (range, namespace, ...) is there for a template to compute with: a
+    template that reaches for one is an error, as an undefined value is."""
+    env = templating.environment(nix_output)
+    for name in ("range", "dict", "lipsum", "cycler", "joiner", "namespace"):
+        with pytest.raises(jinja2.UndefinedError, match=f"'{name}' is undefined"):
+            env.from_string(f"{{{{ {name}(1) }}}}").render()
+    assert env.from_string("{{ a }}").render(a="given") == ('"given"' if nix_output else "given")
+
+
 @pytest.mark.parametrize("warm", [True, False])
 def test_the_kind_that_compiled_first_never_lends_its_code_to_the_other(folder, warm):
     """A Nix environment passes every value through nix(); a plain one does not. The code of

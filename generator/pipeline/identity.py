@@ -33,8 +33,13 @@ WRAPPER = "lib/wrapper.nix"
 
 
 
+# One encoder for every identity, as json.dumps keeps one for its defaults: dumps with options
+# makes an encoder each call, and a run takes two identities a variant.
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+
+
 def canonical(value) -> str:
-    return json.dumps(value, sort_keys=True, separators=(",", ":"))
+    return _CANONICAL.encode(value)
 
 
 # --- which files an identity is made from ---------------------------------------------------

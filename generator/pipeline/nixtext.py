@@ -17,6 +17,11 @@ import re
 # A path literal (./x.nix, ../pins.nix) and a name, in the text `code` returns.
 PATH = re.compile(r"(?<![\w./'+-])\.\.?/[\w.+/-]*")
 NAME = re.compile(r"[A-Za-z_][\w'-]*")
+# What the scanners copy a run at a time: whitespace, code that starts no comment, string or
+# brace, and a string's text without an escape, quote or dollar in it.
+_SPACE = re.compile(r"\s*")
+_CODE = re.compile(r"[^\s#/\"'{}]*")
+_TEXT = re.compile(r"[^\\'\"$]*")
 
 
 def significant(source: str) -> str:
@@ -44,7 +49,7 @@ def _scan(text: str, i: int, out: list[str], stop: str | None, strings: bool = T
         char = text[i]
         if char.isspace():
             pending_space = True
-            i += 1
+            i = _SPACE.match(text, i + 1).end()
             continue
         if char == "#":
             end = text.find("\n", i)
@@ -75,8 +80,9 @@ def _scan(text: str, i: int, out: list[str], stop: str | None, strings: bool = T
             out.append(char)
             i += 1
         else:
-            out.append(char)
-            i += 1
+            end = _CODE.match(text, i + 1).end()
+            out.append(text[i:end])
+            i = end
     return i
 
 
@@ -108,8 +114,9 @@ def _string(text: str, i: int, out: list[str], quote: str, strings: bool = True)
             out.append("${")
             i = _scan(text, i + 2, out, stop="}", strings=strings)
         else:
-            kept.append(text[i])
-            i += 1
+            end = _TEXT.match(text, i + 1).end()
+            kept.append(text[i:end])
+            i = end
     return i
 
 

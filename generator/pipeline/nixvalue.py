@@ -40,30 +40,28 @@ def attr(name: str) -> Verbatim:
 
 def nix(value) -> str:
     """`value` as a Nix literal: strings quoted and escaped, lists, attrsets, numbers, null."""
-    if type(value) is str:  # most values; not Verbatim nor FloatText, which are kinds of str
-        return _string(value)
-    if isinstance(value, Verbatim):
-        return str(value)
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        # Nix integers are 64-bit, and a negative one is a minus before a positive literal:
-        # -2**63 does not parse, nor does anything past 2**63 - 1 either way.
-        if not -(2**63) < value < 2**63:
-            raise ValueError(f"{value} does not fit a Nix integer")
-        return f"({value})" if value < 0 else str(value)  # in a list, `1 -2` is a subtraction
-    if isinstance(value, FloatText):
-        return _float(value.value)
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, (list, tuple)):
-        return "[ " + "".join(nix(v) + " " for v in value) + "]"
-    if isinstance(value, dict):
-        body = "".join(f"{attr(str(k))} = {nix(v)}; " for k, v in sorted(value.items()))
-        return "{ " + body + "}"
-    raise TypeError(f"no Nix literal for {type(value).__name__}")
+    write = _WRITERS.get(type(value))  # the value's own type: a subclass is looked up by kind
+    if write is None:
+        write = next((write for kind, write in _KINDS if isinstance(value, kind)), None)
+        if write is None:
+            raise TypeError(f"no Nix literal for {type(value).__name__}")
+    return write(value)
+
+
+def _int(value: int) -> str:
+    # Nix integers are 64-bit, and a negative one is a minus before a positive literal:
+    # -2**63 does not parse, nor does anything past 2**63 - 1 either way.
+    if not -(2**63) < value < 2**63:
+        raise ValueError(f"{value} does not fit a Nix integer")
+    return f"({value})" if value < 0 else str(value)  # in a list, `1 -2` is a subtraction
+
+
+def _list(value) -> str:
+    return "[ " + "".join([nix(v) + " " for v in value]) + "]"
+
+
+def _attrset(value: dict) -> str:
+    return "{ " + "".join([f"{attr(str(k))} = {nix(v)}; " for k, v in sorted(value.items())]) + "}"
 
 
 def _float(value: float) -> str:
@@ -93,3 +91,11 @@ def _string(value: str) -> str:
 def comment(text: str) -> Verbatim:
     """Text safe on one comment line."""
     return Verbatim(" ".join(str(text).split()))
+
+
+# How each kind of value is written, in the order a subclass is matched: Verbatim and FloatText
+# before str, bool before int. A value of one of these types itself is looked up directly.
+_KINDS = ((Verbatim, str), (type(None), lambda _: "null"), (bool, lambda value: "true" if value else "false"),
+          (int, _int), (FloatText, lambda value: _float(value.value)), (str, _string),
+          (list, _list), (tuple, _list), (dict, _attrset))
+_WRITERS = dict(_KINDS)

@@ -40,10 +40,12 @@ def _describe(matrix: Matrix, variant: Variant, **companion_fields: str) -> str:
 def describe(expansion: Expansion, variant: Variant) -> str:
     """The meta.description of `variant`'s recipe."""
     if variant.is_companion:
-        torch = expansion.by_name[variant.torch]
-        return _describe(expansion.matrix, variant, torch=torch.name,
-                         torch_description=_describe(expansion.matrix, torch))
+        return _describe_companion(expansion.matrix, variant, describe(expansion, expansion.by_name[variant.torch]))
     return _describe(expansion.matrix, variant)
+
+
+def _describe_companion(matrix: Matrix, variant: Variant, torch_description: str) -> str:
+    return _describe(matrix, variant, torch=variant.torch, torch_description=torch_description)
 
 
 def _long_description(matrix: Matrix, variant: Variant) -> str:
@@ -107,7 +109,9 @@ def store_label(variant: Variant) -> str:
 def torch_build(matrix: Matrix, variant: Variant) -> dict:
     """What goes into a torch variant's heavy derivation, as nix/lib/torch.nix takes it: the
     variant's build identity. Nothing here may be metadata. A ROCm variant's release and gfx
-    target are keys of their own, which the other kinds' builds (and identities) lack."""
+    target are keys of their own, which the other kinds' builds (and identities) lack. A list
+    is a tuple here, which nix() and JSON write as a list: the matrix's and the knowledge's own
+    tuples, shared by the variants, not a copy for each."""
     isa, sm, source = variant.isa, variant.sm, matrix.torch_source
     rocm = {} if variant.rocm is None else {"rocm": variant.rocm.name, "gpuTargets": [variant.gfx.name]}
     return {
@@ -117,16 +121,16 @@ def torch_build(matrix: Matrix, variant: Variant) -> dict:
         "source": None if source is None else {"owner": source.owner, "repo": source.repo,
                                                "rev": source.rev, "hash": source.hash},
         "cuda": variant.cuda.name if variant.cuda else None,
-        "capabilities": [sm.capability] if sm else [],
+        "capabilities": (sm.capability,) if sm else (),
         "capabilityScope": matrix.capability_scope_of(variant) if sm else "torch",
         **rocm,
-        "cpuFlags": list(isa.flags) if isa else [],
-        "disabledFeatures": list(variant.disabled_features),
+        "cpuFlags": isa.flags if isa else (),
+        "disabledFeatures": variant.disabled_features,
         "environment": variant.environment,
         "blas": "openblas" if variant.kind == "cpu" else None,
-        "systemFeatures": list(matrix.system_features),
+        "systemFeatures": matrix.system_features,
         "jobMemoryGib": matrix.knowledge.job_memory_gb(cuda=variant.compiles_gpu_code),
-        "fixes": sorted(matrix.knowledge.fixes[name].stem for name in variant.fixes),
+        "fixes": tuple(sorted(matrix.knowledge.fixes[name].stem for name in variant.fixes)),
         "passthru": {
             # Consumers (a vLLM build, say) read the capability in its dotted form.
             "gpuArch": sm.capability if sm else (variant.gfx.name if variant.gfx
@@ -145,7 +149,7 @@ def torch_build(matrix: Matrix, variant: Variant) -> dict:
 def _meta(matrix: Matrix, variant: Variant, description: str) -> dict:
     """What only the published wrapper carries; the revision is added from the state."""
     return {"pname": variant.name, "description": description,
-            "longDescription": _long_description(matrix, variant), "platforms": list(variant.platforms)}
+            "longDescription": _long_description(matrix, variant), "platforms": variant.platforms}
 
 
 def pin_data(matrix: Matrix, name: str) -> dict:
@@ -179,26 +183,28 @@ def recipes(expansion: Expansion, previous: dict[str, state.Entry], root: Path) 
     identity.check_fixes(matrix, root, fix_stems)
     sources = identity.Sources.read(root, fix_stems)
     wrapper = identity.wrapper(sources)
+    pins = {pin.name: pin_data(matrix, pin.name) for pin in matrix.pins}  # a few pins, thousands of variants
     made: dict[str, Recipe] = {}
     # Torch recipes first: a companion's build identity includes its torch's.
     for variant in sorted(expansion.variants, key=lambda v: v.is_companion):
-        description = describe(expansion, variant)
-        meta = _meta(matrix, variant, description)
         context = {"header": NIX_HEADER, "name": variant.name, "summary": _summary(matrix, variant)}
         if variant.is_companion:
             torch = made[variant.torch]
+            meta = _meta(matrix, variant, _describe_companion(matrix, variant, torch.description))
             template = "companion.nix.j2"
-            build = {"systemFeatures": list(matrix.system_features)}
+            build = {"systemFeatures": matrix.system_features}
             context.update(package=variant.package, torch_file=Verbatim(f"./{variant.torch}.nix"), build=build)
             build_identity = identity.companion(sources, variant.package, build, torch.entry.build)
         else:
+            meta = _meta(matrix, variant, _describe(matrix, variant))
             template = "torch.nix.j2"
             build = torch_build(matrix, variant)
             context.update(pin=variant.pin, build=build)
             fixes = tuple(matrix.knowledge.fixes[name].stem for name in variant.fixes)
-            build_identity = identity.torch(sources, fixes, pin_data(matrix, variant.pin), build)
+            build_identity = identity.torch(sources, fixes, pins[variant.pin], build)
         entry = state.next_entry(previous.get(variant.name), build_identity, identity.metadata(meta), wrapper)
-        context["meta"] = dict(meta, revision=entry.revision)
+        meta["revision"] = entry.revision  # after its digest: the revision is the state's, not metadata
+        context["meta"] = meta
         made[variant.name] = Recipe(variant, template, context, entry)
     return tuple(made.values())
 
@@ -231,7 +237,7 @@ def flake(expansion: Expansion, gen_matrix: str | None) -> dict[str, str]:
         header=NIX_HEADER, description="PyTorch builds of a gen-matrix matrix",
         inputs=[(f"nixpkgs-{pin.name}", f"github:NixOS/nixpkgs/{pin.rev}") for pin in expansion.matrix.pins],
         pins=[(pin, f"nixpkgs-{pin}") for pin in pins], shell_pin=pins[0], gen_matrix=gen_matrix,
-        systems=sorted(jobs(expansion)))
+        systems=sorted({variant.system for variant in expansion.variants}))  # release.nix's jobs' systems
     return {FLAKE_FILE: text}
 
 
