@@ -35,6 +35,7 @@ class Document:
 
     file: str
     data: Any
+    # path -> PyYAML's mark of where it starts; made a Location only when one is asked for
     marks: dict = field(default_factory=dict, compare=False, hash=False)
     problems: tuple[Problem, ...] = ()
 
@@ -43,11 +44,13 @@ class Document:
         path = tuple(path)
         while path and path not in self.marks:
             path = path[:-1]
-        return self.marks.get(path, Location(self.file, 1, 1))
+        mark = self.marks.get(path)
+        return Location(self.file, 1, 1) if mark is None else _location(self.file, mark)
 
     def key_where(self, path: Path_) -> Location:
         """The location of the key that holds `path` (for unknown or misplaced keys)."""
-        return self.marks.get(("key",) + tuple(path)) or self.where(path)
+        mark = self.marks.get(("key",) + tuple(path))
+        return self.where(path) if mark is None else _location(self.file, mark)
 
 
 class FloatText(str):
@@ -80,6 +83,9 @@ MAX_DEPTH = 64
 
 def _location(file: str, mark: yaml.Mark) -> Location:
     return Location(file, mark.line + 1, mark.column + 1)
+
+
+_STR = "tag:yaml.org,2002:str"
 
 
 # Unicode's bidirectional controls: they reorder the text around them on screen, so that a
@@ -155,7 +161,8 @@ def parse(text: str, file: str) -> Document:
 
     def scalar(node: yaml.ScalarNode) -> Any:
         try:
-            value = _scalar(constructor, node)
+            # most values are text, which constructing would give back as written
+            value = node.value if node.tag == _STR else _scalar(constructor, node)
         except Exception:  # PyYAML raises anything from KeyError to ValueError for `!!bool maybe`
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
             problems.append(Problem(_location(file, node.start_mark),
@@ -185,10 +192,10 @@ def parse(text: str, file: str) -> Document:
             raise GenMatrixError.at(_location(file, node.start_mark),
                                     "this alias refers to a value that contains it",
                                     "a value cannot contain itself: copy the part you need")
-        parents = parents | {id(node)}
-        marks[path] = _location(file, node.start_mark)
+        marks[path] = node.start_mark
         if isinstance(node, yaml.ScalarNode):
             return scalar(node)
+        parents = parents | {id(node)}  # a list or mapping: what an alias within it may not refer to
         if isinstance(node, yaml.SequenceNode):
             return [build(child, path + (i,), parents) for i, child in enumerate(node.value)]
         if isinstance(node, yaml.MappingNode):
@@ -210,12 +217,11 @@ def parse(text: str, file: str) -> Document:
                 if key in first:
                     problems.append(Problem(
                         _location(file, key_node.start_mark),
-                        f"duplicate key '{key}' (first written at line {first[key].line})",
+                        f"duplicate key '{key}' (first written at line {first[key].line + 1})",
                         "keep one of them: YAML would silently use only the last",
                     ))
                     continue
-                first[key] = _location(file, key_node.start_mark)
-                marks[("key",) + path + (key,)] = first[key]
+                first[key] = marks[("key",) + path + (key,)] = key_node.start_mark
                 result[key] = build(value_node, path + (key,), parents)
             return result
         raise AssertionError(f"unknown YAML node {node!r}")  # pragma: no cover
