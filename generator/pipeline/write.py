@@ -88,13 +88,17 @@ def _regular(path: str, relative: str = "") -> bytes | None:
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as error:
-        raise GenMatrixError.at(Location(relative or path), f"cannot read the file: {error.strerror or error}",
-                                "fix its permissions (or move it away), then run gen-matrix again") from None
+        raise _unreadable(relative or path, error) from None
     if len(data) > state.MAX_BYTES:
         raise GenMatrixError.at(Location(relative or path),
                                 f"the file is larger than {state.MAX_BYTES // 1024 // 1024} MiB, more than any "
                                 "file gen-matrix writes", "move it away, then run gen-matrix again")
     return data
+
+
+def _unreadable(shown: str, error: OSError) -> GenMatrixError:
+    return GenMatrixError.at(Location(shown), f"cannot read the file: {error.strerror or error}",
+                             "fix its permissions (or move it away), then run gen-matrix again")
 
 
 def _linked(root: Path, relative: str) -> str | None:
@@ -251,8 +255,15 @@ def plan(root: Path, outputs: dict[str, str], record: dict[str, str] | None,
     write, unchanged, adopted, hand_written = [], [], [], []
     for relative, text in outputs.items():
         path = os.path.join(root, relative)
+        try:
+            mode = os.lstat(path).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            write.append(relative)  # nothing here yet: a new file
+            continue
+        except OSError as error:
+            raise _unreadable(relative, error) from None
         new = text.encode("utf-8")
-        if os.path.islink(path):
+        if stat.S_ISLNK(mode):
             if isinstance(text, Merged) and os.path.isfile(path) and _linked(root, relative) == relative \
                     and Path(path).read_bytes() == new:
                 unchanged.append(relative)  # a linked README whose tables are current
@@ -260,7 +271,7 @@ def plan(root: Path, outputs: dict[str, str], record: dict[str, str] | None,
             problems.append(Problem(Location(relative), "this is a symbolic link; gen-matrix never writes through one",
                                     "replace the link by the file it points to, then run gen-matrix again"))
             continue
-        if os.path.lexists(path) and not os.path.isfile(path):
+        if not stat.S_ISREG(mode):
             problems.append(Problem(Location(relative), "this is not a regular file, but the matrix generates a file here",
                                     "move it away, then run gen-matrix again"))
             continue
