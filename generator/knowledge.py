@@ -989,9 +989,10 @@ def wheels_for(knowledge: Knowledge, sm: Sm, system: str | None = None,
         if python is not None and release.python_support(python):
             continue
         for wheel in release.wheels:
+            if (system is not None and wheel.system != system) or wheel.system.split("-")[0] not in sm.hosts:
+                continue
             runs = serves(wheel.arch, sm.capability)
-            if runs is None or (system is not None and wheel.system != system) \
-                    or wheel.system.split("-")[0] not in sm.hosts:
+            if runs is None:
                 continue
             # PTX JIT serves PyTorch's own kernels, but the CUDA libraries a wheel bundles (cuBLAS,
             # cuDNN) of a CUDA release older than the GPU carry no code for it: such a wheel does not
