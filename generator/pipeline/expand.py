@@ -25,7 +25,8 @@ def _variant(matrix: Matrix, kind: str, rows: dict, origin: str, fixes_by_facts:
              package: str = "pytorch", torch: Variant | None = None) -> Variant:
     """The variant of a full combination, given as its table rows by axis, with its pin and
     fixes (a companion's are its torch's). `fixes_by_facts` holds the fixes of the facts met
-    so far in this expansion: thousands of variants share a few dozen facts."""
+    so far in this expansion, by what the facts are made of (_facts' arguments): thousands of
+    variants share a few dozen facts."""
     name = _name(matrix, kind, rows, package)
     if torch is not None:
         return Variant(name=name, kind=kind, origin=origin, package=package, torch=torch.name, pin=torch.pin,
@@ -33,11 +34,11 @@ def _variant(matrix: Matrix, kind: str, rows: dict, origin: str, fixes_by_facts:
     pin = matrix.pin_of(kind, {axis: row.name for axis, row in rows.items()})
     if pin is None:
         return Variant(name=name, kind=kind, origin=origin, package=package, **rows)  # expand() reports it
-    isa, accelerator = rows.get("isa"), rows.get("accelerator")
-    facts = _facts(matrix, kind, rows.get("cuda"), isa, system_of(kind, isa, accelerator), pin.name)
-    key = tuple(facts.items())
+    cuda, isa = rows.get("cuda"), rows.get("isa")
+    key = (kind, cuda.name if cuda else None, isa.name if isa else None,
+           system_of(kind, isa, rows.get("accelerator")), pin.name)
     if key not in fixes_by_facts:
-        fixes_by_facts[key] = _fixes(matrix, facts, pin.rev)
+        fixes_by_facts[key] = _fixes(matrix, _facts(matrix, *key), pin.rev)
     return Variant(name=name, kind=kind, origin=origin, package=package, pin=pin.name, fixes=fixes_by_facts[key],
                    **rows)
 
@@ -53,13 +54,13 @@ def _fixes(matrix: Matrix, facts: dict, rev: str) -> tuple[str, ...]:
 
 def fix_facts(matrix: Matrix, variant: Variant, pin: str) -> dict:
     """What a build fix's `when` is matched against, for a variant built on `pin`."""
-    return _facts(matrix, variant.kind, variant.cuda, variant.isa, variant.system, pin)
+    return _facts(matrix, variant.kind, variant.cuda.name if variant.cuda else None,
+                  variant.isa.name if variant.isa else None, variant.system, pin)
 
 
-def _facts(matrix: Matrix, kind: str, cuda, isa, system: str, pin: str) -> dict:
-    return {"pytorch": matrix.pytorch_version, "cuda": cuda.name if cuda else None,
-            "source": matrix.torch_source is not None, "isa": isa.name if isa else None,
-            "system": system, "kind": kind, "pin": pin, "compiler_cache": matrix.compiler_cache}
+def _facts(matrix: Matrix, kind: str, cuda: str | None, isa: str | None, system: str, pin: str) -> dict:
+    return {"pytorch": matrix.pytorch_version, "cuda": cuda, "source": matrix.torch_source is not None,
+            "isa": isa, "system": system, "kind": kind, "pin": pin, "compiler_cache": matrix.compiler_cache}
 
 
 def combination_text(combination) -> str:
@@ -93,12 +94,11 @@ def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: 
     tables = [matrix.knowledge.table(axis) for axis in axes]
     origin = f"the product of {section.kind}: axes ({matrix.file}:{section.where.line})"
     for values in itertools.product(*(values for _, values in section.axes)):
-        combination = dict(zip(axes, values))
-        key = tuple(combination.items())
-        rows = {axis: table[value] for axis, table, value in zip(axes, tables, values)}
+        key = tuple(zip(axes, values))
+        combination = dict(key)
         ruled = tuple(combination.get(axis) for axis in RULED_AXES)
         if ruled not in reasons:
-            reasons[ruled] = why_not_rows(rows)
+            reasons[ruled] = why_not_rows({axis: table[value] for axis, table, value in zip(axes, tables, values)})
         reason = reasons[ruled]
         if reason:
             dropped.append(Dropped(section.kind, key, reason, "knowledge"))
@@ -114,6 +114,7 @@ def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: 
             rule = section.exclude[excluded[0]]
             dropped.append(Dropped(section.kind, key, f"excluded: {rule}", f"{rule.label} ({rule.where})"))
             continue
+        rows = {axis: table[value] for axis, table, value in zip(axes, tables, values)}
         kept[key] = _variant(matrix, section.kind, rows, origin, fixes_by_facts)
     for i, rule in enumerate(section.exclude):
         if i not in used_excludes:
