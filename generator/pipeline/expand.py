@@ -96,7 +96,7 @@ def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: 
     for values in itertools.product(*(values for _, values in section.axes)):
         key = tuple(zip(axes, values))
         combination = dict(key)
-        ruled = tuple(combination.get(axis) for axis in RULED_AXES)
+        ruled = tuple(map(combination.get, RULED_AXES))
         if ruled not in reasons:
             reasons[ruled] = why_not_rows({axis: table[value] for axis, table, value in zip(axes, tables, values)})
         reason = reasons[ruled]
