@@ -249,7 +249,8 @@ def plan(root: Path, outputs: dict[str, str], record: dict[str, str] | None,
     which are never removed; `adoptable`: files without gen-matrix's header it may replace
     all the same (hand-written files git holds unchanged, which `generate --adopt` takes
     over)."""
-    problems = [problem for problem in (_folder_problem(root, folder) for folder in _folders(outputs)) if problem]
+    folders = _folders(outputs)
+    problems = [problem for problem in (_folder_problem(root, folder) for folder in folders) if problem]
     if problems:
         raise GenMatrixError(problems)
     write, unchanged, adopted, hand_written = [], [], [], []
@@ -310,7 +311,7 @@ def plan(root: Path, outputs: dict[str, str], record: dict[str, str] | None,
         raise GenMatrixError(problems)
     kept += _strays(root, outputs, record or {})
     tokens = lock.journal(root) if cut_short is None else cut_short
-    leftovers = _leftovers(root, [*outputs, *(record or ()), *_folders(outputs)], set(tokens))
+    leftovers = _leftovers(root, [*outputs, *(record or ()), *folders], set(tokens))
     return Plan(root, outputs, tuple(write), tuple(unchanged), tuple(removable), tuple(leftovers), tuple(kept),
                 tuple(adopted))
 
@@ -442,7 +443,8 @@ def apply(plan: Plan, token: str | None = None) -> None:
     Temporary names carry `token`, the run's as the lock file names it.
     """
     token = token or lock.new_token()
-    staged = _staging(plan.root, _folders(plan.write), token)
+    folders = _folders(plan.write)
+    staged = _staging(plan.root, folders, token)
 
     def located(relative: str) -> tuple[str, bool]:
         """Where `relative` is written, and whether that is inside a folder being staged."""
@@ -462,7 +464,7 @@ def apply(plan: Plan, token: str | None = None) -> None:
             for relative in plan.leftovers:
                 _remove_leftover(os.path.join(plan.root, relative))
             action = "create this folder"
-            for relative in _folders(plan.write):
+            for relative in folders:
                 os.makedirs(located(relative)[0], exist_ok=True)
             action = "write this file"
             for relative in plan.write:
