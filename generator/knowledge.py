@@ -641,19 +641,20 @@ def build(doc: load.Document, extra: load.Document | None = None, extra_path: tu
     tables: dict[str, dict] = {}
     for table, cls in TABLES.items():
         built = {}
+        required = _required(cls)
         for name, values in sorted(merged[table].items(), key=lambda item: item[0]):
-            missing = [f for f in _required(cls) if f not in values]
+            missing = [f for f in required if f not in values]
             if missing:
                 from .pipeline.schema import suggest
 
                 source, path = origin[(table, name)]
                 known = [row for row in merged[table] if row != name and not any(f not in merged[table][row]
-                                                                                 for f in _required(cls))]
+                                                                                 for f in required)]
                 close = suggest(name, known)
                 problems.append(Problem(
                     source.where(path), f"new {table} row '{name}' lacks {', '.join(missing)}",
                     (f"{close} A row with a built-in row's name changes only the fields it gives; " if close else "")
-                    + f"a new {table} row needs {', '.join(_required(cls))}; see {KNOWLEDGE_FILE.name}",
+                    + f"a new {table} row needs {', '.join(required)}; see {KNOWLEDGE_FILE.name}",
                 ))
                 continue
             built[name] = _row(cls, name, values)
