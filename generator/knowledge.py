@@ -678,7 +678,7 @@ def builtin() -> load.Document:
     """The shipped table. It is gen-matrix's own, like its code: its tests check it against
     the schema (test_validation.py), and a run does not again; a matrix's knowledge: rows
     are checked with the matrix."""
-    return load.read(KNOWLEDGE_FILE, display=f"generator/{KNOWLEDGE_FILE.name}")
+    return load.read(KNOWLEDGE_FILE, display=f"generator/{KNOWLEDGE_FILE.name}", own=True)
 
 
 # The axes whose rows `incompatibility` weighs: a combination's other values (its Python) never
