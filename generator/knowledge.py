@@ -641,19 +641,20 @@ def build(doc: load.Document, extra: load.Document | None = None, extra_path: tu
     tables: dict[str, dict] = {}
     for table, cls in TABLES.items():
         built = {}
+        required = _required(cls)
         for name, values in sorted(merged[table].items(), key=lambda item: item[0]):
-            missing = [f for f in _required(cls) if f not in values]
+            missing = [f for f in required if f not in values]
             if missing:
                 from .pipeline.schema import suggest
 
                 source, path = origin[(table, name)]
                 known = [row for row in merged[table] if row != name and not any(f not in merged[table][row]
-                                                                                 for f in _required(cls))]
+                                                                                 for f in required)]
                 close = suggest(name, known)
                 problems.append(Problem(
                     source.where(path), f"new {table} row '{name}' lacks {', '.join(missing)}",
                     (f"{close} A row with a built-in row's name changes only the fields it gives; " if close else "")
-                    + f"a new {table} row needs {', '.join(_required(cls))}; see {KNOWLEDGE_FILE.name}",
+                    + f"a new {table} row needs {', '.join(required)}; see {KNOWLEDGE_FILE.name}",
                 ))
                 continue
             built[name] = _row(cls, name, values)
@@ -677,7 +678,7 @@ def builtin() -> load.Document:
     """The shipped table. It is gen-matrix's own, like its code: its tests check it against
     the schema (test_validation.py), and a run does not again; a matrix's knowledge: rows
     are checked with the matrix."""
-    return load.read(KNOWLEDGE_FILE, display=f"generator/{KNOWLEDGE_FILE.name}")
+    return load.read(KNOWLEDGE_FILE, display=f"generator/{KNOWLEDGE_FILE.name}", own=True)
 
 
 # The axes whose rows `incompatibility` weighs: a combination's other values (its Python) never
@@ -989,9 +990,10 @@ def wheels_for(knowledge: Knowledge, sm: Sm, system: str | None = None,
         if python is not None and release.python_support(python):
             continue
         for wheel in release.wheels:
+            if (system is not None and wheel.system != system) or wheel.system.split("-")[0] not in sm.hosts:
+                continue
             runs = serves(wheel.arch, sm.capability)
-            if runs is None or (system is not None and wheel.system != system) \
-                    or wheel.system.split("-")[0] not in sm.hosts:
+            if runs is None:
                 continue
             # PTX JIT serves PyTorch's own kernels, but the CUDA libraries a wheel bundles (cuBLAS,
             # cuDNN) of a CUDA release older than the GPU carry no code for it: such a wheel does not

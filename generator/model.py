@@ -321,6 +321,13 @@ def nixpkgs_scope_needed(variant: "Variant") -> str | None:
     return None
 
 
+def system_of(kind: str, isa: "Isa | None", accelerator: "Accelerator | None") -> str:
+    """The Nix system a variant of `kind` with `isa` (or, on a Mac, `accelerator`) builds for."""
+    if kind == "darwin":
+        return f"{accelerator.arch}-darwin"
+    return f"{isa.arch}-linux"
+
+
 @dataclass(frozen=True)
 class Variant:
     name: str
@@ -386,9 +393,7 @@ class Variant:
 
     @property
     def system(self) -> str:
-        if self.kind == "darwin":
-            return f"{self.accelerator.arch}-darwin"
-        return f"{self.isa.arch}-linux"
+        return system_of(self.kind, self.isa, self.accelerator)
 
     @property
     def platforms(self) -> tuple[str, ...]:

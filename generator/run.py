@@ -86,7 +86,7 @@ def outputs(project: Project, result: Expansion, previous: state.State) -> dict[
     files[BUILD_MATRIX_FILE] = docs.build_matrix(context)
     runs = source(project, result)
     files.update(workflow.render(result, runs))
-    checkout = pin.is_checkout(project.root)
+    checkout = runs.checkout
     if checkout:
         files[REFERENCE_FILE] = reference.render()
     else:

@@ -11,6 +11,7 @@ import os
 import pytest
 
 from generator.errors import GenMatrixError, Location, Problem
+from generator import knowledge
 from generator.pipeline import load
 
 from conftest import needs_posix
@@ -133,6 +134,22 @@ def test_nesting_deeper_than_the_limit_is_located():
     assert problem(error) == (Location("m.yaml", 2, 3 + load.MAX_DEPTH - 1),
                               f"values are nested more than {load.MAX_DEPTH} levels deep here",
                               "a matrix needs a few levels; check the brackets and indentation")
+
+
+def test_gen_matrix_s_own_table_is_read_without_the_nesting_check(monkeypatch):
+    """The shipped knowledge table is gen-matrix's own, checked by its tests (test_validation.py
+    reads it as a matrix is read): a run does not walk its events a second time for it."""
+    deep = "a:\n  " + "[" * (load.MAX_DEPTH + 1) + "]" * (load.MAX_DEPTH + 1)
+    nested = "[" * (load.MAX_DEPTH + 1) + "]" * (load.MAX_DEPTH + 1)
+    assert str(load.parse(deep, "m.yaml", own=True).data["a"]) == nested
+    with pytest.raises(GenMatrixError, match="nested more than"):
+        load.parse(deep, "m.yaml")
+
+    def walked(text, file):
+        raise AssertionError("the shipped table's nesting was checked in a run")
+
+    monkeypatch.setattr(load, "_check_depth", walked)
+    assert knowledge.build(knowledge.builtin()).sm  # read whole, and the table built from it
 
 
 def test_nesting_that_closes_again_is_not_deep():

@@ -121,6 +121,13 @@ def test_a_tree_is_gen_matrix_s_own_only_where_its_pyproject_names_the_project(p
     assert pin.of(tmp_path, configured) == expected
 
 
+def test_a_tree_without_pyproject_is_no_checkout_without_a_toml_parser(tmp_path, monkeypatch):
+    """A matrix repository has no pyproject.toml: telling it from gen-matrix's own tree loads
+    no TOML parser, whose import would cost a cold generate more than the whole check."""
+    monkeypatch.setitem(sys.modules, "tomlkit", None)  # `import tomlkit` fails
+    assert pin.is_checkout(tmp_path) is False
+
+
 def test_gen_matrix_s_own_source_tree_is_a_checkout_and_its_examples_are_not():
     assert pin.is_checkout(REPO)
     assert pin.of(REPO, f"github:acme/gen-matrix/{COMMIT}") == pin.Source(None, True, "this checkout of gen-matrix")

@@ -404,7 +404,7 @@ def test_shipped_matrix_and_knowledge_table_pass_the_schema_and_the_loader(run):
     shipped = yaml.safe_load(SHIPPED)
     knowledge = yaml.safe_load(KNOWLEDGE_FILE.read_text(encoding="utf-8"))
     assert schema_errors(yaml.safe_dump(dict(shipped, knowledge=knowledge))) == []
-    # and gen-matrix's own check (duplicate keys, unwritable text), which a run leaves out
+    # and gen-matrix's own check (duplicate keys, unwritable text, nesting), which a run leaves out
     check_schema(load.read(KNOWLEDGE_FILE, "generator/knowledge.yaml"), "knowledge")
     assert run("check", "--root", REPO).exit_code == 0
 

@@ -148,8 +148,11 @@ def facts(expansion: Expansion, recipes: Iterable[Recipe], measured: Mapping = M
     per_cuda_sm = Counter((v.cuda.name, v.sm.name) for v in gpu)
     used = Counter(name for v in torches for name in v.fixes)
     # a fix the matrix turned off shows, as off, with the variants it would apply to
-    used.update(fix.name for v in torches for fix in matrix.knowledge.fixes.values()
-                if not fix.enabled and replace(fix, enabled=True).applies(fix_facts(matrix, v, v.pin)))
+    off = [replace(fix, enabled=True) for fix in matrix.knowledge.fixes.values() if not fix.enabled]
+    if off:
+        for v in torches:
+            facts_of_v = fix_facts(matrix, v, v.pin)
+            used.update(fix.name for fix in off if fix.applies(facts_of_v))
     capability = {v.sm.name: v.sm.capability for v in gpu}
     summary = [{"kind": KIND_TITLES["gpu"], "cuda": cuda, "sm": sm, "count": count}
                for (cuda, sm), count in sorted(per_cuda_sm.items(), key=lambda item: (

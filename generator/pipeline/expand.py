@@ -4,12 +4,12 @@ knowledge table says cannot work and what the matrix's rules leave out, plus its
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
 
 from ..errors import GenMatrixError, Location, Problem
 from ..knowledge import RULED_AXES, why_not_rows
 from . import pinned
-from ..model import KIND_AXES, Dropped, Expansion, Matrix, Section, Variant, check_name, nixpkgs_scope_needed
+from ..model import (KIND_AXES, Dropped, Expansion, Matrix, Section, Variant, check_name, nixpkgs_scope_needed,
+                     system_of)
 
 def variant_name(matrix: Matrix, kind: str, combination: dict, package: str = "pytorch") -> str:
     """The name the variant of a full combination has, or would have."""
@@ -25,19 +25,22 @@ def _variant(matrix: Matrix, kind: str, rows: dict, origin: str, fixes_by_facts:
              package: str = "pytorch", torch: Variant | None = None) -> Variant:
     """The variant of a full combination, given as its table rows by axis, with its pin and
     fixes (a companion's are its torch's). `fixes_by_facts` holds the fixes of the facts met
-    so far in this expansion: thousands of variants share a few dozen facts."""
-    variant = Variant(name=_name(matrix, kind, rows, package), kind=kind, origin=origin,
-                      package=package, torch=torch.name if torch else None, **rows)
+    so far in this expansion, by what the facts are made of (_facts' arguments): thousands of
+    variants share a few dozen facts."""
+    name = _name(matrix, kind, rows, package)
     if torch is not None:
-        return replace(variant, pin=torch.pin, fixes=torch.fixes)
-    pin = matrix.pin_of(kind, variant.combination)
+        return Variant(name=name, kind=kind, origin=origin, package=package, torch=torch.name, pin=torch.pin,
+                       fixes=torch.fixes, **rows)
+    pin = matrix.pin_of(kind, {axis: row.name for axis, row in rows.items()})
     if pin is None:
-        return variant  # expand() reports it
-    facts = fix_facts(matrix, variant, pin.name)
-    key = tuple(facts.items())
+        return Variant(name=name, kind=kind, origin=origin, package=package, **rows)  # expand() reports it
+    cuda, isa = rows.get("cuda"), rows.get("isa")
+    key = (kind, cuda.name if cuda else None, isa.name if isa else None,
+           system_of(kind, isa, rows.get("accelerator")), pin.name)
     if key not in fixes_by_facts:
-        fixes_by_facts[key] = _fixes(matrix, facts, pin.rev)
-    return replace(variant, pin=pin.name, fixes=fixes_by_facts[key])
+        fixes_by_facts[key] = _fixes(matrix, _facts(matrix, *key), pin.rev)
+    return Variant(name=name, kind=kind, origin=origin, package=package, pin=pin.name, fixes=fixes_by_facts[key],
+                   **rows)
 
 
 def _fixes(matrix: Matrix, facts: dict, rev: str) -> tuple[str, ...]:
@@ -51,9 +54,13 @@ def _fixes(matrix: Matrix, facts: dict, rev: str) -> tuple[str, ...]:
 
 def fix_facts(matrix: Matrix, variant: Variant, pin: str) -> dict:
     """What a build fix's `when` is matched against, for a variant built on `pin`."""
-    return {"pytorch": matrix.pytorch_version, "cuda": variant.cuda.name if variant.cuda else None,
-            "source": matrix.torch_source is not None, "isa": variant.isa.name if variant.isa else None,
-            "system": variant.system, "kind": variant.kind, "pin": pin, "compiler_cache": matrix.compiler_cache}
+    return _facts(matrix, variant.kind, variant.cuda.name if variant.cuda else None,
+                  variant.isa.name if variant.isa else None, variant.system, pin)
+
+
+def _facts(matrix: Matrix, kind: str, cuda: str | None, isa: str | None, system: str, pin: str) -> dict:
+    return {"pytorch": matrix.pytorch_version, "cuda": cuda, "source": matrix.torch_source is not None,
+            "isa": isa, "system": system, "kind": kind, "pin": pin, "compiler_cache": matrix.compiler_cache}
 
 
 def combination_text(combination) -> str:
@@ -87,12 +94,11 @@ def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: 
     tables = [matrix.knowledge.table(axis) for axis in axes]
     origin = f"the product of {section.kind}: axes ({matrix.file}:{section.where.line})"
     for values in itertools.product(*(values for _, values in section.axes)):
-        combination = dict(zip(axes, values))
-        key = tuple(combination.items())
-        rows = {axis: table[value] for axis, table, value in zip(axes, tables, values)}
-        ruled = tuple(combination.get(axis) for axis in RULED_AXES)
+        key = tuple(zip(axes, values))
+        combination = dict(key)
+        ruled = tuple(map(combination.get, RULED_AXES))
         if ruled not in reasons:
-            reasons[ruled] = why_not_rows(rows)
+            reasons[ruled] = why_not_rows({axis: table[value] for axis, table, value in zip(axes, tables, values)})
         reason = reasons[ruled]
         if reason:
             dropped.append(Dropped(section.kind, key, reason, "knowledge"))
@@ -108,6 +114,7 @@ def _expand_section(matrix: Matrix, section: Section, problems: list, warnings: 
             rule = section.exclude[excluded[0]]
             dropped.append(Dropped(section.kind, key, f"excluded: {rule}", f"{rule.label} ({rule.where})"))
             continue
+        rows = {axis: table[value] for axis, table, value in zip(axes, tables, values)}
         kept[key] = _variant(matrix, section.kind, rows, origin, fixes_by_facts)
     for i, rule in enumerate(section.exclude):
         if i not in used_excludes:
@@ -169,6 +176,12 @@ def _narrowed(matrix: Matrix, section: Section, kept: dict, dropped: list[Droppe
         any(rule.forbids(dict(d.combination)) for rule in section.restrict)
         or any(rule.matches(dict(d.combination)) for rule in section.exclude))}
     used = {pair for key in kept for pair in key}
+    # One pass over the dropped, not one per value (as in _barren).
+    gone_by_value: dict = {}
+    for d in dropped:
+        if d.rule == "knowledge" and d.combination not in ruled:
+            for pair in d.combination:
+                gone_by_value.setdefault(pair, []).append(d)
     warnings = []
     for axis, values in section.axes:
         if axis not in _LIMITED_AXES:
@@ -176,8 +189,7 @@ def _narrowed(matrix: Matrix, section: Section, kept: dict, dropped: list[Droppe
         for value in values:
             if (axis, value) not in used:
                 continue
-            gone = [d for d in dropped if d.rule == "knowledge" and (axis, value) in d.combination
-                    and d.combination not in ruled]
+            gone = gone_by_value.get((axis, value), [])
             said = []
             for other in names:
                 if other in ("python", axis):

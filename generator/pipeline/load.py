@@ -35,6 +35,7 @@ class Document:
 
     file: str
     data: Any
+    # path -> PyYAML's mark of where it starts; made a Location only when one is asked for
     marks: dict = field(default_factory=dict, compare=False, hash=False)
     problems: tuple[Problem, ...] = ()
 
@@ -43,11 +44,13 @@ class Document:
         path = tuple(path)
         while path and path not in self.marks:
             path = path[:-1]
-        return self.marks.get(path, Location(self.file, 1, 1))
+        mark = self.marks.get(path)
+        return Location(self.file, 1, 1) if mark is None else _location(self.file, mark)
 
     def key_where(self, path: Path_) -> Location:
         """The location of the key that holds `path` (for unknown or misplaced keys)."""
-        return self.marks.get(("key",) + tuple(path)) or self.where(path)
+        mark = self.marks.get(("key",) + tuple(path))
+        return self.where(path) if mark is None else _location(self.file, mark)
 
     def texts(self):
         """Every text of the document, key or value, with its location, in the file's order."""
@@ -97,6 +100,9 @@ def _location(file: str, mark: yaml.Mark) -> Location:
     return Location(file, mark.line + 1, mark.column + 1)
 
 
+_STR = "tag:yaml.org,2002:str"
+
+
 # Unicode's bidirectional controls: they reorder the text around them on screen, so that a
 # script, a workflow or a table shows one thing and holds another ("Trojan Source",
 # CVE-2021-42574). No name or description needs one.
@@ -139,12 +145,15 @@ def _check_depth(text: str, file: str) -> None:
             depth -= 1
 
 
-def parse(text: str, file: str) -> Document:
+def parse(text: str, file: str, own: bool = False) -> Document:
     """Parse YAML text; raise GenMatrixError for a syntax error.
 
-    Duplicate keys and unwritable text are collected in the document's `problems`."""
+    Duplicate keys and unwritable text are collected in the document's `problems`. `own`:
+    gen-matrix's own file (the shipped knowledge table), whose nesting its tests check, as
+    they check it against the schema: a run does not again."""
     try:
-        _check_depth(text, file)
+        if not own:
+            _check_depth(text, file)
         root = yaml.compose(text, Loader=LOADER)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
@@ -170,7 +179,8 @@ def parse(text: str, file: str) -> Document:
 
     def scalar(node: yaml.ScalarNode) -> Any:
         try:
-            value = _scalar(constructor, node)
+            # most values are text, which constructing would give back as written
+            value = node.value if node.tag == _STR else _scalar(constructor, node)
         except Exception:  # PyYAML raises anything from KeyError to ValueError for `!!bool maybe`
             tag = node.tag.replace("tag:yaml.org,2002:", "!!")
             problems.append(Problem(_location(file, node.start_mark),
@@ -200,10 +210,10 @@ def parse(text: str, file: str) -> Document:
             raise GenMatrixError.at(_location(file, node.start_mark),
                                     "this alias refers to a value that contains it",
                                     "a value cannot contain itself: copy the part you need")
-        parents = parents | {id(node)}
-        marks[path] = _location(file, node.start_mark)
+        marks[path] = node.start_mark
         if isinstance(node, yaml.ScalarNode):
             return scalar(node)
+        parents = parents | {id(node)}  # a list or mapping: what an alias within it may not refer to
         if isinstance(node, yaml.SequenceNode):
             return [build(child, path + (i,), parents) for i, child in enumerate(node.value)]
         if isinstance(node, yaml.MappingNode):
@@ -225,12 +235,11 @@ def parse(text: str, file: str) -> Document:
                 if key in first:
                     problems.append(Problem(
                         _location(file, key_node.start_mark),
-                        f"duplicate key '{key}' (first written at line {first[key].line})",
+                        f"duplicate key '{key}' (first written at line {first[key].line + 1})",
                         "keep one of them: YAML would silently use only the last",
                     ))
                     continue
-                first[key] = _location(file, key_node.start_mark)
-                marks[("key",) + path + (key,)] = first[key]
+                first[key] = marks[("key",) + path + (key,)] = key_node.start_mark
                 result[key] = build(value_node, path + (key,), parents)
             return result
         raise AssertionError(f"unknown YAML node {node!r}")  # pragma: no cover
@@ -288,11 +297,11 @@ def read_text(path: Path, name: str, limit: int = MAX_BYTES, hint: str = "") -> 
                                 hint or "save the file as UTF-8") from None
 
 
-def read(path: Path, display: str | None = None) -> Document:
-    """Read and parse a YAML file; `display` is the name used in messages."""
+def read(path: Path, display: str | None = None, own: bool = False) -> Document:
+    """Read and parse a YAML file; `display` is the name used in messages, `own` as parse's."""
     name = display or str(path)
     text = read_text(path, name)
     if text is None:
         raise GenMatrixError.at(Location(name), "file not found",
                                 "pass the matrix with --matrix PATH or run from its folder")
-    return parse(text, name)
+    return parse(text, name, own)

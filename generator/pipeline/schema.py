@@ -11,7 +11,7 @@ import json
 import re
 from pathlib import Path
 
-from ..errors import GenMatrixError, Location, Problem
+from ..errors import GenMatrixError, Problem
 from .load import Document
 
 SCHEMA_FILE = Path(__file__).resolve().parent.parent / "matrix.schema.json"
@@ -184,7 +184,7 @@ def problems_of(value, definition: str, field: str) -> list[str]:
     import jsonschema
 
     rule = {"type": "object", "properties": {field: schema()["$defs"][definition]}}
-    holder = Document("", {field: value}, {(): Location("")})
+    holder = Document("", {field: value})
     found = jsonschema.Draft202012Validator(rule).iter_errors(holder.data)
     # the hints speak of YAML, which such a value is not written in
     return [problem.message for error in found for problem in _describe(error, holder)]

@@ -88,13 +88,17 @@ def _regular(path: str, relative: str = "") -> bytes | None:
     except (FileNotFoundError, NotADirectoryError):
         return None
     except OSError as error:
-        raise GenMatrixError.at(Location(relative or path), f"cannot read the file: {error.strerror or error}",
-                                "fix its permissions (or move it away), then run gen-matrix again") from None
+        raise _unreadable(relative or path, error) from None
     if len(data) > state.MAX_BYTES:
         raise GenMatrixError.at(Location(relative or path),
                                 f"the file is larger than {state.MAX_BYTES // 1024 // 1024} MiB, more than any "
                                 "file gen-matrix writes", "move it away, then run gen-matrix again")
     return data
+
+
+def _unreadable(shown: str, error: OSError) -> GenMatrixError:
+    return GenMatrixError.at(Location(shown), f"cannot read the file: {error.strerror or error}",
+                             "fix its permissions (or move it away), then run gen-matrix again")
 
 
 def _linked(root: Path, relative: str) -> str | None:
@@ -245,14 +249,22 @@ def plan(root: Path, outputs: dict[str, str], record: dict[str, str] | None,
     which are never removed; `adoptable`: files without gen-matrix's header it may replace
     all the same (hand-written files git holds unchanged, which `generate --adopt` takes
     over)."""
-    problems = [problem for problem in (_folder_problem(root, folder) for folder in _folders(outputs)) if problem]
+    folders = _folders(outputs)
+    problems = [problem for problem in (_folder_problem(root, folder) for folder in folders) if problem]
     if problems:
         raise GenMatrixError(problems)
     write, unchanged, adopted, hand_written = [], [], [], []
     for relative, text in outputs.items():
         path = os.path.join(root, relative)
+        try:
+            mode = os.lstat(path).st_mode
+        except (FileNotFoundError, NotADirectoryError):
+            write.append(relative)  # nothing here yet: a new file
+            continue
+        except OSError as error:
+            raise _unreadable(relative, error) from None
         new = text.encode("utf-8")
-        if os.path.islink(path):
+        if stat.S_ISLNK(mode):
             if isinstance(text, Merged) and os.path.isfile(path) and _linked(root, relative) == relative \
                     and Path(path).read_bytes() == new:
                 unchanged.append(relative)  # a linked README whose tables are current
@@ -260,7 +272,7 @@ def plan(root: Path, outputs: dict[str, str], record: dict[str, str] | None,
             problems.append(Problem(Location(relative), "this is a symbolic link; gen-matrix never writes through one",
                                     "replace the link by the file it points to, then run gen-matrix again"))
             continue
-        if os.path.lexists(path) and not os.path.isfile(path):
+        if not stat.S_ISREG(mode):
             problems.append(Problem(Location(relative), "this is not a regular file, but the matrix generates a file here",
                                     "move it away, then run gen-matrix again"))
             continue
@@ -299,7 +311,7 @@ def plan(root: Path, outputs: dict[str, str], record: dict[str, str] | None,
         raise GenMatrixError(problems)
     kept += _strays(root, outputs, record or {})
     tokens = lock.journal(root) if cut_short is None else cut_short
-    leftovers = _leftovers(root, [*outputs, *(record or ()), *_folders(outputs)], set(tokens))
+    leftovers = _leftovers(root, [*outputs, *(record or ()), *folders], set(tokens))
     return Plan(root, outputs, tuple(write), tuple(unchanged), tuple(removable), tuple(leftovers), tuple(kept),
                 tuple(adopted))
 
@@ -431,7 +443,8 @@ def apply(plan: Plan, token: str | None = None) -> None:
     Temporary names carry `token`, the run's as the lock file names it.
     """
     token = token or lock.new_token()
-    staged = _staging(plan.root, _folders(plan.write), token)
+    folders = _folders(plan.write)
+    staged = _staging(plan.root, folders, token)
 
     def located(relative: str) -> tuple[str, bool]:
         """Where `relative` is written, and whether that is inside a folder being staged."""
@@ -451,7 +464,7 @@ def apply(plan: Plan, token: str | None = None) -> None:
             for relative in plan.leftovers:
                 _remove_leftover(os.path.join(plan.root, relative))
             action = "create this folder"
-            for relative in _folders(plan.write):
+            for relative in folders:
                 os.makedirs(located(relative)[0], exist_ok=True)
             action = "write this file"
             for relative in plan.write:
