@@ -49,13 +49,16 @@ class Source:
 
 def is_checkout(root: Path) -> bool:
     """Whether `root` is gen-matrix's own source tree: its pyproject.toml names the project."""
-    import tomlkit
+    try:
+        text = (root / "pyproject.toml").read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    import tomlkit  # here: a matrix repository has no pyproject.toml, and a new manifest needs no tomlkit
     from tomlkit.exceptions import TOMLKitError
 
     try:
-        project = tomlkit.parse((root / "pyproject.toml").read_text(encoding="utf-8")).get("project", {})
-        return project.get("name") == PROJECT
-    except (OSError, UnicodeDecodeError, TOMLKitError, AttributeError):
+        return tomlkit.parse(text).get("project", {}).get("name") == PROJECT
+    except (TOMLKitError, AttributeError):
         return False
 
 
