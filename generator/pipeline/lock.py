@@ -201,7 +201,7 @@ def _busy(holder: str) -> GenMatrixError:
 
 def _filelock():
     """filelock, imported when a run takes the lock: `check`, and the commands that only read,
-    never do (it is a tenth of their imports)."""
+    never do (filelock and what it imports are a twentieth of their imports)."""
     with warnings.catch_warnings():  # filelock warns on import where it has only its marker lock
         warnings.simplefilter("ignore")
         import filelock
