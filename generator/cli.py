@@ -14,8 +14,8 @@ from pathlib import Path
 import click
 
 from . import layout
-from .commands.buildenv import SHELLS
 from .errors import GenMatrixError, Location, one_line
+from .escape import SHELLS
 from .model import KIND_CHOICES
 
 EXIT_DRIFT = 1

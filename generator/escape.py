@@ -19,7 +19,12 @@ import yaml as yaml_
 
 from .pipeline.nixvalue import nix
 
-__all__ = ["FILTERS", "argument", "bash", "cmd", "markdown", "nix", "powershell", "yaml"]
+__all__ = ["FILTERS", "SHELLS", "argument", "bash", "cmd", "markdown", "nix", "powershell", "yaml"]
+
+# The shells gen-matrix writes for (`gen-matrix env --shell`, `argument`), each with its function
+# here: the command line lists them whatever command runs, and commands/buildenv.py, with what it
+# imports, is for env, explain and detect alone.
+SHELLS = ("bash", "cmd", "powershell")
 
 
 def bash(text) -> str:

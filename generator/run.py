@@ -11,7 +11,7 @@ from typing import Callable, Mapping
 
 from . import pin
 from .errors import Location, Problem
-from .outputs import docs, gitattributes, manifest, reference, workflow
+from .outputs import docs, gitattributes, manifest, workflow
 from .pipeline import expand, identity, load, render, state, validate, write
 from .layout import (ATTRIBUTES_FILE, BUILD_MATRIX_FILE, FLOX_GITIGNORE_FILE, FLOX_LOCK_FILE, HEADER, MANIFEST_FILE,
                      MEASURED_DIR, POINTER_FILE, README_FILE, REFERENCE_FILE, STATE_FILE, Project)
@@ -70,10 +70,12 @@ def source(project: Project, result: Expansion) -> pin.Source:
 def measured_of(root: Path) -> Mapping:
     """The build costs the repository keeps in measured/ (the build jobs' gen-matrix-measured-*
     artifacts, committed), by variant, for BUILD_MATRIX.md; none where there is no such folder."""
-    from .commands import measured
-
     folder = root / MEASURED_DIR
-    return measured.read(folder, MEASURED_DIR) if os.path.lexists(folder) else {}
+    if not os.path.lexists(folder):
+        return {}
+    from .commands import measured  # here: most repositories keep no measurements
+
+    return measured.read(folder, MEASURED_DIR)
 
 
 def outputs(project: Project, result: Expansion, previous: state.State) -> dict[str, str]:
@@ -88,6 +90,8 @@ def outputs(project: Project, result: Expansion, previous: state.State) -> dict[
     files.update(workflow.render(result, runs))
     checkout = runs.checkout
     if checkout:
+        from .outputs import reference  # here: gen-matrix's own checkout alone has the reference
+
         files[REFERENCE_FILE] = reference.render()
     else:
         files.update(render.flake(result, runs.flake))

@@ -117,13 +117,13 @@ def test_an_empty_file_of_the_lock_files_name_is_the_users_and_kept(tmp_path, ru
 
 
 def test_a_run_writes_the_first_line_into_the_lock_file_it_creates_before_it_locks_it(tmp_path, monkeypatch):
-    real, seen = lock.filelock.lock_descriptor, []
+    real, seen = filelock.lock_descriptor, []
 
     def looking(descriptor, blocking):
         seen.append((tmp_path / RUN_LOCK_FILE).read_bytes())
         return real(descriptor, blocking=blocking)
 
-    monkeypatch.setattr(lock.filelock, "lock_descriptor", looking)
+    monkeypatch.setattr(filelock, "lock_descriptor", looking)
     with lock.held(tmp_path):
         pass
     assert seen == [f"{lock.FIRST_LINE}\n".encode()]
@@ -464,7 +464,7 @@ def test_a_second_run_takes_the_lock_when_the_first_lets_go_within_the_wait(tmp_
 def test_a_lock_file_removed_as_it_was_taken_is_taken_again_at_its_path(tmp_path, monkeypatch):
     """The run before removed its lock file between this run's open and lock: the lock is on a
     file no other run can find, so it is taken again on a new file at the path."""
-    real = lock.filelock.lock_descriptor
+    real = filelock.lock_descriptor
     calls = []
 
     def removed_meanwhile(descriptor, blocking):
@@ -474,7 +474,7 @@ def test_a_lock_file_removed_as_it_was_taken_is_taken_again_at_its_path(tmp_path
             os.unlink(tmp_path / RUN_LOCK_FILE)
         return taken
 
-    monkeypatch.setattr(lock.filelock, "lock_descriptor", removed_meanwhile)
+    monkeypatch.setattr(filelock, "lock_descriptor", removed_meanwhile)
     with lock.held(tmp_path) as run:
         assert len(calls) == 2
         assert lines(tmp_path) == [lock.FIRST_LINE, f"run {run.token}", f"pid {os.getpid()}", ""]

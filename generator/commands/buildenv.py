@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
 from ..errors import GenMatrixError, Location
-from ..escape import cmd
+from ..escape import SHELLS, cmd
 from ..knowledge import (CUDNN_RULE, Accelerator, Cuda, Isa, Knowledge, Release, Sm, Toolkit, Workaround,
                          switches, version_key)
 from ..model import Matrix, Variant
@@ -31,7 +31,6 @@ from ..pipeline.nixvalue import comment
 if TYPE_CHECKING:
     import jinja2
 
-SHELLS = ("bash", "cmd", "powershell")
 WINDOWS_SHELLS = ("cmd", "powershell")
 _NAME = re.compile(r"^[A-Z_][A-Z0-9_]*$")
 
@@ -331,7 +330,7 @@ def cuda_architecture(sm: Sm) -> str:
 
 
 def _environment(shell: str) -> jinja2.Environment:
-    from ..templating import new_environment  # jinja2, only when a script is written: `gen-matrix --help` lists SHELLS
+    from ..templating import new_environment  # jinja2, only when a script is written: explain and detect read the rest
 
     return new_environment({"comment": COMMENT[shell]})
 

@@ -38,10 +38,6 @@ from typing import Iterator
 from ..errors import GenMatrixError, Location
 from ..layout import RUN_LOCK_FILE, RUN_MARKER_FILE
 
-with warnings.catch_warnings():  # filelock warns on import where it has only its marker lock
-    warnings.simplefilter("ignore")
-    import filelock
-
 # How long a second run waits for the first to finish: a run of the shipped matrix takes
 # well under a second, one of tens of thousands of variants a few.
 WAIT_SECONDS = 30.0
@@ -203,11 +199,20 @@ def _busy(holder: str) -> GenMatrixError:
         "wait for it to finish and run gen-matrix again; the lock goes with the process that holds it")
 
 
+def _filelock():
+    """filelock, imported when a run takes the lock: `check`, and the commands that only read,
+    never do (filelock and what it imports are a twentieth of their imports)."""
+    with warnings.catch_warnings():  # filelock warns on import where it has only its marker lock
+        warnings.simplefilter("ignore")
+        import filelock
+    return filelock
+
+
 def take_now(descriptor: int) -> bool | None:
     """The system's lock on the open file, taken without waiting: True when taken, False when
     another process holds it, None where this Python has no lock on open files."""
     try:
-        return filelock.lock_descriptor(descriptor, blocking=False)
+        return _filelock().lock_descriptor(descriptor, blocking=False)
     except OSError as error:
         if error.errno == errno.ENOSYS:
             return None
@@ -218,7 +223,7 @@ def _lock(descriptor: int) -> bool | None:
     """The system's lock on the open file, taken without waiting: True when taken, False when
     another holds it, None where this Python has no lock on open files."""
     try:
-        return filelock.lock_descriptor(descriptor, blocking=False)
+        return _filelock().lock_descriptor(descriptor, blocking=False)
     except OSError as error:
         if error.errno == errno.ENOSYS:
             return None
@@ -230,6 +235,7 @@ def _lock(descriptor: int) -> bool | None:
 @contextlib.contextmanager
 def _marker_lock(root: Path, deadline: float) -> Iterator[None]:
     """filelock's marker lock beside the lock file, for a Python with no lock on open files."""
+    filelock = _filelock()
     marker = filelock.SoftFileLock(os.path.join(root, RUN_MARKER_FILE), timeout=max(0.0, deadline - time.monotonic()))
     try:
         marker.acquire()
@@ -278,7 +284,7 @@ def _take(root: Path, path: str, deadline: float, guards: contextlib.ExitStack) 
 
 def _release(descriptor: int) -> None:
     with contextlib.suppress(OSError):
-        filelock.unlock_descriptor(descriptor)
+        _filelock().unlock_descriptor(descriptor)
     os.close(descriptor)
 
 

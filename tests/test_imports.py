@@ -1,0 +1,61 @@
+"""What a command imports: the libraries and modules that only some runs need are imported by
+those runs alone, for every run pays for what it imports. Each run is a fresh process, the way a
+user runs gen-matrix; the tests elsewhere show that each of these, where it is imported, does
+its work."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from conftest import FIXTURE_MATRIX, REPO
+
+# Each is imported where a run needs it: tomlkit to edit a Flox manifest or read a pyproject.toml,
+# filelock to take the run lock, the rest by the command or the folder they serve.
+ON_DEMAND = ("tomlkit", "filelock", "generator.commands.buildenv", "generator.commands.measured",
+             "generator.outputs.reference")
+RUN = ("import json, sys\n"
+       "from generator.cli import main\n"
+       "try:\n"
+       "    main(sys.argv[1:], prog_name='gen-matrix')\n"
+       "except SystemExit as done:\n"
+       "    assert not done.code, done.code\n"
+       f"print(json.dumps(sorted(set(sys.modules) & {set(ON_DEMAND)!r})))\n")
+
+
+def imported(*args) -> list[str]:
+    """Which of ON_DEMAND a run of `gen-matrix ARGS` in a fresh process imported."""
+    done = subprocess.run([sys.executable, "-c", RUN, *map(str, args)], cwd=REPO, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+@pytest.fixture
+def repository(tmp_path):
+    shutil.copy(FIXTURE_MATRIX, tmp_path / "matrix.yaml")
+    return tmp_path
+
+
+def test_a_first_generate_imports_the_lock_alone_and_check_the_manifest_editor_alone(repository):
+    # no manifest to edit yet (a new one is rendered), no pyproject.toml, no measured/
+    assert imported("generate", "--root", repository) == ["filelock"]
+    # check takes no lock; the manifest is now there, and tomlkit reads it
+    assert imported("check", "--root", repository) == ["tomlkit"]
+    assert imported("--root", repository) == ["filelock", "tomlkit"]
+
+
+def test_the_measurements_reader_is_imported_where_the_repository_keeps_measurements(repository):
+    (repository / "measured").mkdir()
+    assert "generator.commands.measured" in imported("generate", "--root", repository)
+
+
+def test_the_env_and_reference_modules_are_imported_by_the_runs_that_use_them(repository):
+    assert imported("env", "pytorch-python313-cpu-avx2", "--root", repository) == ["generator.commands.buildenv"]
+    # gen-matrix's own source tree, where the reference of matrix.yaml is generated too
+    (repository / "pyproject.toml").write_text('[project]\nname = "gen-matrix"\n')
+    assert imported("generate", "--root", repository) == ["filelock", "generator.outputs.reference", "tomlkit"]
