@@ -669,6 +669,15 @@ def build(doc: load.Document, extra: load.Document | None = None, extra_path: tu
                                         f"pins row '{name[:7]}' carries '{fix}', which is no fix",
                                         suggest(fix, list(tables["fixes"])) or
                                         f"known fixes: {', '.join(sorted(tables['fixes']))}"))
+    for name, row in tables["workarounds"].items():
+        if row.cmake is not None and "USE_CUDNN" in row.env:
+            # the script settles USE_CUDNN and looks for cuDNN before it reads CMake's version
+            source, path = origin[("workarounds", name)]
+            problems.append(Problem(source.key_where(path + ("env", "USE_CUDNN")),
+                                    f"workarounds row '{name}' sets USE_CUDNN only where CMake is {row.cmake}, but "
+                                    "the env script settles USE_CUDNN, and checks for cuDNN, before it reads CMake's "
+                                    "version",
+                                    "set USE_CUDNN in a workaround without cmake:, or leave it out"))
     if problems:
         raise GenMatrixError(problems)
     return Knowledge(**tables)

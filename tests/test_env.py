@@ -573,6 +573,33 @@ def cudnn_workaround_script(run, root, build: str, value: str, shell: str = "bas
     return axes_script(run, *CUDNN_BUILDS[build][0], shell=shell, root=root)
 
 
+def test_a_workaround_that_sets_use_cudnn_only_for_a_cmake_range_is_refused_at_its_line(run, tmp_path):
+    """The script settles USE_CUDNN and checks for cuDNN before it reads CMake's version: a
+    value set only for some CMake could not decide either. Each such row is an error; a CMake
+    row without USE_CUDNN and a row without cmake: that sets it are not."""
+    rows = {"cmake-cudnn-off": ('">=4"', '{USE_Y: "1", USE_CUDNN: "0"}'), "cmake-other": ('">=4"', '{USE_Z: "1"}'),
+            "plain-cudnn": (None, '{USE_CUDNN: "0"}'), "cmake-cudnn-on": ('">=5"', '{USE_CUDNN: "1"}')}
+    text = ('pytorch: {version: "2.8.0"}\nnixpkgs: {rev: fe5e41d7ffc0421f0913e8472ce6238ed0daf8e3}\n'
+            'gpu: {python: ["3.13"], cuda: ["12.8"], sm: [sm86], isa: [avx2]}\nknowledge:\n  workarounds:\n')
+    for name, (cmake, env) in rows.items():
+        text += f"    {name}:\n      why: w\n      source: s\n      when: {{}}\n"
+        text += (f"      cmake: {cmake}\n" if cmake else "") + f"      env: {env}\n"
+    (tmp_path / "matrix.yaml").write_text(text, encoding="utf-8")
+    lines = text.splitlines()
+    for args in (("--root", tmp_path), ("env", "--root", tmp_path, "--gpu", "sm86", "--cuda", "12.8")):
+        result = run(*args)
+        assert result.exit_code == 2 and "Traceback" not in result.output
+        errors = [line for line in result.stderr.splitlines() if line.startswith("error: ")]
+        assert len(errors) == 2, result.stderr
+        for name, cmake in (("cmake-cudnn-off", ">=4"), ("cmake-cudnn-on", ">=5")):
+            start = next(i for i, line in enumerate(lines) if line.strip() == f"{name}:")
+            line = next(i for i, line in enumerate(lines) if i > start and "USE_CUDNN" in line) + 1
+            assert any(f"matrix.yaml:{line}:" in error and f"'{name}' sets USE_CUDNN only where CMake is {cmake}" in error
+                       for error in errors), result.stderr
+        assert "cmake-other" not in result.stderr and "plain-cudnn" not in result.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["matrix.yaml"]
+
+
 def system_cudnn() -> str | None:
     """A system include folder the script searches that holds cuDNN: no build here lacks it."""
     return next((folder for folder in ("/usr/include", "/usr/include/x86_64-linux-gnu", "/usr/include/aarch64-linux-gnu")
