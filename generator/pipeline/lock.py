@@ -220,13 +220,11 @@ def take_now(descriptor: int) -> bool | None:
 
 
 def _lock(descriptor: int) -> bool | None:
-    """The system's lock on the open file, taken without waiting: True when taken, False when
-    another holds it, None where this Python has no lock on open files."""
+    """take_now, for the run lock: a file system without locks is a located error, and the
+    descriptor is closed."""
     try:
-        return _filelock().lock_descriptor(descriptor, blocking=False)
+        return take_now(descriptor)
     except OSError as error:
-        if error.errno == errno.ENOSYS:
-            return None
         os.close(descriptor)
         raise GenMatrixError.at(Location(RUN_LOCK_FILE), f"cannot lock the file: {error.strerror or error}",
                                 "gen-matrix needs a file system with file locks for its run lock") from None
