@@ -543,9 +543,11 @@ def env(project: layout.Project, name, shell, gpu, cuda, pytorch, python, isa, d
         if detect:
             gpu, isa, python = handbuild.detected(knowledge, gpu, isa, python)
         target = handbuild.resolve(knowledge, handbuild.Asked(gpu, cuda, pytorch, python, isa, shell, wheel, output))
-    # the matrix the script was made from: a character cmd cannot read is shown where it is written there
-    sources = load.read(project.matrix_path, read).texts() if read == project.display else ()
-    text = buildenv.readable(buildenv.script(target, shell), shell, sources)
+    text = buildenv.script(target, shell)
+    # the matrix the script was made from, read again only where the script holds text beyond
+    # ASCII: a character cmd cannot read is shown where it is written there
+    sources = load.read(project.matrix_path, read).texts() if read == project.display and not text.isascii() else ()
+    text = buildenv.readable(text, shell, sources)
     if output is None:
         click.echo(text, nl=False)
     else:
