@@ -11,6 +11,8 @@ import hashlib
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.errors import GenMatrixError, Location
 from generator.pipeline import state
@@ -80,6 +82,23 @@ def test_file_digest_is_the_sha256_of_the_utf8_text():
 def test_dump_without_files_records_none():
     assert json.loads(state.dump({}, "h"))["files"] == {}
     assert list(json.loads(state.dump({}, "h", {"b.nix": "", "a.nix": ""}))["files"]) == ["a.nix", "b.nix"]
+
+
+_TEXT = st.text(st.characters(codec="utf-8"), max_size=8)  # quotes, backslashes, control characters, beyond ASCII
+
+
+@settings(max_examples=150, deadline=None)
+@given(entries=st.dictionaries(_TEXT, st.builds(Entry, _TEXT, _TEXT, _TEXT, st.integers(0, state.MAX_REVISION)),
+                               max_size=4),
+       header=_TEXT, files=st.none() | st.dictionaries(_TEXT, _TEXT, max_size=4))
+def test_the_state_file_is_json_dumps_own_text_of_its_record(entries, header, files):
+    """dump writes the text json.dumps(indent=2) writes of the record, byte for byte: for none,
+    one and several variants and files, and names json must escape."""
+    record = {"generated": header,
+              "variants": {name: {"build": e.build, "metadata": e.metadata, "wrapper": e.wrapper, "revision": e.revision}
+                           for name, e in sorted(entries.items())},
+              "files": {path: state.file_digest(text) for path, text in sorted((files or {}).items())}}
+    assert state.dump(entries, header, files) == json.dumps(record, indent=2) + "\n"
 
 
 def test_a_state_without_a_wrapper_identity_reads_as_empty():
