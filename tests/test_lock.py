@@ -117,13 +117,13 @@ def test_an_empty_file_of_the_lock_files_name_is_the_users_and_kept(tmp_path, ru
 
 
 def test_a_run_writes_the_first_line_into_the_lock_file_it_creates_before_it_locks_it(tmp_path, monkeypatch):
-    real, seen = filelock.lock_descriptor, []
+    real, seen = lock.take_now, []
 
-    def looking(descriptor, blocking):
+    def looking(descriptor):
         seen.append((tmp_path / RUN_LOCK_FILE).read_bytes())
-        return real(descriptor, blocking=blocking)
+        return real(descriptor)
 
-    monkeypatch.setattr(filelock, "lock_descriptor", looking)
+    monkeypatch.setattr(lock, "take_now", looking)
     with lock.held(tmp_path):
         pass
     assert seen == [f"{lock.FIRST_LINE}\n".encode()]
@@ -464,17 +464,17 @@ def test_a_second_run_takes_the_lock_when_the_first_lets_go_within_the_wait(tmp_
 def test_a_lock_file_removed_as_it_was_taken_is_taken_again_at_its_path(tmp_path, monkeypatch):
     """The run before removed its lock file between this run's open and lock: the lock is on a
     file no other run can find, so it is taken again on a new file at the path."""
-    real = filelock.lock_descriptor
+    real = lock.take_now
     calls = []
 
-    def removed_meanwhile(descriptor, blocking):
+    def removed_meanwhile(descriptor):
         calls.append(descriptor)
-        taken = real(descriptor, blocking=blocking)
+        taken = real(descriptor)
         if len(calls) == 1:
             os.unlink(tmp_path / RUN_LOCK_FILE)
         return taken
 
-    monkeypatch.setattr(filelock, "lock_descriptor", removed_meanwhile)
+    monkeypatch.setattr(lock, "take_now", removed_meanwhile)
     with lock.held(tmp_path) as run:
         assert len(calls) == 2
         assert lines(tmp_path) == [lock.FIRST_LINE, f"run {run.token}", f"pid {os.getpid()}", ""]
@@ -540,7 +540,7 @@ EACCES, ENOENT, ENOLCK = (OSError(code, os.strerror(code)) for code in (errno.EA
     # the repository folder removed between the look and the open
     (os, "open", FileNotFoundError(*ENOENT.args), (None, "the repository folder does not exist",
                                                    "pass the repository with --root, or run from it")),
-    (filelock, "lock_descriptor", ENOLCK, (RUN_LOCK_FILE, f"cannot lock the file: {ENOLCK.strerror}",
+    (lock, "take_now", ENOLCK, (RUN_LOCK_FILE, f"cannot lock the file: {ENOLCK.strerror}",
                                            "gen-matrix needs a file system with file locks for its run lock")),
 ], ids=["look", "create", "folder-gone", "lock"])
 def test_a_step_the_system_refuses_is_named_and_leaves_nothing_held(tmp_path, monkeypatch, where, name, error,

@@ -1,8 +1,8 @@
 """One run at a time: a run that writes holds a lock on a file in the repository.
 
 Two runs that interleave would leave a tree that matches neither matrix. The lock is the
-operating system's lock on the open lock file, taken through filelock: flock on Linux and
-macOS, LockFileEx on Windows. The system releases it when its holder dies, however it dies: a
+operating system's lock on the open lock file: flock on Linux and macOS (through Python's
+fcntl), LockFileEx on Windows (through filelock). The system releases it when its holder dies, however it dies: a
 run killed with -9 leaves a lock file that the next run simply takes. Where Python has no such
 lock (a system that is neither POSIX with fcntl nor Windows), filelock's marker lock guards the
 run instead: a file beside the lock file that names the process holding it, which a later run
@@ -200,20 +200,41 @@ def _busy(holder: str) -> GenMatrixError:
 
 
 def _filelock():
-    """filelock, imported when a run takes the lock: `check`, and the commands that only read,
-    never do (filelock and what it imports are a twentieth of their imports)."""
+    """filelock, imported only where a run takes the lock without fcntl: on Windows, or for
+    the marker lock (filelock and what it imports are a fortieth of a generate's time)."""
     with warnings.catch_warnings():  # filelock warns on import where it has only its marker lock
         warnings.simplefilter("ignore")
         import filelock
     return filelock
 
 
+def _fcntl():
+    """Python's fcntl, where the system has it (POSIX): its flock is the lock filelock takes
+    there, without filelock's imports. None on Windows, or where `import fcntl` fails."""
+    try:
+        import fcntl
+    except ImportError:
+        return None
+    return fcntl
+
+
+# What flock answers when another process holds the lock: EWOULDBLOCK, or EACCES on some file
+# systems (as filelock reads it).
+_HELD = frozenset({errno.EACCES, errno.EAGAIN, errno.EWOULDBLOCK})
+
+
 def take_now(descriptor: int) -> bool | None:
     """The system's lock on the open file, taken without waiting: True when taken, False when
     another process holds it, None where this Python has no lock on open files."""
+    fcntl = _fcntl()
     try:
-        return _filelock().lock_descriptor(descriptor, blocking=False)
+        if fcntl is None:
+            return _filelock().lock_descriptor(descriptor, blocking=False)
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        return True
     except OSError as error:
+        if fcntl is not None and error.errno in _HELD:
+            return False
         if error.errno == errno.ENOSYS:
             return None
         raise
@@ -281,8 +302,12 @@ def _take(root: Path, path: str, deadline: float, guards: contextlib.ExitStack) 
 
 
 def _release(descriptor: int) -> None:
+    fcntl = _fcntl()
     with contextlib.suppress(OSError):
-        _filelock().unlock_descriptor(descriptor)
+        if fcntl is None:
+            _filelock().unlock_descriptor(descriptor)
+        else:
+            fcntl.flock(descriptor, fcntl.LOCK_UN)
     os.close(descriptor)
 
 
