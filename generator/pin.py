@@ -18,7 +18,9 @@ the checkout itself: the generator of that very commit.
 from __future__ import annotations
 
 import json
+import os
 import re
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -78,12 +80,10 @@ def default() -> tuple[str | None, str]:
     release = _release()
     if release is not None:
         return release, f"the release's {RELEASE_FILE.name}"
-    from importlib import metadata  # here: a tenth of a command's imports, for a repository that pins none
-
-    try:
-        record = metadata.distribution(PROJECT).read_text("direct_url.json")
-    except metadata.PackageNotFoundError:
+    installed = _installed()
+    if installed is None:
         return None, "gen-matrix is not installed as a package"
+    record = _read(installed / "direct_url.json")
     if record is None:
         return None, "this gen-matrix records no source commit (no release record, no installation record of one)"
     try:
@@ -98,6 +98,50 @@ def default() -> tuple[str | None, str]:
         if _HTTPS_GIT.match(url):
             return f"git+{url}?rev={vcs['commit_id']}", "the git commit it was installed from"
     return None, f"this gen-matrix was installed from {url}, which a CI runner cannot fetch"
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+def _installed() -> Path | None:
+    """The installed gen-matrix's metadata folder (NAME-VERSION.dist-info, or .egg-info),
+    found as importlib.metadata finds a distribution's: in the first entry of sys.path that
+    holds one. importlib.metadata itself imports email's parser (a thirtieth of a run) for the
+    METADATA file, whose few header lines `_project_urls` reads."""
+    wanted = _normal(PROJECT)
+    for entry in sys.path:
+        folder = entry or "."
+        try:
+            children = os.listdir(folder)
+        except OSError:  # not a folder: a zip file, or an entry that does not exist
+            continue
+        for child in children:
+            low = child.lower()
+            if low.endswith((".dist-info", ".egg-info")) and _normal(low.rpartition(".")[0].partition("-")[0]) == wanted:
+                return Path(folder) / child
+    return None
+
+
+def _read(path: Path) -> str | None:
+    """A metadata file's text; None where there is none (importlib.metadata's read_text)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
+        return None
+
+
+def _project_urls(installed: Path) -> list[str]:
+    """The Project-URL fields of the metadata's header (METADATA, or an egg's PKG-INFO): each
+    "Label, URL". A header line that starts with a space or tab continues the one before."""
+    text = _read(installed / "METADATA") or _read(installed / "PKG-INFO") or ""
+    fields: list[str] = []
+    for line in text.replace("\r\n", "\n").split("\n\n", 1)[0].split("\n"):
+        if line[:1] in (" ", "\t") and fields:
+            fields[-1] += " " + line.strip()
+        else:
+            fields.append(line)
+    return [field.partition(":")[2].strip() for field in fields if field.partition(":")[0].strip().lower() == "project-url"]
 
 
 def _release() -> str | None:
@@ -124,12 +168,8 @@ def home() -> str:
     release = _release()
     if release is not None:
         return release.rsplit("/", 1)[0]
-    from importlib import metadata
-
-    try:
-        urls = metadata.metadata(PROJECT).get_all("Project-URL") or []
-    except metadata.PackageNotFoundError:
-        urls = []
+    installed = _installed()
+    urls = [] if installed is None else _project_urls(installed)
     if not urls:  # not installed as a package: the source tree's own pyproject.toml
         import tomlkit
 

@@ -18,7 +18,7 @@ from conftest import FIXTURE_MATRIX, REPO
 # Each is imported where a run needs it: tomlkit to edit a Flox manifest or read a pyproject.toml,
 # filelock to take the run lock where Python has no fcntl (Windows), the rest by the command or
 # the folder they serve.
-ON_DEMAND = ("tomlkit", "filelock", "generator.commands.buildenv", "generator.commands.measured",
+ON_DEMAND = ("tomlkit", "filelock", "importlib.metadata", "generator.commands.buildenv", "generator.commands.measured",
              "generator.outputs.reference")
 RUN = ("import json, sys\n"
        "from generator.cli import main\n"
@@ -65,3 +65,13 @@ def test_the_env_and_reference_modules_are_imported_by_the_runs_that_use_them(re
     # gen-matrix's own source tree, where the reference of matrix.yaml is generated too
     (repository / "pyproject.toml").write_text('[project]\nname = "gen-matrix"\n')
     assert imported("generate", "--root", repository) == sorted(LOCK + ["generator.outputs.reference", "tomlkit"])
+
+
+def test_a_matrix_that_pins_no_gen_matrix_reads_the_installation_without_importlib_metadata(repository):
+    """The default pin, and the warning that there is none, read this gen-matrix's installation
+    record and metadata themselves: importlib.metadata would import email's parser."""
+    matrix = repository / "matrix.yaml"
+    text = matrix.read_text()
+    matrix.write_text(text.replace("\n  gen_matrix: github:acme/gen-matrix/0123456789abcdef0123456789abcdef01234567", ""))
+    assert matrix.read_text() != text
+    assert imported("generate", "--root", repository) == LOCK

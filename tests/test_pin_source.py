@@ -210,6 +210,57 @@ def test_a_gen_matrix_not_installed_reads_its_home_from_its_source_tree(monkeypa
     assert pin.default() == (None, "gen-matrix is not installed as a package")
 
 
+# sys.path's folders, each with the metadata folders it holds: gen-matrix's under other spellings,
+# beside other projects whose names start alike, in the first folder or a later one.
+LAYOUTS = [
+    [["gen_matrix_extra-1.0.dist-info", "gen-matrixx-2.dist-info"], ["Gen_Matrix-0.3.dist-info"]],
+    [["other-1.dist-info"], ["gen.matrix-1.0.egg-info", "gen_matrix-2.0.dist-info"], ["gen_matrix-3.0.dist-info"]],
+    [["GEN-MATRIX-0.1.DIST-INFO"], ["gen_matrix-9.dist-info"]],
+    [["gen_matrix.pth", "gen_matrix-1.0.dist-info.bak"], ["gen__matrix-4.dist-info"]],
+]
+
+
+def pairs(urls: list[str]) -> list[tuple[str, str]]:
+    """Project-URL fields as home() reads each: its label and URL, either side of the first comma."""
+    return [(label.strip(), url.strip()) for label, _, url in (field.partition(",") for field in urls)]
+
+
+@pytest.mark.parametrize("layout", LAYOUTS, ids=[f"layout{n}" for n in range(len(LAYOUTS))])
+def test_the_installation_read_is_the_one_importlib_metadata_finds(layout, tmp_path, monkeypatch):
+    """gen-matrix finds its own metadata folder as importlib.metadata does, and reads its
+    installation record and its Project-URLs (a folded line, a body that mentions one) alike."""
+    import importlib.metadata
+
+    folders = []
+    for number, children in enumerate(layout):
+        folder = tmp_path / f"site{number}"
+        for child in children:
+            info = folder / child
+            info.mkdir(parents=True)
+            (info / "direct_url.json").write_text(json.dumps({"url": f"file://{info}"}))
+            (info / "METADATA").write_text(
+                f"Metadata-Version: 2.1\nName: {child}\nProject-URL: Homepage, https://example.org/{child}\n"
+                f"project-url: Repository,\n  https://github.com/acme/{number}\nSummary: x\n\n"
+                "Project-URL: Body, https://example.org/not-a-field\n")
+        folders.append(str(folder))
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "absent"), *folders])
+    expected = importlib.metadata.distribution("gen-matrix")
+    assert pin._read(pin._installed() / "direct_url.json") == expected.read_text("direct_url.json")
+    assert pairs(pin._project_urls(pin._installed())) == pairs(expected.metadata.get_all("Project-URL"))
+
+
+def test_no_installation_is_found_where_importlib_metadata_finds_none(tmp_path, monkeypatch):
+    import importlib.metadata
+
+    (tmp_path / "gen_matrix_tools-1.dist-info").mkdir()
+    (tmp_path / "gen-matrix").mkdir()
+    monkeypatch.setattr(sys, "path", [str(tmp_path), str(tmp_path / "absent.zip")])
+    with pytest.raises(importlib.metadata.PackageNotFoundError):
+        importlib.metadata.distribution("gen-matrix")
+    assert pin._installed() is None
+    assert pin.default() == (None, "gen-matrix is not installed as a package")
+
+
 def git(root: Path, *args: str) -> str:
     return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True,
                           capture_output=True, text=True).stdout.strip()
