@@ -300,3 +300,88 @@ def test_read_of_a_missing_matrix_says_how_to_name_one(tmp_path):
         load.read(tmp_path / "matrix.yaml", "matrix.yaml")
     assert problem(error) == (Location("matrix.yaml"), "file not found",
                               "pass the matrix with --matrix PATH or run from its folder")
+
+
+# --- gen-matrix's own table, kept parsed ----------------------------------------------------
+
+OWN_TEXTS = [
+    knowledge.KNOWLEDGE_FILE.read_text(encoding="utf-8"),
+    "a:\n  - {b: true, c: 7, 'd e': [1, '2.50', null]}\n  - x\nf: é\n",
+]
+
+
+def locations(doc: load.Document) -> dict:
+    """Where each path of the document is, and where its key is."""
+    found = {}
+
+    def walk(value, path):
+        found[path] = (doc.where(path), doc.key_where(path) if path else None)
+        children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        for key, item in children:
+            walk(item, path + (key,))
+
+    walk(doc.data, ())
+    return found
+
+
+@pytest.fixture
+def writes_bytecode(monkeypatch):
+    monkeypatch.setattr("sys.dont_write_bytecode", False)
+
+
+@pytest.mark.parametrize("text", OWN_TEXTS, ids=["shipped", "small"])
+def test_an_own_file_kept_parsed_reads_back_as_parsed(text, tmp_path, writes_bytecode):
+    """Kept, then read back: the same values, each with its line and column and its key's."""
+    path = tmp_path / "own.yaml"
+    path.write_text(text, encoding="utf-8")
+    parsed = load.parse(text, "shown.yaml", own=True)
+    first = load.read(path, "shown.yaml", own=True)
+    (kept,) = (tmp_path / "__pycache__").iterdir()
+    second = load.read(path, "shown.yaml", own=True)
+    assert first.data == second.data == parsed.data and second.file == "shown.yaml"
+    assert type(second.data) is type(parsed.data) and second.problems == ()
+    assert locations(first) == locations(second) == locations(parsed)
+    assert sorted((tmp_path / "__pycache__").iterdir()) == [kept]
+
+
+def test_an_own_file_changed_is_parsed_again_and_kept_in_the_same_file(tmp_path, writes_bytecode):
+    path = tmp_path / "own.yaml"
+    for text in OWN_TEXTS[::-1] + OWN_TEXTS:
+        path.write_text(text, encoding="utf-8")
+        load.read(path, "own.yaml", own=True)
+        assert load.read(path, "own.yaml", own=True).data == load.parse(text, "own.yaml", own=True).data
+        assert [p.name for p in (tmp_path / "__pycache__").iterdir()] == ["own.yaml.marshal"]  # one, written over
+
+
+@pytest.mark.parametrize("kept", [b"", b"\x00garbage", None], ids=["empty", "not-marshal", "cut-short"])
+def test_an_own_file_kept_unreadable_is_parsed_again(kept, tmp_path, writes_bytecode):
+    path = tmp_path / "own.yaml"
+    text = OWN_TEXTS[1]
+    path.write_text(text, encoding="utf-8")
+    load.read(path, "own.yaml", own=True)
+    (cache,) = (tmp_path / "__pycache__").iterdir()
+    cache.write_bytes(cache.read_bytes()[:-5] if kept is None else kept)
+    assert locations(load.read(path, "own.yaml", own=True)) == locations(load.parse(text, "own.yaml", own=True))
+
+
+def test_an_own_file_is_parsed_each_run_where_nothing_may_be_kept(tmp_path, monkeypatch):
+    path = tmp_path / "own.yaml"
+    path.write_text(OWN_TEXTS[1], encoding="utf-8")
+    monkeypatch.setattr("sys.dont_write_bytecode", True)  # PYTHONDONTWRITEBYTECODE
+    assert load.read(path, "own.yaml", own=True).data["f"] == "é"
+    assert not (tmp_path / "__pycache__").exists()
+    monkeypatch.setattr("sys.dont_write_bytecode", False)
+    (tmp_path / "__pycache__").write_text("a file where the folder would be")  # as a read-only folder
+    assert load.read(path, "own.yaml", own=True).data["f"] == "é"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["__pycache__", "own.yaml"]
+
+
+def test_an_own_file_with_a_value_marshal_cannot_keep_as_it_is_is_parsed_each_run(tmp_path, writes_bytecode):
+    """A decimal is the text written (FloatText, a str of its own type), which marshal would
+    give back as a plain str: such a file is never kept."""
+    path = tmp_path / "own.yaml"
+    path.write_text("a: [2.50, '2.50']\nb: 3.10\n", encoding="utf-8")
+    for _ in range(2):
+        data = load.read(path, "own.yaml", own=True).data
+        assert [type(v) for v in (*data["a"], data["b"])] == [load.FloatText, str, load.FloatText]
+    assert list((tmp_path / "__pycache__").iterdir()) == []

@@ -8,9 +8,13 @@ hold (a NUL, half a surrogate pair) is refused here, where its location is known
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
+import marshal
 import os
 import re
 import stat
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -96,8 +100,10 @@ MAX_NODES = 100_000
 MAX_DEPTH = 64
 
 
-def _location(file: str, mark: yaml.Mark) -> Location:
-    return Location(file, mark.line + 1, mark.column + 1)
+def _location(file: str, mark) -> Location:
+    """Where a PyYAML mark points, or a (line, column) pair (as a parsed file is kept), from 1."""
+    line, column = mark if isinstance(mark, tuple) else (mark.line, mark.column)
+    return Location(file, line + 1, column + 1)
 
 
 _STR = "tag:yaml.org,2002:str"
@@ -298,10 +304,57 @@ def read_text(path: Path, name: str, limit: int = MAX_BYTES, hint: str = "") -> 
 
 
 def read(path: Path, display: str | None = None, own: bool = False) -> Document:
-    """Read and parse a YAML file; `display` is the name used in messages, `own` as parse's."""
+    """Read and parse a YAML file; `display` is the name used in messages, `own` as parse's
+    (and kept parsed: `parsed_own`)."""
     name = display or str(path)
     text = read_text(path, name)
     if text is None:
         raise GenMatrixError.at(Location(name), "file not found",
                                 "pass the matrix with --matrix PATH or run from its folder")
-    return parse(text, name, own)
+    return parsed_own(path, text, name) if own else parse(text, name)
+
+
+def _key(text: str) -> str:
+    """What a kept parse is made from: the file's text, this module's code, and PyYAML's
+    version and parser."""
+    code = Path(__file__).read_bytes()
+    return hashlib.sha256(b"\0".join([text.encode("utf-8"), code, f"{yaml.__version__} {LOADER.__name__}".encode()])
+                          ).hexdigest()
+
+
+def parsed_own(path: Path, text: str, name: str) -> Document:
+    """gen-matrix's own YAML file (the shipped knowledge table), parsed, as parse(own=True)
+    gives it: kept parsed as Python keeps bytecode, in one file beside it in __pycache__/ that
+    holds the digest of what it was made from (_key), its values and the (line, column) of each
+    path, written by marshal, which reads it back in a twentieth of the time of parsing. A file
+    made from something else, or that cannot be read back, is parsed again and written over;
+    where the folder cannot be written, or Python is told to write no bytecode
+    (PYTHONDONTWRITEBYTECODE), each run parses."""
+    kept, key = path.parent / "__pycache__" / f"{path.name}.marshal", _key(text)
+    try:
+        made_from, data, marks = marshal.loads(kept.read_bytes())
+        if made_from == key:
+            return Document(name, data, marks)
+    except Exception:  # none yet, cut short, or not marshal's: parse
+        pass
+    doc = parse(text, name, own=True)
+    if doc.problems or sys.dont_write_bytecode:
+        return doc
+    temporary = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
+    try:
+        kept.parent.mkdir(exist_ok=True)
+        temporary.write_bytes(marshal.dumps((key, doc.data, {p: (m.line, m.column) for p, m in doc.marks.items()})))
+        os.replace(temporary, kept)  # whole, for a run that reads it at the same time
+    except (OSError, ValueError):  # a read-only installation (the Nix store); a value marshal cannot
+        with contextlib.suppress(OSError):  # write as the type it is (a decimal's FloatText): parsed each run
+            temporary.unlink()
+    return doc
+    temporary = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
+    try:
+        kept.parent.mkdir(exist_ok=True)
+        temporary.write_bytes(marshal.dumps((doc.data, {p: (m.line, m.column) for p, m in doc.marks.items()})))
+        os.replace(temporary, kept)  # whole, for a run that reads it at the same time
+    except (OSError, ValueError):  # a read-only installation (the Nix store); a value marshal cannot
+        with contextlib.suppress(OSError):  # write as the type it is (a decimal's FloatText): parsed each run
+            temporary.unlink()
+    return doc
