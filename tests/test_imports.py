@@ -16,29 +16,34 @@ import pytest
 from conftest import FIXTURE_MATRIX, REPO
 
 # Each is imported where a run needs it: tomlkit to edit a Flox manifest or read a pyproject.toml,
-# filelock to take the run lock where Python has no fcntl (Windows), the rest by the command or
-# the folder they serve.
-ON_DEMAND = ("tomlkit", "filelock", "importlib.metadata", "generator.commands.buildenv", "generator.commands.measured",
+# filelock to take the run lock where Python has no fcntl (Windows), jsonschema to word what is
+# wrong with a matrix that the validator generated from the schema refuses, the rest by the
+# command or the folder they serve.
+ON_DEMAND = ("tomlkit", "filelock", "importlib.metadata", "jsonschema", "generator.commands.buildenv",
+             "generator.commands.measured",
              "generator.outputs.reference")
 RUN = ("import json, sys\n"
        "from generator.cli import main\n"
+       "status = 0\n"
        "try:\n"
        "    main(sys.argv[1:], prog_name='gen-matrix')\n"
        "except SystemExit as done:\n"
-       "    assert not done.code, done.code\n"
-       f"print(json.dumps(sorted(set(sys.modules) & {set(ON_DEMAND)!r})))\n")
+       "    status = done.code or 0\n"
+       f"print(json.dumps([status, sorted(set(sys.modules) & {set(ON_DEMAND)!r})]))\n")
 
 
 # The run lock: flock through fcntl on POSIX, filelock's LockFileEx on Windows.
 LOCK = [] if importlib.util.find_spec("fcntl") else ["filelock"]
 
 
-def imported(*args) -> list[str]:
-    """Which of ON_DEMAND a run of `gen-matrix ARGS` in a fresh process imported."""
+def imported(*args, status: int = 0) -> list[str]:
+    """Which of ON_DEMAND a run of `gen-matrix ARGS` in a fresh process imported; it exits with `status`."""
     done = subprocess.run([sys.executable, "-c", RUN, *map(str, args)], cwd=REPO, capture_output=True, text=True,
                           timeout=300)
     assert done.returncode == 0, done.stderr[-2000:]
-    return json.loads(done.stdout.splitlines()[-1])
+    exited, modules = json.loads(done.stdout.splitlines()[-1])
+    assert exited == status, done.stderr[-2000:]
+    return modules
 
 
 @pytest.fixture
@@ -75,3 +80,11 @@ def test_a_matrix_that_pins_no_gen_matrix_reads_the_installation_without_importl
     matrix.write_text(text.replace("\n  gen_matrix: github:acme/gen-matrix/0123456789abcdef0123456789abcdef01234567", ""))
     assert matrix.read_text() != text
     assert imported("generate", "--root", repository) == LOCK
+
+
+def test_jsonschema_is_imported_where_the_matrix_breaks_the_schema_alone(repository):
+    # the runs above, of matrices the schema takes, leave it out: the generated validator takes them
+    matrix = repository / "matrix.yaml"
+    matrix.write_text(matrix.read_text(encoding="utf-8") + "bulid: {jobs: 8}\n", encoding="utf-8")
+    assert imported("generate", "--root", repository, status=2) == ["jsonschema"]
+    assert imported("check", "--root", repository, status=2) == ["jsonschema"]
