@@ -268,9 +268,8 @@ def now(doc: load.Document) -> tuple:
 
 
 def said(check, doc: load.Document):
-    """The problems `check` finds in `doc`, or the exception it fails with: a `oneOf` none of whose
-    branches takes the value's kind, one of them an `enum` (companions' `when: true`), makes
-    _describe fail with KeyError, with or without the generated validator."""
+    """The problems `check` finds in `doc`, or the exception it fails with, should it fail: the
+    same with or without the generated validator."""
     try:
         return check(doc)
     except Exception as error:  # noqa: BLE001 - compared, not hidden

@@ -90,6 +90,12 @@ CASES = [
          ("nixpkgs.pins[0] has no `when`, so the pins after it are never used", "move it to the end")),
     Case("fix-range-not-a-range", BASE + 'knowledge:\n  fixes:\n    mine: {why: x, when: {cuda: "13"}}\n' + GPU, "5:33",
          ("knowledge.fixes.mine.when.cuda: '13' is not valid", "a version range"), schema=True),
+    # a `oneOf` of fixed values and a kind: each is named, the values as written
+    Case("companion-when-neither-all-nor-a-rule", BASE + CPU + "companions:\n  - {packages: [torchvision], when: true}\n", "5:37",
+         ("companions[0].when must be 'all' or a mapping, not a boolean",), schema=True),
+    Case("companion-kind-neither-a-kind-nor-a-list", BASE + CPU + "companions:\n  - {packages: [torchaudio], when: {kind: 7}}\n", "5:43",
+         ("companions[0].when.kind must be one of 'gpu', 'cpu', 'darwin', 'rocm' or a list, not a whole number",),
+         schema=True),
     Case("compiler-cache-unknown", BASE + "build: {compiler_cache: sccache}\n" + GPU, "3:25",
          ("build.compiler_cache: 'sccache' is not allowed here", "did you mean 'ccache'?"), schema=True),
     # a self-hosted runner keeps the cache between jobs: the default GPU runner, a GPU runner

@@ -129,13 +129,16 @@ def _describe(error, doc: Document) -> list[Problem]:
         # When no branch takes the type, every allowed type is named.
         relevant = [e for e in error.context if not _other_type(e, path, error.instance)]
         if not relevant:
-            wanted = []
+            wanted, kinds = [], []
             for e in error.context:
+                if e.validator == "enum":  # a branch of fixed values (companions' `when: all`)
+                    choices = ", ".join(f"'{choice}'" for choice in e.validator_value)
+                    wanted.append(choices if len(e.validator_value) == 1 else f"one of {choices}")
+                    continue
                 for t in [e.validator_value] if isinstance(e.validator_value, str) else e.validator_value:
+                    kinds.append(t)
                     if _TYPE_NAMES[t] not in wanted:
                         wanted.append(_TYPE_NAMES[t])
-            kinds = [t for e in error.context for t in ([e.validator_value] if isinstance(e.validator_value, str)
-                                                        else e.validator_value)]
             return [Problem(doc.where(path), f"{name} must be {' or '.join(wanted)}, not {_given(error.instance, kinds)}",
                             "see the description of this key in matrix.schema.json")]
         if all(e.validator == "required" for e in relevant):  # one key of several (a GPU runner's sm or gfx)
