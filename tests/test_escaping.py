@@ -859,3 +859,28 @@ def test_yaml_escaping_keeps_text_beyond_ascii_as_written(text):
     # the workflow and the docs show names as they are, not as \u escapes
     assert escape.yaml(text) == f'"{text}"'
     assert yaml.safe_load(escape.yaml(text)) == text
+
+
+def test_every_character_nix_refuses_is_one_python_does_not_print():
+    """nixvalue.nix scans a string for what it refuses only where the string, escaped, is not
+    printable: that is right while no character the loader calls unwritable is printable."""
+    from generator.pipeline.load import _UNWRITABLE
+
+    every = "".join(map(chr, range(0x110000)))
+    refused = _UNWRITABLE.findall(every)
+    assert len(refused) > 2048 and not any(char.isprintable() for char in refused)
+
+
+@pytest.mark.parametrize("bad", ["\0", "\x01", "\x1b", "\x7f", "\x85", "\ud800", "\u202e", "\u2066"])
+@pytest.mark.parametrize("around", ["a{}b", "line\n{}", '"{}"', "{}\t$x", "é\n{}"])
+def test_nix_refuses_an_unwritable_character_beside_text_it_escapes(bad, around):
+    with pytest.raises(ValueError, match="holds"):
+        nix(around.format(bad))
+
+
+@pytest.mark.parametrize("text, written", [
+    ("two\nlines", '"two\\nlines"'), ('say "hi"\t$HOME', '"say \\"hi\\"\\t\\$HOME"'),
+    ("Grace, é\r\n", '"Grace, é\\r\\n"'), ("plain", '"plain"'), ("back\\slash\n", '"back\\\\slash\\n"'),
+])
+def test_nix_escapes_text_of_several_lines(text, written):
+    assert nix(text) == written

@@ -80,12 +80,17 @@ def _float(value: float) -> str:
 def _string(value: str) -> str:
     if not _SPECIAL.search(value):
         return '"' + value + '"'
-    reason = unwritable(value)
-    if reason:  # the loader refuses such text where it is written; this guards the rest
-        raise ValueError(f"{value!r} {reason}")
-    for char, escaped in _NIX_ESCAPES:
-        value = value.replace(char, escaped)
-    return '"' + value + '"'
+    escaped = value
+    for char, replacement in _NIX_ESCAPES:
+        escaped = escaped.replace(char, replacement)
+    # Every unwritable character is one Python does not print (a control, a surrogate, a
+    # bidirectional control): a text printable once escaped, such as a long description's
+    # lines, holds none, and is not scanned again to find out.
+    if not escaped.isprintable():
+        reason = unwritable(value)
+        if reason:  # the loader refuses such text where it is written; this guards the rest
+            raise ValueError(f"{value!r} {reason}")
+    return '"' + escaped + '"'
 
 
 def comment(text: str) -> Verbatim:
