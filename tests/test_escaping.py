@@ -862,13 +862,17 @@ def test_yaml_escaping_keeps_text_beyond_ascii_as_written(text):
 
 
 def test_every_character_nix_refuses_is_one_python_does_not_print():
-    """nixvalue.nix scans a string for what it refuses only where the string, escaped, is not
-    printable: that is right while no character the loader calls unwritable is printable."""
+    """nixvalue.nix only quotes a printable string without \\ " or $, and scans a string for what
+    it refuses only where the string, escaped, is not printable: that is right while no
+    character the loader calls unwritable, nor any other it escapes, is printable."""
     from generator.pipeline.load import _UNWRITABLE
+    from generator.pipeline.nixvalue import _NIX_ESCAPES
 
     every = "".join(map(chr, range(0x110000)))
     refused = _UNWRITABLE.findall(every)
     assert len(refused) > 2048 and not any(char.isprintable() for char in refused)
+    # and only these three of the characters it escapes are printable: a string without them, printable, is only quoted
+    assert {char for char, _ in _NIX_ESCAPES if char.isprintable()} == {"\\", '"', "$"}
 
 
 @pytest.mark.parametrize("bad", ["\0", "\x01", "\x1b", "\x7f", "\x85", "\ud800", "\u202e", "\u2066"])
@@ -881,6 +885,8 @@ def test_nix_refuses_an_unwritable_character_beside_text_it_escapes(bad, around)
 @pytest.mark.parametrize("text, written", [
     ("two\nlines", '"two\\nlines"'), ('say "hi"\t$HOME', '"say \\"hi\\"\\t\\$HOME"'),
     ("Grace, é\r\n", '"Grace, é\\r\\n"'), ("plain", '"plain"'), ("back\\slash\n", '"back\\\\slash\\n"'),
+    ("cost: $5", '"cost: \\$5"'), ('a "b"', '"a \\"b\\""'), ("back\\slash", '"back\\\\slash"'),
+    ("no\u00a0break", '"no\u00a0break"'), ("é, ü", '"é, ü"'),
 ])
-def test_nix_escapes_text_of_several_lines(text, written):
+def test_nix_escapes_what_a_string_holds_of_its_syntax(text, written):
     assert nix(text) == written

@@ -12,7 +12,7 @@ import math
 import re
 
 from ..layout import HEADER
-from .load import UNWRITABLE, FloatText, unwritable
+from .load import FloatText, unwritable
 
 
 class Verbatim(str):
@@ -23,8 +23,6 @@ NIX_HEADER = Verbatim(f"# {HEADER}")
 
 # Backslash first, so that the backslashes the others add are not escaped again.
 _NIX_ESCAPES = (("\\", "\\\\"), ('"', '\\"'), ("$", "\\$"), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"))
-# What a string must escape or refuse: most strings hold none of it, and are only quoted.
-_SPECIAL = re.compile("[" + re.escape("".join(char for char, _ in _NIX_ESCAPES)) + UNWRITABLE + "]")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_'-]*$")
 # Words Nix reads as syntax where an attribute name would stand.
 NIX_KEYWORDS = frozenset({"assert", "else", "if", "in", "inherit", "let", "or", "rec", "then", "with"})
@@ -78,14 +76,14 @@ def _float(value: float) -> str:
 
 @functools.lru_cache(maxsize=4096)  # and write the same few strings
 def _string(value: str) -> str:
-    if not _SPECIAL.search(value):
+    # Every character Nix escapes but \ " and $, and every unwritable one, is one Python does
+    # not print (a line break, a control, a surrogate, a bidirectional control): most strings
+    # are printable and only quoted, and one printable once escaped holds nothing unwritable.
+    if value.isprintable() and "\\" not in value and '"' not in value and "$" not in value:
         return '"' + value + '"'
     escaped = value
     for char, replacement in _NIX_ESCAPES:
         escaped = escaped.replace(char, replacement)
-    # Every unwritable character is one Python does not print (a control, a surrogate, a
-    # bidirectional control): a text printable once escaped, such as a long description's
-    # lines, holds none, and is not scanned again to find out.
     if not escaped.isprintable():
         reason = unwritable(value)
         if reason:  # the loader refuses such text where it is written; this guards the rest
