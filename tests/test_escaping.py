@@ -158,6 +158,21 @@ def test_nix_writes_a_subclass_as_the_kind_it_is():
         nix({"a"})
 
 
+@pytest.mark.parametrize("order", [1, -1])
+def test_lists_python_finds_equal_are_each_written_as_they_are(order):
+    """nix() keeps what it wrote of a tuple of plain strings, which recipes share: a list that
+    equals one written before, of other kinds (True == 1, a name beside a string), is written
+    as its own kind, in whichever order they come."""
+    from generator.pipeline.load import FloatText
+
+    lists = [("1",), (1,), (True,), ["1"], (FloatText("1", 1.0),), ("x", "y"), (Verbatim("x"), "y"), ("x", Verbatim("y")),
+             ((1,),), ((True,),), (("1",),), ("x", "y")]
+    written = ['[ "1" ]', "[ 1 ]", "[ true ]", '[ "1" ]', "[ 1.0 ]", '[ "x" "y" ]', '[ x "y" ]', '[ "x" y ]',
+               "[ [ 1 ] ]", "[ [ true ] ]", '[ [ "1" ] ]', '[ "x" "y" ]']
+    for value, text in list(zip(lists, written))[::order]:
+        assert nix(value) == text, value
+
+
 @needs_nix
 def test_the_largest_integers_nix_reads_evaluate_back_to_themselves():
     assert nix_eval(nix([2**63 - 1, -(2**63 - 1)])) == [2**63 - 1, -(2**63 - 1)]

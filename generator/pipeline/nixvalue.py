@@ -55,7 +55,17 @@ def _int(value: int) -> str:
 
 
 def _list(value) -> str:
+    if type(value) is tuple and set(map(type, value)) == {str}:
+        return _strings(value)
     return "[ " + "".join([nix(v) + " " for v in value]) + "]"
+
+
+# Recipes share the knowledge's tuples of strings (CPU flags, features, systems). Only a tuple
+# of plain strings is kept: two such tuples are equal only where their strings are, while (1,)
+# equals (True,) and (1.0,), which Nix writes apart.
+@functools.lru_cache(maxsize=4096)
+def _strings(value: tuple[str, ...]) -> str:
+    return "[ " + "".join([_string(v) + " " for v in value]) + "]"
 
 
 def _attrset(value: dict) -> str:
