@@ -173,6 +173,18 @@ def test_lists_python_finds_equal_are_each_written_as_they_are(order):
         assert nix(value) == text, value
 
 
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from("_a_Z9é_ü-. _\t*\u0663"), max_size=12) | st.text())
+def test_markdown_escapes_the_underscores_between_no_two_letters_or_digits(text):
+    """The pattern that finds the underscores escape.markdown escapes starts with the _, and
+    finds those the plain reading of the rule does: each with no letter or digit on one side."""
+    import re
+
+    assert escape._MARKDOWN_UNDERSCORE.sub(r"\\_", text) == re.sub(r"(?<![^\W_])_|_(?![^\W_])", r"\\_", text)
+    for plain, escaped in [("snake_case é_ü 9_1", "snake_case é_ü 9_1"), ("_x x_ a__b _", r"\_x x\_ a\_\_b \_")]:
+        assert escape.markdown(plain) == escaped
+
+
 @needs_nix
 def test_the_largest_integers_nix_reads_evaluate_back_to_themselves():
     assert nix_eval(nix([2**63 - 1, -(2**63 - 1)])) == [2**63 - 1, -(2**63 - 1)]
