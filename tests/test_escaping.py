@@ -158,6 +158,33 @@ def test_nix_writes_a_subclass_as_the_kind_it_is():
         nix({"a"})
 
 
+@pytest.mark.parametrize("order", [1, -1])
+def test_lists_python_finds_equal_are_each_written_as_they_are(order):
+    """nix() keeps what it wrote of a tuple of plain strings, which recipes share: a list that
+    equals one written before, of other kinds (True == 1, a name beside a string), is written
+    as its own kind, in whichever order they come."""
+    from generator.pipeline.load import FloatText
+
+    lists = [("1",), (1,), (True,), ["1"], (FloatText("1", 1.0),), ("x", "y"), (Verbatim("x"), "y"), ("x", Verbatim("y")),
+             ((1,),), ((True,),), (("1",),), ("x", "y")]
+    written = ['[ "1" ]', "[ 1 ]", "[ true ]", '[ "1" ]', "[ 1.0 ]", '[ "x" "y" ]', '[ x "y" ]', '[ "x" y ]',
+               "[ [ 1 ] ]", "[ [ true ] ]", '[ [ "1" ] ]', '[ "x" "y" ]']
+    for value, text in list(zip(lists, written))[::order]:
+        assert nix(value) == text, value
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet=st.sampled_from("_a_Z9é_ü-. _\t*\u0663"), max_size=12) | st.text())
+def test_markdown_escapes_the_underscores_between_no_two_letters_or_digits(text):
+    """The pattern that finds the underscores escape.markdown escapes starts with the _, and
+    finds those the plain reading of the rule does: each with no letter or digit on one side."""
+    import re
+
+    assert escape._MARKDOWN_UNDERSCORE.sub(r"\\_", text) == re.sub(r"(?<![^\W_])_|_(?![^\W_])", r"\\_", text)
+    for plain, escaped in [("snake_case é_ü 9_1", "snake_case é_ü 9_1"), ("_x x_ a__b _", r"\_x x\_ a\_\_b \_")]:
+        assert escape.markdown(plain) == escaped
+
+
 @needs_nix
 def test_the_largest_integers_nix_reads_evaluate_back_to_themselves():
     assert nix_eval(nix([2**63 - 1, -(2**63 - 1)])) == [2**63 - 1, -(2**63 - 1)]
@@ -859,3 +886,34 @@ def test_yaml_escaping_keeps_text_beyond_ascii_as_written(text):
     # the workflow and the docs show names as they are, not as \u escapes
     assert escape.yaml(text) == f'"{text}"'
     assert yaml.safe_load(escape.yaml(text)) == text
+
+
+def test_every_character_nix_refuses_is_one_python_does_not_print():
+    """nixvalue.nix only quotes a printable string without \\ " or $, and scans a string for what
+    it refuses only where the string, escaped, is not printable: that is right while no
+    character the loader calls unwritable, nor any other it escapes, is printable."""
+    from generator.pipeline.load import _UNWRITABLE
+    from generator.pipeline.nixvalue import _NIX_ESCAPES
+
+    every = "".join(map(chr, range(0x110000)))
+    refused = _UNWRITABLE.findall(every)
+    assert len(refused) > 2048 and not any(char.isprintable() for char in refused)
+    # and only these three of the characters it escapes are printable: a string without them, printable, is only quoted
+    assert {char for char, _ in _NIX_ESCAPES if char.isprintable()} == {"\\", '"', "$"}
+
+
+@pytest.mark.parametrize("bad", ["\0", "\x01", "\x1b", "\x7f", "\x85", "\ud800", "\u202e", "\u2066"])
+@pytest.mark.parametrize("around", ["a{}b", "line\n{}", '"{}"', "{}\t$x", "é\n{}"])
+def test_nix_refuses_an_unwritable_character_beside_text_it_escapes(bad, around):
+    with pytest.raises(ValueError, match="holds"):
+        nix(around.format(bad))
+
+
+@pytest.mark.parametrize("text, written", [
+    ("two\nlines", '"two\\nlines"'), ('say "hi"\t$HOME', '"say \\"hi\\"\\t\\$HOME"'),
+    ("Grace, é\r\n", '"Grace, é\\r\\n"'), ("plain", '"plain"'), ("back\\slash\n", '"back\\\\slash\\n"'),
+    ("cost: $5", '"cost: \\$5"'), ('a "b"', '"a \\"b\\""'), ("back\\slash", '"back\\\\slash"'),
+    ("no\u00a0break", '"no\u00a0break"'), ("é, ü", '"é, ü"'),
+])
+def test_nix_escapes_what_a_string_holds_of_its_syntax(text, written):
+    assert nix(text) == written

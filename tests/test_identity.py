@@ -229,3 +229,17 @@ def test_every_field_a_recipe_gives_its_heavy_build_is_in_its_identity():
         assert identity.torch(sources, (), pin, dict(build, **{key: ["other", value]})) != base, key
     for key in ("rev", "config", "patches"):
         assert identity.torch(sources, (), dict(pin, **{key: "other"}), build) != base, key
+
+
+@pytest.mark.parametrize("value", [
+    {"b": ("5.0", "8.6"), "a": {"y": None, "x": [True, 1, 2.5, -0.0, 1e300]}, "c": ""},
+    {"description": "PyTorch for \"Hopper\"\nGPUs: H100", "é": "Grace\u2028, \x7f, \U0001f600"},
+    "text alone\n", [], {}, 3, 3.0,
+])
+def test_an_identity_is_the_json_of_its_data_with_sorted_keys_and_no_spaces(value):
+    """canonical() makes its encoder once for the run: what it writes is what json.dumps
+    writes with sorted keys, ASCII only, and no spaces, whatever the value."""
+    import json
+
+    assert identity.canonical(value) == json.dumps(value, sort_keys=True, separators=(",", ":"))
+    assert identity.canonical(value) == identity.canonical(value)  # the same, every time

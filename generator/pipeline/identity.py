@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass, field
+from json.encoder import c_make_encoder, encode_basestring_ascii
 from pathlib import Path
 
 from .. import layout
@@ -36,10 +37,19 @@ WRAPPER = "lib/wrapper.nix"
 # One encoder for every identity, as json.dumps keeps one for its defaults: dumps with options
 # makes an encoder each call, and a run takes two identities a variant.
 _CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"))
+# JSONEncoder.encode makes its C encoder, and the functions around it, anew on each call: this
+# is the encoder it makes, made once for the run. It keeps no record of the containers it is
+# in (markers None), which only catches a value that holds itself: an identity's data is made
+# of the matrix's and the knowledge's values, none of which does.
+_ENCODE = None if c_make_encoder is None else c_make_encoder(
+    None, _CANONICAL.default, encode_basestring_ascii, None, _CANONICAL.key_separator,
+    _CANONICAL.item_separator, _CANONICAL.sort_keys, _CANONICAL.skipkeys, _CANONICAL.allow_nan)
 
 
 def canonical(value) -> str:
-    return _CANONICAL.encode(value)
+    if _ENCODE is None:  # a Python without json's C module
+        return _CANONICAL.encode(value)
+    return "".join(_ENCODE(value, 0))
 
 
 # --- which files an identity is made from ---------------------------------------------------

@@ -12,7 +12,7 @@ import math
 import re
 
 from ..layout import HEADER
-from .load import UNWRITABLE, FloatText, unwritable
+from .load import FloatText, unwritable
 
 
 class Verbatim(str):
@@ -23,8 +23,6 @@ NIX_HEADER = Verbatim(f"# {HEADER}")
 
 # Backslash first, so that the backslashes the others add are not escaped again.
 _NIX_ESCAPES = (("\\", "\\\\"), ('"', '\\"'), ("$", "\\$"), ("\n", "\\n"), ("\r", "\\r"), ("\t", "\\t"))
-# What a string must escape or refuse: most strings hold none of it, and are only quoted.
-_SPECIAL = re.compile("[" + re.escape("".join(char for char, _ in _NIX_ESCAPES)) + UNWRITABLE + "]")
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_'-]*$")
 # Words Nix reads as syntax where an attribute name would stand.
 NIX_KEYWORDS = frozenset({"assert", "else", "if", "in", "inherit", "let", "or", "rec", "then", "with"})
@@ -57,7 +55,17 @@ def _int(value: int) -> str:
 
 
 def _list(value) -> str:
+    if type(value) is tuple and set(map(type, value)) == {str}:
+        return _strings(value)
     return "[ " + "".join([nix(v) + " " for v in value]) + "]"
+
+
+# Recipes share the knowledge's tuples of strings (CPU flags, features, systems). Only a tuple
+# of plain strings is kept: two such tuples are equal only where their strings are, while (1,)
+# equals (True,) and (1.0,), which Nix writes apart.
+@functools.lru_cache(maxsize=4096)
+def _strings(value: tuple[str, ...]) -> str:
+    return "[ " + "".join([_string(v) + " " for v in value]) + "]"
 
 
 def _attrset(value: dict) -> str:
@@ -78,14 +86,19 @@ def _float(value: float) -> str:
 
 @functools.lru_cache(maxsize=4096)  # and write the same few strings
 def _string(value: str) -> str:
-    if not _SPECIAL.search(value):
+    # Every character Nix escapes but \ " and $, and every unwritable one, is one Python does
+    # not print (a line break, a control, a surrogate, a bidirectional control): most strings
+    # are printable and only quoted, and one printable once escaped holds nothing unwritable.
+    if value.isprintable() and "\\" not in value and '"' not in value and "$" not in value:
         return '"' + value + '"'
-    reason = unwritable(value)
-    if reason:  # the loader refuses such text where it is written; this guards the rest
-        raise ValueError(f"{value!r} {reason}")
-    for char, escaped in _NIX_ESCAPES:
-        value = value.replace(char, escaped)
-    return '"' + value + '"'
+    escaped = value
+    for char, replacement in _NIX_ESCAPES:
+        escaped = escaped.replace(char, replacement)
+    if not escaped.isprintable():
+        reason = unwritable(value)
+        if reason:  # the loader refuses such text where it is written; this guards the rest
+            raise ValueError(f"{value!r} {reason}")
+    return '"' + escaped + '"'
 
 
 def comment(text: str) -> Verbatim:
