@@ -111,6 +111,45 @@ def misread(schema) -> list[str]:
     return found
 
 
+PATTERNS = '''\
+class _Patterns(dict):
+    """The schema's patterns by their text, each compiled the first time the code uses it: a
+    matrix meets a few of them (compiling every one would take longer than checking the matrix)."""
+
+    def __init__(self, sources):
+        super().__init__()
+        self._sources = sources
+
+    def __missing__(self, pattern):
+        compiled = self[pattern] = re.compile(self._sources[pattern])
+        return compiled
+
+
+'''
+
+
+def lazy_patterns(code: str) -> str:
+    """`code` with its table of compiled patterns (REGEX_PATTERNS = {text: re.compile(source)},
+    which the code only subscripts) made a _Patterns of the same sources."""
+    tree = ast.parse(code)
+    (table,) = [node for node in tree.body if isinstance(node, ast.Assign)
+                and [getattr(t, "id", None) for t in node.targets] == ["REGEX_PATTERNS"]]
+    sources = {}
+    for key, value in zip(table.value.keys, table.value.values):
+        if not (isinstance(value, ast.Call) and ast.unparse(value.func) == "re.compile" and len(value.args) == 1
+                and not value.keywords and isinstance(value.args[0], ast.Constant)):
+            raise SystemExit(f"error: REGEX_PATTERNS holds {ast.unparse(value)}, not re.compile of a text")
+        sources[key.value] = value.args[0].value
+    subscripted = sum(1 for node in ast.walk(tree) if isinstance(node, ast.Subscript)
+                      and getattr(node.value, "id", None) == "REGEX_PATTERNS")
+    named = sum(1 for node in ast.walk(tree) if isinstance(node, ast.Name) and node.id == "REGEX_PATTERNS")
+    if named != subscripted + 1:
+        raise SystemExit("error: the code uses REGEX_PATTERNS otherwise than by subscript")
+    lines = code.splitlines(keepends=True)
+    table_text = "REGEX_PATTERNS = _Patterns({\n" + "".join(f"    {k!r}: {v!r},\n" for k, v in sources.items()) + "})\n"
+    return "".join(lines[:table.lineno - 1]) + PATTERNS + table_text + "".join(lines[table.end_lineno:])
+
+
 def written(schema_text: str) -> str:
     """The module's text for this schema, with the installed fastjsonschema."""
     import fastjsonschema
@@ -124,7 +163,7 @@ def written(schema_text: str) -> str:
     if code.count(IMPORT) != 1:
         raise SystemExit(f"error: fastjsonschema {fastjsonschema.VERSION}'s code does not import its exceptions "
                          f"in the line this script replaces:\n  {IMPORT}")
-    text = HEADER + code.replace(IMPORT, "\n\n" + EXCEPTIONS).rstrip("\n") + "\n"
+    text = HEADER + lazy_patterns(code.replace(IMPORT, "\n\n" + EXCEPTIONS)).rstrip("\n") + "\n"
     imported = {alias.name.split(".")[0] for node in ast.walk(ast.parse(text)) if isinstance(node, ast.Import)
                 for alias in node.names}
     imported |= {node.module.split(".")[0] for node in ast.walk(ast.parse(text))

@@ -110,6 +110,39 @@ def test_the_module_imports_the_standard_library_alone_and_neither_validator_lib
     assert done.stdout.strip() == "[]"
 
 
+def test_each_pattern_is_compiled_where_first_used_from_the_source_fastjsonschema_wrote(script, fastjsonschema):
+    """The module's table of patterns compiles none on import, and each on its first use, from
+    the very source fastjsonschema's own table compiles (every one of the schema's patterns)."""
+    own = fastjsonschema.compile_to_code(SCHEMA, detailed_exceptions=False, use_default=False, use_formats=False)
+    (table,) = [node for node in ast.parse(own).body if isinstance(node, ast.Assign)
+                and [getattr(t, "id", None) for t in node.targets] == ["REGEX_PATTERNS"]]
+    compiled = {key.value: value.args[0].value for key, value in zip(table.value.keys, table.value.values)}
+    assert len(compiled) > 1
+    fresh = {}
+    exec(compile(script.MODULE.read_text(encoding="utf-8"), str(script.MODULE), "exec"), fresh)
+    patterns = fresh["REGEX_PATTERNS"]
+    assert dict(patterns) == {}  # nothing compiled on import
+    for text, source in compiled.items():
+        assert patterns[text].pattern == source
+        assert patterns[text] is patterns[text]  # compiled once
+    assert sorted(patterns) == sorted(compiled)
+    with pytest.raises(KeyError):  # no pattern of its own making
+        patterns["^not in the schema$"]
+
+
+def test_a_table_of_patterns_used_otherwise_than_by_subscript_is_refused(script):
+    code = ("import re\nREGEX_PATTERNS = {'a$': re.compile('a\\\\Z'), 'b$': re.compile('b\\\\Z')}\n"
+            "def validate(data):\n    return REGEX_PATTERNS['a$'].search(data)\n")
+    made = {}
+    exec(script.lazy_patterns(code), made)
+    assert made["validate"]("xa") and not made["validate"]("xb") and sorted(made["REGEX_PATTERNS"]) == ["a$"]
+    for use in ("list(REGEX_PATTERNS)", "REGEX_PATTERNS.get('a$')", "len(REGEX_PATTERNS)"):
+        with pytest.raises(SystemExit, match="otherwise than by subscript"):
+            script.lazy_patterns(code + f"def more():\n    return {use}\n")
+    with pytest.raises(SystemExit, match="not re.compile of a text"):
+        script.lazy_patterns(code.replace("re.compile('b\\\\Z')", "re.compile('b', re.I)"))
+
+
 # --- what fastjsonschema would read otherwise: the script refuses it ----------------------
 
 def test_the_schema_uses_only_what_fastjsonschema_reads_as_jsonschema_does(script):
