@@ -253,8 +253,14 @@ def plan(root: Path, outputs: dict[str, str], record: dict[str, str] | None,
     problems = [problem for problem in (_folder_problem(root, folder) for folder in folders) if problem]
     if problems:
         raise GenMatrixError(problems)
+    # a folder that is not there holds no file: its outputs are new without a look at each (a
+    # first run's thousands of recipes)
+    absent = {folder for folder in folders if not os.path.lexists(os.path.join(root, folder))}
     write, unchanged, adopted, hand_written = [], [], [], []
     for relative, text in outputs.items():
+        if absent and posixpath.dirname(relative) in absent:
+            write.append(relative)
+            continue
         path = os.path.join(root, relative)
         try:
             mode = os.lstat(path).st_mode
