@@ -162,12 +162,12 @@ def gen_matrix(*args: str) -> list[str]:
 
 FIGURES = ("cold", "noop", "check", "drift", "jinja2")
 # generate at 2,000 variants against the plain jinja2 script writing the same files, in CPU time.
-# The goal is 2x; generate measures about 2.4x to 2.6x in memory, up to 3.4x in a 3-run stray of
-# this machine, and up to 3.9x by user time alone (BENCHMARKS.md: its imports alone take most of
-# the whole script's time), so the gate holds it where it is: it fails on a slowdown such as the
-# 6.4x of the "upstream wheel" column walking every wheel for every variant.
+# The goal is 2x; generate measures about 2.0x to 2.3x in memory (BENCHMARKS.md), and a 3-run
+# figure of this machine strays up to a third above the steady one (3.4x where 8 runs gave 2.6x),
+# so the gate holds it at 3.5x: it fails on a slowdown such as the 6.4x of the "upstream wheel"
+# column walking every wheel for every variant, not on the machine's strays.
 GOAL = 2.0
-GATE = 4.0
+GATE = 3.5
 
 
 def cpu_timed(args: list[str]) -> tuple[float, float, float]:
