@@ -16,10 +16,11 @@ README = "\n".join(page.read_text(encoding="utf-8") for page in PAGES)
 # it is activated, gen-matrix holds its own lock only while a run writes, and the plan job of
 # the workflow writes its plan into a folder of the runner's; Nix writes a matrix repository's
 # flake.lock at its first `nix flake lock`, and a Garnix user writes garnix.yaml; a run keeps
-# its compiled templates in templates/__pycache__/.
+# its compiled templates in templates/__pycache__/, and the knowledge table parsed in
+# generator/__pycache__/.
 MADE_BY_A_RUN = {".flox/env/manifest.lock", "manifest.lock", ".gen-matrix.lock",
                  "summary.md", "plan.json", "eval.txt", "eval-errors.txt", "flake.lock", "garnix.yaml",
-                 "templates/__pycache__/"}
+                 "templates/__pycache__/", "generator/__pycache__/knowledge.yaml.marshal"}
 # Written as a pattern or a placeholder (NAME, REF, TOKEN), an option, a URL or a store path.
 NOT_A_PATH = re.compile(r"[A-Z]{3,}|[*$<>{}=,]|\.\.\.|^(?:https?:|/|~|-)")
 FILE = re.compile(r"\.(?:py|nix|j2|md|yaml|yml|json|toml|txt|lock)$")
