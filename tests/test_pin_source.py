@@ -261,6 +261,23 @@ def test_no_installation_is_found_where_importlib_metadata_finds_none(tmp_path, 
     assert pin.default() == (None, "gen-matrix is not installed as a package")
 
 
+@pytest.mark.parametrize("text, line", [
+    ("pytorch: {version: \"2.8.0\"}\nci:\n  main_branch: main\n", 2),
+    ("cinder: x\n# ci: not this one\n  ci: nor this\nci :\n  timeout_minutes: 60\nci: {}\n", 4),  # the first `ci:`
+    ("pytorch: {version: \"2.8.0\"}\ncpu: {python: [\"3.13\"], isa: [avx2]}\n", 1),  # none: the first line
+])
+def test_the_warning_for_no_pin_is_at_the_matrix_s_ci_key_and_says_what_to_do(text, line, monkeypatch):
+    monkeypatch.setattr(pin, "example_flake", lambda: "github:acme/gen-matrix/<40-hex commit>")
+    source = pin.Source(None, False, "this gen-matrix was installed from file:///src, which a CI runner cannot fetch")
+    assert pin.unknown_warning(source, "repo/matrix.yaml", text) == (
+        f"repo/matrix.yaml:{line}: ci.gen_matrix is not set and this gen-matrix was installed from file:///src, "
+        "which a CI runner cannot fetch: the Flox environment and the workflow cannot install this gen-matrix, and the "
+        "workflow stops before it checks or builds anything; set ci.gen_matrix to a flake reference pinned to a "
+        "commit, such as github:acme/gen-matrix/<40-hex commit>")
+    for known in (pin.Source("github:acme/gen-matrix/" + COMMIT, False, "ci.gen_matrix"), pin.Source(None, True, "x")):
+        assert pin.unknown_warning(known, "repo/matrix.yaml", text) is None
+
+
 def git(root: Path, *args: str) -> str:
     return subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", *args], cwd=root, check=True,
                           capture_output=True, text=True).stdout.strip()
