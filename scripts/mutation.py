@@ -300,6 +300,20 @@ EQUIVALENT: dict[str, dict[str, str]] = {
     "escape": {
         "generator.escape.x_argument__mutmut_25": "argument's ValueError(None) for a text no cmd prompt can quote: its "
                                                   "one caller (handbuild._command) catches it and drops the message",
+        "generator.escape.x_yaml__mutmut_18": "rstrip() of all whitespace instead of the newline: a double-quoted "
+                                              "scalar PyYAML dumps ends in its closing quote and one newline",
+    },
+    "identity": {
+        "generator.pipeline.identity.x_canonical__mutmut_9": "the C encoder's indent level 1 instead of 0: it is "
+                                                              "read only where the encoder indents, and canonical "
+                                                              "JSON does not",
+    },
+    "pin": {
+        "generator.pin.x__release__mutmut_7": "release.json read in the locale's encoding instead of UTF-8: the "
+                                             "release workflow writes it in ASCII (a repository name and a 40-hex "
+                                             "commit, which the record must be to be read), the same text in either",
+        "generator.pin.x_home__mutmut_34": "a Project-URL split at its last comma instead of its first: a label "
+                                           "has no comma, and a URL _GITHUB takes has none, so both split alike",
     },
     "sandbox": {
         "generator.commands.sandbox.x__confinement__mutmut_13": "find_library('c') and 'libc.so.6' loads glibc's "
