@@ -349,12 +349,3 @@ def parsed_own(path: Path, text: str, name: str) -> Document:
         with contextlib.suppress(OSError):  # write as the type it is (a decimal's FloatText): parsed each run
             temporary.unlink()
     return doc
-    temporary = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
-    try:
-        kept.parent.mkdir(exist_ok=True)
-        temporary.write_bytes(marshal.dumps((doc.data, {p: (m.line, m.column) for p, m in doc.marks.items()})))
-        os.replace(temporary, kept)  # whole, for a run that reads it at the same time
-    except (OSError, ValueError):  # a read-only installation (the Nix store); a value marshal cannot
-        with contextlib.suppress(OSError):  # write as the type it is (a decimal's FloatText): parsed each run
-            temporary.unlink()
-    return doc
