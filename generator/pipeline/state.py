@@ -224,12 +224,12 @@ def dump(entries: dict[str, Entry], header: str, files: dict[str, str] | None = 
     time of writing thousands of recipes)."""
     quote = json.encoder.encode_basestring_ascii  # json.dumps' own, for its default ensure_ascii
 
-    def mapping(rows: list[str], indent: str) -> str:
-        return "{\n" + ",\n".join(rows) + f"\n{indent}}}" if rows else "{}"
+    def mapping(rows: list[str]) -> str:  # a value of the top level: its rows, then its brace indented once
+        return "{\n" + ",\n".join(rows) + "\n  }" if rows else "{}"
 
     variants = [f'    {quote(name)}: {{\n      "build": {quote(e.build)},\n      "metadata": {quote(e.metadata)},\n'
                 f'      "wrapper": {quote(e.wrapper)},\n      "revision": {int.__repr__(e.revision)}\n    }}'
                 for name, e in sorted(entries.items())]
     record = [f"    {quote(path)}: {quote(file_digest(text))}" for path, text in sorted((files or {}).items())]
-    return (f'{{\n  "generated": {quote(header)},\n  "variants": {mapping(variants, "  ")},\n'
-            f'  "files": {mapping(record, "  ")}\n}}\n')
+    return (f'{{\n  "generated": {quote(header)},\n  "variants": {mapping(variants)},\n'
+            f'  "files": {mapping(record)}\n}}\n')
