@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+
+from .records import dataclass
 
 # Control characters, shown escaped: a message quotes what the user wrote, and a terminal
 # would obey an escape sequence in it instead of showing it.

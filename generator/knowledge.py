@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import functools
 import re
-from dataclasses import dataclass, field, fields
+from dataclasses import field, fields
 from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
 
 from .pipeline import load
 from .errors import GenMatrixError, Problem
+from .records import dataclass
 
 KNOWLEDGE_FILE = Path(__file__).with_name("knowledge.yaml")
 

@@ -5,12 +5,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Mapping
 
 from .errors import Location
+from .records import dataclass
 
 if TYPE_CHECKING:
     from .knowledge import Accelerator, Cuda, Isa, Knowledge, OtherGpu, Python, Rocm, Sm

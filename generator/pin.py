@@ -21,11 +21,11 @@ import json
 import os
 import re
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import GenMatrixError, Location
 from .layout import PACKAGE
+from .records import dataclass
 
 PROJECT = "gen-matrix"
 # Written by .github/workflows/release.yml into the package it builds.

@@ -20,7 +20,8 @@ README = "\n".join(page.read_text(encoding="utf-8") for page in PAGES)
 # generator/__pycache__/.
 MADE_BY_A_RUN = {".flox/env/manifest.lock", "manifest.lock", ".gen-matrix.lock",
                  "summary.md", "plan.json", "eval.txt", "eval-errors.txt", "flake.lock", "garnix.yaml",
-                 "templates/__pycache__/", "generator/__pycache__/knowledge.yaml.marshal"}
+                 "templates/__pycache__/", "generator/__pycache__/knowledge.yaml.marshal",
+                 "generator/__pycache__/dataclasses.cpython-311.marshal"}
 # Written as a pattern or a placeholder (NAME, REF, TOKEN), an option, a URL or a store path.
 NOT_A_PATH = re.compile(r"[A-Z]{3,}|[*$<>{}=,]|\.\.\.|^(?:https?:|/|~|-)")
 FILE = re.compile(r"\.(?:py|nix|j2|md|yaml|yml|json|toml|txt|lock)$")

@@ -16,7 +16,6 @@ in COMMENT.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
 
@@ -27,6 +26,7 @@ from ..knowledge import (CUDNN_RULE, Accelerator, Cuda, Isa, Knowledge, Release,
 from ..model import Matrix, Variant
 from ..pipeline import write
 from ..pipeline.nixvalue import comment
+from ..records import dataclass
 
 if TYPE_CHECKING:
     import jinja2

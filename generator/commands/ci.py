@@ -25,7 +25,7 @@ import stat
 import tarfile
 import tempfile
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from types import MappingProxyType
 from typing import Mapping
@@ -37,6 +37,7 @@ from . import eval as eval_command
 from . import measured as measured_
 from . import sandbox
 from ..model import CI, KINDS, Expansion, Variant
+from ..records import dataclass
 
 
 

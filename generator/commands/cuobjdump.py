@@ -14,12 +14,12 @@ import os
 import re
 import shutil
 import sys
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import GenMatrixError, Location
 from ..knowledge import Sm, code_runs, version_key
 from . import sandbox
+from ..records import dataclass
 from .promise import Promise
 from .smoke import FAIL, PASS, SKIP, Check
 

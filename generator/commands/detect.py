@@ -8,11 +8,12 @@ CPU by the `cpuinfo` flags and `rank` of each instruction set.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
 from ..errors import GenMatrixError, Location
 from . import sandbox
+from ..records import dataclass
 from .host import Gpu, Host
 from ..knowledge import (CPU_FLAGS_COMMAND, Isa, Knowledge, OtherGpu, Sm, WheelFit, best_wheel, gpu_name_matches,
                          incompatibility, version_key, wheels_for)

@@ -39,7 +39,6 @@ import tempfile
 import time
 from contextlib import contextmanager
 from concurrent.futures import FIRST_COMPLETED, ThreadPoolExecutor, wait
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Mapping, Sequence
 
@@ -47,6 +46,7 @@ from ..errors import GenMatrixError, Location, printable
 from ..layout import PKGS_DIR
 from ..model import COMPANION, Expansion, Matrix, Variant
 from . import sandbox
+from ..records import dataclass
 
 EVAL_NIX = Path(__file__).with_name("eval.nix")
 NIX_INSTANTIATE = "nix-instantiate"

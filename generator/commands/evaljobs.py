@@ -21,12 +21,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
 from ..errors import printable
 from . import sandbox
+from ..records import dataclass
 from .eval import OUT_OF_TIME, Result, Target, _failed, _group, error_line, processes, spec_file, time_left
 
 NIX_EVAL_JOBS = "nix-eval-jobs"

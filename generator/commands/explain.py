@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from ..errors import GenMatrixError, Location
 from ..pipeline.expand import combination_text, variant_name
 from ..knowledge import CANNOT, NOTE, Knowledge, Sm, Toolkit, findings, sm_cuda_problem, version_key
+from ..records import dataclass
 from .handbuild import build_drivers, newest_line
 from ..knowledge import wheels_for
 from .wheels import as_json as wheel_json, prebuilt_line, release_table

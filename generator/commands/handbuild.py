@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import itertools
 import re
-from dataclasses import dataclass
 
 from ..errors import GenMatrixError, Location
 from ..escape import argument
 from ..knowledge import CANNOT, SOURCE, Finding, Isa, Knowledge, Release, Sm, findings, version_key
 from . import buildenv
+from ..records import dataclass
 from .listing import axis_value
 
 _VERSION = re.compile(r"^[0-9]+\.[0-9]+(\.[0-9]+)?$")

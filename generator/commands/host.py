@@ -10,13 +10,13 @@ from __future__ import annotations
 import csv
 import platform
 import re
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from ..errors import GenMatrixError, Location
 from ..knowledge import GPU_QUERY
 from . import sandbox
+from ..records import dataclass
 
 # nvidia-smi's answer is a line per GPU, uname's one line.
 _OUTPUT_BYTES = 2**20

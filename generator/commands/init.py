@@ -11,7 +11,6 @@ import re
 import shlex
 import shutil
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
@@ -23,6 +22,7 @@ from ..layout import PACKAGE, README_FILE, Project
 from ..model import KINDS, Expansion, Variant
 from ..outputs import docs
 from ..pipeline import expand, load, lock, validate, write
+from ..records import dataclass
 from ..templating import new_environment
 from . import sandbox
 

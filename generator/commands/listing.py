@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from ..errors import GenMatrixError, Location
 from ..knowledge import Knowledge, gpu_name_matches, upstream_for, version_key
 from ..model import COMPANION, SCOPE_TEXT, Expansion, Matrix, Variant, jobs_text
 from ..layout import PKGS_DIR
 from ..pipeline.schema import suggest
+from ..records import dataclass
 
 TABLE_COLUMNS = ("name", "kind", "python", "cuda", "sm", "isa", "accelerator", "platforms")
 

@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
 from ..errors import GenMatrixError, Location
 from ..model import check_name
 from ..pipeline import load
+from ..records import dataclass
 
 # A measurement is a few hundred bytes; a folder holds one per build of a run, at most 256 x 256.
 MAX_FILE_BYTES = 16 * 1024

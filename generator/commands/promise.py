@@ -4,11 +4,11 @@ given, where an axis left out is not checked."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from ..errors import GenMatrixError, Location
 from ..knowledge import Accelerator, Isa, Knowledge, OtherGpu, Sm
 from ..model import Matrix, Variant
+from ..records import dataclass
 
 
 @dataclass(frozen=True)

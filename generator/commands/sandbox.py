@@ -25,9 +25,10 @@ import subprocess
 import sys
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
+
+from ..records import dataclass
 
 # Fetching a pin (about 45 MB) and evaluating every recipe of one system against it takes
 # a minute or two on a CI runner; ten minutes is far past any evaluation that will end.

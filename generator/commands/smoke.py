@@ -22,13 +22,13 @@ import re
 import shutil
 import signal
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import GenMatrixError, Location
 from ..knowledge import Knowledge
 from ..pipeline import load
 from . import sandbox
+from ..records import dataclass
 from .host import Host
 from .promise import Promise
 from ..model import Variant

@@ -17,10 +17,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from . import splice
+from ..records import dataclass
 from .splice import LINES
 from ..errors import GenMatrixError, Location
 from ..model import Expansion

@@ -12,10 +12,10 @@ and indented blocks, as CommonMark reads them) are examples, never markers.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from ..errors import GenMatrixError, Location, Problem
+from ..records import dataclass
 
 # Lines end at \n only: str.splitlines would also break at \f or U+2028 inside a user's line.
 LINES = re.compile(r"[^\n]*\n|[^\n]+")

@@ -6,12 +6,12 @@ grows with the matrix."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
 from ..layout import (FLOX_LOCK_FILE, HEADER, MANIFEST_FILE, MEASURED_DIR, STATE_FILE, WORKFLOW_BUILD_FILE,
                       WORKFLOW_FILE)
 from ..model import CI, Builder, Expansion, Matrix
 from ..pin import Source
+from ..records import dataclass
 from ..templating import environment
 
 # The tag the workflow moves to a commit once every variant changed up to it is published:

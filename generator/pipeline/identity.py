@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from json.encoder import c_make_encoder, encode_basestring_ascii
 from pathlib import Path
 
@@ -22,6 +22,7 @@ from .. import layout
 from ..errors import GenMatrixError, Location
 from ..model import Matrix
 from . import load, nixtext, state
+from ..records import dataclass
 from .digest import sha256
 
 _JINJA_COMMENT = re.compile(r"\{#.*?#\}", re.DOTALL)

@@ -15,7 +15,7 @@ import os
 import re
 import stat
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +25,7 @@ import yaml
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 from ..errors import GenMatrixError, Location, Problem
+from ..records import dataclass
 
 Path_ = tuple  # a path into the document: keys and list indexes
 

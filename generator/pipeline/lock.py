@@ -31,12 +31,12 @@ import secrets
 import stat
 import time
 import warnings
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
 from ..errors import GenMatrixError, Location
 from ..layout import RUN_LOCK_FILE, RUN_MARKER_FILE
+from ..records import dataclass
 
 # How long a second run waits for the first to finish: a run of the shipped matrix takes
 # well under a second, one of tens of thousands of variants a few.

@@ -9,13 +9,13 @@ itself is copied from gen-matrix's own nix/ folder.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import identity, state
 from .. import layout
 from ..layout import FLAKE_FILE, PINS_FILE, PKGS_DIR, RELEASE_FILE
 from ..model import Expansion, Matrix, Variant
+from ..records import dataclass
 from ..templating import environment
 from .nixvalue import NIX_HEADER, Verbatim
 

@@ -22,12 +22,12 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import GenMatrixError, Location
 from ..layout import (BUILD_MATRIX_FILE, FLAKE_FILE, PINS_FILE, RELEASE_FILE, PKGS_DIR, REFERENCE_FILE, STATE_FILE, WORKFLOW_BUILD_FILE,
                       WORKFLOW_FILE)
+from ..records import dataclass
 from .digest import sha256
 from .load import MAX_DEPTH, read_text
 

@@ -29,10 +29,10 @@ import shutil
 import stat
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 from . import lock, state
+from ..records import dataclass
 from .digest import sha256
 from ..errors import GenMatrixError, Location, Problem, printable
 from ..layout import LIBRARY_MARKER, MARKER, PKGS_DIR, STATE_FILE

@@ -7,7 +7,6 @@ import json
 import re
 import shutil
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 from ...errors import GenMatrixError, Location, Problem, shortened
@@ -16,6 +15,7 @@ from ...layout import LIBRARY, PKGS_DIR
 from ...model import KIND_AXES
 from ...pipeline import validate
 from .. import sandbox
+from ...records import dataclass
 
 EVALUATOR = Path(__file__).with_name("adopt.nix")
 COMPANIONS = ("torchvision", "torchaudio")

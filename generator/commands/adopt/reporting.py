@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 
 import yaml
@@ -18,6 +18,7 @@ from ...layout import MANIFEST_FILE as MANIFEST_FILE_FLOX, PKGS_DIR
 from ...outputs.workflow import LOCK_COMMAND
 from ...model import SCOPE_TEXT
 from ...pipeline import expand, load, render, validate
+from ...records import dataclass
 from .reading import FIX_SIGNS, Recipe
 
 MATRIX_FILE = "matrix.yaml"

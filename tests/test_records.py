@@ -1,0 +1,190 @@
+"""records.dataclass: dataclasses' classes, their methods' code kept compiled between runs.
+
+Each test loads its own copies of the module, whose kept file is in the test's folder: one
+copy writes the file as a process would at its end, the next one reads it."""
+
+from __future__ import annotations
+
+import atexit
+import dataclasses
+import importlib.util
+import marshal
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator import records
+
+REPO = Path(__file__).resolve().parent.parent
+copies = 0
+
+
+@pytest.fixture(autouse=True)
+def bytecode(monkeypatch):
+    """Bytecode written, as by default, whatever the environment of the tests says."""
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+
+
+def fresh(kept: Path):
+    """A copy of the module as a new process has it, with its kept file at `kept`."""
+    global copies
+    copies += 1
+    spec = importlib.util.spec_from_file_location(f"records_copy_{copies}", records.__file__)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    module.KEPT = kept
+    return module
+
+
+def classes(module):
+    """Two classes whose methods have the same names and different fields, in the other order,
+    one frozen with defaults, and one mutable without eq."""
+
+    @module.dataclass(frozen=True)
+    class Point:
+        x: int
+        y: int = 2
+        tags: tuple = dataclasses.field(default_factory=tuple)
+
+    @module.dataclass(frozen=True)
+    class Swapped:
+        y: int
+        x: int
+
+    @module.dataclass(eq=False)
+    class Box:
+        content: list = dataclasses.field(default_factory=list)
+
+    return Point, Swapped, Box
+
+
+def behaves(Point, Swapped, Box) -> None:
+    point = Point(1)
+    assert (point.x, point.y, point.tags) == (1, 2, ())
+    assert Point(1, 2) == point and Point(1, 3) != point and hash(Point(1, 2)) == hash(point)
+    assert repr(Point(4, 5, ("a",))).endswith(".Point(x=4, y=5, tags=('a',))")
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        point.x = 3
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del point.y
+    swapped = Swapped(1, 2)
+    assert (swapped.y, swapped.x) == (1, 2) and repr(swapped).endswith(".Swapped(y=1, x=2)")
+    assert dataclasses.replace(swapped, x=7) == Swapped(1, 7)
+    assert [f.name for f in dataclasses.fields(Point)] == ["x", "y", "tags"]
+    first, second = Box(), Box()
+    first.content.append(1)
+    assert second.content == [] and first != Box([1])  # identity, not eq
+    assert dataclasses.is_dataclass(Box) and not hasattr(dataclasses, "exec")
+
+
+def test_classes_are_dataclasses_own_before_and_after_their_code_is_kept(tmp_path):
+    kept = tmp_path / "__pycache__" / "kept.marshal"
+    writer = fresh(kept)
+    behaves(*classes(writer))
+    assert len(writer._compiled) >= 12  # every method of the three classes was compiled
+    atexit.unregister(writer.write)
+    writer.write(kept)
+    reader = fresh(kept)
+    behaves(*classes(reader))
+    assert reader._compiled == []  # every method's code was read back
+    reader.write(kept)  # nothing compiled: the file stays as it was
+    assert marshal.loads(kept.read_bytes()).keys() == writer._kept.keys()
+
+
+def test_a_file_that_holds_something_else_is_compiled_past_and_written_over(tmp_path):
+    kept = tmp_path / "kept.marshal"
+    for bad in (b"", b"\x00garbage", marshal.dumps([1, 2]), marshal.dumps({"source": 1}), marshal.dumps({1: "x"})):
+        kept.write_bytes(bad)
+        module = fresh(kept)
+        behaves(*classes(module))
+        assert module._compiled
+        atexit.unregister(module.write)
+        module.write(kept)
+        assert fresh(kept)._read(kept).keys() == set(module._used)
+
+
+def test_the_same_source_is_not_the_same_class(tmp_path):
+    """Code is kept by its whole source: two classes of the same field names in another order
+    get their own __init__, whatever is kept."""
+    kept = tmp_path / "kept.marshal"
+    writer = fresh(kept)
+
+    @writer.dataclass(frozen=True)
+    class First:
+        a: int
+        b: str
+
+    atexit.unregister(writer.write)
+    writer.write(kept)
+    reader = fresh(kept)
+
+    @reader.dataclass(frozen=True)
+    class Second:
+        b: str
+        a: int
+
+    @reader.dataclass(frozen=True)
+    class First:  # noqa: F811 (the first one again, read back)
+        a: int
+        b: str
+
+    assert (Second(1, 2).b, First(1, 2).a) == (1, 1)
+    assert 4 <= len(reader._compiled) < len(reader._used)  # Second's code was new, First's not
+
+
+def test_the_file_keeps_what_earlier_runs_used_up_to_its_limit(tmp_path, monkeypatch):
+    kept = tmp_path / "kept.marshal"
+    earlier = {f"# an earlier run's method {n}\n": compile("pass", "<string>", "exec") for n in range(3)}
+    kept.write_bytes(marshal.dumps(earlier))
+    module = fresh(kept)
+    behaves(*classes(module))
+    atexit.unregister(module.write)
+    module.write(kept)
+    held = fresh(kept)._read(kept)
+    assert set(earlier) < held.keys() and set(module._used) < held.keys()
+    module.LIMIT = len(module._used) + 2  # room for two of the three earlier entries: none are kept
+    module.write(kept)
+    assert fresh(kept)._read(kept).keys() == set(module._used)
+
+
+def test_nothing_is_written_without_bytecode_nor_where_the_folder_cannot_be_written(tmp_path, monkeypatch):
+    kept = tmp_path / "kept.marshal"
+    module = fresh(kept)
+    classes(module)
+    atexit.unregister(module.write)
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    module.write(kept)
+    assert not kept.exists()
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    blocked = tmp_path / "file" / "kept.marshal"
+    (tmp_path / "file").write_text("a file where a folder would be\n")
+    module.write(blocked)  # no error, and nothing left behind
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["file"]
+
+
+def test_a_class_that_dataclasses_refuses_leaves_its_module_as_it_was(tmp_path):
+    module = fresh(tmp_path / "kept.marshal")
+    with pytest.raises(TypeError, match="non-default argument"):
+        @module.dataclass
+        class Wrong:
+            a: int = 1
+            b: int
+    assert not hasattr(dataclasses, "exec")
+    atexit.unregister(module.write)
+
+
+def test_a_second_run_of_a_copied_package_compiles_none_of_its_classes(tmp_path):
+    """The real package, copied with its kept file still absent, imported by two processes."""
+    shutil.copytree(REPO / "generator", tmp_path / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    imports = ("import generator.cli, generator.run, generator.commands.explain, generator.commands.detect; "
+               "from generator import records; print(len(records._compiled), len(records._used))")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    runs = [subprocess.run([sys.executable, "-c", imports], cwd=tmp_path, env=env, capture_output=True, text=True,
+                           check=True).stdout.split() for _ in range(2)]
+    (compiled, used), (again, used_again) = runs
+    assert int(compiled) == int(used) >= 300 and used_again == used and again == "0"
+    assert (tmp_path / "generator" / "__pycache__" / records.KEPT.name).is_file()
