@@ -180,6 +180,7 @@ def test_a_class_that_dataclasses_refuses_leaves_its_module_as_it_was(tmp_path):
 def test_a_second_run_of_a_copied_package_compiles_none_of_its_classes(tmp_path):
     """The real package, copied with its kept file still absent, imported by two processes."""
     shutil.copytree(REPO / "generator", tmp_path / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(REPO / "pyproject.toml", tmp_path)  # a mutation run's mutants read their settings there
     imports = ("import generator.cli, generator.run, generator.commands.explain, generator.commands.detect; "
                "from generator import records; print(len(records._compiled), len(records._used))")
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}

@@ -27,7 +27,6 @@ import contextlib
 import errno
 import os
 import re
-import secrets
 import stat
 import time
 import warnings
@@ -64,7 +63,9 @@ class Run:
 
 
 def new_token() -> str:
-    return secrets.token_hex(8)
+    """16 hex digits from the system's randomness (what secrets.token_hex reads, without the
+    modules that importing secrets brings)."""
+    return os.urandom(8).hex()
 
 
 def _tokens(text: bytes) -> tuple[str, ...] | None:
