@@ -49,16 +49,11 @@ def _read(path: Path) -> dict[str, types.CodeType]:
     return kept
 
 
-def _exec(source, globals=None, locals=None) -> None:  # noqa: A002 (exec's own names)
-    """exec, with the code of `source` compiled once and kept."""
-    if type(source) is not str:
-        exec(source, globals, locals)
-        return
+def _exec(source: str, globals: dict, locals: dict) -> None:  # noqa: A002 (exec's own names)
+    """exec as dataclasses calls it, with the code of `source` compiled once and kept."""
     code = _kept.get(source)
     if code is None:
-        code = _kept[source] = compile(source, "<string>", "exec")
-        if not _compiled:
-            atexit.register(write, KEPT)
+        code = _kept[source] = compile(source, "<string>", "exec")  # the name exec gives it
         _compiled.append(source)
     _used.add(source)
     exec(code, globals, locals)
@@ -76,6 +71,11 @@ def dataclass(cls=None, /, **options):
         return dataclasses.dataclass(cls, **options)
     finally:
         del dataclasses.exec
+
+
+@atexit.register
+def _at_exit() -> None:
+    write(KEPT)
 
 
 def write(path: Path) -> None:

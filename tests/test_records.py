@@ -8,6 +8,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import importlib.util
+import inspect
 import marshal
 import os
 import shutil
@@ -20,7 +21,6 @@ import pytest
 from generator import records
 
 REPO = Path(__file__).resolve().parent.parent
-copies = 0
 
 
 @pytest.fixture(autouse=True)
@@ -30,12 +30,12 @@ def bytecode(monkeypatch):
 
 
 def fresh(kept: Path):
-    """A copy of the module as a new process has it, with its kept file at `kept`."""
-    global copies
-    copies += 1
-    spec = importlib.util.spec_from_file_location(f"records_copy_{copies}", records.__file__)
+    """A copy of the module as a new process has it, with its kept file at `kept`: of the same
+    name, but not the one the package imported."""
+    spec = importlib.util.spec_from_file_location(records.__name__, records.__file__)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
+    atexit.unregister(module._at_exit)  # a test writes the file itself
     module.KEPT = kept
     return module
 
@@ -62,6 +62,23 @@ def classes(module):
     return Point, Swapped, Box
 
 
+def methods(cls) -> dict:
+    """What makes each method dataclasses wrote for `cls`: its code's bytes, names, constants and
+    file name, and the globals it runs in."""
+    found = {name: inspect.unwrap(f) for name, f in vars(cls).items() if callable(f) and hasattr(f, "__code__")}
+    return {name: (f.__code__.co_code, f.__code__.co_names, f.__code__.co_consts, f.__code__.co_filename,
+                   f.__globals__) for name, f in found.items()}
+
+
+def twins(module) -> None:
+    """The classes of `module.dataclass` have the methods the standard library's would have."""
+    for made, own in zip(classes(module), classes(dataclasses)):
+        assert methods(made).keys() == methods(own).keys() and len(methods(made)) >= 2
+        for name, (code, names, consts, filename, globals_) in methods(made).items():
+            assert (code, names, consts, filename) == methods(own)[name][:4]
+            assert globals_ is methods(own)[name][4] is globals()  # the class's module's
+
+
 def behaves(Point, Swapped, Box) -> None:
     point = Point(1)
     assert (point.x, point.y, point.tags) == (1, 2, ())
@@ -85,11 +102,12 @@ def test_classes_are_dataclasses_own_before_and_after_their_code_is_kept(tmp_pat
     kept = tmp_path / "__pycache__" / "kept.marshal"
     writer = fresh(kept)
     behaves(*classes(writer))
-    assert len(writer._compiled) >= 12  # every method of the three classes was compiled
-    atexit.unregister(writer.write)
+    twins(writer)
+    assert len(writer._compiled) >= 12 and set(writer._compiled) == writer._used  # each method compiled
     writer.write(kept)
     reader = fresh(kept)
     behaves(*classes(reader))
+    twins(reader)
     assert reader._compiled == []  # every method's code was read back
     reader.write(kept)  # nothing compiled: the file stays as it was
     assert marshal.loads(kept.read_bytes()).keys() == writer._kept.keys()
@@ -102,7 +120,6 @@ def test_a_file_that_holds_something_else_is_compiled_past_and_written_over(tmp_
         module = fresh(kept)
         behaves(*classes(module))
         assert module._compiled
-        atexit.unregister(module.write)
         module.write(kept)
         assert fresh(kept)._read(kept).keys() == set(module._used)
 
@@ -118,7 +135,6 @@ def test_the_same_source_is_not_the_same_class(tmp_path):
         a: int
         b: str
 
-    atexit.unregister(writer.write)
     writer.write(kept)
     reader = fresh(kept)
 
@@ -133,7 +149,7 @@ def test_the_same_source_is_not_the_same_class(tmp_path):
         b: str
 
     assert (Second(1, 2).b, First(1, 2).a) == (1, 1)
-    assert 4 <= len(reader._compiled) < len(reader._used)  # Second's code was new, First's not
+    assert len(reader._compiled) >= 4 and set(reader._compiled) == reader._used - writer._used  # Second's alone
 
 
 def test_the_file_keeps_what_earlier_runs_used_up_to_its_limit(tmp_path, monkeypatch):
@@ -142,11 +158,13 @@ def test_the_file_keeps_what_earlier_runs_used_up_to_its_limit(tmp_path, monkeyp
     kept.write_bytes(marshal.dumps(earlier))
     module = fresh(kept)
     behaves(*classes(module))
-    atexit.unregister(module.write)
     module.write(kept)
     held = fresh(kept)._read(kept)
     assert set(earlier) < held.keys() and set(module._used) < held.keys()
-    module.LIMIT = len(module._used) + 2  # room for two of the three earlier entries: none are kept
+    module.LIMIT = len(module._used) + 3  # room for the three earlier entries, and no more
+    module.write(kept)
+    assert fresh(kept)._read(kept).keys() == set(earlier) | module._used
+    module.LIMIT = len(module._used) + 2  # room for two of them: none are kept
     module.write(kept)
     assert fresh(kept)._read(kept).keys() == set(module._used)
 
@@ -155,7 +173,6 @@ def test_nothing_is_written_without_bytecode_nor_where_the_folder_cannot_be_writ
     kept = tmp_path / "kept.marshal"
     module = fresh(kept)
     classes(module)
-    atexit.unregister(module.write)
     monkeypatch.setattr(sys, "dont_write_bytecode", True)
     module.write(kept)
     assert not kept.exists()
@@ -174,7 +191,6 @@ def test_a_class_that_dataclasses_refuses_leaves_its_module_as_it_was(tmp_path):
             a: int = 1
             b: int
     assert not hasattr(dataclasses, "exec")
-    atexit.unregister(module.write)
 
 
 def test_a_second_run_of_a_copied_package_compiles_none_of_its_classes(tmp_path):
