@@ -10,7 +10,13 @@ from .cli import main  # noqa: E402
 
 
 def run() -> None:
-    main(prog_name="gen-matrix")
+    try:
+        main(prog_name="gen-matrix")
+    finally:
+        # What the run made is freed as the process ends. The collections Python makes as it
+        # exits would first walk all of it once more for cycles (25 to 30 ms of CPU at 2,000
+        # variants), so it is frozen: those collections skip it.
+        gc.freeze()
 
 
 if __name__ == "__main__":

@@ -241,3 +241,15 @@ def test_the_version_of_an_installed_gen_matrix_is_its_distribution_s(monkeypatc
     result = CliRunner().invoke(cli.main, ["--version"])
     assert (result.exit_code, result.output) == (0, "gen-matrix, version 7.8.9\n")
     assert CliRunner().invoke(cli.main, ["--help"]).output.count("--version") == 1
+
+
+@pytest.mark.parametrize("args, code", [(["--version"], 0), (["--matrix", "absent.yaml", "check"], 2)])
+def test_the_script_collects_seldom_and_leaves_what_a_run_made_to_the_exit(tmp_path, args, code):
+    """The `gen-matrix` script (generator.__main__:run), run to its end, whatever the end: its
+    young objects are collected after 50,000 allocations, and what it made is frozen, so that
+    the collections Python makes as it exits skip it."""
+    script = ("import gc, sys\nbefore = gc.get_freeze_count()\nsys.argv = ['gen-matrix', *sys.argv[1:]]\n"
+              "from generator.__main__ import run\ntry:\n    run()\nexcept SystemExit as exit_:\n"
+              "    print(exit_.code, gc.get_threshold()[0], before == 0 < gc.get_freeze_count(), file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", script, *args], cwd=tmp_path, capture_output=True, text=True)
+    assert done.stderr.splitlines()[-1] == f"{code} 50000 True"
