@@ -161,13 +161,11 @@ def gen_matrix(*args: str) -> list[str]:
 
 
 FIGURES = ("cold", "noop", "check", "drift", "jinja2")
-# generate at 2,000 variants against the plain jinja2 script writing the same files, in CPU time.
-# The goal is 2x; generate measures about 2.0x to 2.3x in memory (BENCHMARKS.md), and a 3-run
-# figure of this machine strays up to a third above the steady one (3.4x where 8 runs gave 2.6x),
-# so the gate holds it at 3.5x: it fails on a slowdown such as the 6.4x of the "upstream wheel"
-# column walking every wheel for every variant, not on the machine's strays.
-GOAL = 2.0
-GATE = 3.5
+# generate at 2,000 variants against the plain jinja2 script writing the same files, in CPU time:
+# at most 2x. generate measures about 1.8x in memory on the idle machine (BENCHMARKS.md); a
+# figure of a few runs on a loaded machine strays up to a tenth above the steady one, so
+# tests/test_benchmarks.py takes a figure above the gate again, with more runs, before it fails.
+GATE = 2.0
 
 
 def cpu_timed(args: list[str]) -> tuple[float, float, float]:

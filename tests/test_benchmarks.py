@@ -66,15 +66,24 @@ def test_generate_at_2000_variants_stays_within_the_gate_of_the_plain_jinja2_scr
     # on either side's system time and hides what generate's own work costs (BENCHMARKS.md).
     # (bench.py makes its trees in a temporary folder of its own there, and removes it)
     trees = MEMORY if in_memory() else str(tmp_path)
-    done = subprocess.run([sys.executable, str(BENCH), "--paired", "--sizes", "2000", "--runs", "3", "--dir", trees],
-                          capture_output=True, text=True, cwd=REPO)
-    print(done.stdout, done.stderr)
-    gate = re.search(rf"(met    |NOT MET)  (\d+) variants, generate <= {bench.GATE:g}x the plain jinja2 script "
-                     r"\(least CPU\): ([\d.]+)x", done.stdout)
-    assert gate, done.stdout + done.stderr
-    assert 2000 <= int(gate[2]) < 3000
-    assert done.returncode == (0 if gate[1] == "met    " else 1)
-    assert gate[1] == "met    ", f"generate took {gate[3]}x the plain jinja2 script's least CPU time"
+    figures = []
+    # A figure above the gate is taken again, with more runs, before the test fails: a slowdown
+    # fails both, a few runs in a busy minute of a shared machine (the other tests' workers
+    # among its users) only the first.
+    for runs in (5, 9):
+        done = subprocess.run([sys.executable, str(BENCH), "--paired", "--sizes", "2000", "--runs", str(runs),
+                               "--dir", trees], capture_output=True, text=True, cwd=REPO)
+        print(done.stdout, done.stderr)
+        gate = re.search(rf"(met    |NOT MET)  (\d+) variants, generate <= {bench.GATE:g}x the plain jinja2 script "
+                         r"\(least CPU\): ([\d.]+)x", done.stdout)
+        assert gate, done.stdout + done.stderr
+        assert 2000 <= int(gate[2]) < 3000
+        assert done.returncode == (0 if gate[1] == "met    " else 1)
+        if gate[1] == "met    ":
+            return
+        figures.append(f"{gate[3]}x in {runs} runs")
+    pytest.fail(f"generate took {', then '.join(figures)} the plain jinja2 script's least CPU time (gate: "
+                f"{bench.GATE:g}x)")
 
 
 # Two systems of the synthetic matrix's pin, a CPU and a GPU recipe on one of them.
