@@ -17,7 +17,8 @@ read-only installation, such as the Nix store) or Python is told to write no byt
 something else, is compiled past and written over.
 
 dataclasses calls the built-in `exec` for this and nothing else; while `dataclass` makes a
-class, the name `exec` in dataclasses' module is this module's `_exec`, and only then.
+class, the name `exec` in dataclasses' module is this module's `_exec`, and only then (one
+class at a time, whatever thread makes it).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import dataclasses
 import marshal
 import os
 import sys
+import threading
 import types
 from pathlib import Path
 
@@ -36,6 +38,7 @@ LIMIT = 2048  # entries: all of gen-matrix's classes have some 550 methods
 _kept: dict[str, types.CodeType] | None = None  # by source: the file's, and what this run compiled
 _used: set[str] = set()
 _compiled: list[str] = []
+_making = threading.RLock()
 
 
 def _read(path: Path) -> dict[str, types.CodeType]:
@@ -64,13 +67,16 @@ def dataclass(cls=None, /, **options):
     if cls is None:
         return lambda cls: dataclass(cls, **options)
     global _kept
-    if _kept is None:
-        _kept = _read(KEPT)
-    dataclasses.exec = _exec
-    try:
-        return dataclasses.dataclass(cls, **options)
-    finally:
-        del dataclasses.exec
+    with _making:
+        if _kept is None:
+            _kept = _read(KEPT)
+        inner = "exec" in vars(dataclasses)  # a class made while another is (its default's, say)
+        dataclasses.exec = _exec
+        try:
+            return dataclasses.dataclass(cls, **options)
+        finally:
+            if not inner:
+                del dataclasses.exec
 
 
 @atexit.register

@@ -193,6 +193,30 @@ def test_a_class_that_dataclasses_refuses_leaves_its_module_as_it_was(tmp_path):
     assert not hasattr(dataclasses, "exec")
 
 
+def test_a_class_made_while_another_is_made_leaves_the_outer_one_as_it_was(tmp_path):
+    """dataclasses asks for the signature of a class without a docstring, to write one: here the
+    signature makes a class of its own."""
+    module = fresh(tmp_path / "kept.marshal")
+    inner = []
+
+    class Asks(type):
+        @property
+        def __signature__(cls):
+            if not inner:
+                @module.dataclass(frozen=True)
+                class Inner:
+                    a: int
+                inner.append(Inner)
+                assert "exec" in vars(dataclasses)  # the outer class's, still
+            return None
+
+    @module.dataclass(frozen=True)
+    class Outer(metaclass=Asks):
+        b: int
+
+    assert (Outer(1).b, inner[0](2).a) == (1, 2) and not hasattr(dataclasses, "exec")
+
+
 def test_a_second_run_of_a_copied_package_compiles_none_of_its_classes(tmp_path):
     """The real package, copied with its kept file still absent, imported by two processes."""
     shutil.copytree(REPO / "generator", tmp_path / "generator", ignore=shutil.ignore_patterns("__pycache__"))
