@@ -32,6 +32,8 @@ def shortened(text: str, limit: int = 200) -> str:
 
 @dataclass(frozen=True, order=True)
 class Location:
+    """Where in a file something is: a path, and a line and column where known (0: none)."""
+
     path: str
     line: int = 0
     column: int = 0
@@ -52,6 +54,8 @@ class Location:
 
 @dataclass(frozen=True, order=True)
 class Problem:
+    """Something wrong or worth saying: where it is, what it is, and what to do about it."""
+
     where: Location
     message: str
     hint: str = ""

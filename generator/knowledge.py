@@ -44,6 +44,8 @@ class OlderCudnn:
 
 @dataclass(frozen=True)
 class Sm:
+    """An NVIDIA GPU architecture (compute capability), the CUDA releases that build for it, and its GPUs."""
+
     name: str
     capability: str
     family: str
@@ -79,6 +81,8 @@ class Sm:
 
 @dataclass(frozen=True)
 class Cuda:
+    """A CUDA release: the drivers it needs, the architectures it builds for, the compilers nvcc takes."""
+
     name: str
     driver: str  # minimum Linux driver
     capabilities: tuple[str, ...]
@@ -146,6 +150,8 @@ class Rocm:
 
 @dataclass(frozen=True)
 class Python:
+    """A Python release of the knowledge table."""
+
     name: str
 
     @property
@@ -159,6 +165,8 @@ class Python:
 
 @dataclass(frozen=True)
 class Isa:
+    """A CPU instruction set: its architecture, compiler flags, the cpuinfo flags that show it."""
+
     name: str
     arch: str
     flags: tuple[str, ...]
@@ -174,6 +182,8 @@ class Isa:
 
 @dataclass(frozen=True)
 class Accelerator:
+    """An Apple Silicon GPU target: its architecture, its BLAS, what its build exports."""
+
     name: str
     arch: str
     blas: str
@@ -467,6 +477,8 @@ def in_range(version: str, spec: str) -> bool:
 
 @dataclass(frozen=True)
 class Knowledge:
+    """The knowledge table: what can work, each table by its rows' names."""
+
     sm: Mapping[str, Sm]
     cuda: Mapping[str, Cuda]
     toolkit: Mapping[str, Toolkit]

@@ -58,6 +58,8 @@ TREE_INPUTS = (STATE_FILE, README_FILE, MANIFEST_FILE, POINTER_FILE, FLOX_GITIGN
 
 @dataclass(frozen=True)
 class Project:
+    """The repository a run works in, and its matrix file."""
+
     root: Path
     matrix_path: Path
     matrix_given: bool = False  # named by --matrix, so it must exist; else the default in the root

@@ -59,6 +59,8 @@ class Restriction:
 
 @dataclass(frozen=True)
 class Section:
+    """One kind's section of the matrix (gpu, cpu, darwin, rocm): its axes and its rules."""
+
     kind: str
     axes: tuple[tuple[str, tuple[str, ...]], ...]
     restrict: tuple[Restriction, ...] = ()
@@ -200,6 +202,8 @@ class TorchSource:
 
 @dataclass(frozen=True)
 class Patch:
+    """A patch a pin applies to a nixpkgs attribute: its URL and its hash."""
+
     url: str
     hash: str
 
@@ -224,6 +228,8 @@ class Pin:
 
 @dataclass(frozen=True)
 class Matrix:
+    """matrix.yaml, validated, with the knowledge table it is checked against."""
+
     file: str
     pytorch_version: str
     pins: tuple[Pin, ...]
@@ -331,6 +337,8 @@ def system_of(kind: str, isa: "Isa | None", accelerator: "Accelerator | None") -
 
 @dataclass(frozen=True)
 class Variant:
+    """One build of the matrix: a torch variant, or a companion built against one."""
+
     name: str
     kind: str
     python: Python
@@ -429,6 +437,8 @@ class Dropped:
 
 @dataclass(frozen=True)
 class Expansion:
+    """The matrix expanded: its variants, the combinations left out and why, its warnings and notes."""
+
     matrix: Matrix
     variants: tuple[Variant, ...]
     dropped: tuple[Dropped, ...]

@@ -85,6 +85,8 @@ CATALOG, CACHE = "catalog", "cache"
 
 @dataclass(frozen=True)
 class Selection:
+    """The builds a CI run selects, and how it selected them."""
+
     # by name; with build.compiler_cache, by their compiler cache group (Variant.cpu_side), then by name
     jobs: tuple[Job, ...]
     deleted: tuple[str, ...]  # in the state at the revision, no longer in the matrix

@@ -24,6 +24,8 @@ from ..model import Expansion, Variant
 
 @dataclass(frozen=True)
 class GpuFinding:
+    """One GPU of the machine: its SM, the variant of it, or why there is none."""
+
     index: int
     gpu: Gpu
     sm: Sm | None
@@ -38,6 +40,8 @@ class GpuFinding:
 
 @dataclass(frozen=True)
 class Recommendation:
+    """The variant detect recommends for the machine, and why."""
+
     host: Host
     variant: Variant | None
     gpus: tuple[GpuFinding, ...]

@@ -73,6 +73,8 @@ class Target:
 
 @dataclass(frozen=True)
 class Result:
+    """What a recipe evaluated to: its derivations, or the error that stopped it."""
+
     name: str
     kind: str
     drv: str | None  # the published wrapper's drvPath
@@ -90,6 +92,8 @@ class Result:
 
 @dataclass(frozen=True)
 class Counts:
+    """How many recipes evaluated, how many failed, and how many torch builds they make."""
+
     recipes: int
     evaluated: int
     failed: int

@@ -29,6 +29,8 @@ KNOWLEDGE_RULE = "the knowledge table"
 
 @dataclass(frozen=True)
 class Reason:
+    """Why a combination is out: the rule, where it is written, and what it says."""
+
     rule: str  # "the knowledge table", "gpu.restrict[0]", "gpu.exclude[1]", "gpu.cuda", "the matrix"
     where: str  # where the rule is written; empty for the knowledge table
     text: str
@@ -80,6 +82,8 @@ class Outcome:
 
 @dataclass(frozen=True)
 class Explanation:
+    """What explain answers: each combination asked about, and what else it was asked."""
+
     query: tuple[tuple[str, str], ...]  # what was asked: ("name", ...) or the given axes
     outcomes: tuple[Outcome, ...]
     pytorch: tuple[str, ...] = ()  # what the release table says for `explain --pytorch`

@@ -36,6 +36,8 @@ class Asked:
 
 @dataclass(frozen=True)
 class Choice:
+    """A PyTorch release, CUDA release and Python to build by hand."""
+
     release: Release
     cuda: str | None
     python: str

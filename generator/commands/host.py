@@ -30,6 +30,8 @@ _MACHINES = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "aarch64", "arm64
 
 @dataclass(frozen=True)
 class Gpu:
+    """A GPU of the machine, as its vendor's tool reports it."""
+
     name: str
     capability: str | None  # "9.0"; None where nvidia-smi does not report it
     driver: str | None
@@ -38,6 +40,8 @@ class Gpu:
 
 @dataclass(frozen=True)
 class Cpu:
+    """The machine's CPU: its architecture, model and flags."""
+
     arch: str  # x86_64 or aarch64
     model: str
     flags: frozenset[str]
@@ -45,6 +49,8 @@ class Cpu:
 
 @dataclass(frozen=True)
 class Host:
+    """What detect reads of the machine: its system, CPU and GPUs."""
+
     system: str  # Linux, Darwin, Windows
     machine: str  # x86_64 or aarch64
     cpu: Cpu | None  # None where there is no /proc/cpuinfo (Darwin)

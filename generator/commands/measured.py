@@ -35,6 +35,8 @@ HINT = ("a measurement is the JSON object a build job of the generated workflow 
 
 @dataclass(frozen=True)
 class Measurement:
+    """What one build job measured of a variant's build."""
+
     variant: str
     builds: str  # FULL: the heavy build compiled; WRAPPER: only the wrapper, over a fetched heavy build
     wall_seconds: float

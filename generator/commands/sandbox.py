@@ -50,6 +50,8 @@ _CHUNK = 2**16
 
 @dataclass(frozen=True)
 class Finished:
+    """A child process run in the box, as it ended: its exit status and output."""
+
     returncode: int
     stdout: str | bytes
     stderr: str | bytes

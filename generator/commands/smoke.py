@@ -45,6 +45,8 @@ PASS, FAIL, SKIP = "PASS", "FAIL", "SKIP"
 
 @dataclass(frozen=True)
 class Check:
+    """One check of a built torch: its name, whether it passed, and what it saw."""
+
     name: str
     state: str  # PASS, FAIL or SKIP (this machine cannot tell)
     detail: str

@@ -37,6 +37,8 @@ MAX_REVISION = 2**63 - 1
 
 @dataclass(frozen=True)
 class Entry:
+    """A variant's record in the state file: its build identities and its metadata revision."""
+
     build: str  # identity of the heavy derivation: everything that goes into it
     metadata: str  # hash of the metadata (descriptions, platforms)
     wrapper: str  # identity of the wrapper's own code

@@ -55,6 +55,8 @@ class Merged(str):
 
 @dataclass(frozen=True)
 class Plan:
+    """How the tree differs from the outputs: what to write, remove and keep, and why."""
+
     root: Path
     outputs: dict  # path -> new text, for every output
     write: tuple[str, ...]  # created or changed

@@ -36,6 +36,8 @@ _OWN_EXPORTS = {"CXXFLAGS", "CFLAGS", "MAX_JOBS", "TORCH_CUDA_ARCH_LIST", "FORCE
 
 @dataclass(frozen=True)
 class Adoption:
+    """The matrix adopt wrote for a folder of recipes, and what it says of each recipe."""
+
     matrix: dict
     text: str
     names: tuple[str, ...]  # the recipes'
