@@ -11,6 +11,7 @@ import importlib.util
 import inspect
 import marshal
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -229,3 +230,24 @@ def test_a_second_run_of_a_copied_package_compiles_none_of_its_classes(tmp_path)
     (compiled, used), (again, used_again) = runs
     assert int(compiled) == int(used) >= 300 and used_again == used and again == "0"
     assert (tmp_path / "generator" / "__pycache__" / records.KEPT.name).is_file()
+
+
+def test_every_class_of_the_package_is_made_by_records_with_a_docstring_of_its_own():
+    """dataclasses writes a docstring from inspect.signature for a class without one, as the
+    class is made; and a class made by dataclasses' own decorator compiles its methods in
+    every run."""
+    import pkgutil
+
+    import generator
+
+    made = []
+    for found in pkgutil.walk_packages(generator.__path__, "generator."):
+        module = importlib.import_module(found.name)
+        source = Path(module.__file__).read_text(encoding="utf-8")
+        assert not re.search(r"^from dataclasses import .*\bdataclass\b|@dataclasses\.dataclass", source, re.M), \
+            found.name
+        made += [cls for cls in vars(module).values()
+                 if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == module.__name__]
+    assert len(made) >= 80
+    unwritten = [f"{cls.__module__}.{cls.__qualname__}" for cls in made if cls.__doc__.startswith(cls.__name__ + "(")]
+    assert unwritten == []
