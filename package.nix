@@ -63,19 +63,24 @@ let
   # the console script, "gen-matrix" = "generator.__main__:run"
   script = builtins.head (builtins.attrNames project.scripts);
   scriptModule = builtins.head (builtins.match "([^:]+):.*" project.scripts.${script});
+  # What a run of a checkout keeps in __pycache__/: Python's bytecode (.pyc), the knowledge table
+  # parsed and dataclasses' methods compiled (.marshal), the templates compiled (.cache), each
+  # first written under a temporary name (.tmp). None of it goes into the source, whose hash
+  # would otherwise change with every run.
+  kept = file: builtins.any file.hasExt [ "pyc" "marshal" "cache" "tmp" ];
 in
 python3Packages.buildPythonApplication {
   pname = project.name;
   inherit (project) version;
   pyproject = true;
 
-  # What the wheel is built from, and nothing else (.venv, tests, benchmarks, bytecode): the
-  # package folders and the two files pyproject.toml reads.
+  # What the wheel is built from, and nothing else (.venv, tests, benchmarks, what runs keep
+  # compiled, `kept`): the package folders and the two files pyproject.toml reads.
   src = lib.fileset.toSource {
     root = ./.;
     fileset = lib.fileset.unions (
       [ ./pyproject.toml (./. + "/${project.readme}") ]
-      ++ map (name: lib.fileset.fileFilter (file: !(file.hasExt "pyc")) (./. + "/${packageDir name}")) layout.packages
+      ++ map (name: lib.fileset.fileFilter (file: !(kept file)) (./. + "/${packageDir name}")) layout.packages
     );
   };
 

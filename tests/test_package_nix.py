@@ -126,7 +126,10 @@ def test_the_source_is_the_packages_and_nothing_else(tmp_path):
         if (REPO / path).is_file():
             shutil.copyfile(REPO / path, tmp_path / path)
     for stray in (".venv/lib/python3.13/site-packages/click/__init__.py", "generator/__pycache__/cli.cpython-313.pyc",
-                  "build/lib/generator/cli.py"):
+                  "build/lib/generator/cli.py", "generator/__pycache__/knowledge.yaml.marshal",
+                  "generator/__pycache__/dataclasses.cpython-311.marshal",
+                  "generator/__pycache__/dataclasses.cpython-311.marshal.4242.tmp",
+                  "templates/__pycache__/0123abcd.f0708eda3d18cf28.cache"):
         (tmp_path / stray).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / stray).write_text("")
     layout = PYPROJECT["tool"]["setuptools"]
