@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import FAKES, FIXTURE_MATRIX, REPO, drv_paths, expansion_of, fake_for, needs_nix, nix_eval
+from conftest import FIXTURE_MATRIX, REPO, drv_paths, expansion_of, fake_for, needs_nix, nix_eval
 
 pytestmark = needs_nix
 

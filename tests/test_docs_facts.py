@@ -8,7 +8,6 @@ from collections import Counter
 
 import pytest
 
-from generator.errors import GenMatrixError
 from generator.knowledge import version_key
 from generator.outputs import docs
 from generator.pipeline import render

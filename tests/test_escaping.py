@@ -506,7 +506,7 @@ def test_an_empty_workaround_variable_is_a_located_error_in_each_workaround(run,
     lines = text.splitlines()
     for name in ("USE_X", "USE_Z"):
         line = next(number for number, line in enumerate(lines, 1) if line.strip().startswith(f"{name}:"))
-        assert f"matrix.yaml:{line}:" in result.stderr and f"knowledge.workarounds." in result.stderr
+        assert f"matrix.yaml:{line}:" in result.stderr and "knowledge.workarounds." in result.stderr
         assert f".env.{name} is empty" in result.stderr
     assert "USE_Y" not in result.stderr and result.stderr.count("write 0 to turn a switch off") == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["matrix.yaml"]

@@ -10,7 +10,6 @@ from types import MappingProxyType
 
 import pytest
 
-from conftest import REPO
 from generator import knowledge as K
 from generator.commands import handbuild
 

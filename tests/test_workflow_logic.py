@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from conftest import FAKE_NIXPKGS, SYNTHETIC, needs_nix, wrapped_package_set
+from conftest import SYNTHETIC, needs_nix, wrapped_package_set
 from workflow_harness import Harness, Run
 
 pytestmark = [pytest.mark.skipif(shutil.which("git") is None or shutil.which("bash") is None,

@@ -8,12 +8,11 @@ import dataclasses
 import json
 
 import pytest
-import yaml
 
 from generator import pin
 from generator.commands import ci
 from generator.errors import GenMatrixError
-from generator.model import CI, Cache
+from generator.model import Cache
 from generator.outputs import workflow
 
 from conftest import SYNTHETIC, expansion_of, with_ci
