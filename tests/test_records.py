@@ -42,8 +42,8 @@ def fresh(kept: Path):
 
 
 def classes(module):
-    """Two classes whose methods have the same names and different fields, in the other order,
-    one frozen with defaults, and one mutable without eq."""
+    """Three classes: two frozen ones whose methods have the same names and whose fields come
+    in the other order, one of them with defaults; and a mutable one without eq."""
 
     @module.dataclass(frozen=True)
     class Point:
