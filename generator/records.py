@@ -25,12 +25,12 @@ from __future__ import annotations
 
 import atexit
 import dataclasses
-import marshal
-import os
 import sys
 import threading
 import types
 from pathlib import Path
+
+from . import kept
 
 KEPT = Path(__file__).with_name("__pycache__") / f"dataclasses.{sys.implementation.cache_tag}.marshal"
 LIMIT = 2048  # entries: all of gen-matrix's classes have some 550 methods
@@ -43,13 +43,10 @@ _making = threading.RLock()
 
 def _read(path: Path) -> dict[str, types.CodeType]:
     """The code kept in `path` by source; none where it cannot be read or holds something else."""
-    try:
-        kept = marshal.loads(path.read_bytes())
-    except Exception:  # none yet, cut short, or not marshal's
+    found = kept.read(path)
+    if not isinstance(found, dict) or not all(type(k) is str and type(v) is types.CodeType for k, v in found.items()):
         return {}
-    if not isinstance(kept, dict) or not all(type(k) is str and type(v) is types.CodeType for k, v in kept.items()):
-        return {}
-    return kept
+    return found
 
 
 def _exec(source: str, globals: dict, locals: dict) -> None:  # noqa: A002 (exec's own names)
@@ -89,17 +86,8 @@ def write(path: Path) -> None:
     LIMIT; nothing where nothing was compiled, or no bytecode is to be written."""
     if not _compiled or sys.dont_write_bytecode:
         return
-    kept = {source: _kept[source] for source in sorted(_used)}
-    earlier = {source: code for source, code in _read(path).items() if source not in kept}
-    if len(kept) + len(earlier) <= LIMIT:
-        kept.update(earlier)
-    temporary = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        path.parent.mkdir(exist_ok=True)
-        temporary.write_bytes(marshal.dumps(kept))
-        os.replace(temporary, path)  # whole, for a run that reads it at the same time
-    except (OSError, ValueError):
-        try:
-            temporary.unlink()
-        except OSError:
-            pass
+    used = {source: _kept[source] for source in sorted(_used)}
+    earlier = {source: code for source, code in _read(path).items() if source not in used}
+    if len(used) + len(earlier) <= LIMIT:
+        used.update(earlier)
+    kept.write(path, used)

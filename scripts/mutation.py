@@ -62,6 +62,7 @@ MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
     "lock": ("generator/pipeline/lock.py", ("tests/test_lock.py",)),
     "load": ("generator/pipeline/load.py", ("tests/test_load.py",)),
     "records": ("generator/records.py", ("tests/test_records.py",)),
+    "kept": ("generator/kept.py", ("tests/test_records.py", "tests/test_load.py")),
     "schema": ("generator/pipeline/schema.py", ("tests/test_schema_code.py", "tests/test_validation.py",
                                                 "tests/test_reference.py", "tests/test_rocm.py")),
     "validate": ("generator/pipeline/validate.py", ("tests/test_validation.py", "tests/test_input_bounds.py", "tests/test_rocm.py")),

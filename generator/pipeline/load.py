@@ -8,13 +8,10 @@ hold (a NUL, half a surrogate pair) is refused here, where its location is known
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
-import marshal
 import os
 import re
 import stat
-import sys
 from dataclasses import field
 from pathlib import Path
 from typing import Any
@@ -24,6 +21,7 @@ import yaml
 # libyaml's parser where PyYAML was built with it: ten times faster, same nodes and marks.
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
+from .. import kept
 from ..errors import GenMatrixError, Location, Problem
 from ..records import dataclass
 
@@ -331,22 +329,11 @@ def parsed_own(path: Path, text: str, name: str) -> Document:
     made from something else, or that cannot be read back, is parsed again and written over;
     where the folder cannot be written, or Python is told to write no bytecode
     (PYTHONDONTWRITEBYTECODE), each run parses."""
-    kept, key = path.parent / "__pycache__" / f"{path.name}.marshal", _key(text)
-    try:
-        made_from, data, marks = marshal.loads(kept.read_bytes())
-        if made_from == key:
-            return Document(name, data, marks)
-    except Exception:  # none yet, cut short, or not marshal's: parse
-        pass
+    file, key = path.parent / "__pycache__" / f"{path.name}.marshal", _key(text)
+    found = kept.read(file)
+    if type(found) is tuple and len(found) == 3 and found[0] == key:
+        return Document(name, found[1], found[2])
     doc = parse(text, name, own=True)
-    if doc.problems or sys.dont_write_bytecode:
-        return doc
-    temporary = kept.with_name(f"{kept.name}.{os.getpid()}.tmp")
-    try:
-        kept.parent.mkdir(exist_ok=True)
-        temporary.write_bytes(marshal.dumps((key, doc.data, {p: (m.line, m.column) for p, m in doc.marks.items()})))
-        os.replace(temporary, kept)  # whole, for a run that reads it at the same time
-    except (OSError, ValueError):  # a read-only installation (the Nix store); a value marshal cannot
-        with contextlib.suppress(OSError):  # write as the type it is (a decimal's FloatText): parsed each run
-            temporary.unlink()
+    if not doc.problems:  # nothing is kept of a value marshal cannot write as it is (a decimal's FloatText)
+        kept.write(file, (key, doc.data, {p: (m.line, m.column) for p, m in doc.marks.items()}))
     return doc
